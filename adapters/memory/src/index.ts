@@ -1,0 +1,1 @@
+export * as MemoryQuoteStore from "./MemoryQuoteStore.js"

@@ -1,0 +1,51 @@
+/**
+ * Calendar dates as `YYYY-MM-DD` strings, the form the specification uses.
+ * Pure: the current date always comes in as an argument (from Effect's Clock).
+ */
+
+/** A calendar date in `YYYY-MM-DD` form. */
+export type CalendarDate = string
+
+const DATE_FORM = /^(\d{4})-(\d{2})-(\d{2})$/
+
+interface DateParts {
+  readonly year: number
+  readonly month: number
+  readonly day: number
+}
+
+const partsOf = (date: CalendarDate): DateParts | undefined => {
+  const match = DATE_FORM.exec(date)
+  if (match === null) return undefined
+  return { year: Number(match[1]), month: Number(match[2]), day: Number(match[3]) }
+}
+
+/** True when the year, month and day form a date that exists in the Gregorian calendar. */
+export const isRealDate = (year: number, month: number, day: number): boolean => {
+  if (month < 1 || month > 12 || day < 1) return false
+  const daysInMonth = [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]!
+  return day <= daysInMonth
+}
+
+const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+
+/** True for a `YYYY-MM-DD` string naming a real date. */
+export const isCalendarDate = (value: string): boolean => {
+  const parts = partsOf(value)
+  return parts !== undefined && parts.year >= 1 && isRealDate(parts.year, parts.month, parts.day)
+}
+
+/** The UTC calendar date of an instant given in epoch milliseconds. */
+export const calendarDateOfMillis = (epochMillis: number): CalendarDate => new Date(epochMillis).toISOString().slice(0, 10)
+
+/** Whole years from `birthDate` to `onDate` (a birthday counts on its day). */
+export const ageOn = (birthDate: CalendarDate, onDate: CalendarDate): number => {
+  const birth = partsOf(birthDate)
+  const on = partsOf(onDate)
+  if (birth === undefined || on === undefined) throw new TypeError(`not calendar dates: ${birthDate}, ${onDate}`)
+  const beforeBirthday = on.month < birth.month || (on.month === birth.month && on.day < birth.day)
+  return on.year - birth.year - (beforeBirthday ? 1 : 0)
+}
+
+/** RFC 3339 date-time in UTC with milliseconds and `Z`. */
+export const dateTimeOfMillis = (epochMillis: number): string => new Date(epochMillis).toISOString()

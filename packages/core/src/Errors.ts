@@ -1,0 +1,62 @@
+/**
+ * The core's failures: domain facts, never HTTP statuses. Adapters map each tag
+ * to their own answer (the Express adapter to problem+json).
+ */
+import { Schema } from "effect"
+
+/** One rule a request broke, named by the field path the client sent (`product.parameters.vehicle_price`). */
+export const Violation = Schema.Struct({
+  field: Schema.String,
+  message: Schema.String
+})
+export type Violation = typeof Violation.Type
+
+/** The request breaks one or more rules; every broken rule is listed, not just the first. */
+export class ConstraintViolation extends Schema.TaggedError<ConstraintViolation>()("ConstraintViolation", {
+  violations: Schema.NonEmptyArray(Violation)
+}) {}
+
+/** No product of that name exists. */
+export class ProductNotFound extends Schema.TaggedError<ProductNotFound>()("ProductNotFound", {
+  product_name: Schema.String
+}) {}
+
+/** The quote does not exist for this partner: unknown, malformed id, another partner's, or expired. */
+export class QuoteNotFound extends Schema.TaggedError<QuoteNotFound>()("QuoteNotFound", {
+  quote_id: Schema.String
+}) {}
+
+/** No tariff version of the product is in force on the pricing date. */
+export class TariffNotInForce extends Schema.TaggedError<TariffNotInForce>()("TariffNotInForce", {
+  product_name: Schema.String,
+  pricing_date: Schema.String
+}) {}
+
+/** The storage behind a port failed (disk full, locked, connection lost); retrying later may succeed. */
+export class StorageUnavailable extends Schema.TaggedError<StorageUnavailable>()("StorageUnavailable", {
+  reason: Schema.String
+}) {}
+
+/** Every failure the core's public API can report. */
+export type CoreError =
+  | ConstraintViolation
+  | ProductNotFound
+  | QuoteNotFound
+  | TariffNotInForce
+  | StorageUnavailable
+
+/** Builds a ConstraintViolation from a non-empty list, or nothing from an empty one. */
+export const constraintViolationOf = (violations: ReadonlyArray<Violation>): ConstraintViolation | undefined => {
+  const [first, ...rest] = dedupe(violations)
+  return first === undefined ? undefined : new ConstraintViolation({ violations: [first, ...rest] })
+}
+
+const dedupe = (violations: ReadonlyArray<Violation>): Array<Violation> => {
+  const seen = new Set<string>()
+  return violations.filter((violation) => {
+    const key = `${violation.field}\u0000${violation.message}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}

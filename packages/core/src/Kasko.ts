@@ -1,0 +1,46 @@
+/**
+ * The promise facade for embedders that do not use Effect: one runtime built
+ * from the layers once, every API call a promise that rejects with the core's
+ * tagged error (ConstraintViolation, QuoteNotFound, …).
+ */
+import { Cause, type Effect, Exit, Layer, ManagedRuntime } from "effect"
+import type { IdGenerator } from "./IdGenerator.js"
+import type { QuoteStore } from "./QuoteStore.js"
+import * as QuotingService from "./QuotingService.js"
+import { shipped, type TariffBook } from "./TariffBook.js"
+
+export interface Kasko {
+  readonly getProduct: (productName: string) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.getProduct>>>
+  readonly createOffer: (request: unknown) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.createOffer>>>
+  readonly explainPrice: (request: unknown) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.explainPrice>>>
+  readonly createQuote: (partnerId: string, request: unknown) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.createQuote>>>
+  readonly getQuote: (partnerId: string, quoteId: string) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.getQuote>>>
+  readonly activateQuote: (partnerId: string, quoteId: string) => Promise<void>
+  /** Releases the storage and everything else the layers acquired. */
+  readonly dispose: () => Promise<void>
+}
+
+/**
+ * Builds the engine on a storage and id layer (the shipped tariff unless
+ * `tariffs` is given).
+ */
+export const make = <E>(
+  services: Layer.Layer<QuoteStore | IdGenerator, E>,
+  tariffs: Layer.Layer<TariffBook> = shipped
+): Kasko => {
+  const runtime = ManagedRuntime.make(Layer.merge(services, tariffs))
+  const run = async <A, F>(effect: Effect.Effect<A, F, QuoteStore | IdGenerator | TariffBook>): Promise<A> => {
+    const exit = await runtime.runPromiseExit(effect)
+    if (Exit.isSuccess(exit)) return exit.value
+    throw Cause.squash(exit.cause)
+  }
+  return {
+    getProduct: (productName) => run(QuotingService.getProduct(productName)),
+    createOffer: (request) => run(QuotingService.createOffer(request)),
+    explainPrice: (request) => run(QuotingService.explainPrice(request)),
+    createQuote: (partnerId, request) => run(QuotingService.createQuote(partnerId, request)),
+    getQuote: (partnerId, quoteId) => run(QuotingService.getQuote(partnerId, quoteId)),
+    activateQuote: (partnerId, quoteId) => run(QuotingService.activateQuote(partnerId, quoteId)),
+    dispose: () => runtime.dispose()
+  }
+}

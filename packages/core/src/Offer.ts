@@ -1,0 +1,54 @@
+/**
+ * A price offer (spec §2.6): anonymous, from product parameters alone, not
+ * stored. The request carries only the product selection.
+ */
+import { Either, Schema } from "effect"
+import type { CalendarDate } from "./CalendarDate.js"
+import { decodeAll, rawAt } from "./Decoding.js"
+import { constraintViolationOf, type ConstraintViolation } from "./Errors.js"
+import { checkDriverAge } from "./Parameters.js"
+import { RequestObject } from "./Fields.js"
+import { Coverage, coveragesOf } from "./Coverage.js"
+import { ipidHref, PRIVACY_POLICY_HREF } from "./ProductCatalogue.js"
+import { echoSelection, ProductEcho, ProductSelection } from "./ProductSelection.js"
+import type { RatingWorksheet } from "./RatingWorksheet.js"
+
+/** `POST /insurance/car/offers` body. */
+export const OfferRequest = RequestObject({ product: ProductSelection })
+export type OfferRequest = typeof OfferRequest.Type
+export type OfferRequestInput = typeof OfferRequest.Encoded
+
+export const Privacy = Schema.Struct({ policy_href: Schema.String })
+
+/** The price offer (spec §2.6). */
+export const PriceOffer = Schema.Struct({
+  price: Schema.Struct({ annually: Schema.Int, monthly: Schema.Int }),
+  product: ProductEcho,
+  policies: Schema.Array(Schema.Struct({ ipid_href: Schema.String, coverages: Schema.Array(Coverage) })),
+  privacy: Privacy
+})
+export type PriceOffer = typeof PriceOffer.Type
+
+/** The offer a worksheet prices. */
+export const offerOf = (request: OfferRequest, worksheet: RatingWorksheet): PriceOffer => ({
+  price: { annually: worksheet.annually, monthly: worksheet.monthly },
+  product: echoSelection(request.product),
+  policies: [
+    { ipid_href: ipidHref(request.product.product_name, worksheet.facts.variant), coverages: coveragesOf(worksheet) }
+  ],
+  privacy: { policy_href: PRIVACY_POLICY_HREF }
+})
+
+/** Decodes an offer request, reporting every violation together. */
+export const decodeOfferRequest = (
+  input: unknown,
+  pricingDate: CalendarDate
+): Either.Either<OfferRequest, ConstraintViolation> => {
+  const decoded = decodeAll(OfferRequest, input)
+  const violations = [
+    ...(Either.isLeft(decoded) ? decoded.left : []),
+    ...checkDriverAge(rawAt(input, "product", "parameters"), pricingDate, "product.parameters")
+  ]
+  const failure = constraintViolationOf(violations)
+  return failure !== undefined ? Either.left(failure) : Either.right(Either.getOrThrow(decoded))
+}

@@ -1,0 +1,128 @@
+/**
+ * Parties of a quote (spec §2.7) and the role rules (DESIGN §2): for each role
+ * (policy_holder, vehicle_user, vehicle_owner) at least one party has it, and
+ * every party that has it carries the object the parameter names; the vehicle
+ * owner is always the partner organization.
+ */
+import { Schema } from "effect"
+import type { Violation } from "./Errors.js"
+import { isCprNumber, isCvrNumber, isPostalCode } from "./IdentityNumbers.js"
+import { POLICY_HOLDERS, type PartyKind } from "./Parameters.js"
+import { CheckedString, Flag, RequestArray, RequestObject, Text } from "./Fields.js"
+
+export const ROLES = ["policy_holder", "vehicle_user", "vehicle_owner"] as const
+export type Role = (typeof ROLES)[number]
+
+export const CprNumber = CheckedString(isCprNumber, "must be 10 digits starting with a real date (DDMMYY)", {
+  pattern: "^[0-9]{10}$"
+})
+export const CvrNumber = CheckedString(isCvrNumber, "must be 8 digits passing the CVR modulus-11 check", {
+  pattern: "^[1-9][0-9]{7}$"
+})
+
+export const Person = RequestObject({
+  cpr_number: CprNumber,
+  first_name: Text(100),
+  last_name: Text(100)
+})
+
+export const Organization = RequestObject({
+  name: Text(200),
+  cvr_number: CvrNumber
+})
+
+export const PostalCode = Schema.Int.annotations({ message: () => "must be an integer" }).pipe(
+  Schema.filter((value) => isPostalCode(value) || "must be a Danish postal code, 0555–9990"),
+  Schema.annotations({ jsonSchema: { type: "integer", minimum: 555, maximum: 9990 } })
+)
+
+export const Address = RequestObject({
+  protected: Schema.optionalWith(Flag, { exact: true }),
+  street: Text(100),
+  house_number: Text(10),
+  floor: Schema.optionalWith(Text(10), { exact: true }),
+  door: Schema.optionalWith(Text(10), { exact: true }),
+  postal_code: PostalCode,
+  city: Text(100)
+})
+
+const Phone = CheckedString((value) => /^\+?[0-9 ]{8,20}$/.test(value), "must be a phone number: digits, spaces and an optional leading +", {
+  maxLength: 20
+})
+const Email = CheckedString(
+  (value) => value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value),
+  "must be an e-mail address",
+  { format: "email", maxLength: 254 }
+)
+
+/** A party as a quote request carries it and the quote registers it. */
+export const Party = RequestObject({
+  policy_holder: Schema.optionalWith(Flag, { exact: true }),
+  vehicle_owner: Schema.optionalWith(Flag, { exact: true }),
+  vehicle_user: Schema.optionalWith(Flag, { exact: true }),
+  person: Schema.optionalWith(Person, { exact: true }),
+  organization: Schema.optionalWith(Organization, { exact: true }),
+  phone: Schema.optionalWith(Phone, { exact: true }),
+  email: Schema.optionalWith(Email, { exact: true }),
+  address: Schema.optionalWith(Address, { exact: true })
+})
+export type Party = typeof Party.Type
+
+export const MAX_PARTIES = 10
+
+export const Parties = RequestArray(Party).pipe(
+  Schema.filter((parties) => (parties.length >= 1 && parties.length <= MAX_PARTIES) || `must hold 1 to ${MAX_PARTIES} parties`),
+  Schema.annotations({ jsonSchema: { type: "array", minItems: 1, maxItems: MAX_PARTIES } })
+)
+
+/** The role parameters a quote's parties must match. */
+export type RoleParameters = Readonly<Record<Role, PartyKind>>
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const isPartyKind = (value: unknown): value is PartyKind => (POLICY_HOLDERS as ReadonlyArray<unknown>).includes(value)
+
+/**
+ * The role rules, read from the raw request so they are reported together with
+ * every Schema violation. Roles whose parameter is itself invalid are skipped
+ * (the parameter's own violation says why).
+ */
+export const checkRoles = (rawParameters: unknown, rawParties: unknown): Array<Violation> => {
+  if (!isRecord(rawParameters) || !Array.isArray(rawParties)) return []
+  const violations: Array<Violation> = []
+  if (rawParameters["vehicle_owner"] === "person") {
+    violations.push({
+      field: "product.parameters.vehicle_owner",
+      message: "must be organization: the vehicle owner is always the partner organization"
+    })
+  }
+  rawParties.forEach((party, index) => {
+    if (!isRecord(party)) return
+    if (!ROLES.some((role) => party[role] === true)) {
+      violations.push({ field: `policy.parties[${index}]`, message: `must have at least one role: ${ROLES.join(", ")}` })
+    }
+    if (!isRecord(party["person"]) && !isRecord(party["organization"])) {
+      violations.push({ field: `policy.parties[${index}]`, message: "must carry a person or an organization" })
+    }
+  })
+  for (const role of ROLES) {
+    const kind = rawParameters[role]
+    if (!isPartyKind(kind)) continue
+    const holders = rawParties
+      .map((party, index) => ({ party, index }))
+      .filter(({ party }) => isRecord(party) && party[role] === true)
+    if (holders.length === 0) {
+      violations.push({ field: "policy.parties", message: `must include a party with ${role}: true` })
+    }
+    for (const { party, index } of holders) {
+      if (!isRecord((party as Record<string, unknown>)[kind])) {
+        violations.push({
+          field: `policy.parties[${index}].${kind}`,
+          message: `is required: the party is ${role} and product.parameters.${role} is ${kind}`
+        })
+      }
+    }
+  }
+  return violations
+}

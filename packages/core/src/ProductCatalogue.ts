@@ -1,0 +1,152 @@
+/**
+ * The two products exactly as spec §2.1–2.3: parameters with their types,
+ * required flags, default and options; features with their parameter_refs.
+ */
+import { Schema } from "effect"
+import type { Variant } from "./Variant.js"
+
+export const PRODUCT_NAMES = ["insurance-car-leasing", "insurance-car-standalone"] as const
+export type ProductName = (typeof PRODUCT_NAMES)[number]
+
+export const FEATURE_NAMES = ["standard", "premium"] as const
+export type FeatureName = (typeof FEATURE_NAMES)[number]
+
+export const ParameterOption = Schema.Struct({
+  id: Schema.String,
+  title: Schema.Union(Schema.String, Schema.Number)
+})
+
+export const ParameterDefinition = Schema.Struct({
+  name: Schema.String,
+  title: Schema.String,
+  type: Schema.Literal("enum", "number", "date"),
+  required: Schema.Boolean,
+  default: Schema.optionalWith(Schema.String, { exact: true }),
+  options: Schema.optionalWith(Schema.Array(ParameterOption), { exact: true })
+})
+export type ParameterDefinition = typeof ParameterDefinition.Type
+
+export const Feature = Schema.Struct({
+  name: Schema.Literal(...FEATURE_NAMES),
+  title: Schema.String,
+  description: Schema.String,
+  parameter_refs: Schema.Array(Schema.String)
+})
+export type Feature = typeof Feature.Type
+
+/** A product definition, the answer of `GET /products/{product_name}` (spec §2.1). */
+export const ProductDefinition = Schema.Struct({
+  product_name: Schema.Literal(...PRODUCT_NAMES),
+  title: Schema.String,
+  parameters: Schema.Array(ParameterDefinition),
+  features: Schema.Array(Feature)
+})
+export type ProductDefinition = typeof ProductDefinition.Type
+
+const partyOptions = [
+  { id: "person", title: "Privatperson" },
+  { id: "organization", title: "Virksomhed" }
+]
+
+const PARAMETERS: ReadonlyArray<ParameterDefinition> = [
+  {
+    name: "payments_per_year",
+    title: "Betalinger pr. år",
+    type: "enum",
+    required: true,
+    default: "1",
+    options: [{ id: "1", title: 1 }, { id: "12", title: 12 }]
+  },
+  { name: "policy_holder", title: "Forsikringstager", type: "enum", required: true, options: partyOptions },
+  {
+    name: "vehicle_type",
+    title: "Køretøjstype",
+    type: "enum",
+    required: true,
+    options: [{ id: "personbil", title: "Personbil" }, { id: "varevogn", title: "Varevogn" }]
+  },
+  { name: "vehicle_user", title: "Bruger af køretøjet", type: "enum", required: true, options: partyOptions },
+  { name: "vehicle_owner", title: "Ejer af køretøjet", type: "enum", required: true, options: partyOptions },
+  {
+    name: "vehicle_usage",
+    title: "Anvendelse af køretøjet",
+    type: "enum",
+    required: true,
+    options: [
+      { id: "privat_person_koersel", title: "Privat personkørsel" },
+      { id: "godstransport_halv_omsaetning", title: "Godstransport, under halvdelen af omsætningen" },
+      { id: "godstransport", title: "Godstransport" },
+      { id: "godstransport_erhverv", title: "Godstransport, erhverv" },
+      { id: "godstransport_privat/erhverv", title: "Godstransport, privat og erhverv" }
+    ]
+  },
+  { name: "vehicle_price", title: "Køretøjets pris (kr.)", type: "number", required: true },
+  { name: "youngest_user_age", title: "Yngste brugers alder", type: "number", required: false },
+  { name: "youngest_user_birthdate", title: "Yngste brugers fødselsdato", type: "date", required: false }
+]
+
+const ALL_PARAMETER_NAMES = PARAMETERS.map((parameter) => parameter.name)
+
+// Spec §2.3 lists the standalone product's seven refs in this order.
+const STANDALONE_PARAMETER_NAMES = [
+  "vehicle_user",
+  "vehicle_usage",
+  "policy_holder",
+  "vehicle_type",
+  "vehicle_owner",
+  "payments_per_year",
+  "vehicle_price"
+]
+
+const features = (parameterRefs: ReadonlyArray<string>): ReadonlyArray<Feature> => [
+  {
+    name: "standard",
+    title: "Standard",
+    description: "Lovpligtig ansvarsforsikring og kaskoforsikring med de dækninger, varianten giver.",
+    parameter_refs: parameterRefs
+  },
+  {
+    name: "premium",
+    title: "Premium",
+    description: "Standard med udvidede dækninger: lånebil, udvidet glas og udvidet førerulykke, eller førerulykke, retshjælp og redning i udlandet.",
+    parameter_refs: parameterRefs
+  }
+]
+
+const DEFINITIONS: Readonly<Record<ProductName, ProductDefinition>> = {
+  "insurance-car-leasing": {
+    product_name: "insurance-car-leasing",
+    title: "Partnerbilforsikring, leasing",
+    parameters: PARAMETERS,
+    features: features(ALL_PARAMETER_NAMES)
+  },
+  "insurance-car-standalone": {
+    product_name: "insurance-car-standalone",
+    title: "Partnerbilforsikring, standalone",
+    parameters: PARAMETERS,
+    features: features(STANDALONE_PARAMETER_NAMES)
+  }
+}
+
+export const isProductName = (name: string): name is ProductName => (PRODUCT_NAMES as ReadonlyArray<string>).includes(name)
+
+/** The definition of a product, or undefined for an unknown name. */
+export const productDefinition = (name: string): ProductDefinition | undefined =>
+  isProductName(name) ? DEFINITIONS[name] : undefined
+
+/** The product name a quote answers with: `private-…` for Standard, `business-…` for Extended (DESIGN §2). */
+export const quotedProductName = (name: ProductName, variant: Variant): string =>
+  `${variant === "standard" ? "private" : "business"}-${name}`
+
+/** URL of the product information document (IPID) of a product variant. */
+export const ipidHref = (name: ProductName, variant: Variant): string =>
+  `https://documents.kasko.example/ipid/${name}-${variant}.pdf`
+
+/** URL of the insurer's privacy policy. */
+export const PRIVACY_POLICY_HREF = "https://documents.kasko.example/privacy-policy.pdf"
+
+/** The insurer, shown on Standard variant policies (spec §2.9). */
+export const INSURER = {
+  organization: { cvr_number: "12345674", name: "Kasko Forsikring A/S" },
+  address: { street: "Forsikringsvej", house_number: "1", postal_code: 2100, city: "København Ø" }
+} as const

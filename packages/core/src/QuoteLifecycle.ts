@@ -1,0 +1,39 @@
+/**
+ * The quote state machine (spec §3, DESIGN §2): await_activation → activated;
+ * in either state a quote exists for the caller while now < created_at + 30 days.
+ */
+import { dateTimeOfMillis } from "./CalendarDate.js"
+import type { ActivatedQuote, Quote } from "./Quote.js"
+import type { StoredQuote } from "./QuoteStore.js"
+
+export const QUOTE_VALIDITY_DAYS = 30
+export const QUOTE_VALIDITY_MILLIS = QUOTE_VALIDITY_DAYS * 24 * 60 * 60 * 1000
+
+export type QuoteState = "await_activation" | "activated"
+
+/** The instant a quote stops existing for the caller. */
+export const expiresAt = (quote: Pick<StoredQuote, "created_at">): number => quote.created_at + QUOTE_VALIDITY_MILLIS
+
+/** True from the instant 30 × 24 h after creation, whatever the state. */
+export const isExpired = (quote: Pick<StoredQuote, "created_at">, now: number): boolean => now >= expiresAt(quote)
+
+export const stateOf = (quote: Pick<StoredQuote, "activated_at">): QuoteState =>
+  quote.activated_at === null ? "await_activation" : "activated"
+
+/** What retrieving a quote answers: the §2.9 form while awaiting activation, the §2.10 form after. */
+export type RetrievedQuote =
+  | { readonly state: "await_activation"; readonly quote: Quote }
+  | { readonly state: "activated"; readonly quote: ActivatedQuote }
+
+export const retrievedForm = (stored: StoredQuote): RetrievedQuote =>
+  stored.activated_at === null
+    ? { state: "await_activation", quote: stored.quote }
+    : {
+        state: "activated",
+        quote: {
+          ...stored.quote,
+          quote_number: stored.quote_number,
+          created_at: dateTimeOfMillis(stored.created_at),
+          activated_at: dateTimeOfMillis(stored.activated_at)
+        }
+      }

@@ -1,0 +1,43 @@
+/**
+ * The quote storage port. Adapters (memory, SQLite, PostgreSQL) implement it
+ * with a Layer; the storage contract suite holds every one to the same rules.
+ */
+import { Context, type Effect, type Option, Schema } from "effect"
+import type { StorageUnavailable } from "./Errors.js"
+import { Quote } from "./Quote.js"
+import { RatingWorksheet } from "./RatingWorksheet.js"
+
+/** A quote as stored: the §2.9 document answered at creation, its worksheet, and its lifecycle facts. */
+export const StoredQuote = Schema.Struct({
+  quote_id: Schema.String,
+  partner_id: Schema.String,
+  quote_number: Schema.String,
+  /** Epoch milliseconds. */
+  created_at: Schema.Int,
+  /** Epoch milliseconds; null while awaiting activation. */
+  activated_at: Schema.NullOr(Schema.Int),
+  tariff_version: Schema.String,
+  quote: Quote,
+  worksheet: RatingWorksheet
+})
+export type StoredQuote = typeof StoredQuote.Type
+
+export class QuoteStore extends Context.Tag("@kasko/core/QuoteStore")<
+  QuoteStore,
+  {
+    /** Stores a new quote; once this succeeds the quote is durable. */
+    readonly insert: (quote: StoredQuote) => Effect.Effect<void, StorageUnavailable>
+    /** The partner's quote with that id; another partner's quote is not found. */
+    readonly find: (partnerId: string, quoteId: string) => Effect.Effect<Option.Option<StoredQuote>, StorageUnavailable>
+    /**
+     * Marks the partner's quote activated at `activatedAt` unless it already is
+     * (compare-and-set: the first activation's time is kept), and returns the
+     * quote as stored afterwards; none when there is no such quote.
+     */
+    readonly markActivated: (
+      partnerId: string,
+      quoteId: string,
+      activatedAt: number
+    ) => Effect.Effect<Option.Option<StoredQuote>, StorageUnavailable>
+  }
+>() {}

@@ -1,0 +1,138 @@
+/**
+ * kasko's public API as Effect programs: read a product, price an offer,
+ * explain a price, create, retrieve and activate a quote. Time comes from
+ * Effect's Clock; storage and ids from their ports.
+ */
+import { Clock, Effect, Option } from "effect"
+import { calendarDateOfMillis } from "./CalendarDate.js"
+import {
+  ProductNotFound,
+  QuoteNotFound,
+  type ConstraintViolation,
+  type StorageUnavailable,
+  type TariffNotInForce
+} from "./Errors.js"
+import { IdGenerator, isQuoteId } from "./IdGenerator.js"
+import { decodeOfferRequest, offerOf, type PriceOffer } from "./Offer.js"
+import { price } from "./Pricing.js"
+import { productDefinition, type ProductDefinition } from "./ProductCatalogue.js"
+import { chosenFeature, type ProductSelection } from "./ProductSelection.js"
+import { quoteOf, type Quote } from "./Quote.js"
+import { isExpired, retrievedForm, type RetrievedQuote } from "./QuoteLifecycle.js"
+import { decodeQuoteRequest } from "./QuoteRequest.js"
+import { QuoteStore, type StoredQuote } from "./QuoteStore.js"
+import type { RatingWorksheet } from "./RatingWorksheet.js"
+import type { TariffBook } from "./TariffBook.js"
+
+/** The definition of a product (spec §2.1). */
+export const getProduct = (productName: string): Effect.Effect<ProductDefinition, ProductNotFound> => {
+  const definition = productDefinition(productName)
+  return definition === undefined ? Effect.fail(new ProductNotFound({ product_name: productName })) : Effect.succeed(definition)
+}
+
+const today = Effect.map(Clock.currentTimeMillis, calendarDateOfMillis)
+
+const priceSelection = (selection: ProductSelection, pricingDate: string) =>
+  price({
+    product_name: selection.product_name,
+    parameters: selection.parameters,
+    feature: chosenFeature(selection),
+    pricing_date: pricingDate
+  })
+
+/** The rating worksheet behind the price of an offer request `{product}`: every line, loading, charge and rounding. */
+export const explainPrice = (
+  input: unknown
+): Effect.Effect<RatingWorksheet, ConstraintViolation | TariffNotInForce, TariffBook> =>
+  Effect.gen(function* () {
+    const pricingDate = yield* today
+    const request = yield* decodeOfferRequest(input, pricingDate)
+    return yield* priceSelection(request.product, pricingDate)
+  })
+
+/** An anonymous price offer from an offer request `{product}` (spec §2.6); nothing is stored. */
+export const createOffer = (
+  input: unknown
+): Effect.Effect<PriceOffer, ConstraintViolation | TariffNotInForce, TariffBook> =>
+  Effect.gen(function* () {
+    const pricingDate = yield* today
+    const request = yield* decodeOfferRequest(input, pricingDate)
+    const worksheet = yield* priceSelection(request.product, pricingDate)
+    return offerOf(request, worksheet)
+  })
+
+/** Creates a quote for the partner from a quote request (spec §2.8 → §2.9), valid for 30 days. */
+export const createQuote = (
+  partnerId: string,
+  input: unknown
+): Effect.Effect<
+  Quote,
+  ConstraintViolation | TariffNotInForce | StorageUnavailable,
+  TariffBook | QuoteStore | IdGenerator
+> =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const pricingDate = calendarDateOfMillis(now)
+    const request = yield* decodeQuoteRequest(input, pricingDate)
+    const worksheet = yield* priceSelection(request.product, pricingDate)
+    const ids = yield* IdGenerator
+    const quote = quoteOf(request, worksheet, { quote_id: yield* ids.quoteId, policy_number: yield* ids.policyNumber })
+    const stored: StoredQuote = {
+      quote_id: quote.quote_id,
+      partner_id: partnerId,
+      quote_number: yield* ids.quoteNumber,
+      created_at: now,
+      activated_at: null,
+      tariff_version: worksheet.tariff_version,
+      quote,
+      worksheet
+    }
+    yield* Effect.flatMap(QuoteStore, (store) => store.insert(stored))
+    return quote
+  })
+
+/** The partner's live quote, or QuoteNotFound: unknown, malformed id, another partner's, or 30 days old. */
+const findLiveQuote = (partnerId: string, quoteId: string, now: number) =>
+  Effect.gen(function* () {
+    const notFound = new QuoteNotFound({ quote_id: quoteId })
+    if (!isQuoteId(quoteId)) return yield* notFound
+    const store = yield* QuoteStore
+    const found = yield* store.find(partnerId, quoteId)
+    if (Option.isNone(found) || isExpired(found.value, now)) return yield* notFound
+    return found.value
+  })
+
+/** Retrieves a quote: the §2.9 form while awaiting activation, the §2.10 form after. */
+export const getQuote = (
+  partnerId: string,
+  quoteId: string
+): Effect.Effect<RetrievedQuote, QuoteNotFound | StorageUnavailable, QuoteStore> =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    return retrievedForm(yield* findLiveQuote(partnerId, quoteId, now))
+  })
+
+/** Activates a quote; activating an activated quote changes nothing. Never re-prices. */
+export const activateQuote = (
+  partnerId: string,
+  quoteId: string
+): Effect.Effect<void, QuoteNotFound | StorageUnavailable, QuoteStore> =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const live = yield* findLiveQuote(partnerId, quoteId, now)
+    if (live.activated_at !== null) return
+    const store = yield* QuoteStore
+    const activated = yield* store.markActivated(partnerId, quoteId, now)
+    if (Option.isNone(activated)) return yield* new QuoteNotFound({ quote_id: quoteId })
+  })
+
+/** The rating worksheet a stored quote was priced with. */
+export const explainQuote = (
+  partnerId: string,
+  quoteId: string
+): Effect.Effect<RatingWorksheet, QuoteNotFound | StorageUnavailable, QuoteStore> =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    return (yield* findLiveQuote(partnerId, quoteId, now)).worksheet
+  })
+

@@ -1,0 +1,29 @@
+/**
+ * The tariff versions the engine may price with: every product, every version,
+ * including versions whose `effective_from` lies ahead.
+ */
+import { Context, Either, Layer } from "effect"
+import { decodeTariff, type Tariff } from "./Tariff.js"
+import leasingV1 from "../tariffs/insurance-car-leasing/v1.json" with { type: "json" }
+import standaloneV1 from "../tariffs/insurance-car-standalone/v1.json" with { type: "json" }
+
+export class TariffBook extends Context.Tag("@kasko/core/TariffBook")<
+  TariffBook,
+  { readonly tariffs: ReadonlyArray<Tariff> }
+>() {}
+
+/** Decodes tariff documents, throwing one readable message naming the document that does not decode. */
+export const decodeTariffs = (documents: ReadonlyArray<unknown>): ReadonlyArray<Tariff> =>
+  documents.map((document, index) =>
+    Either.getOrThrowWith(decodeTariff(document), (message) => new Error(`tariff document ${index} is invalid:\n${message}`))
+  )
+
+/** A TariffBook of the given tariff documents (an actuary's, or tests'). */
+export const layer = (documents: ReadonlyArray<unknown>): Layer.Layer<TariffBook> =>
+  Layer.sync(TariffBook, () => ({ tariffs: decodeTariffs(documents) }))
+
+/** The tariff documents shipped with kasko: the reference tariff v1 of both products. */
+export const SHIPPED_TARIFF_DOCUMENTS: ReadonlyArray<unknown> = [leasingV1, standaloneV1]
+
+/** The TariffBook of the shipped reference tariff. */
+export const shipped: Layer.Layer<TariffBook> = layer(SHIPPED_TARIFF_DOCUMENTS)

@@ -1,0 +1,21 @@
+/** The `kasko` command: dispatches to its subcommands. */
+import { runOfferCommand, type CommandResult } from "./OfferCommand.js"
+
+export const USAGE = `usage: kasko <command> [options]
+
+commands:
+  offer    price an anonymous offer through the core (kasko offer --help)`
+
+/** Runs the kasko command line (arguments after the program name). */
+export const runCli = async (args: ReadonlyArray<string>): Promise<CommandResult> => {
+  const [command = "offer", ...rest] = args
+  switch (command) {
+    case "offer":
+      return runOfferCommand(rest)
+    case "help":
+    case "--help":
+      return { stdout: `${USAGE}\n`, stderr: "", exitCode: 0 }
+    default:
+      return { stdout: "", stderr: `kasko: unknown command "${command}"\n${USAGE}\n`, exitCode: 2 }
+  }
+}

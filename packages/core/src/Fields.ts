@@ -25,7 +25,12 @@ export const Flag = Schema.Boolean.annotations({ message: () => "must be true or
 
 /** An object of the given fields; a non-object gets a plain message, field problems keep their own. */
 export const RequestObject = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
-  Schema.Struct(fields).annotations({ message: () => "must be a JSON object" })
+  Schema.Struct(fields).annotations({
+    // override only when the value is no object at all; a struct with transformed fields would otherwise report its encoded side
+    message: (issue) => ({ message: "must be a JSON object", override: !isJsonObject(issue.actual) })
+  })
+
+const isJsonObject = (value: unknown): boolean => typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** An array of `item`; a non-array gets a plain message, item problems keep their own. */
 export const RequestArray = <Item extends Schema.Schema.Any>(item: Item) =>

@@ -31,7 +31,8 @@ export const Organization = RequestObject({
   cvr_number: CvrNumber
 })
 
-export const PostalCode = Schema.Int.annotations({ message: () => "must be an integer" }).pipe(
+export const PostalCode = Schema.Number.annotations({ message: () => "must be an integer" }).pipe(
+  Schema.filter((value) => Number.isInteger(value) || "must be an integer"),
   Schema.filter((value) => isPostalCode(value) || "must be a Danish postal code, 0555–9990"),
   Schema.annotations({ jsonSchema: { type: "integer", minimum: 555, maximum: 9990 } })
 )

@@ -35,8 +35,9 @@ export const pricingFacts = (request: PricingRequest): PricingFacts => ({
 
 /**
  * Runs the tariff's rules with json-rules-engine. A fresh Engine per run: an
- * Engine keeps one run status, so two overlapping runs on a shared one would
- * cut each other short.
+ * Engine keeps one run status, and when its rules sit at several priorities a
+ * run that finishes marks it finished, so an overlapping run on a shared Engine
+ * would skip its remaining priority sets.
  */
 export const fireRules = (tariff: Tariff, facts: PricingFacts): Effect.Effect<Array<FiredRule>> =>
   Effect.promise(async () => {

@@ -1,0 +1,28 @@
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { POLICY_HOLDERS, VEHICLE_USAGES } from "../src/Parameters.js"
+import { deriveVariant } from "../src/Variant.js"
+
+describe("variant derivation (spec §1)", () => {
+  it("is Extended exactly when the holder or the user is an organization, or the usage is not private driving", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...POLICY_HOLDERS),
+        fc.constantFrom(...POLICY_HOLDERS),
+        fc.constantFrom(...VEHICLE_USAGES),
+        (policy_holder, vehicle_user, vehicle_usage) => {
+          const extendedCondition =
+            policy_holder === "organization" || vehicle_user === "organization" || vehicle_usage !== "privat_person_koersel"
+          expect(deriveVariant({ policy_holder, vehicle_user, vehicle_usage })).toBe(extendedCondition ? "extended" : "standard")
+        }
+      ),
+      { numRuns: 200 }
+    )
+  })
+
+  it("is Standard for a person holding and using a car for private driving", () => {
+    expect(deriveVariant({ policy_holder: "person", vehicle_user: "person", vehicle_usage: "privat_person_koersel" })).toBe(
+      "standard"
+    )
+  })
+})

@@ -211,9 +211,9 @@ describe("quote request validation", () => {
     expect(quoteViolations(input)).toEqual([{ field, message }])
   })
 
-  it("accepts a CPR number of a person born in 2005 (seventh digit 4)", () => {
-    const input = request()
-    input.policy.parties[0]!.person.cpr_number = "2902044123"
+  it("accepts the CPR number of a person born on 29 February 2004 (seventh digit 4)", () => {
+    const input = request() as any
+    input.policy.parties[0].person.cpr_number = "2902044123"
     expect(quoteViolations(input)).toEqual([])
   })
 

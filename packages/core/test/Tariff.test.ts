@@ -1,0 +1,109 @@
+import { Either } from "effect"
+import { describe, expect, it } from "vitest"
+import { chargesInForce, decodeTariff, tariffInForce, type TariffDocument } from "../src/Tariff.js"
+import * as TariffBook from "../src/TariffBook.js"
+import * as QuotingService from "../src/QuotingService.js"
+import leasingV1 from "../tariffs/insurance-car-leasing/v1.json" with { type: "json" }
+import { failureAt, offerRequest, runAt, standardParameters } from "./support.js"
+
+const leasing = leasingV1 as unknown as TariffDocument
+const decode = (document: unknown) => decodeTariff(document)
+
+/** Leasing v1 with every fixed amount raised by 10 %, effective from a later date. */
+const raisedVersion = (version: string, effectiveFrom: string): TariffDocument => ({
+  ...leasing,
+  version,
+  effective_from: effectiveFrom,
+  rules: leasing.rules.map((rule) =>
+    rule.event.type === "add_coverage" && rule.event.params.premium.type === "fixed"
+      ? { ...rule, event: { ...rule.event, params: { ...rule.event.params, premium: { type: "fixed", amount: rule.event.params.premium.amount * 1.1 } } } }
+      : rule
+  )
+})
+
+describe("tariff documents", () => {
+  it("decodes the shipped tariffs", () => {
+    expect(TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS).map((tariff) => [tariff.product_name, tariff.version])).toEqual([
+      ["insurance-car-leasing", "v1"],
+      ["insurance-car-standalone", "v1"]
+    ])
+  })
+
+  it.each([
+    ["a fact the engine does not supply", { fact: "colour", operator: "equal", value: "red" }, "colour"],
+    ["an operator the tariff may not use", { fact: "variant", operator: "regex", value: "x" }, "regex"]
+  ])("rejects a rule reading %s, naming it", (_what, condition, named) => {
+    const document = { ...leasing, rules: [{ ...leasing.rules[0]!, conditions: { all: [condition] } }] }
+    const decoded = decode(document)
+    expect(Either.isLeft(decoded)).toBe(true)
+    expect(Either.getLeft(decoded).pipe((message) => message._tag === "Some" && message.value.includes(named))).toBe(true)
+  })
+
+  it("rejects an unknown instruction, bands out of order and duplicate rule names", () => {
+    const rule = leasing.rules[0]!
+    expect(Either.isLeft(decode({ ...leasing, rules: [{ ...rule, event: { type: "discount_everything", params: {} } }] }))).toBe(true)
+    expect(
+      Either.isLeft(
+        decode({
+          ...leasing,
+          rules: [
+            {
+              ...rule,
+              event: {
+                type: "add_coverage",
+                params: {
+                  coverage: "kasko",
+                  id: "X",
+                  premium: { type: "vehicle_price_bands", bands: [{ up_to: 300000, rate_basis_points: 1 }, { up_to: 200000, rate_basis_points: 1 }] }
+                }
+              }
+            }
+          ]
+        })
+      )
+    ).toBe(true)
+    expect(Either.isLeft(decode({ ...leasing, rules: [rule, rule] }))).toBe(true)
+  })
+
+  it("refuses to build a TariffBook from an invalid document, with a readable message", () => {
+    expect(() => TariffBook.decodeTariffs([{ ...leasing, currency: "EUR" }])).toThrow(/tariff document 0 is invalid/)
+  })
+
+  it("chooses the version in force by effective_from, so a new version can be loaded ahead of its start", () => {
+    const tariffs = TariffBook.decodeTariffs([leasing, raisedVersion("v2", "2026-07-01")])
+    expect(tariffInForce(tariffs, "insurance-car-leasing", "2026-06-30")?.version).toBe("v1")
+    expect(tariffInForce(tariffs, "insurance-car-leasing", "2026-07-01")?.version).toBe("v2")
+    expect(tariffInForce(tariffs, "insurance-car-leasing", "2024-12-31")).toBeUndefined()
+    expect(tariffInForce(tariffs, "insurance-car-standalone", "2026-07-01")).toBeUndefined()
+  })
+
+  it("prices with the version in force on the pricing date", async () => {
+    const book = TariffBook.layer([leasing, raisedVersion("v2", "2026-07-01")])
+    const request = offerRequest(standardParameters())
+    const before = await runAt(QuotingService.explainPrice(request), book, Date.parse("2026-06-30T23:59:59Z"))
+    const after = await runAt(QuotingService.explainPrice(request), book, Date.parse("2026-07-01T00:00:00Z"))
+    expect(before.tariff_version).toBe("v1")
+    expect(after.tariff_version).toBe("v2")
+    expect(after.annually).toBeGreaterThan(before.annually)
+  })
+
+  it("answers TariffNotInForce before the first version starts", async () => {
+    const error = await failureAt(QuotingService.createOffer(offerRequest(standardParameters())), TariffBook.shipped, Date.parse("2024-06-01T00:00:00Z"))
+    expect(error).toMatchObject({ _tag: "TariffNotInForce", product_name: "insurance-car-leasing", pricing_date: "2024-06-01" })
+  })
+
+  it("applies each charge's latest row in force, so a change in law is a data change", () => {
+    const document = {
+      ...leasing,
+      charges: [
+        ...leasing.charges,
+        { charge: "miljøbidrag", effective_from: "2026-06-01", type: "flat", amount: 61, shown_in_price_details: true }
+      ]
+    }
+    const tariff = Either.getOrThrow(decode(document))
+    const miljøbidrag = (date: string) => chargesInForce(tariff, date).find((charge) => charge.charge === "miljøbidrag")
+    expect(miljøbidrag("2026-05-31")).toMatchObject({ amount: 8400 })
+    expect(miljøbidrag("2026-06-01")).toMatchObject({ amount: 6100 })
+  })
+})
+

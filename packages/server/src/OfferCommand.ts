@@ -3,7 +3,7 @@
  * JSON, or with `--explain` the rating worksheet behind it.
  */
 import { parseArgs } from "node:util"
-import { QuotingService, TariffBook } from "@kasko/core"
+import { Examples, QuotingService, TariffBook } from "@kasko/core"
 import { Cause, Effect, Exit } from "effect"
 
 export const OFFER_USAGE = `usage: kasko offer [--product <product_name>] [--feature standard|premium]
@@ -17,16 +17,12 @@ leasing car is priced. Example:
     --param vehicle_owner=organization --param vehicle_type=personbil \\
     --param vehicle_usage=privat_person_koersel --param vehicle_price=350000`
 
-export const SAMPLE_PARAMETERS: Readonly<Record<string, string>> = {
+/** The sample leasing car `kasko offer` prices when given no --param. */
+export const SAMPLE_PARAMETERS = Examples.standardParameters({
   payments_per_year: "12",
-  policy_holder: "person",
-  vehicle_type: "personbil",
-  vehicle_user: "person",
-  vehicle_owner: "organization",
-  vehicle_usage: "privat_person_koersel",
   vehicle_price: "350000",
   youngest_user_age: "23"
-}
+})
 
 /** The outcome of a command: what to print and the exit code. */
 export interface CommandResult {

@@ -1,0 +1,53 @@
+/** `kasko offer`, the command the README's run command calls until the HTTP service exists. */
+import { runCli } from "@kasko/server"
+import { describe, expect, it } from "vitest"
+
+describe("kasko offer", () => {
+  it("prices the sample leasing car when given no parameters, and says so", async () => {
+    const result = await runCli([])
+    expect(result.exitCode).toBe(0)
+    const offer = JSON.parse(result.stdout)
+    expect(offer.product.product_name).toBe("insurance-car-leasing")
+    expect(offer.price.annually).toBeGreaterThan(0)
+    expect(offer.price.monthly * 12).toBeGreaterThanOrEqual(offer.price.annually)
+    expect(result.stderr).toContain("sample")
+  })
+
+  it("prices the parameters it is given", async () => {
+    const result = await runCli([
+      "offer",
+      "--product", "insurance-car-standalone",
+      "--feature", "premium",
+      ...["policy_holder=person", "vehicle_user=person", "vehicle_owner=organization", "vehicle_type=personbil"].flatMap((pair) => ["--param", pair]),
+      "--param", "vehicle_usage=privat_person_koersel",
+      "--param", "vehicle_price=500000"
+    ])
+    expect(result.exitCode).toBe(0)
+    // standalone Standard premium personbil 500 000: kasko 8 400, ansvar 1 800, 150 + 350 + 450 + 250 + 400;
+    // taxable 8 400 + 1 600 = 10 000 → 110; statsafgift 772.20; total 10 000 + 1 800 + 772.20 + 110 + 124 = 12 806.20 → 12 806
+    expect(JSON.parse(result.stdout).price.annually).toBe(12806)
+  })
+
+  it("prints the rating worksheet with --explain", async () => {
+    const result = await runCli(["offer", "--explain"])
+    expect(result.exitCode).toBe(0)
+    const worksheet = JSON.parse(result.stdout)
+    expect(worksheet.tariff_version).toBe("v1")
+    expect(worksheet.rounding.monthly).toContain("rounded up")
+  })
+
+  it("exits 1 with the violations for invalid parameters", async () => {
+    const result = await runCli(["offer", "--param", "vehicle_price=abc"])
+    expect(result.exitCode).toBe(1)
+    expect(JSON.parse(result.stderr)).toMatchObject({
+      _tag: "ConstraintViolation",
+      violations: expect.arrayContaining([{ field: "product.parameters.vehicle_price", message: "must be a string of digits" }])
+    })
+  })
+
+  it("exits 2 with usage for a malformed option or an unknown command", async () => {
+    expect(await runCli(["offer", "--param", "no-equals-sign"])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining("usage") })
+    expect(await runCli(["offer", "--colour", "red"])).toMatchObject({ exitCode: 2 })
+    expect(await runCli(["fly"])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining("unknown command") })
+  })
+})

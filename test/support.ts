@@ -2,6 +2,9 @@
 import { IdGenerator, type QuoteStore, TariffBook } from "@kasko/core"
 import { MemoryQuoteStore } from "@kasko/memory"
 import { Duration, Effect, Layer, TestClock, TestContext } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 
 export const NOW = Date.parse("2026-03-02T09:00:00.000Z")
 export const DAY = Duration.toMillis(Duration.days(1))
@@ -22,3 +25,15 @@ export const runOnMemoryEngine = <A, E>(
   Effect.runPromise(
     Effect.zipRight(startClock, effect).pipe(Effect.provide(memoryEngine), Effect.provide(TestContext.TestContext))
   )
+
+/** A temporary directory for database files, removed by `remove()`. */
+export const temporaryDirectory = (prefix: string) => {
+  const path = mkdtempSync(join(tmpdir(), prefix))
+  let count = 0
+  return {
+    path,
+    /** A fresh file name inside the directory. */
+    newFile: (name: string) => join(path, `${++count}-${name}`),
+    remove: () => rmSync(path, { recursive: true, force: true })
+  }
+}

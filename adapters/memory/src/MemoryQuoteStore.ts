@@ -29,6 +29,18 @@ export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => {
         if (stored === undefined) return Option.none()
         if (stored.activated_at === null) quotes.set(keyOf(partnerId, quoteId), { ...stored, activated_at: activatedAt })
         return Option.some(structuredClone(quotes.get(keyOf(partnerId, quoteId))!))
+      }),
+    purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
+      Effect.sync(() => {
+        let deleted = 0
+        for (const [key, quote] of quotes) {
+          const cutoff = quote.activated_at === null ? awaitingCreatedAtOrBefore : activatedCreatedAtOrBefore
+          if (quote.created_at > cutoff) continue
+          quotes.delete(key)
+          byId.delete(quote.quote_id)
+          deleted++
+        }
+        return deleted
       })
   }
 }

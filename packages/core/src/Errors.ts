@@ -32,9 +32,14 @@ export class TariffNotInForce extends Schema.TaggedError<TariffNotInForce>()("Ta
   pricing_date: Schema.String
 }) {}
 
-/** The storage behind a port failed (disk full, locked, connection lost); retrying later may succeed. */
+/**
+ * The storage behind a port failed. `retryable` when waiting may help (locked,
+ * busy, disk full, connection lost); not when the store is broken (corrupt file).
+ * `reason` is for logs, never for clients.
+ */
 export class StorageUnavailable extends Schema.TaggedError<StorageUnavailable>()("StorageUnavailable", {
-  reason: Schema.String
+  reason: Schema.String,
+  retryable: Schema.Boolean
 }) {}
 
 /** Every failure the core's public API can report. */

@@ -4,12 +4,21 @@
  */
 import { dateTimeOfMillis } from "./CalendarDate.js"
 import type { ActivatedQuote, Quote } from "./Quote.js"
-import type { StoredQuote } from "./QuoteStore.js"
+import type { PurgeCutoffs, StoredQuote } from "./QuoteStore.js"
 
 export const QUOTE_VALIDITY_DAYS = 30
 export const QUOTE_VALIDITY_MILLIS = QUOTE_VALIDITY_DAYS * 24 * 60 * 60 * 1000
 
 export type QuoteState = "await_activation" | "activated"
+
+/**
+ * What a purge at `now` may delete: every quote that has expired, and activated
+ * ones only once they have also been kept `activatedRetentionMillis` past expiry.
+ */
+export const purgeCutoffs = (now: number, activatedRetentionMillis: number): PurgeCutoffs => ({
+  awaitingCreatedAtOrBefore: now - QUOTE_VALIDITY_MILLIS,
+  activatedCreatedAtOrBefore: now - QUOTE_VALIDITY_MILLIS - activatedRetentionMillis
+})
 
 /** The instant a quote stops existing for the caller. */
 export const expiresAt = (quote: Pick<StoredQuote, "created_at">): number => quote.created_at + QUOTE_VALIDITY_MILLIS

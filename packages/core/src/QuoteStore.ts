@@ -39,5 +39,17 @@ export class QuoteStore extends Context.Tag("@kasko/core/QuoteStore")<
       quoteId: string,
       activatedAt: number
     ) => Effect.Effect<Option.Option<StoredQuote>, StorageUnavailable>
+    /**
+     * Deletes quotes awaiting activation created at or before `awaitingCreatedAtOrBefore`
+     * and activated quotes created at or before `activatedCreatedAtOrBefore`;
+     * answers how many it deleted.
+     */
+    readonly purge: (cutoffs: PurgeCutoffs) => Effect.Effect<number, StorageUnavailable>
   }
 >() {}
+
+/** Creation instants (epoch ms) at or before which quotes are deleted, per state. */
+export interface PurgeCutoffs {
+  readonly awaitingCreatedAtOrBefore: number
+  readonly activatedCreatedAtOrBefore: number
+}

@@ -18,7 +18,7 @@ import { price } from "./Pricing.js"
 import { productDefinition, type ProductDefinition } from "./ProductCatalogue.js"
 import { chosenFeature, type ProductSelection } from "./ProductSelection.js"
 import { quoteOf, type Quote } from "./Quote.js"
-import { isExpired, retrievedForm, type RetrievedQuote } from "./QuoteLifecycle.js"
+import { isExpired, purgeCutoffs, retrievedForm, type RetrievedQuote } from "./QuoteLifecycle.js"
 import { decodeQuoteRequest } from "./QuoteRequest.js"
 import { QuoteStore, type StoredQuote } from "./QuoteStore.js"
 import type { RatingWorksheet } from "./RatingWorksheet.js"
@@ -136,3 +136,17 @@ export const explainQuote = (
     return (yield* findLiveQuote(partnerId, quoteId, now)).worksheet
   })
 
+
+/**
+ * Deletes expired quotes from storage (retrieval never serves them anyway);
+ * activated quotes are kept `activatedRetentionMillis` longer. Answers how many
+ * were deleted. Run it periodically.
+ */
+export const purgeExpiredQuotes = (
+  activatedRetentionMillis: number
+): Effect.Effect<number, StorageUnavailable, QuoteStore> =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const store = yield* QuoteStore
+    return yield* store.purge(purgeCutoffs(now, activatedRetentionMillis))
+  })

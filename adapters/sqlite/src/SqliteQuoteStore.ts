@@ -1,0 +1,95 @@
+/**
+ * QuoteStore on SQLite: structured columns for what is queried, the quote
+ * document and worksheet as JSON so retrieve answers exactly what create did.
+ * Writes run in IMMEDIATE transactions; activation is a compare-and-set.
+ */
+import { QuoteStore, type StorageUnavailable } from "@kasko/core"
+import type Database from "better-sqlite3"
+import { Effect, Layer, Option } from "effect"
+import { scopedConnection, type SqliteOptions } from "./Connection.js"
+import { attempt, type SqliteOpenRefused } from "./SqliteErrors.js"
+
+type StoredQuote = QuoteStore.StoredQuote
+
+interface QuoteRow {
+  readonly quote_id: string
+  readonly partner_id: string
+  readonly quote_number: string
+  readonly tariff_version: string
+  readonly created_at: number
+  readonly activated_at: number | null
+  readonly quote_json: string
+  readonly worksheet_json: string
+}
+
+const quoteOfRow = (row: QuoteRow): StoredQuote => ({
+  quote_id: row.quote_id,
+  partner_id: row.partner_id,
+  quote_number: row.quote_number,
+  created_at: row.created_at,
+  activated_at: row.activated_at,
+  tariff_version: row.tariff_version,
+  // written by insert from validated values; parsed, not re-validated, on the read path
+  quote: JSON.parse(row.quote_json) as StoredQuote["quote"],
+  worksheet: JSON.parse(row.worksheet_json) as StoredQuote["worksheet"]
+})
+
+/** The QuoteStore operations over an open connection. */
+export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteStore["Type"] => {
+  const insert = database.prepare(`
+    INSERT INTO quotes (quote_id, partner_id, quote_number, policy_number, product_name, tariff_version,
+                        price_amount, payments_per_year, created_at, activated_at, quote_json, worksheet_json)
+    VALUES (@quote_id, @partner_id, @quote_number, @policy_number, @product_name, @tariff_version,
+            @price_amount, @payments_per_year, @created_at, @activated_at, @quote_json, @worksheet_json)`)
+  const select = database.prepare<[string, string], QuoteRow>(`
+    SELECT quote_id, partner_id, quote_number, tariff_version, created_at, activated_at, quote_json, worksheet_json
+    FROM quotes WHERE partner_id = ? AND quote_id = ?`)
+  const activate = database.prepare<[number, string, string]>(
+    "UPDATE quotes SET activated_at = ? WHERE partner_id = ? AND quote_id = ? AND activated_at IS NULL"
+  )
+  const purge = database.prepare<[number, number]>(`
+    DELETE FROM quotes
+    WHERE (activated_at IS NULL AND created_at <= ?) OR (activated_at IS NOT NULL AND created_at <= ?)`)
+
+  const insertQuote = database.transaction((quote: StoredQuote) => {
+    insert.run({
+      quote_id: quote.quote_id,
+      partner_id: quote.partner_id,
+      quote_number: quote.quote_number,
+      policy_number: quote.quote.policies[0]?.policy_number ?? "",
+      product_name: quote.quote.product.product_name,
+      tariff_version: quote.tariff_version,
+      price_amount: quote.quote.price.amount,
+      payments_per_year: quote.quote.price.payments_per_year,
+      created_at: quote.created_at,
+      activated_at: quote.activated_at,
+      quote_json: JSON.stringify(quote.quote),
+      worksheet_json: JSON.stringify(quote.worksheet)
+    })
+  })
+  const activateQuote = database.transaction((partnerId: string, quoteId: string, activatedAt: number) => {
+    activate.run(activatedAt, partnerId, quoteId)
+    return select.get(partnerId, quoteId)
+  })
+  const purgeQuotes = database.transaction((awaitingCutoff: number, activatedCutoff: number) =>
+    purge.run(awaitingCutoff, activatedCutoff).changes
+  )
+
+  return {
+    insert: (quote) => attempt("insert quote", () => insertQuote.immediate(quote)),
+    find: (partnerId, quoteId) =>
+      attempt("find quote", () => select.get(partnerId, quoteId)).pipe(
+        Effect.map((row) => Option.map(Option.fromNullable(row), quoteOfRow))
+      ),
+    markActivated: (partnerId, quoteId, activatedAt) =>
+      attempt("activate quote", () => activateQuote.immediate(partnerId, quoteId, activatedAt)).pipe(
+        Effect.map((row) => Option.map(Option.fromNullable(row), quoteOfRow))
+      ),
+    purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
+      attempt("purge quotes", () => purgeQuotes.immediate(awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore))
+  }
+}
+
+/** The SQLite QuoteStore as a Layer: opens (or creates and migrates) the file, closes it cleanly with the scope. */
+export const layer = (options: SqliteOptions): Layer.Layer<QuoteStore.QuoteStore, StorageUnavailable | SqliteOpenRefused> =>
+  Layer.scoped(QuoteStore.QuoteStore, Effect.map(scopedConnection(options), makeQuoteStore))

@@ -1,0 +1,5 @@
+export * as SqliteQuoteStore from "./SqliteQuoteStore.js"
+export * as SqliteConnection from "./Connection.js"
+export * as SqliteMigrations from "./Migrations.js"
+export { SqliteOpenRefused } from "./SqliteErrors.js"
+export type { SqliteOptions } from "./Connection.js"

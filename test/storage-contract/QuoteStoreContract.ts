@@ -1,0 +1,226 @@
+/**
+ * The storage contract every QuoteStore honours (memory, SQLite, PostgreSQL):
+ * run it with a factory that builds a fresh, empty store Layer.
+ */
+import { IdGenerator, QuoteLifecycle, QuoteStore, QuotingService, TariffBook, Examples } from "@kasko/core"
+import { Effect, Layer, Option, TestClock, TestContext } from "effect"
+import { beforeAll, describe, expect, it } from "vitest"
+import { makeFixtures, variantOf } from "./fixtures.js"
+
+type StoredQuote = QuoteStore.StoredQuote
+type StoreLayer = Layer.Layer<QuoteStore.QuoteStore, unknown>
+
+const DAY = 24 * 60 * 60 * 1000
+
+export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): void => {
+  describe(`QuoteStore contract: ${name}`, () => {
+    let fixtures: ReadonlyArray<StoredQuote> = []
+    beforeAll(async () => {
+      fixtures = await makeFixtures()
+    })
+
+    /** Runs a program against a fresh store; the store is closed afterwards. */
+    const withStore = <A, E>(program: (store: QuoteStore.QuoteStore["Type"]) => Effect.Effect<A, E>) =>
+      Effect.runPromise(Effect.flatMap(QuoteStore.QuoteStore, program).pipe(Effect.provide(makeLayer())) as Effect.Effect<A, unknown>)
+
+    const found = (option: Option.Option<StoredQuote>) => Option.getOrThrowWith(option, () => new Error("quote not found"))
+
+    it("reads back every field it stored, Danish letters included", async () => {
+      const readBack = await withStore((store) =>
+        Effect.gen(function* () {
+          for (const fixture of fixtures) yield* store.insert(fixture)
+          return yield* Effect.forEach(fixtures, (fixture) => store.find(fixture.partner_id, fixture.quote_id))
+        })
+      )
+      expect(readBack.map(found)).toEqual(fixtures)
+      const person = found(readBack[0]!).quote.policies[0]!.parties[0]!
+      expect(person.person?.first_name).toBe("Åse Ærtebølle")
+      expect(person.address?.protected).toBe(true)
+      expect(JSON.stringify(found(readBack[0]!).quote)).toBe(JSON.stringify(fixtures[0]!.quote))
+    })
+
+    it("answers the activated form (spec §2.10) from what it stored", async () => {
+      const fixture = fixtures[0]!
+      const activated = await withStore((store) =>
+        Effect.gen(function* () {
+          yield* store.insert(fixture)
+          return found(yield* store.markActivated(fixture.partner_id, fixture.quote_id, fixture.created_at + DAY))
+        })
+      )
+      const retrieved = QuoteLifecycle.retrievedForm(activated)
+      expect(retrieved).toEqual({
+        state: "activated",
+        quote: {
+          ...fixture.quote,
+          quote_number: fixture.quote_number,
+          created_at: "2026-03-02T09:00:00.000Z",
+          activated_at: "2026-03-03T09:00:00.000Z"
+        }
+      })
+    })
+
+    it("keeps partners apart: another partner neither finds nor activates a quote", async () => {
+      const fixture = fixtures[0]!
+      const outcome = await withStore((store) =>
+        Effect.gen(function* () {
+          yield* store.insert(fixture)
+          return {
+            found: yield* store.find("partner-z", fixture.quote_id),
+            activated: yield* store.markActivated("partner-z", fixture.quote_id, 1),
+            own: yield* store.find(fixture.partner_id, fixture.quote_id)
+          }
+        })
+      )
+      expect(outcome.found).toEqual(Option.none())
+      expect(outcome.activated).toEqual(Option.none())
+      expect(found(outcome.own).activated_at).toBeNull()
+    })
+
+    it("finds nothing for an unknown id", async () => {
+      const outcome = await withStore((store) =>
+        Effect.all([store.find("partner-a", "0190a000-0000-7000-8000-ffffffffffff"), store.markActivated("partner-a", "nope", 1)])
+      )
+      expect(outcome).toEqual([Option.none(), Option.none()])
+    })
+
+    it("activates idempotently: a second activation keeps the first time", async () => {
+      const fixture = fixtures[1]!
+      const [first, second] = await withStore((store) =>
+        Effect.gen(function* () {
+          yield* store.insert(fixture)
+          const first = yield* store.markActivated(fixture.partner_id, fixture.quote_id, 1_000)
+          const second = yield* store.markActivated(fixture.partner_id, fixture.quote_id, 2_000)
+          return [found(first), found(second)] as const
+        })
+      )
+      expect(first.activated_at).toBe(1_000)
+      expect(second.activated_at).toBe(1_000)
+    })
+
+    it("writes the activation time once when activations race", async () => {
+      const fixture = fixtures[1]!
+      const outcome = await withStore((store) =>
+        Effect.gen(function* () {
+          yield* store.insert(fixture)
+          const results = yield* Effect.forEach(
+            Array.from({ length: 20 }, (_, index) => 10_000 + index),
+            (time) => store.markActivated(fixture.partner_id, fixture.quote_id, time),
+            { concurrency: "unbounded" }
+          )
+          return { results: results.map(found), stored: found(yield* store.find(fixture.partner_id, fixture.quote_id)) }
+        })
+      )
+      const times = new Set(outcome.results.map((quote) => quote.activated_at))
+      expect(times.size).toBe(1)
+      expect(outcome.stored.activated_at).toBe([...times][0])
+    })
+
+    it("purges quotes past their cutoffs, per state, and keeps the rest", async () => {
+      const base = fixtures[0]!
+      const quotes = [
+        variantOf(base, 1, { created_at: 100 }), // awaiting, at the awaiting cutoff: purged
+        variantOf(base, 2, { created_at: 101 }), // awaiting, after it: kept
+        variantOf(base, 3, { created_at: 50, activated_at: 60 }), // activated, at the activated cutoff: purged
+        variantOf(base, 4, { created_at: 51, activated_at: 60 }) // activated, after it: kept
+      ]
+      const outcome = await withStore((store) =>
+        Effect.gen(function* () {
+          for (const quote of quotes) yield* store.insert(quote)
+          const deleted = yield* store.purge({ awaitingCreatedAtOrBefore: 100, activatedCreatedAtOrBefore: 50 })
+          const left = yield* Effect.forEach(quotes, (quote) => store.find(quote.partner_id, quote.quote_id))
+          return { deleted, left: left.map(Option.isSome) }
+        })
+      )
+      expect(outcome).toEqual({ deleted: 2, left: [false, true, false, true] })
+    })
+
+    it("stores very long strings intact", async () => {
+      const base = fixtures[0]!
+      const long = "Ærø ".repeat(50_000)
+      const quote = variantOf(base, 7, {
+        quote: {
+          ...base.quote,
+          quote_id: variantOf(base, 7).quote_id,
+          agent: { ...base.quote.agent, user_id: long },
+          policies: [{ ...base.quote.policies[0]!, ipid_href: `https://example.dk/${"x".repeat(100_000)}` }]
+        }
+      })
+      const readBack = await withStore((store) =>
+        Effect.zipRight(store.insert(quote), store.find(quote.partner_id, quote.quote_id))
+      )
+      expect(found(readBack)).toEqual(quote)
+    })
+
+    it("refuses a second quote with an id already stored, and keeps the first", async () => {
+      const fixture = fixtures[0]!
+      const outcome = await withStore((store) =>
+        Effect.gen(function* () {
+          yield* store.insert(fixture)
+          const duplicate = yield* Effect.exit(store.insert({ ...fixture, partner_id: "partner-z", activated_at: 5 }))
+          return { duplicate, stored: yield* store.find(fixture.partner_id, fixture.quote_id) }
+        })
+      )
+      expect(outcome.duplicate._tag).toBe("Failure")
+      expect(found(outcome.stored)).toEqual(fixture)
+    })
+
+    it("reads back 10 000 quotes identical to what it stored", async () => {
+      const quotes = Array.from({ length: 10_000 }, (_, index) => variantOf(fixtures[index % fixtures.length]!, index))
+      const readBack = await withStore((store) =>
+        Effect.gen(function* () {
+          for (const quote of quotes) yield* store.insert(quote)
+          return yield* Effect.forEach(quotes, (quote) => store.find(quote.partner_id, quote.quote_id))
+        })
+      )
+      expect(readBack.map(found)).toEqual(quotes)
+    }, 120_000)
+
+    describe("through the engine, with the test clock", () => {
+      const engineLayer = () => Layer.mergeAll(makeLayer(), IdGenerator.layerSequential, TariffBook.shipped)
+      const run = <A, E>(program: Effect.Effect<A, E, QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook>) =>
+        Effect.runPromise(
+          Effect.zipRight(TestClock.setTime(Date.parse("2026-03-02T09:00:00.000Z")), program).pipe(
+            Effect.provide(engineLayer()),
+            Effect.provide(TestContext.TestContext)
+          ) as Effect.Effect<A, unknown>
+        )
+
+      it("serves a quote until exactly 30 days after creation, in both states, and never after", async () => {
+        const outcome = await run(
+          Effect.gen(function* () {
+            const awaiting = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+            const activated = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+            yield* QuotingService.activateQuote("partner-a", activated.quote_id)
+            yield* TestClock.adjust(30 * DAY - 1)
+            const before = yield* Effect.forEach([awaiting, activated], (quote) => QuotingService.getQuote("partner-a", quote.quote_id))
+            yield* TestClock.adjust(1)
+            const after = yield* Effect.forEach([awaiting, activated], (quote) => Effect.flip(QuotingService.getQuote("partner-a", quote.quote_id)))
+            const activation = yield* Effect.flip(QuotingService.activateQuote("partner-a", awaiting.quote_id))
+            return { before: before.map((retrieved) => retrieved.state), after: after.map((error) => error._tag), activation: activation._tag }
+          })
+        )
+        expect(outcome).toEqual({
+          before: ["await_activation", "activated"],
+          after: ["QuoteNotFound", "QuoteNotFound"],
+          activation: "QuoteNotFound"
+        })
+      })
+
+      it("purges expired quotes, keeping activated ones for their retention", async () => {
+        const outcome = await run(
+          Effect.gen(function* () {
+            const awaiting = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+            const activated = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+            yield* QuotingService.activateQuote("partner-a", activated.quote_id)
+            yield* TestClock.adjust(30 * DAY)
+            const first = yield* QuotingService.purgeExpiredQuotes(10 * DAY)
+            yield* TestClock.adjust(10 * DAY)
+            const second = yield* QuotingService.purgeExpiredQuotes(10 * DAY)
+            return [first, second, awaiting.quote_id !== activated.quote_id]
+          })
+        )
+        expect(outcome).toEqual([1, 1, true])
+      })
+    })
+  })
+}

@@ -1,0 +1,4 @@
+import { MemoryQuoteStore } from "@kasko/memory"
+import { quoteStoreContract } from "./QuoteStoreContract.js"
+
+quoteStoreContract("memory", () => MemoryQuoteStore.layer)

@@ -26,6 +26,12 @@ export interface SqliteOptions {
 
 const SYNCHRONOUS_LEVEL = { NORMAL: 1, FULL: 2 } as const
 
+/** Why the synchronous level read back after a write is not acceptable, or undefined when it is the one asked for. */
+export const synchronousRefusal = (level: unknown, wanted: "FULL" | "NORMAL"): string | undefined =>
+  level === SYNCHRONOUS_LEVEL[wanted]
+    ? undefined
+    : `synchronous is ${String(level)} after a write, not ${wanted} (${SYNCHRONOUS_LEVEL[wanted]}); refusing to run with other durability than configured`
+
 const readPragma = (database: Database.Database, name: string): unknown => database.pragma(name, { simple: true })
 
 /**
@@ -46,10 +52,8 @@ export const openConnection = (options: SqliteOptions): Database.Database => {
     database.prepare("INSERT INTO store_info (key, value) VALUES ('last_opened_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
       new Date().toISOString()
     )
-    const level = readPragma(database, "synchronous")
-    if (level !== SYNCHRONOUS_LEVEL[synchronous]) {
-      throw new SqliteOpenRefused({ reason: `synchronous is ${String(level)} after a write, not ${synchronous}; refusing to run with weaker durability` })
-    }
+    const refusal = synchronousRefusal(readPragma(database, "synchronous"), synchronous)
+    if (refusal !== undefined) throw new SqliteOpenRefused({ reason: refusal })
     if (readPragma(database, "foreign_keys") !== 1) throw new SqliteOpenRefused({ reason: "foreign keys could not be enabled" })
     return database
   } catch (error) {

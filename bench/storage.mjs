@@ -1,0 +1,77 @@
+// Storage benchmark: inserts/s and point reads/s through the QuoteStore port,
+// for SQLite with synchronous=FULL and NORMAL, next to the in-memory store as the
+// baseline, all in one run on this machine.
+import { Examples, IdGenerator, QuoteStore, QuotingService, TariffBook } from "@kasko/core"
+import { MemoryQuoteStore } from "@kasko/memory"
+import { SqliteConnection, SqliteQuoteStore } from "@kasko/sqlite"
+import { Effect, Layer, Option } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+const INSERTS = 3_000
+const READS = 30_000
+
+/** One stored quote as the engine makes it, to copy under new ids. */
+const templateQuote = async () => {
+  let captured
+  const capturing = Layer.succeed(QuoteStore.QuoteStore, {
+    insert: (quote) => Effect.sync(() => void (captured = quote)),
+    find: () => Effect.succeed(Option.none()),
+    markActivated: () => Effect.succeed(Option.none()),
+    purge: () => Effect.succeed(0)
+  })
+  await Effect.runPromise(
+    QuotingService.createQuote("partner-a", Examples.quoteRequest()).pipe(
+      Effect.provide(Layer.mergeAll(capturing, IdGenerator.layerSequential, TariffBook.shipped))
+    )
+  )
+  return captured
+}
+
+const quoteNumber = (index) => `8${String(index).padStart(15, "0")}`.replace(/(\d{4})(?=\d)/g, "$1 ")
+const copyOf = (template, index) => {
+  const quoteId = `0190b000-0000-7000-8000-${String(index).padStart(12, "0")}`
+  return { ...template, quote_id: quoteId, quote_number: quoteNumber(index), quote: { ...template.quote, quote_id: quoteId } }
+}
+
+const measure = (count, operation) => {
+  const started = process.hrtime.bigint()
+  for (let index = 0; index < count; index++) operation(index)
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  return count / seconds
+}
+
+const benchStore = (store, quotes) => {
+  const insertsPerSecond = measure(quotes.length, (index) => Effect.runSync(store.insert(quotes[index])))
+  const readsPerSecond = measure(READS, (index) => {
+    const quote = quotes[(index * 7919) % quotes.length]
+    if (Option.isNone(Effect.runSync(store.find(quote.partner_id, quote.quote_id)))) throw new Error("benchmark read missed")
+  })
+  return { insertsPerSecond, readsPerSecond }
+}
+
+export const runStorageBench = async () => {
+  const template = await templateQuote()
+  const quotes = Array.from({ length: INSERTS }, (_, index) => copyOf(template, index))
+  const directory = mkdtempSync(join(tmpdir(), "kasko-bench-"))
+  try {
+    const rows = [{ store: "memory (baseline)", ...benchStore(MemoryQuoteStore.makeQuoteStore(), quotes) }]
+    for (const synchronous of ["FULL", "NORMAL"]) {
+      const database = SqliteConnection.openConnection({ filename: join(directory, `${synchronous}.db`), synchronous })
+      try {
+        rows.push({ store: `SQLite synchronous=${synchronous}`, ...benchStore(SqliteQuoteStore.makeQuoteStore(database), quotes) })
+      } finally {
+        SqliteConnection.closeConnection(database)
+      }
+    }
+    const [baseline] = rows
+    return rows.map((row) => ({
+      ...row,
+      insertsVsBaseline: row.insertsPerSecond / baseline.insertsPerSecond,
+      readsVsBaseline: row.readsPerSecond / baseline.readsPerSecond
+    }))
+  } finally {
+    rmSync(directory, { recursive: true, force: true })
+  }
+}

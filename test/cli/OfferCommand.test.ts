@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 
 describe("kasko offer", () => {
   it("prices the sample leasing car when given no parameters, and says so", async () => {
-    const result = await runCli([])
+    const result = await runCli(["offer"])
     expect(result.exitCode).toBe(0)
     const offer = JSON.parse(result.stdout)
     expect(offer.product.product_name).toBe("insurance-car-leasing")

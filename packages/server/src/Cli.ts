@@ -1,15 +1,19 @@
 /** The `kasko` command: dispatches to its subcommands. */
 import { runOfferCommand, type CommandResult } from "./OfferCommand.js"
+import { runServeCommand } from "./ServeCommand.js"
 
 export const USAGE = `usage: kasko <command> [options]
 
 commands:
+  serve    serve the HTTP API on the embedded SQLite store (kasko serve --help)
   offer    price an anonymous offer through the core (kasko offer --help)`
 
 /** Runs the kasko command line (arguments after the program name). */
 export const runCli = async (args: ReadonlyArray<string>): Promise<CommandResult> => {
-  const [command = "offer", ...rest] = args
+  const [command = "help", ...rest] = args
   switch (command) {
+    case "serve":
+      return runServeCommand(rest)
     case "offer":
       return runOfferCommand(rest)
     case "help":

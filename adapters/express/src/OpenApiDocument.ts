@@ -1,0 +1,187 @@
+/**
+ * The OpenAPI 3.0.1 document, generated from the operation table and the same
+ * Schemas that validate requests and shape responses. Effect writes JSON
+ * Schema draft-07; this module hoists its definitions into
+ * `components.schemas` and rewrites the few keywords OpenAPI 3.0 spells
+ * differently.
+ */
+import { JSONSchema, Schema } from "effect"
+import type { Operation } from "./Operations.js"
+import { ConstraintViolationProblem, PROBLEM_CONTENT_TYPE, Problem } from "./Problem.js"
+
+export interface DocumentSettings {
+  /** The API's version (the server package's version). */
+  readonly version: string
+  /** Where clients reach the API, e.g. `http://localhost:8080`. */
+  readonly serverUrl: string
+}
+
+type JsonObject = { [key: string]: unknown }
+
+const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value)
+
+const COMPONENT_PREFIX = "#/components/schemas/"
+
+/** Rewrites one draft-07 node as an OpenAPI 3.0 schema object. */
+const toOpenApi30 = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(toOpenApi30)
+  if (!isObject(node)) return node
+  const result: JsonObject = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "$schema" || key === "$defs" || key === "$id") continue
+    if (key === "$ref" && typeof value === "string") result[key] = value.replace("#/$defs/", COMPONENT_PREFIX)
+    else if (key === "const") result["enum"] = [value]
+    else if (key === "examples" && Array.isArray(value)) result["example"] = value[0]
+    else if (key === "exclusiveMinimum" && typeof value === "number") {
+      result["minimum"] = value
+      result["exclusiveMinimum"] = true
+    } else if (key === "exclusiveMaximum" && typeof value === "number") {
+      result["maximum"] = value
+      result["exclusiveMaximum"] = true
+    } else result[key] = toOpenApi30(value)
+  }
+  // draft-07 `anyOf [X, {type: null}]` is OpenAPI 3.0's `nullable`
+  const anyOf = result["anyOf"]
+  if (Array.isArray(anyOf) && anyOf.some((member) => isObject(member) && member["type"] === "null")) {
+    const others = anyOf.filter((member) => !(isObject(member) && member["type"] === "null"))
+    delete result["anyOf"]
+    Object.assign(result, others.length === 1 ? (others[0] as JsonObject) : { anyOf: others }, { nullable: true })
+  }
+  return result
+}
+
+/** Collects schemas under their identifiers into `components.schemas`. */
+class Components {
+  readonly schemas: Record<string, unknown> = {}
+
+  /** A `$ref` to the schema, registered under `name`. */
+  reference(name: string, schema: Schema.Schema.AnyNoContext, side: "request" | "response"): JsonObject {
+    if (!(name in this.schemas)) {
+      const documented = side === "request" ? Schema.encodedBoundSchema(schema) : schema
+      const draft07 = JSONSchema.make(documented) as unknown as JsonObject
+      for (const [definition, definitionSchema] of Object.entries((draft07["$defs"] as JsonObject | undefined) ?? {})) {
+        if (definition !== name) this.schemas[definition] ??= toOpenApi30(definitionSchema)
+      }
+      const own = draft07["$ref"] === `#/$defs/${name}` ? (draft07["$defs"] as JsonObject)[name] : draft07
+      this.schemas[name] = toOpenApi30(own)
+    }
+    return { $ref: `${COMPONENT_PREFIX}${name}` }
+  }
+}
+
+const identifierOf = (schema: Schema.Schema.AnyNoContext): string => {
+  const identifier = schema.ast.annotations[Symbol.for("effect/annotation/Identifier")]
+  if (typeof identifier !== "string") throw new Error("every documented schema needs an identifier annotation")
+  return identifier
+}
+
+const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  400: "Constraint Violation: the request breaks one or more rules, each named in `violations`",
+  401: "Unauthorized: missing or invalid credentials, or a missing scope (see WWW-Authenticate)",
+  404: "Not Found: unknown, expired (30 days) or another partner's resource",
+  405: "Method Not Allowed (see Allow)",
+  413: "Payload Too Large: the body is over the size limit",
+  415: "Unsupported Media Type: the body must be application/json",
+  500: "Internal Server Error",
+  503: "Service Unavailable: storage or pricing is temporarily unavailable (see Retry-After)"
+}
+
+/** The OpenAPI 3.0.1 document of the operations. */
+export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: DocumentSettings): JsonObject => {
+  const components = new Components()
+  const problemContent = (status: number) => ({
+    [PROBLEM_CONTENT_TYPE]: {
+      schema:
+        status === 400
+          ? components.reference("ConstraintViolationProblem", ConstraintViolationProblem, "response")
+          : components.reference("Problem", Problem, "response")
+    }
+  })
+  const paths: Record<string, JsonObject> = {}
+  for (const operation of operations) {
+    const responseSchemas = operation.responses.map((schema) => components.reference(identifierOf(schema), schema, "response"))
+    const errorStatuses = [...new Set([...operation.errorStatuses, ...(operation.scope === undefined ? [] : [401]), 500])].sort()
+    paths[operation.path] ??= {}
+    paths[operation.path]![operation.method] = {
+      operationId: operation.operationId,
+      tags: [operation.tag],
+      summary: operation.summary,
+      description: operation.description,
+      ...(operation.pathParameters.length === 0
+        ? {}
+        : {
+            parameters: operation.pathParameters.map((parameter) => ({
+              name: parameter.name,
+              in: "path",
+              required: true,
+              description: parameter.description,
+              schema: parameter.schema
+            }))
+          }),
+      ...(operation.requestBody === undefined
+        ? {}
+        : {
+            requestBody: {
+              required: true,
+              content: {
+                "application/json": {
+                  schema: components.reference(identifierOf(operation.requestBody), operation.requestBody, "request")
+                }
+              }
+            }
+          }),
+      responses: {
+        "200": {
+          description: operation.responseDescription,
+          content: {
+            "application/json": { schema: responseSchemas.length === 1 ? responseSchemas[0] : { oneOf: responseSchemas } }
+          }
+        },
+        ...Object.fromEntries(
+          errorStatuses.map((status) => [String(status), { description: STATUS_DESCRIPTIONS[status], content: problemContent(status) }])
+        )
+      }
+    }
+  }
+  return {
+    openapi: "3.0.1",
+    info: {
+      title: "Partner Car Insurance API",
+      description:
+        "Product discovery, anonymous price offers and quotes (create, retrieve, activate) for the partner car-insurance products insurance-car-leasing and insurance-car-standalone. Errors are application/problem+json (RFC 7807). The activated form of a quote spells `policies` (the specification's example reads `polices`).",
+      termsOfService: "https://kasko.example/terms",
+      contact: { name: "kasko partner support", email: "partners@kasko.example", url: "https://kasko.example/support" },
+      license: { name: "MIT", url: "https://opensource.org/licenses/MIT" },
+      version: settings.version
+    },
+    servers: [{ url: settings.serverUrl, description: "This kasko service" }],
+    externalDocs: { description: "Partner car insurance quoting: the specification", url: "https://kasko.example/docs/partner-car-insurance-api" },
+    tags: [
+      { name: "products", description: "Product definitions: parameters, allowed values, features" },
+      { name: "offers", description: "Anonymous, short-lived price offers" },
+      { name: "quotes", description: "Quotes for named parties, valid 30 days: create, retrieve, activate" },
+      { name: "operations", description: "Liveness and readiness" },
+      { name: "documentation", description: "This document and its reference page" }
+    ],
+    paths: {
+      ...paths,
+      "/openapi.json": {
+        get: {
+          operationId: "getOpenApiDocument",
+          tags: ["documentation"],
+          summary: "This OpenAPI document",
+          responses: { "200": { description: "The OpenAPI 3.0.1 document", content: { "application/json": { schema: { type: "object" } } } } }
+        }
+      },
+      "/docs": {
+        get: {
+          operationId: "getApiReference",
+          tags: ["documentation"],
+          summary: "The API reference page",
+          responses: { "200": { description: "An HTML page rendering this document", content: { "text/html": { schema: { type: "string" } } } } }
+        }
+      }
+    },
+    components: { schemas: components.schemas }
+  }
+}

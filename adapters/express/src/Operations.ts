@@ -1,0 +1,208 @@
+/**
+ * The API's operations (spec §4, plus health and readiness): one table that
+ * drives the Express routes, the 405 answers and the OpenAPI document, so the
+ * three can never drift apart.
+ */
+import {
+  type CoreError,
+  type IdGenerator,
+  Offer,
+  ProductCatalogue,
+  Quote,
+  QuoteRequest,
+  QuoteStore,
+  QuotingService,
+  type TariffBook
+} from "@kasko/core"
+import { Effect, Schema } from "effect"
+
+/** The services every operation may use; the composition root provides them once. */
+export type Services = QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook
+
+/** The scope a token must carry for an operation (enforced by the authentication middleware). */
+export type Scope = "products:read" | "offers:create" | "quotes:create" | "quotes:read" | "quotes:activate"
+
+export interface OperationRequest {
+  readonly params: Readonly<Record<string, string>>
+  readonly body: unknown
+  /** The partner the request acts for, set by the authentication middleware. */
+  readonly partnerId: string
+}
+
+export interface PathParameter {
+  readonly name: string
+  readonly description: string
+  readonly schema: object
+}
+
+export interface Operation {
+  readonly operationId: string
+  readonly method: "get" | "post"
+  /** OpenAPI path template, e.g. `/insurance/car/quotes/{quote_id}`. */
+  readonly path: string
+  readonly tag: string
+  readonly summary: string
+  readonly description: string
+  /** Undefined for public operations (health, readiness). */
+  readonly scope: Scope | undefined
+  readonly pathParameters: ReadonlyArray<PathParameter>
+  /** The JSON body the operation takes, when it takes one. */
+  readonly requestBody: Schema.Schema.AnyNoContext | undefined
+  /** The 200 body, as one schema or the alternatives of a `oneOf`. */
+  readonly responses: ReadonlyArray<Schema.Schema.AnyNoContext>
+  readonly responseDescription: string
+  /** Error statuses the operation answers beyond those every operation may (404 for unknown paths, 500, …). */
+  readonly errorStatuses: ReadonlyArray<number>
+  /** Quote answers must not be cached anywhere (`Cache-Control: no-store`). */
+  readonly noStore: boolean
+  /** Runs the operation; answers the encoded 200 body. */
+  readonly handle: (request: OperationRequest) => Effect.Effect<unknown, CoreError, Services>
+}
+
+export const ActivationAnswer = Schema.Struct({}).annotations({ identifier: "ActivationAnswer", description: "An empty JSON object" })
+
+export const HealthAnswer = Schema.Struct({ status: Schema.Literal("ok", "ready") }).annotations({ identifier: "HealthAnswer" })
+
+const encode = <A, I>(schema: Schema.Schema<A, I>) => Schema.encodeSync(schema)
+
+const quoteIdParameter: PathParameter = {
+  name: "quote_id",
+  description: "The quote's id, as answered when it was created",
+  schema: { type: "string", format: "uuid" }
+}
+
+const encodeProduct = encode(ProductCatalogue.ProductDefinition)
+const encodeOffer = encode(Offer.PriceOffer)
+const encodeQuote = encode(Quote.Quote)
+const encodeActivatedQuote = encode(Quote.ActivatedQuote)
+
+const READINESS_PROBE_ID = "readiness-probe"
+
+export const OPERATIONS: ReadonlyArray<Operation> = [
+  {
+    operationId: "getProduct",
+    method: "get",
+    path: "/products/{product_name}",
+    tag: "products",
+    summary: "Read a product's definition",
+    description: "The product's parameters with their types and allowed values, and its features (spec §2.1).",
+    scope: "products:read",
+    pathParameters: [
+      {
+        name: "product_name",
+        description: "The product",
+        schema: { type: "string", enum: [...ProductCatalogue.PRODUCT_NAMES] }
+      }
+    ],
+    requestBody: undefined,
+    responses: [ProductCatalogue.ProductDefinition.annotations({ identifier: "ProductDefinition" })],
+    responseDescription: "The product definition",
+    errorStatuses: [404],
+    noStore: false,
+    handle: ({ params }) => Effect.map(QuotingService.getProduct(params["product_name"] ?? ""), encodeProduct)
+  },
+  {
+    operationId: "createOffer",
+    method: "post",
+    path: "/insurance/car/offers",
+    tag: "offers",
+    summary: "Get an anonymous price offer",
+    description: "Prices the product parameters alone: no policy, parties or agent. Nothing is stored (spec §2.6).",
+    scope: "offers:create",
+    pathParameters: [],
+    requestBody: Offer.OfferRequest.annotations({ identifier: "OfferRequest" }),
+    responses: [Offer.PriceOffer.annotations({ identifier: "PriceOffer" })],
+    responseDescription: "The price offer",
+    errorStatuses: [400, 413, 415, 503],
+    noStore: true,
+    handle: ({ body }) => Effect.map(QuotingService.createOffer(body), encodeOffer)
+  },
+  {
+    operationId: "createQuote",
+    method: "post",
+    path: "/insurance/car/quotes",
+    tag: "quotes",
+    summary: "Create a quote for named parties",
+    description:
+      "Creates a quote valid for 30 days (spec §2.8 → §2.9). The parties' roles must fit the product parameters; unknown fields are rejected.",
+    scope: "quotes:create",
+    pathParameters: [],
+    requestBody: QuoteRequest.QuoteRequest.annotations({ identifier: "QuoteRequest" }),
+    responses: [Quote.Quote.annotations({ identifier: "Quote" })],
+    responseDescription: "The quote, awaiting activation",
+    errorStatuses: [400, 413, 415, 503],
+    noStore: true,
+    handle: ({ body, partnerId }) => Effect.map(QuotingService.createQuote(partnerId, body), encodeQuote)
+  },
+  {
+    operationId: "getQuote",
+    method: "get",
+    path: "/insurance/car/quotes/{quote_id}",
+    tag: "quotes",
+    summary: "Retrieve a quote",
+    description:
+      "The quote as created while it awaits activation (spec §2.9), the activated form after (spec §2.10). 404 once it is 30 days old, and for another partner's quote.",
+    scope: "quotes:read",
+    pathParameters: [quoteIdParameter],
+    requestBody: undefined,
+    responses: [Quote.Quote.annotations({ identifier: "Quote" }), Quote.ActivatedQuote.annotations({ identifier: "ActivatedQuote" })],
+    responseDescription: "The quote",
+    errorStatuses: [404, 503],
+    noStore: true,
+    handle: ({ params, partnerId }) =>
+      Effect.map(QuotingService.getQuote(partnerId, params["quote_id"] ?? ""), (retrieved) =>
+        retrieved.state === "activated" ? encodeActivatedQuote(retrieved.quote) : encodeQuote(retrieved.quote)
+      )
+  },
+  {
+    operationId: "activateQuote",
+    method: "post",
+    path: "/insurance/car/quotes/{quote_id}/activation",
+    tag: "quotes",
+    summary: "Activate a quote",
+    description: "Activates a quote younger than 30 days. Activating an activated quote changes nothing and answers 200 too.",
+    scope: "quotes:activate",
+    pathParameters: [quoteIdParameter],
+    requestBody: undefined,
+    responses: [ActivationAnswer],
+    responseDescription: "An empty JSON object",
+    errorStatuses: [404, 503],
+    noStore: true,
+    handle: ({ params, partnerId }) => Effect.as(QuotingService.activateQuote(partnerId, params["quote_id"] ?? ""), {})
+  },
+  {
+    operationId: "getHealth",
+    method: "get",
+    path: "/health",
+    tag: "operations",
+    summary: "Liveness",
+    description: "Answers 200 while the process serves requests.",
+    scope: undefined,
+    pathParameters: [],
+    requestBody: undefined,
+    responses: [HealthAnswer],
+    responseDescription: "The service is alive",
+    errorStatuses: [],
+    noStore: true,
+    handle: () => Effect.succeed({ status: "ok" })
+  },
+  {
+    operationId: "getReadiness",
+    method: "get",
+    path: "/ready",
+    tag: "operations",
+    summary: "Readiness",
+    description: "Answers 200 when the quote storage answers, 503 when it does not.",
+    scope: undefined,
+    pathParameters: [],
+    requestBody: undefined,
+    responses: [HealthAnswer],
+    responseDescription: "The service can serve quotes",
+    errorStatuses: [503],
+    noStore: true,
+    handle: () =>
+      Effect.flatMap(QuoteStore.QuoteStore, (store) => store.find(READINESS_PROBE_ID, READINESS_PROBE_ID)).pipe(
+        Effect.as({ status: "ready" })
+      )
+  }
+]

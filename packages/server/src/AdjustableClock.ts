@@ -1,0 +1,32 @@
+/**
+ * A clock that runs with real time but can be moved forward: the service's
+ * injectable clock, so end-to-end tests can see a quote expire without waiting
+ * 30 days.
+ */
+import { Clock, Effect } from "effect"
+
+export interface AdjustableClock {
+  readonly clock: Clock.Clock
+  /** Moves the clock's time forward (or back, with a negative amount). */
+  readonly adjust: (millis: number) => void
+}
+
+export const makeAdjustableClock = (): AdjustableClock => {
+  const live = Clock.make()
+  let offset = 0
+  const millis = () => live.unsafeCurrentTimeMillis() + offset
+  const nanos = () => live.unsafeCurrentTimeNanos() + BigInt(offset) * 1_000_000n
+  return {
+    clock: {
+      [Clock.ClockTypeId]: Clock.ClockTypeId,
+      unsafeCurrentTimeMillis: millis,
+      currentTimeMillis: Effect.sync(millis),
+      unsafeCurrentTimeNanos: nanos,
+      currentTimeNanos: Effect.sync(nanos),
+      sleep: (duration) => live.sleep(duration)
+    },
+    adjust: (amount) => {
+      offset += amount
+    }
+  }
+}

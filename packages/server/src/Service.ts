@@ -1,0 +1,122 @@
+/**
+ * The composition root: builds the runtime (SQLite store, ids, tariff) once,
+ * serves the Express app, purges expired quotes periodically, and stops
+ * gracefully — no new connections, in-flight requests finished, database closed.
+ */
+import { IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { makeApp, singlePartner, type Authenticate, type Services } from "@kasko/express"
+import { SqliteQuoteStore } from "@kasko/sqlite"
+import { Cause, type Clock, Layer, ManagedRuntime } from "effect"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { randomBytes } from "node:crypto"
+import { join } from "node:path"
+import { pino, type Logger } from "pino"
+import { API_VERSION, publicUrlOf, type ServiceConfig } from "./ServiceConfig.js"
+
+export interface ServiceOptions {
+  readonly config: ServiceConfig
+  /** The clock the engine reads (tests move it); real time by default. */
+  readonly clock?: Clock.Clock
+  readonly logger?: Logger
+  /** Who the caller is; until credentials are configured every caller is the partner `local`. */
+  readonly authenticate?: Authenticate
+}
+
+export interface RunningService {
+  readonly url: string
+  readonly port: number
+  readonly logger: Logger
+  /** Stops accepting connections, lets in-flight requests finish, closes the database. */
+  readonly stop: () => Promise<void>
+}
+
+const DAY_MILLIS = 24 * 60 * 60 * 1000
+const SHUTDOWN_GRACE_MILLIS = 10_000
+
+/** The database file inside the data directory. */
+export const databaseFile = (config: ServiceConfig) => join(config.dataDirectory, "kasko.db")
+
+export const makeLogger = (config: ServiceConfig): Logger =>
+  pino(
+    { level: config.logLevel, base: { service: "kasko" }, timestamp: pino.stdTimeFunctions.isoTime },
+    pino.destination({ sync: false })
+  )
+
+const listen = (server: Server, port: number, host: string) =>
+  new Promise<number>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, host, () => {
+      server.off("error", reject)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+
+const closeServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MILLIS)
+    server.close(() => {
+      clearTimeout(forced)
+      resolve()
+    })
+    server.closeIdleConnections()
+  })
+
+/** Starts the service; rejects with a readable error when the database cannot be opened or the port taken. */
+export const startService = async (options: ServiceOptions): Promise<RunningService> => {
+  const { config } = options
+  const logger = options.logger ?? makeLogger(config)
+  const services: Layer.Layer<Services, unknown> = Layer.mergeAll(
+    SqliteQuoteStore.layer({ filename: databaseFile(config), synchronous: config.sqliteSynchronous }),
+    IdGenerator.layerFromRandomBytes(randomBytes),
+    TariffBook.shipped
+  )
+  const runtime = ManagedRuntime.make(options.clock === undefined ? services : Layer.merge(services, Layer.setClock(options.clock)))
+  try {
+    await runtime.runtime()
+  } catch (error) {
+    await runtime.dispose()
+    throw new Error(`cannot open the database ${databaseFile(config)}: ${Cause.isCause(error) ? Cause.pretty(error) : String(error)}`)
+  }
+
+  const server = createServer(
+    makeApp({
+      runtime,
+      logger,
+      authenticate: options.authenticate ?? singlePartner("local"),
+      bodyLimitBytes: config.bodyLimitBytes,
+      document: { version: API_VERSION, serverUrl: publicUrlOf(config, config.port) }
+    })
+  )
+  let port: number
+  try {
+    port = await listen(server, config.port, config.host)
+  } catch (error) {
+    await runtime.dispose()
+    throw error
+  }
+
+  const purge = setInterval(() => {
+    runtime
+      .runPromise(QuotingService.purgeExpiredQuotes(config.activatedRetentionDays * DAY_MILLIS))
+      .then((deleted) => logger.info({ deleted }, "purged expired quotes"))
+      .catch((error: unknown) => logger.error({ error: String(error) }, "purge failed"))
+  }, config.purgeIntervalMinutes * 60_000)
+  purge.unref()
+
+  logger.info({ port, data_directory: config.dataDirectory }, "kasko is serving")
+  let stopping: Promise<void> | undefined
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    logger,
+    stop: () =>
+      (stopping ??= (async () => {
+        clearInterval(purge)
+        await closeServer(server)
+        await runtime.dispose()
+        logger.info("kasko stopped")
+        logger.flush()
+      })())
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The service's configuration, from environment variables, validated at start
+ * with messages that name the variable.
+ */
+import { Config, ConfigProvider, Effect, Either, Option } from "effect"
+
+/** The version of the API this service implements (OpenAPI `info.version`). */
+export const API_VERSION = "1.0.0"
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const
+
+const integerBetween = (name: string, fallback: number, min: number, max: number) =>
+  Config.integer(name).pipe(
+    Config.withDefault(fallback),
+    Config.validate({ message: `must be a whole number from ${min} to ${max}`, validation: (value) => value >= min && value <= max })
+  )
+
+export const ServiceConfig = Config.all({
+  port: integerBetween("PORT", 8080, 0, 65_535),
+  host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
+  dataDirectory: Config.string("KASKO_DATA_DIR").pipe(Config.withDefault("./data")),
+  logLevel: Config.literal(...LOG_LEVELS)("KASKO_LOG_LEVEL").pipe(Config.withDefault("info" as const)),
+  sqliteSynchronous: Config.literal("FULL", "NORMAL")("KASKO_SQLITE_SYNCHRONOUS").pipe(Config.withDefault("FULL" as const)),
+  bodyLimitBytes: integerBetween("KASKO_BODY_LIMIT_BYTES", 100 * 1024, 1024, 10 * 1024 * 1024),
+  publicUrl: Config.option(Config.string("KASKO_PUBLIC_URL")),
+  purgeIntervalMinutes: integerBetween("KASKO_PURGE_INTERVAL_MINUTES", 60, 1, 7 * 24 * 60),
+  activatedRetentionDays: integerBetween("KASKO_ACTIVATED_RETENTION_DAYS", 365, 0, 100 * 365)
+})
+export type ServiceConfig = Config.Config.Success<typeof ServiceConfig>
+
+/** The variables, their defaults and meaning, for `kasko serve --help` and the README. */
+export const CONFIG_HELP = `environment:
+  PORT                             port to listen on (default 8080; 0 picks a free one)
+  HOST                             address to listen on (default 0.0.0.0)
+  KASKO_DATA_DIR                   directory of the SQLite database kasko.db (default ./data)
+  KASKO_LOG_LEVEL                  fatal, error, warn, info, debug, trace or silent (default info)
+  KASKO_SQLITE_SYNCHRONOUS         FULL (default: no acknowledged quote lost on power loss) or NORMAL (faster)
+  KASKO_BODY_LIMIT_BYTES           largest request body (default 102400)
+  KASKO_PUBLIC_URL                 the URL clients use, for the OpenAPI document (default http://localhost:PORT)
+  KASKO_PURGE_INTERVAL_MINUTES     how often expired quotes are deleted (default 60)
+  KASKO_ACTIVATED_RETENTION_DAYS   how long activated quotes are kept after they expire (default 365)`
+
+/** Reads the configuration from an environment; the error names each bad variable. */
+export const readServiceConfig = (environment: Readonly<Record<string, string | undefined>>): Either.Either<ServiceConfig, string> => {
+  const entries = Object.entries(environment).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== "")
+  return Effect.runSync(
+    Effect.either(Effect.withConfigProvider(ServiceConfig, ConfigProvider.fromMap(new Map(entries))))
+  ).pipe(Either.mapLeft((error) => `invalid configuration: ${String(error)}`))
+}
+
+/** The URL the OpenAPI document names as the server. */
+export const publicUrlOf = (config: ServiceConfig, port: number): string =>
+  Option.getOrElse(config.publicUrl, () => `http://localhost:${port}`)

@@ -1,0 +1,238 @@
+/**
+ * The service end to end: the real server on an ephemeral port with a
+ * temporary SQLite file, driven over HTTP. Every answer is also checked
+ * against the served OpenAPI document (support.ts).
+ */
+import { Examples, ProductCatalogue } from "@kasko/core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeClient, startTestService, type TestService } from "./support.js"
+
+const DAY = 24 * 60 * 60 * 1000
+const PROBLEM = "application/problem+json"
+
+let server: TestService
+let client: Awaited<ReturnType<typeof makeClient>>
+
+beforeAll(async () => {
+  server = await startTestService()
+  client = await makeClient(server.url)
+})
+afterAll(async () => {
+  await server.stop()
+})
+
+const createQuote = async (request: unknown = Examples.quoteRequest(), partner = "partner-a") =>
+  client.request("POST", "/insurance/car/quotes", { body: request, headers: { "x-test-partner": partner } })
+
+const expectProblem = (answer: { status: number; headers: Headers; body: any }, status: number, title: string) => {
+  expect(answer.status).toBe(status)
+  expect(answer.headers.get("content-type")).toContain(PROBLEM)
+  expect(answer.body).toMatchObject({ type: expect.stringMatching(/^https:\/\//), title, status })
+}
+
+describe("endpoint 1: GET /products/{product_name}", () => {
+  it.each(ProductCatalogue.PRODUCT_NAMES)("answers the definition of %s", async (name) => {
+    const answer = await client.request("GET", `/products/${name}`, { headers: { "accept-language": "da-DK" } })
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get("content-type")).toContain("application/json")
+    expect(answer.body).toEqual(ProductCatalogue.productDefinition(name))
+  })
+
+  it("answers 404 problem+json for an unknown product", async () => {
+    expectProblem(await client.request("GET", "/products/insurance-boat"), 404, "Not Found")
+  })
+})
+
+describe("endpoint 2: POST /insurance/car/offers", () => {
+  it("prices an offer from the product selection alone", async () => {
+    const answer = await client.request("POST", "/insurance/car/offers", { body: Examples.offerRequest() })
+    expect(answer.status).toBe(200)
+    // reference tariff case 1: 7 599.55 kr → 7 600 a year, 665 a month
+    expect(answer.body.price).toEqual({ annually: 7600, monthly: 665 })
+    expect(answer.body.product.product_name).toBe("insurance-car-leasing")
+    expect(answer.headers.get("cache-control")).toBe("no-store")
+  })
+
+  it("answers 400 with every violation named by field", async () => {
+    const answer = await client.request("POST", "/insurance/car/offers", {
+      body: Examples.offerRequest(Examples.standardParameters({ vehicle_price: "12", youngest_user_age: "9" }))
+    })
+    expectProblem(answer, 400, "Constraint Violation")
+    expect(answer.body.violations).toEqual([
+      { field: "product.parameters.vehicle_price", message: "must be between 1000 and 10000000" },
+      { field: "product.parameters.youngest_user_age", message: "must be between 17 and 99" }
+    ])
+  })
+
+  it("rejects a quote's policy and agent sent to the offer endpoint", async () => {
+    const answer = await client.request("POST", "/insurance/car/offers", { body: Examples.quoteRequest() })
+    expectProblem(answer, 400, "Constraint Violation")
+    expect(answer.body.violations.map((violation: { field: string }) => violation.field)).toEqual(["policy", "agent"])
+  })
+})
+
+describe("endpoints 3–5: quotes and their states (spec §3)", () => {
+  it("creates a quote, retrieves it unchanged, activates it, and then answers the activated form", async () => {
+    const created = await createQuote()
+    expect(created.status).toBe(200)
+    expect(created.headers.get("cache-control")).toBe("no-store")
+    expect(created.body.quote_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(created.body.price).toMatchObject({ amount: 7600, currency: "DKK", payments_per_year: 1 })
+    expect(created.body.price.details).toEqual({ skadesforsikringsafgift: "53.35", garantifondsbidrag: "40.00", miljøbidrag: "84.00" })
+
+    const retrieved = await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)
+    expect(retrieved.status).toBe(200)
+    expect(retrieved.text).toBe(created.text)
+    expect(retrieved.headers.get("cache-control")).toBe("no-store")
+
+    const activation = await client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`)
+    expect(activation.status).toBe(200)
+    expect(activation.body).toEqual({})
+
+    const activated = await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)
+    expect(activated.status).toBe(200)
+    const { quote_number, created_at, activated_at, ...rest } = activated.body
+    expect(rest).toEqual(created.body)
+    expect(quote_number).toMatch(/^\d{4} \d{4} \d{4} \d{4}$/)
+    expect(created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+    expect(activated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+  })
+
+  it("activates idempotently: a second activation answers 200 {} and changes nothing", async () => {
+    const created = await createQuote()
+    await client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`)
+    const first = await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)
+    const again = await client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`)
+    expect(again.status).toBe(200)
+    expect(again.body).toEqual({})
+    expect((await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)).text).toBe(first.text)
+  })
+
+  it("answers 400 naming the party field when the roles do not fit the parameters", async () => {
+    const request = Examples.quoteRequest(Examples.standardParameters({ policy_holder: "organization" }))
+    request.policy.parties[0]!.policy_holder = true
+    const answer = await createQuote(request)
+    expectProblem(answer, 400, "Constraint Violation")
+    expect(answer.body.violations).toContainEqual({
+      field: "policy.parties[0].organization",
+      message: "is required: the party is policy_holder and product.parameters.policy_holder is organization"
+    })
+  })
+
+  it.each(["status", "price", "created_at", "quote_id"])("rejects a client-sent %s, and stores nothing", async (field) => {
+    const answer = await createQuote({ ...Examples.quoteRequest(), [field]: "activated" })
+    expectProblem(answer, 400, "Constraint Violation")
+    expect(answer.body.violations).toEqual([{ field, message: "is not a known field" }])
+  })
+
+  it("answers 404 for an unknown, a malformed, and another partner's quote id — to retrieve and to activate", async () => {
+    const created = await createQuote()
+    for (const [id, partner] of [
+      ["0190a000-0000-7000-8000-000000000000", "partner-a"],
+      ["not-a-uuid", "partner-a"],
+      [created.body.quote_id, "partner-b"]
+    ]) {
+      const headers = { "x-test-partner": partner! }
+      expectProblem(await client.request("GET", `/insurance/car/quotes/${id}`, { headers }), 404, "Not Found")
+      expectProblem(await client.request("POST", `/insurance/car/quotes/${id}/activation`, { headers }), 404, "Not Found")
+    }
+    // the other partner's attempts changed nothing
+    expect((await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)).body).not.toHaveProperty("activated_at")
+  })
+
+  it("answers 404 once a quote is 30 days old, awaiting activation or activated", async () => {
+    const awaiting = await createQuote()
+    const activated = await createQuote()
+    await client.request("POST", `/insurance/car/quotes/${activated.body.quote_id}/activation`)
+    server.adjustClock(29 * DAY)
+    expect((await client.request("GET", `/insurance/car/quotes/${awaiting.body.quote_id}`)).status).toBe(200)
+    server.adjustClock(1 * DAY)
+    try {
+      for (const quote of [awaiting, activated]) {
+        expectProblem(await client.request("GET", `/insurance/car/quotes/${quote.body.quote_id}`), 404, "Not Found")
+        expectProblem(await client.request("POST", `/insurance/car/quotes/${quote.body.quote_id}/activation`), 404, "Not Found")
+      }
+    } finally {
+      server.adjustClock(-30 * DAY)
+    }
+  })
+
+  it("activates at day 29", async () => {
+    const created = await createQuote()
+    server.adjustClock(29 * DAY)
+    try {
+      expect((await client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`)).status).toBe(200)
+    } finally {
+      server.adjustClock(-29 * DAY)
+    }
+  })
+})
+
+describe("errors (spec §7, DESIGN §4)", () => {
+  it("answers malformed JSON with 400 problem+json, not an HTML page", async () => {
+    const answer = await client.request("POST", "/insurance/car/offers", { rawBody: '{"product": {', headers: { "content-type": "application/json" } })
+    expectProblem(answer, 400, "Constraint Violation")
+    expect(answer.body.violations).toEqual([{ field: "body", message: "is not valid JSON" }])
+    expect(answer.text).not.toContain("<")
+  })
+
+  it("answers a missing body with 400 naming the body", async () => {
+    const answer = await client.request("POST", "/insurance/car/offers")
+    expectProblem(answer, 400, "Constraint Violation")
+    expect(answer.body.violations).toEqual([{ field: "body", message: "must be a JSON object" }])
+  })
+
+  it("answers a non-JSON content type with 415", async () => {
+    const answer = await client.request("POST", "/insurance/car/quotes", { rawBody: "product=x", headers: { "content-type": "application/x-www-form-urlencoded" } })
+    expectProblem(answer, 415, "Unsupported Media Type")
+  })
+
+  it("answers a body over the limit with 413", async () => {
+    const answer = await client.request("POST", "/insurance/car/quotes", {
+      rawBody: JSON.stringify({ padding: "x".repeat(200 * 1024) }),
+      headers: { "content-type": "application/json" }
+    })
+    expectProblem(answer, 413, "Payload Too Large")
+  })
+
+  it("answers an unknown path with 404 and a wrong method with 405 and Allow", async () => {
+    expectProblem(await client.request("GET", "/insurance/car/policies"), 404, "Not Found")
+    const wrongMethod = await client.request("DELETE", "/insurance/car/quotes")
+    expectProblem(wrongMethod, 405, "Method Not Allowed")
+    expect(wrongMethod.headers.get("allow")).toBe("POST")
+    expect((await client.request("PUT", "/products/insurance-car-leasing")).headers.get("allow")).toBe("GET, HEAD")
+  })
+
+  it("sends no X-Powered-By", async () => {
+    expect((await client.request("GET", "/health")).headers.get("x-powered-by")).toBeNull()
+  })
+})
+
+describe("request ids and logs", () => {
+  it("echoes a client's X-Request-Id, generates one otherwise, and puts it in the request's log line", async () => {
+    const given = await client.request("GET", "/health", { headers: { "x-request-id": "partner-trace-42" } })
+    expect(given.headers.get("x-request-id")).toBe("partner-trace-42")
+    const generated = await client.request("GET", "/health", { headers: { "x-request-id": "<script>" } })
+    expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(server.logLines).toContainEqual(
+      expect.objectContaining({ request_id: "partner-trace-42", method: "GET", path: "/health", status: 200, duration_ms: expect.any(Number) })
+    )
+  })
+
+  it("puts a request id in every request log line and never a CPR number", async () => {
+    await createQuote()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const requestLines = server.logLines.filter((line) => line["msg"] === "request")
+    expect(requestLines.length).toBeGreaterThan(10)
+    for (const line of requestLines) expect(line["request_id"]).toEqual(expect.any(String))
+    expect(JSON.stringify(server.logLines)).not.toContain("0101901234")
+  })
+})
+
+describe("health", () => {
+  it("answers liveness and readiness", async () => {
+    expect((await client.request("GET", "/health")).body).toEqual({ status: "ok" })
+    expect((await client.request("GET", "/ready")).body).toEqual({ status: "ready" })
+  })
+})

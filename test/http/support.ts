@@ -1,0 +1,123 @@
+/**
+ * End-to-end support: the real service on an ephemeral port with a temporary
+ * SQLite file and an adjustable clock, its log lines captured, and an HTTP
+ * client that checks every answer against the served OpenAPI document.
+ */
+import type { Authenticate } from "@kasko/express"
+import { makeAdjustableClock, readServiceConfig, startService, type RunningService } from "@kasko/server"
+import { Ajv } from "ajv"
+import addFormats from "ajv-formats"
+import { Either } from "effect"
+import { pino } from "pino"
+import { temporaryDirectory } from "../support.js"
+
+export interface TestService {
+  readonly service: RunningService
+  readonly url: string
+  readonly dataDirectory: string
+  readonly logLines: Array<Record<string, unknown>>
+  readonly adjustClock: (millis: number) => void
+  readonly stop: () => Promise<void>
+}
+
+/** Authentication for tests: the partner named by `x-test-partner`, `partner-a` otherwise. */
+export const partnerFromTestHeader: Authenticate = async (request) => ({ partnerId: request.get("x-test-partner") ?? "partner-a" })
+
+export const startTestService = async (
+  options: { dataDirectory?: string; environment?: Record<string, string>; authenticate?: Authenticate } = {}
+): Promise<TestService> => {
+  const directory = options.dataDirectory ?? temporaryDirectory("kasko-e2e-").path
+  const config = Either.getOrThrowWith(
+    readServiceConfig({ PORT: "0", HOST: "127.0.0.1", KASKO_DATA_DIR: directory, ...options.environment }),
+    (message) => new Error(message)
+  )
+  const logLines: Array<Record<string, unknown>> = []
+  const logger = pino({ level: "info" }, { write: (line: string) => void logLines.push(JSON.parse(line)) })
+  const clock = makeAdjustableClock()
+  const service = await startService({
+    config,
+    clock: clock.clock,
+    logger,
+    authenticate: options.authenticate ?? partnerFromTestHeader
+  })
+  return { service, url: service.url, dataDirectory: directory, logLines, adjustClock: clock.adjust, stop: service.stop }
+}
+
+export interface Answer {
+  readonly status: number
+  readonly headers: Headers
+  readonly text: string
+  readonly body: any
+}
+
+type OpenApiDocument = { paths: Record<string, Record<string, any>> }
+
+/** Finds the documented path template a concrete path matches, e.g. `/insurance/car/quotes/{quote_id}`. */
+const templateOf = (document: OpenApiDocument, path: string): string | undefined =>
+  Object.keys(document.paths).find((template) =>
+    new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}$`).test(path)
+  )
+
+const pointer = (...parts: Array<string>) => parts.map((part) => part.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")
+
+/** Validates answers against the served OpenAPI document with ajv (a JSON Schema validator). */
+export class Conformance {
+  private readonly ajv = new Ajv({ strict: false, allErrors: true })
+
+  constructor(readonly document: OpenApiDocument) {
+    addFormats.default(this.ajv)
+    this.ajv.addSchema({ ...document, $id: "openapi.json" })
+  }
+
+  /** The schema reference an answer must satisfy, or a reason it has none. */
+  private schemaFor(method: string, path: string, status: number, contentType: string): string | Error {
+    const mediaType = contentType.split(";")[0]!.trim()
+    const template = templateOf(this.document, path)
+    const response = template === undefined ? undefined : this.document.paths[template]?.[method.toLowerCase()]?.responses?.[String(status)]
+    if (response?.content?.[mediaType] !== undefined) {
+      return `openapi.json#/${pointer("paths", template!, method.toLowerCase(), "responses", String(status), "content", mediaType, "schema")}`
+    }
+    // answers every route may give (unknown path, wrong method) are problems
+    if (status >= 400 && mediaType === "application/problem+json") {
+      return `openapi.json#/components/schemas/${status === 400 ? "ConstraintViolationProblem" : "Problem"}`
+    }
+    return new Error(`no documented answer for ${method} ${path} → ${status} ${mediaType}`)
+  }
+
+  /** Throws when the answer is not what the document says. */
+  check(method: string, path: string, answer: Answer): void {
+    const schema = this.schemaFor(method, path, answer.status, answer.headers.get("content-type") ?? "")
+    if (schema instanceof Error) throw schema
+    if (!(answer.headers.get("content-type") ?? "").includes("json")) return
+    const validate = this.ajv.getSchema(schema) ?? this.ajv.compile({ $ref: schema })
+    if (!validate(answer.body)) {
+      throw new Error(`${method} ${path} → ${answer.status} does not conform: ${JSON.stringify(validate.errors)}\n${answer.text.slice(0, 500)}`)
+    }
+  }
+}
+
+/** An HTTP client that checks each answer against the document and records what it checked. */
+export const makeClient = async (baseUrl: string) => {
+  const document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as OpenApiDocument
+  const conformance = new Conformance(document)
+  const checked: Array<string> = []
+  const request = async (
+    method: string,
+    path: string,
+    options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}
+  ): Promise<Answer> => {
+    const headers: Record<string, string> = { ...(options.body !== undefined ? { "content-type": "application/json" } : {}), ...options.headers }
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(options.rawBody !== undefined ? { body: options.rawBody } : options.body !== undefined ? { body: JSON.stringify(options.body) } : {})
+    })
+    const text = await response.text()
+    const isJson = (response.headers.get("content-type") ?? "").includes("json")
+    const answer: Answer = { status: response.status, headers: response.headers, text, body: isJson && text !== "" ? JSON.parse(text) : text }
+    if (method !== "HEAD") conformance.check(method, path, answer)
+    checked.push(`${method} ${path} ${answer.status}`)
+    return answer
+  }
+  return { request, document, checked }
+}

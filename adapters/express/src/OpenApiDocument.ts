@@ -29,6 +29,8 @@ const toOpenApi30 = (node: unknown): unknown => {
   const result: JsonObject = {}
   for (const [key, value] of Object.entries(node)) {
     if (key === "$schema" || key === "$defs" || key === "$id") continue
+    // OpenAPI 3.0 requires a non-empty `required`; draft-07 allows []
+    if (key === "required" && Array.isArray(value) && value.length === 0) continue
     if (key === "$ref" && typeof value === "string") result[key] = value.replace("#/$defs/", COMPONENT_PREFIX)
     else if (key === "const") result["enum"] = [value]
     else if (key === "examples" && Array.isArray(value)) result["example"] = value[0]

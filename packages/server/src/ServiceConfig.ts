@@ -12,7 +12,7 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 const integerBetween = (name: string, fallback: number, min: number, max: number) =>
   Config.integer(name).pipe(
     Config.withDefault(fallback),
-    Config.validate({ message: `must be a whole number from ${min} to ${max}`, validation: (value) => value >= min && value <= max })
+    Config.validate({ message: `${name} must be a whole number from ${min} to ${max}`, validation: (value) => value >= min && value <= max })
   )
 
 export const ServiceConfig = Config.all({

@@ -1,0 +1,58 @@
+/** The served document is valid OpenAPI 3.0 and carries the boilerplate of spec §9. */
+import { Validator } from "@seriousme/openapi-schema-validator"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { startTestService, type TestService } from "./support.js"
+
+let server: TestService
+let document: any
+beforeAll(async () => {
+  server = await startTestService({ environment: { KASKO_PUBLIC_URL: "https://api.partner.example" } })
+  document = await (await fetch(`${server.url}/openapi.json`)).json()
+})
+afterAll(() => server.stop())
+
+describe("the OpenAPI document", () => {
+  it("passes an OpenAPI 3.0 validator", async () => {
+    const validator = new Validator()
+    const result = await validator.validate(document)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe("3.0")
+  })
+
+  it("carries the boilerplate of spec §9", () => {
+    expect(document.openapi).toBe("3.0.1")
+    expect(Object.keys(document.info)).toEqual(expect.arrayContaining(["title", "description", "termsOfService", "contact", "license", "version"]))
+    expect(document.servers).toEqual([{ url: "https://api.partner.example", description: expect.any(String) }])
+    expect(document.externalDocs.url).toMatch(/^https:\/\//)
+    expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(expect.arrayContaining(["products", "offers", "quotes"]))
+  })
+
+  it("describes the five operations of spec §4 with problem+json errors", () => {
+    const operations = [
+      ["/products/{product_name}", "get"],
+      ["/insurance/car/offers", "post"],
+      ["/insurance/car/quotes", "post"],
+      ["/insurance/car/quotes/{quote_id}", "get"],
+      ["/insurance/car/quotes/{quote_id}/activation", "post"]
+    ] as const
+    for (const [path, method] of operations) {
+      const operation = document.paths[path][method]
+      expect(operation.responses["200"].content["application/json"].schema).toBeDefined()
+      expect(operation.responses["500"].content["application/problem+json"].schema).toEqual({ $ref: "#/components/schemas/Problem" })
+    }
+    expect(document.paths["/insurance/car/quotes"].post.responses["400"].content["application/problem+json"].schema).toEqual({
+      $ref: "#/components/schemas/ConstraintViolationProblem"
+    })
+  })
+
+  it("is generated from the request Schemas: unknown fields are closed, parameters are strings with their options", () => {
+    const request = document.components.schemas.QuoteRequest
+    expect(request.additionalProperties).toBe(false)
+    expect(request.required).toEqual(["product", "policy", "agent"])
+    const parameters = request.properties.product.properties.parameters
+    expect(parameters.additionalProperties).toBe(false)
+    expect(parameters.properties.vehicle_usage.enum).toContain("godstransport_privat/erhverv")
+    expect(parameters.properties.vehicle_price.type).toBe("string")
+  })
+})

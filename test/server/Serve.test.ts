@@ -1,0 +1,73 @@
+/**
+ * `kasko serve` as a process: refuses bad configuration with a clear message,
+ * and on SIGTERM stops accepting, finishes the request in flight, closes the
+ * database (WAL checkpointed) and exits 0.
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import { existsSync, statSync } from "node:fs"
+import { request } from "node:http"
+import { join } from "node:path"
+import { createInterface } from "node:readline"
+import { afterAll, describe, expect, it } from "vitest"
+import { temporaryDirectory } from "../support.js"
+
+const MAIN = join(import.meta.dirname, "..", "..", "packages", "server", "dist", "src", "main.js")
+const directory = temporaryDirectory("kasko-serve-")
+afterAll(() => directory.remove())
+
+const serve = (environment: Record<string, string>) =>
+  spawn(process.execPath, [MAIN, "serve"], { env: { ...process.env, ...environment }, stdio: ["ignore", "pipe", "pipe"] })
+
+const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+
+const collect = (stream: NodeJS.ReadableStream) => {
+  let text = ""
+  stream.on("data", (chunk) => (text += String(chunk)))
+  return () => text
+}
+
+describe("kasko serve", () => {
+  it("refuses an invalid configuration with a message naming the variable, exit code 2", async () => {
+    const child = serve({ PORT: "not-a-port", KASKO_DATA_DIR: directory.path })
+    const stderr = collect(child.stderr!)
+    expect(await exitOf(child)).toBe(2)
+    expect(stderr()).toContain("PORT")
+    expect(stderr()).toContain("invalid configuration")
+  })
+
+  it("finishes the request in flight on SIGTERM, closes the database and exits 0", async () => {
+    const dataDirectory = join(directory.path, "graceful")
+    const child = serve({ PORT: "0", HOST: "127.0.0.1", KASKO_DATA_DIR: dataDirectory, KASKO_LOG_LEVEL: "info" })
+    const stdout = collect(child.stdout!)
+    const url = await new Promise<string>((resolve) =>
+      createInterface({ input: child.stderr! }).on("line", (line) => {
+        const match = /serves on (http:\/\/[^ ]+)/.exec(line)
+        if (match) resolve(match[1]!)
+      })
+    )
+    const exited = exitOf(child)
+    // a request whose body is still arriving when the signal comes
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const pending = request(`${url}/insurance/car/offers`, { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (response) => {
+        let body = ""
+        response.on("data", (chunk) => (body += String(chunk)))
+        response.on("end", () => resolve({ status: response.statusCode!, body }))
+      })
+      pending.on("error", reject)
+      pending.write('{"product": {"product_name": "insurance-car-leasing", ')
+      setTimeout(() => {
+        child.kill("SIGTERM")
+        setTimeout(() => {
+          pending.end('"parameters": {"policy_holder": "person", "vehicle_type": "personbil", "vehicle_user": "person", "vehicle_owner": "organization", "vehicle_usage": "privat_person_koersel", "vehicle_price": "200000"}, "features": [{"name": "standard"}]}}')
+        }, 300)
+      }, 300)
+    })
+    const finished = await answer
+    expect(finished.status).toBe(200)
+    expect(JSON.parse(finished.body).price.annually).toBe(7600)
+    expect(await exited).toBe(0)
+    expect(stdout()).toContain("kasko stopped")
+    const wal = join(dataDirectory, "kasko.db-wal")
+    expect(!existsSync(wal) || statSync(wal).size === 0).toBe(true)
+  }, 30_000)
+})

@@ -40,26 +40,25 @@ const priceSelection = (selection: ProductSelection, pricingDate: string) =>
     pricing_date: pricingDate
   })
 
+/** Decodes an offer request `{product}` and prices it on today's tariff. */
+const priceOfferRequest = (input: unknown) =>
+  Effect.gen(function* () {
+    const pricingDate = yield* today
+    const request = yield* decodeOfferRequest(input, pricingDate)
+    return { request, worksheet: yield* priceSelection(request.product, pricingDate) }
+  })
+
 /** The rating worksheet behind the price of an offer request `{product}`: every line, loading, charge and rounding. */
 export const explainPrice = (
   input: unknown
 ): Effect.Effect<RatingWorksheet, ConstraintViolation | TariffNotInForce, TariffBook> =>
-  Effect.gen(function* () {
-    const pricingDate = yield* today
-    const request = yield* decodeOfferRequest(input, pricingDate)
-    return yield* priceSelection(request.product, pricingDate)
-  })
+  Effect.map(priceOfferRequest(input), ({ worksheet }) => worksheet)
 
 /** An anonymous price offer from an offer request `{product}` (spec §2.6); nothing is stored. */
 export const createOffer = (
   input: unknown
 ): Effect.Effect<PriceOffer, ConstraintViolation | TariffNotInForce, TariffBook> =>
-  Effect.gen(function* () {
-    const pricingDate = yield* today
-    const request = yield* decodeOfferRequest(input, pricingDate)
-    const worksheet = yield* priceSelection(request.product, pricingDate)
-    return offerOf(request, worksheet)
-  })
+  Effect.map(priceOfferRequest(input), ({ request, worksheet }) => offerOf(request, worksheet))
 
 /** Creates a quote for the partner from a quote request (spec §2.8 → §2.9), valid for 30 days. */
 export const createQuote = (

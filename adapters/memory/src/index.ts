@@ -1,1 +1,2 @@
 export * as MemoryQuoteStore from "./MemoryQuoteStore.js"
+export * as MemoryPartnerStore from "./MemoryPartnerStore.js"

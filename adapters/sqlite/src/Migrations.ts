@@ -40,6 +40,27 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     version: 2,
     name: "quotes by creation time, for the expiry purge",
     sql: `CREATE INDEX quotes_by_created_at ON quotes (created_at);`
+  },
+  {
+    version: 3,
+    name: "partners and their subscription keys",
+    sql: `
+      CREATE TABLE partners (
+        partner_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        cvr_number TEXT,
+        status TEXT NOT NULL CHECK (status IN ('active', 'suspended')),
+        created_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE subscription_keys (
+        key_prefix TEXT PRIMARY KEY,
+        partner_id TEXT NOT NULL REFERENCES partners (partner_id),
+        key_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      ) STRICT;
+      CREATE INDEX subscription_keys_by_partner ON subscription_keys (partner_id);
+    `
   }
 ]
 

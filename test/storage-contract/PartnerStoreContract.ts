@@ -1,0 +1,95 @@
+/** The partner storage contract every PartnerStore honours, exercised through the core's administration programs. */
+import { PartnerAdministration, PartnerStore } from "@kasko/core"
+import { Effect, Layer, Option, TestClock, TestContext } from "effect"
+import { describe, expect, it } from "vitest"
+
+type StoreLayer = Layer.Layer<PartnerStore.PartnerStore, unknown>
+
+const key = (prefix: string) => ({ key_prefix: prefix, key_hash: `hash-of-${prefix}` })
+const matches = (prefix: string) => (storedHash: string) => storedHash === `hash-of-${prefix}`
+
+export const partnerStoreContract = (name: string, makeLayer: () => StoreLayer): void => {
+  describe(`PartnerStore contract: ${name}`, () => {
+    const run = <A, E>(program: Effect.Effect<A, E, PartnerStore.PartnerStore>) =>
+      Effect.runPromise(
+        Effect.zipRight(TestClock.setTime(Date.parse("2026-03-02T09:00:00Z")), program).pipe(
+          Effect.provide(makeLayer()),
+          Effect.provide(TestContext.TestContext)
+        ) as Effect.Effect<A, unknown>
+      )
+
+    it("adds partners with a first key, lists them by id, and refuses a taken id", async () => {
+      const outcome = await run(
+        Effect.gen(function* () {
+          yield* PartnerAdministration.addPartner({ partner_id: "zeta-leasing", name: "Zeta Leasing A/S", cvr_number: "12345674" }, key("aaaa0001"))
+          yield* PartnerAdministration.addPartner({ partner_id: "alfa-biler", name: "Alfa Biler ApS" }, key("aaaa0002"))
+          const duplicate = yield* Effect.flip(PartnerAdministration.addPartner({ partner_id: "alfa-biler", name: "Other" }, key("aaaa0003")))
+          return { partners: yield* PartnerAdministration.listPartners, duplicate }
+        })
+      )
+      expect(outcome.partners).toEqual([
+        { partner_id: "alfa-biler", name: "Alfa Biler ApS", status: "active", created_at: Date.parse("2026-03-02T09:00:00Z") },
+        { partner_id: "zeta-leasing", name: "Zeta Leasing A/S", cvr_number: "12345674", status: "active", created_at: Date.parse("2026-03-02T09:00:00Z") }
+      ])
+      expect(outcome.duplicate).toMatchObject({ _tag: "PartnerAlreadyExists", partner_id: "alfa-biler" })
+    })
+
+    it("validates a new partner: id form, name, CVR", async () => {
+      const error = await run(Effect.flip(PartnerAdministration.addPartner({ partner_id: "Bad Id", name: "", cvr_number: "12345678" }, key("bbbb0001"))))
+      expect(error).toMatchObject({ _tag: "ConstraintViolation" })
+      expect((error as unknown as { violations: Array<{ field: string }> }).violations.map((violation) => violation.field)).toEqual([
+        "partner_id",
+        "name",
+        "cvr_number"
+      ])
+    })
+
+    it("finds the active partner of a key, and nobody for a wrong, revoked or suspended one", async () => {
+      const outcome = await run(
+        Effect.gen(function* () {
+          yield* PartnerAdministration.addPartner({ partner_id: "partner-a", name: "A" }, key("cccc0001"))
+          yield* PartnerAdministration.addSubscriptionKey("partner-a", key("cccc0002"))
+          const found = yield* PartnerAdministration.partnerOfSubscriptionKey("cccc0001", matches("cccc0001"))
+          const wrongSecret = yield* PartnerAdministration.partnerOfSubscriptionKey("cccc0001", matches("something-else"))
+          const unknown = yield* PartnerAdministration.partnerOfSubscriptionKey("ffff0000", () => true)
+          const revokedCount = yield* PartnerAdministration.revokeSubscriptionKey("partner-a", "cccc0001")
+          const revoked = yield* PartnerAdministration.partnerOfSubscriptionKey("cccc0001", matches("cccc0001"))
+          const rotated = yield* PartnerAdministration.partnerOfSubscriptionKey("cccc0002", matches("cccc0002"))
+          yield* PartnerAdministration.suspendPartner("partner-a")
+          const suspended = yield* PartnerAdministration.partnerOfSubscriptionKey("cccc0002", matches("cccc0002"))
+          return { found, wrongSecret, unknown, revokedCount, revoked, rotated, suspended }
+        })
+      )
+      expect(Option.map(outcome.found, (partner) => partner.partner_id)).toEqual(Option.some("partner-a"))
+      expect(outcome.wrongSecret).toEqual(Option.none())
+      expect(outcome.unknown).toEqual(Option.none())
+      expect(outcome.revokedCount).toBe(1)
+      expect(outcome.revoked).toEqual(Option.none())
+      expect(Option.isSome(outcome.rotated)).toBe(true)
+      expect(outcome.suspended).toEqual(Option.none())
+    })
+
+    it("revokes only the named partner's keys, by prefix", async () => {
+      const outcome = await run(
+        Effect.gen(function* () {
+          yield* PartnerAdministration.addPartner({ partner_id: "partner-a", name: "A" }, key("dddd0001"))
+          yield* PartnerAdministration.addPartner({ partner_id: "partner-b", name: "B" }, key("dddd0002"))
+          const othersKey = yield* Effect.flip(PartnerAdministration.revokeSubscriptionKey("partner-a", "dddd0002"))
+          const unknownPartner = yield* Effect.flip(PartnerAdministration.revokeSubscriptionKey("partner-z", "dddd"))
+          const keys = yield* Effect.flatMap(PartnerStore.PartnerStore, (store) => store.listSubscriptionKeys("partner-b"))
+          return { othersKey, unknownPartner, keys }
+        })
+      )
+      expect(outcome.othersKey).toMatchObject({ _tag: "SubscriptionKeyNotFound" })
+      expect(outcome.unknownPartner).toMatchObject({ _tag: "PartnerNotFound" })
+      expect(outcome.keys).toEqual([expect.objectContaining({ key_prefix: "dddd0002", revoked_at: null })])
+    })
+
+    it("answers PartnerNotFound for keys of and suspension of an unknown partner", async () => {
+      const outcome = await run(
+        Effect.all([Effect.flip(PartnerAdministration.addSubscriptionKey("nobody", key("eeee0001"))), Effect.flip(PartnerAdministration.suspendPartner("nobody"))])
+      )
+      expect(outcome.map((error) => error._tag)).toEqual(["PartnerNotFound", "PartnerNotFound"])
+    })
+  })
+}

@@ -24,7 +24,7 @@ export interface TestService {
 export const partnerFromTestHeader: Authenticate = async (request) => ({ partnerId: request.get("x-test-partner") ?? "partner-a" })
 
 export const startTestService = async (
-  options: { dataDirectory?: string; environment?: Record<string, string>; authenticate?: Authenticate } = {}
+  options: { dataDirectory?: string; environment?: Record<string, string>; authenticate?: Authenticate | "real" } = {}
 ): Promise<TestService> => {
   const directory = options.dataDirectory ?? temporaryDirectory("kasko-e2e-").path
   const config = Either.getOrThrowWith(
@@ -34,12 +34,9 @@ export const startTestService = async (
   const logLines: Array<Record<string, unknown>> = []
   const logger = pino({ level: "info" }, { write: (line: string) => void logLines.push(JSON.parse(line)) })
   const clock = makeAdjustableClock()
-  const service = await startService({
-    config,
-    clock: clock.clock,
-    logger,
-    authenticate: options.authenticate ?? partnerFromTestHeader
-  })
+  // "real" selects the service's own bearer-token authentication
+  const authenticate = options.authenticate === undefined ? partnerFromTestHeader : options.authenticate === "real" ? undefined : options.authenticate
+  const service = await startService({ config, clock: clock.clock, logger, ...(authenticate === undefined ? {} : { authenticate }) })
   return { service, url: service.url, dataDirectory: directory, logLines, adjustClock: clock.adjust, stop: service.stop }
 }
 

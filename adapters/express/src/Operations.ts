@@ -19,8 +19,9 @@ import { Effect, Schema } from "effect"
 /** The services every operation may use; the composition root provides them once. */
 export type Services = QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook
 
-/** The scope a token must carry for an operation (enforced by the authentication middleware). */
-export type Scope = "products:read" | "offers:create" | "quotes:create" | "quotes:read" | "quotes:activate"
+/** The scopes a token may carry, one per operation (enforced by the authentication middleware). */
+export const SCOPES = ["products:read", "offers:create", "quotes:create", "quotes:read", "quotes:activate"] as const
+export type Scope = (typeof SCOPES)[number]
 
 export interface OperationRequest {
   readonly params: Readonly<Record<string, string>>

@@ -1,12 +1,16 @@
 /** The `kasko` command: dispatches to its subcommands. */
 import { runOfferCommand, type CommandResult } from "./OfferCommand.js"
+import { ADMIN_USAGE, runAdminCommand } from "./AdminCommands.js"
 import { runServeCommand } from "./ServeCommand.js"
 
 export const USAGE = `usage: kasko <command> [options]
 
 commands:
   serve    serve the HTTP API on the embedded SQLite store (kasko serve --help)
-  offer    price an anonymous offer through the core (kasko offer --help)`
+  offer    price an anonymous offer through the core (kasko offer --help)
+  partners, keys, tokens   administer partners and their credentials:
+
+${ADMIN_USAGE}`
 
 /** Runs the kasko command line (arguments after the program name). */
 export const runCli = async (args: ReadonlyArray<string>): Promise<CommandResult> => {
@@ -14,6 +18,10 @@ export const runCli = async (args: ReadonlyArray<string>): Promise<CommandResult
   switch (command) {
     case "serve":
       return runServeCommand(rest)
+    case "partners":
+    case "keys":
+    case "tokens":
+      return runAdminCommand(command, rest)
     case "offer":
       return runOfferCommand(rest)
     case "help":

@@ -3,15 +3,16 @@
  * serves the Express app, purges expired quotes periodically, and stops
  * gracefully — no new connections, in-flight requests finished, database closed.
  */
-import { IdGenerator, QuotingService, TariffBook } from "@kasko/core"
-import { makeApp, singlePartner, type Authenticate, type Services } from "@kasko/express"
-import { SqliteQuoteStore } from "@kasko/sqlite"
+import { IdGenerator, type PartnerStore, QuotingService, TariffBook } from "@kasko/core"
+import { bearerAuthentication, makeApp, type Authenticate, type Services } from "@kasko/express"
+import { SqliteStores } from "@kasko/sqlite"
 import { Cause, type Clock, Layer, ManagedRuntime } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
 import { pino, type Logger } from "pino"
+import { makeCredentialChecks } from "./Credentials.js"
 import { API_VERSION, publicUrlOf, type ServiceConfig } from "./ServiceConfig.js"
 
 export interface ServiceOptions {
@@ -19,7 +20,7 @@ export interface ServiceOptions {
   /** The clock the engine reads (tests move it); real time by default. */
   readonly clock?: Clock.Clock
   readonly logger?: Logger
-  /** Who the caller is; until credentials are configured every caller is the partner `local`. */
+  /** Who the caller is; bearer token and subscription key (spec §5) by default. */
   readonly authenticate?: Authenticate
 }
 
@@ -66,8 +67,8 @@ const closeServer = (server: Server) =>
 export const startService = async (options: ServiceOptions): Promise<RunningService> => {
   const { config } = options
   const logger = options.logger ?? makeLogger(config)
-  const services: Layer.Layer<Services, unknown> = Layer.mergeAll(
-    SqliteQuoteStore.layer({ filename: databaseFile(config), synchronous: config.sqliteSynchronous }),
+  const services: Layer.Layer<Services | PartnerStore.PartnerStore, unknown> = Layer.mergeAll(
+    SqliteStores.layer({ filename: databaseFile(config), synchronous: config.sqliteSynchronous }),
     IdGenerator.layerFromRandomBytes(randomBytes),
     TariffBook.shipped
   )
@@ -79,11 +80,18 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     throw new Error(`cannot open the database ${databaseFile(config)}: ${Cause.isCause(error) ? Cause.pretty(error) : String(error)}`)
   }
 
+  let authenticate: Authenticate
+  try {
+    authenticate = options.authenticate ?? bearerAuthentication(await makeCredentialChecks(config, runtime))
+  } catch (error) {
+    await runtime.dispose()
+    throw error
+  }
   const server = createServer(
     makeApp({
       runtime,
       logger,
-      authenticate: options.authenticate ?? singlePartner("local"),
+      authenticate,
       bodyLimitBytes: config.bodyLimitBytes,
       document: { version: API_VERSION, serverUrl: publicUrlOf(config, config.port) }
     })

@@ -24,7 +24,12 @@ export const ServiceConfig = Config.all({
   bodyLimitBytes: integerBetween("KASKO_BODY_LIMIT_BYTES", 100 * 1024, 1024, 10 * 1024 * 1024),
   publicUrl: Config.option(Config.string("KASKO_PUBLIC_URL")),
   purgeIntervalMinutes: integerBetween("KASKO_PURGE_INTERVAL_MINUTES", 60, 1, 7 * 24 * 60),
-  activatedRetentionDays: integerBetween("KASKO_ACTIVATED_RETENTION_DAYS", 365, 0, 100 * 365)
+  activatedRetentionDays: integerBetween("KASKO_ACTIVATED_RETENTION_DAYS", 365, 0, 100 * 365),
+  jwksUrl: Config.option(Config.url("KASKO_JWKS_URL")),
+  tokenIssuer: Config.option(Config.string("KASKO_TOKEN_ISSUER")),
+  tokenAudience: Config.option(Config.string("KASKO_TOKEN_AUDIENCE")),
+  jwksCacheSeconds: integerBetween("KASKO_JWKS_CACHE_SECONDS", 600, 0, 24 * 60 * 60),
+  jwksCooldownSeconds: integerBetween("KASKO_JWKS_COOLDOWN_SECONDS", 30, 0, 60 * 60)
 })
 export type ServiceConfig = Config.Config.Success<typeof ServiceConfig>
 
@@ -38,15 +43,33 @@ export const CONFIG_HELP = `environment:
   KASKO_BODY_LIMIT_BYTES           largest request body (default 102400)
   KASKO_PUBLIC_URL                 the URL clients use, for the OpenAPI document (default http://localhost:PORT)
   KASKO_PURGE_INTERVAL_MINUTES     how often expired quotes are deleted (default 60)
-  KASKO_ACTIVATED_RETENTION_DAYS   how long activated quotes are kept after they expire (default 365)`
+  KASKO_ACTIVATED_RETENTION_DAYS   how long activated quotes are kept after they expire (default 365)
+  KASKO_TOKEN_ISSUER               the iss tokens must carry (default kasko; required with KASKO_JWKS_URL)
+  KASKO_TOKEN_AUDIENCE             the aud tokens must carry (default kasko-partner-api; required with KASKO_JWKS_URL)
+  KASKO_JWKS_URL                   verify tokens with the identity provider's keys instead of the embedded key pair
+  KASKO_JWKS_CACHE_SECONDS         how long fetched keys are trusted (default 600)
+  KASKO_JWKS_COOLDOWN_SECONDS      least time between two fetches of the key set (default 30)`
 
 /** Reads the configuration from an environment; the error names each bad variable. */
 export const readServiceConfig = (environment: Readonly<Record<string, string | undefined>>): Either.Either<ServiceConfig, string> => {
   const entries = Object.entries(environment).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== "")
   return Effect.runSync(
     Effect.either(Effect.withConfigProvider(ServiceConfig, ConfigProvider.fromMap(new Map(entries))))
-  ).pipe(Either.mapLeft((error) => `invalid configuration: ${String(error)}`))
+  ).pipe(
+    Either.mapLeft((error) => String(error)),
+    Either.filterOrLeft(
+      (config) => Option.isNone(config.jwksUrl) || (Option.isSome(config.tokenIssuer) && Option.isSome(config.tokenAudience)),
+      () => "KASKO_JWKS_URL needs KASKO_TOKEN_ISSUER and KASKO_TOKEN_AUDIENCE: the identity provider's issuer and this API's audience"
+    ),
+    Either.mapLeft((message) => `invalid configuration: ${message}`)
+  )
 }
+
+/** The issuer and audience tokens must carry. */
+export const tokenAudienceOf = (config: ServiceConfig) => ({
+  issuer: Option.getOrElse(config.tokenIssuer, () => "kasko"),
+  audience: Option.getOrElse(config.tokenAudience, () => "kasko-partner-api")
+})
 
 /** The URL the OpenAPI document names as the server. */
 export const publicUrlOf = (config: ServiceConfig, port: number): string =>

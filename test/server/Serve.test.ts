@@ -9,6 +9,7 @@ import { request } from "node:http"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { afterAll, describe, expect, it } from "vitest"
+import { addPartner } from "../http/credentials.js"
 import { temporaryDirectory } from "../support.js"
 
 const MAIN = join(import.meta.dirname, "..", "..", "packages", "server", "dist", "src", "main.js")
@@ -37,6 +38,7 @@ describe("kasko serve", () => {
 
   it("finishes the request in flight on SIGTERM, closes the database and exits 0", async () => {
     const dataDirectory = join(directory.path, "graceful")
+    const partner = await addPartner(dataDirectory, "graceful-partner", "offers:create")
     const child = serve({ PORT: "0", HOST: "127.0.0.1", KASKO_DATA_DIR: dataDirectory, KASKO_LOG_LEVEL: "info" })
     const stdout = collect(child.stdout!)
     const url = await new Promise<string>((resolve) =>
@@ -48,7 +50,7 @@ describe("kasko serve", () => {
     const exited = exitOf(child)
     // a request whose body is still arriving when the signal comes
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const pending = request(`${url}/insurance/car/offers`, { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (response) => {
+      const pending = request(`${url}/insurance/car/offers`, { method: "POST", headers: { ...partner.headers, "content-type": "application/json", "transfer-encoding": "chunked" } }, (response) => {
         let body = ""
         response.on("data", (chunk) => (body += String(chunk)))
         response.on("end", () => resolve({ status: response.statusCode!, body }))

@@ -46,6 +46,18 @@ describe("the OpenAPI document", () => {
     })
   })
 
+  it("documents the credentials, each operation's scope, and the 401 for a missing scope", () => {
+    expect(document.components.securitySchemes.bearerToken).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" })
+    expect(document.components.securitySchemes.subscriptionKey).toEqual(
+      expect.objectContaining({ type: "apiKey", in: "header", name: "ocp-apim-subscription-key" })
+    )
+    const createQuote = document.paths["/insurance/car/quotes"].post
+    expect(createQuote.security).toEqual([{ bearerToken: [], subscriptionKey: [] }])
+    expect(createQuote["x-required-scopes"]).toEqual(["quotes:create"])
+    expect(createQuote.responses["401"].description).toContain("not RFC 6750's 403")
+    expect(document.paths["/health"].get.security).toEqual([])
+  })
+
   it("is generated from the request Schemas: unknown fields are closed, parameters are strings with their options", () => {
     const request = document.components.schemas.QuoteRequest
     expect(request.additionalProperties).toBe(false)

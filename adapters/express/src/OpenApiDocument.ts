@@ -79,7 +79,7 @@ const identifierOf = (schema: Schema.Schema.AnyNoContext): string => {
 
 const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: "Constraint Violation: the request breaks one or more rules, each named in `violations`",
-  401: "Unauthorized: missing or invalid credentials, or a missing scope (see WWW-Authenticate)",
+  401: "Unauthorized: missing or invalid credentials, or the token lacks the operation's scope. WWW-Authenticate says which (RFC 6750): no error code when no credentials were sent, error=\"invalid_token\", or error=\"insufficient_scope\" with scope=\"…\". A missing scope answers 401, not RFC 6750's 403, as the specification requires.",
   404: "Not Found: unknown, expired (30 days) or another partner's resource",
   405: "Method Not Allowed (see Allow)",
   413: "Payload Too Large: the body is over the size limit",
@@ -108,7 +108,12 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
       operationId: operation.operationId,
       tags: [operation.tag],
       summary: operation.summary,
-      description: operation.description,
+      description:
+        operation.scope === undefined
+          ? `${operation.description} Public: no credentials needed.`
+          : `${operation.description} Requires a bearer token with the scope \`${operation.scope}\` and the partner's subscription key.`,
+      security: operation.scope === undefined ? [] : [{ bearerToken: [], subscriptionKey: [] }],
+      ...(operation.scope === undefined ? {} : { "x-required-scopes": [operation.scope] }),
       ...(operation.pathParameters.length === 0
         ? {}
         : {
@@ -184,6 +189,23 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
         }
       }
     },
-    components: { schemas: components.schemas }
+    components: {
+      schemas: components.schemas,
+      securitySchemes: {
+        bearerToken: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description:
+            "A JWT naming the partner (`sub`, or `partner_id` for a partner user's token) with the operation's scope in `scope` (space separated): products:read, offers:create, quotes:create, quotes:read, quotes:activate. Tokens in the query string are ignored."
+        },
+        subscriptionKey: {
+          type: "apiKey",
+          in: "header",
+          name: "ocp-apim-subscription-key",
+          description: "The partner's subscription key; it must belong to the token's partner."
+        }
+      }
+    }
   }
 }

@@ -1,0 +1,120 @@
+/** `kasko partners`, `kasko keys`, `kasko tokens`: happy paths and errors. */
+import { runCli } from "@kasko/server"
+import { decodeJwt, decodeProtectedHeader } from "jose"
+import { afterAll, beforeEach, describe, expect, it } from "vitest"
+import { temporaryDirectory } from "../support.js"
+
+const directory = temporaryDirectory("kasko-admin-")
+afterAll(() => directory.remove())
+
+let dataDirectory = ""
+beforeEach(() => {
+  dataDirectory = directory.newFile("data")
+})
+
+const kasko = async (...args: Array<string>) => {
+  process.env["KASKO_DATA_DIR"] = dataDirectory
+  try {
+    return await runCli(args)
+  } finally {
+    delete process.env["KASKO_DATA_DIR"]
+  }
+}
+
+describe("kasko partners", () => {
+  it("adds a partner and prints its id and first subscription key", async () => {
+    const result = await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset Øst A/S", "--cvr", "12345674")
+    expect(result.exitCode).toBe(0)
+    const printed = JSON.parse(result.stdout)
+    expect(printed).toEqual({ partner_id: "bilhuset", subscription_key: expect.stringMatching(/^ksk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/) })
+  })
+
+  it("lists partners and suspends one", async () => {
+    await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
+    const suspended = await kasko("partners", "suspend", "--id", "bilhuset")
+    expect(JSON.parse(suspended.stdout)).toMatchObject({ partner_id: "bilhuset", status: "suspended" })
+    const listed = JSON.parse((await kasko("partners", "list")).stdout)
+    expect(listed).toEqual([{ partner_id: "bilhuset", name: "Bilhuset", status: "suspended", created_at: expect.stringMatching(/Z$/) }])
+  })
+
+  it.each([
+    [["partners", "add", "--name", "No Id"], 2, "--id is required"],
+    [["partners", "add", "--id", "x", "--name", "Short Id"], 1, "partner_id must be 2–63"],
+    [["partners", "add", "--id", "bilhuset", "--name", "B", "--cvr", "12345678"], 1, "cvr_number must be 8 digits"],
+    [["partners", "suspend", "--id", "nobody"], 1, 'no partner with id "nobody"'],
+    [["partners", "add", "--id", "bilhuset", "--name", "B", "--colour", "red"], 2, "Unknown option '--colour'"],
+    [["partners", "fly"], 2, 'unknown command "partners fly"']
+  ])("kasko %j exits %i: %s", async (args, exitCode, message) => {
+    const result = await kasko(...args)
+    expect(result.exitCode).toBe(exitCode)
+    expect(result.stderr).toContain(message)
+    expect(result.stdout).toBe("")
+  })
+
+  it("refuses a second partner with the same id", async () => {
+    await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
+    const again = await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset again")
+    expect(again).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('a partner with id "bilhuset" already exists') })
+  })
+})
+
+describe("kasko keys", () => {
+  it("adds a key for rotation and revokes one by prefix", async () => {
+    const first = JSON.parse((await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")).stdout).subscription_key as string
+    const added = await kasko("keys", "add", "--partner", "bilhuset")
+    expect(JSON.parse(added.stdout)).toEqual({ partner_id: "bilhuset", subscription_key: expect.stringMatching(/^ksk_/) })
+    expect(JSON.parse(added.stdout).subscription_key).not.toBe(first)
+    const revoked = await kasko("keys", "revoke", "--partner", "bilhuset", "--key-prefix", first.slice(0, 12))
+    expect(JSON.parse(revoked.stdout)).toEqual({ partner_id: "bilhuset", revoked: 1 })
+    const again = await kasko("keys", "revoke", "--partner", "bilhuset", "--key-prefix", first.slice(4, 16))
+    expect(again).toMatchObject({ exitCode: 1, stderr: expect.stringContaining("has no active key starting with") })
+  })
+
+  it.each([
+    [["keys", "add", "--partner", "nobody"], 1, 'no partner with id "nobody"'],
+    [["keys", "add"], 2, "--partner is required"],
+    [["keys", "revoke", "--partner", "bilhuset", "--key-prefix", "zz"], 2, "at least 4 hex digits"]
+  ])("kasko %j exits %i: %s", async (args, exitCode, message) => {
+    const result = await kasko(...args)
+    expect(result.exitCode).toBe(exitCode)
+    expect(result.stderr).toContain(message)
+  })
+})
+
+describe("kasko tokens issue", () => {
+  it("prints the token alone: ES256, the partner as subject, the scopes, an expiry", async () => {
+    await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
+    const result = await kasko("tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create quotes:read", "--ttl", "2h")
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\n$/)
+    const token = result.stdout.trim()
+    expect(decodeProtectedHeader(token)).toMatchObject({ alg: "ES256", kid: expect.any(String) })
+    const claims = decodeJwt(token)
+    expect(claims).toMatchObject({ sub: "bilhuset", scope: "offers:create quotes:read", iss: "kasko", aud: "kasko-partner-api" })
+    expect(claims.exp! - claims.iat!).toBe(7200)
+  })
+
+  it.each([
+    [["tokens", "issue", "--partner", "nobody", "--scopes", "offers:create"], 1, 'no partner with id "nobody"'],
+    [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create quotes:delete"], 2, 'unknown scope "quotes:delete"'],
+    [["tokens", "issue", "--partner", "bilhuset"], 2, "--scopes is required"],
+    [["tokens", "issue", "--scopes", "offers:create"], 2, "--partner is required"],
+    [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "forever"], 2, "--ttl takes a number and a unit"],
+    [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "90d"], 2, "between 1s and 30d"]
+  ])("kasko %j exits %i: %s", async (args, exitCode, message) => {
+    await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
+    const result = await kasko(...args)
+    expect(result.exitCode).toBe(exitCode)
+    expect(result.stderr).toContain(message)
+    expect(result.stdout).toBe("")
+  })
+
+  it("refuses a suspended partner", async () => {
+    await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
+    await kasko("partners", "suspend", "--id", "bilhuset")
+    expect(await kasko("tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create")).toMatchObject({
+      exitCode: 1,
+      stderr: expect.stringContaining("suspended")
+    })
+  })
+})

@@ -1,0 +1,136 @@
+/**
+ * Production token mode: the service verifies tokens with the identity
+ * provider's JWKS — here served by the test itself — and follows a key
+ * rotation: a token signed with a new key is accepted once the key set lists
+ * it, one signed with a removed key is rejected.
+ */
+import { Examples } from "@kasko/core"
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { temporaryDirectory } from "../support.js"
+import { kasko } from "./credentials.js"
+import { makeClient, startTestService, type TestService } from "./support.js"
+
+const ISSUER = "https://idp.partner-insurer.example"
+const AUDIENCE = "kasko-partner-api-production"
+
+interface SigningKey {
+  readonly kid: string
+  readonly alg: "ES256" | "RS256"
+  readonly privateKey: CryptoKey
+  readonly publicJwk: JWK
+}
+
+const makeKey = async (kid: string, alg: "ES256" | "RS256"): Promise<SigningKey> => {
+  const { privateKey, publicKey } = await generateKeyPair(alg)
+  return { kid, alg, privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: "sig" } }
+}
+
+const directory = temporaryDirectory("kasko-jwks-")
+let published: Array<SigningKey> = []
+let fetches = 0
+let identityProvider: Server
+let server: TestService
+let client: Awaited<ReturnType<typeof makeClient>>
+let subscriptionKey: string
+
+const sign = (
+  key: SigningKey,
+  claims: Record<string, unknown> = {},
+  subject = "fleet-leasing",
+  issuer = ISSUER,
+  audience = AUDIENCE
+) =>
+  new SignJWT({ scope: "offers:create", ...claims })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid })
+    .setSubject(subject)
+    .setIssuer(issuer)
+    .setAudience(audience)
+    .setIssuedAt()
+    .setExpirationTime("10m")
+    .sign(key.privateKey)
+
+const offerWith = (token: string) =>
+  client.request("POST", "/insurance/car/offers", {
+    body: Examples.offerRequest(),
+    headers: { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": subscriptionKey }
+  })
+
+beforeAll(async () => {
+  identityProvider = createServer((request, response) => {
+    fetches++
+    if (request.url !== "/.well-known/jwks.json") return void response.writeHead(404).end()
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: published.map((key) => key.publicJwk) }))
+  })
+  await new Promise<void>((resolve) => identityProvider.listen(0, "127.0.0.1", resolve))
+  const jwksUrl = `http://127.0.0.1:${(identityProvider.address() as AddressInfo).port}/.well-known/jwks.json`
+  subscriptionKey = JSON.parse(await kasko(directory.path, "partners", "add", "--id", "fleet-leasing", "--name", "Fleet Leasing A/S")).subscription_key
+  server = await startTestService({
+    dataDirectory: directory.path,
+    authenticate: "real",
+    environment: {
+      KASKO_JWKS_URL: jwksUrl,
+      KASKO_TOKEN_ISSUER: ISSUER,
+      KASKO_TOKEN_AUDIENCE: AUDIENCE,
+      KASKO_JWKS_COOLDOWN_SECONDS: "0"
+    }
+  })
+  client = await makeClient(server.url)
+})
+afterAll(async () => {
+  await server.stop()
+  await new Promise((resolve) => identityProvider.close(resolve))
+  directory.remove()
+})
+
+describe("JWKS mode", () => {
+  it("accepts the identity provider's tokens, caches its key set, and follows a key rotation", async () => {
+    const first = await makeKey("key-2026-01", "ES256")
+    const second = await makeKey("key-2026-02", "RS256")
+    published = [first]
+
+    expect((await offerWith(await sign(first))).status).toBe(200)
+    const fetchesAfterFirst = fetches
+    expect((await offerWith(await sign(first))).status).toBe(200)
+    expect(fetches).toBe(fetchesAfterFirst) // the key set is cached
+
+    // rotation: the provider now publishes only the new key
+    published = [second]
+    expect((await offerWith(await sign(second))).status).toBe(200)
+    const removed = await offerWith(await sign(first))
+    expect(removed.status).toBe(401)
+    expect(removed.headers.get("www-authenticate")).toBe('Bearer realm="kasko", error="invalid_token"')
+  })
+
+  it("rejects a token of the right key but the wrong issuer or audience", async () => {
+    const key = await makeKey("key-2026-03", "ES256")
+    published = [key]
+    expect((await offerWith(await sign(key))).status).toBe(200)
+    expect((await offerWith(await sign(key, {}, "fleet-leasing", "https://evil.example"))).status).toBe(401)
+    expect((await offerWith(await sign(key, {}, "fleet-leasing", ISSUER, "another-api"))).status).toBe(401)
+  })
+
+  it("leaves issuing tokens to the identity provider: kasko tokens issue refuses", async () => {
+    process.env["KASKO_JWKS_URL"] = "http://127.0.0.1:1/jwks.json"
+    process.env["KASKO_TOKEN_ISSUER"] = ISSUER
+    process.env["KASKO_TOKEN_AUDIENCE"] = AUDIENCE
+    try {
+      await expect(kasko(directory.path, "tokens", "issue", "--partner", "fleet-leasing", "--scopes", "offers:create")).rejects.toThrow(
+        /tokens come from the identity provider/
+      )
+    } finally {
+      delete process.env["KASKO_JWKS_URL"]
+      delete process.env["KASKO_TOKEN_ISSUER"]
+      delete process.env["KASKO_TOKEN_AUDIENCE"]
+    }
+  })
+
+  it("takes the partner from a partner user's partner_id claim", async () => {
+    const key = await makeKey("key-2026-04", "ES256")
+    published = [key]
+    expect((await offerWith(await sign(key, { partner_id: "fleet-leasing" }, "user-17@fleet-leasing"))).status).toBe(200)
+    expect((await offerWith(await sign(key, {}, "user-17@fleet-leasing"))).status).toBe(401)
+  })
+})

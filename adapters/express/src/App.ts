@@ -5,14 +5,16 @@
  */
 import type { CoreError } from "@kasko/core"
 import { Cause, Exit, Option, type ManagedRuntime } from "effect"
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from "express"
+import express, { type Express, type RequestHandler } from "express"
 import type { Logger } from "pino"
 import { apiReferencePage } from "./ApiReferencePage.js"
 import { isPrincipal, type Authenticate } from "./Authentication.js"
 import { isServerFault, problemOfCoreError } from "./CoreErrorProblems.js"
 import { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 import { OPERATIONS, type Operation, type Services } from "./Operations.js"
-import { constraintViolation, PROBLEMS, sendProblem } from "./Problem.js"
+import { jsonBody } from "./JsonBody.js"
+import { PROBLEMS, sendProblem } from "./Problem.js"
+import { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"
 import { requestId, requestIdOf } from "./RequestId.js"
 import { redact, requestLog } from "./RequestLog.js"
 
@@ -29,27 +31,6 @@ export interface AppOptions {
 /** `/insurance/car/quotes/{quote_id}` → `/insurance/car/quotes/:quote_id` */
 const expressPath = (template: string) => template.replace(/\{(\w+)\}/g, ":$1")
 
-const hasEmptyBody = (request: Parameters<RequestHandler>[0]) =>
-  request.headers["content-length"] === "0" && request.headers["transfer-encoding"] === undefined
-
-const requireJsonBody: RequestHandler = (request, response, next) => {
-  // no body at all is not a media-type problem: the operation reports the missing body as a violation
-  if (!hasEmptyBody(request) && request.is("application/json") === false) {
-    sendProblem(response, { problem: { ...PROBLEMS.unsupportedMediaType, detail: "The body must be application/json." } })
-    return
-  }
-  next()
-}
-
-const BODY_PARSER_PROBLEMS: Readonly<Record<string, () => Parameters<typeof sendProblem>[1]>> = {
-  "entity.parse.failed": () => constraintViolation([{ field: "body", message: "is not valid JSON" }]),
-  "entity.too.large": () => ({ problem: PROBLEMS.payloadTooLarge }),
-  "charset.unsupported": () => ({ problem: { ...PROBLEMS.unsupportedMediaType, detail: "The body must be UTF-8 JSON." } }),
-  "encoding.unsupported": () => ({ problem: { ...PROBLEMS.unsupportedMediaType, detail: "Unsupported Content-Encoding." } }),
-  "request.aborted": () => constraintViolation([{ field: "body", message: "was not received completely" }]),
-  "request.size.invalid": () => constraintViolation([{ field: "body", message: "does not match its Content-Length" }])
-}
-
 export const makeApp = (options: AppOptions): Express => {
   const { runtime, logger, authenticate } = options
   const app = express()
@@ -62,7 +43,7 @@ export const makeApp = (options: AppOptions): Express => {
   app.use(requestId)
   app.use(requestLog(logger))
 
-  const jsonBody = express.json({ limit: options.bodyLimitBytes, strict: true, type: "application/json" })
+  const admitJson = jsonBody(options.bodyLimitBytes)
 
   const run =
     (operation: Operation): RequestHandler =>
@@ -95,7 +76,7 @@ export const makeApp = (options: AppOptions): Express => {
   const methodsByPath = new Map<string, Array<string>>()
   for (const operation of OPERATIONS) {
     const path = expressPath(operation.path)
-    const handlers = operation.requestBody === undefined ? [run(operation)] : [requireJsonBody, jsonBody, run(operation)]
+    const handlers = operation.requestBody === undefined ? [run(operation)] : [...admitJson, run(operation)]
     app[operation.method](path, ...handlers)
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), operation.method.toUpperCase()])
   }
@@ -108,31 +89,7 @@ export const makeApp = (options: AppOptions): Express => {
   app.use(apiReferencePage())
   methodsByPath.set("/docs", ["GET"])
 
-  for (const [path, methods] of methodsByPath) {
-    const allow = [...methods, ...(methods.includes("GET") ? ["HEAD"] : [])].join(", ")
-    app.all(path, (_request, response) => {
-      sendProblem(response, { problem: PROBLEMS.methodNotAllowed, headers: { Allow: allow } })
-    })
-  }
-
-  app.use((_request, response) => {
-    sendProblem(response, { problem: PROBLEMS.notFound })
-  })
-
-  const errorHandler: ErrorRequestHandler = (error, _request, response, _next) => {
-    const type = typeof error === "object" && error !== null && "type" in error ? String(error.type) : ""
-    const known = BODY_PARSER_PROBLEMS[type]
-    if (known !== undefined) {
-      sendProblem(response, known())
-      return
-    }
-    logger.error({ request_id: requestIdOf(response.locals), error: redact(error instanceof Error ? (error.stack ?? error.message) : String(error)) }, "unhandled error")
-    if (response.headersSent) {
-      response.end()
-      return
-    }
-    sendProblem(response, { problem: PROBLEMS.internal })
-  }
-  app.use(errorHandler)
+  installMethodNotAllowed(app, methodsByPath)
+  installProblemFallbacks(app, logger)
   return app
 }

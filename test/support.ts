@@ -37,3 +37,6 @@ export const temporaryDirectory = (prefix: string) => {
     remove: () => rmSync(path, { recursive: true, force: true })
   }
 }
+
+/** The in-process embedding example, built by `pnpm test`'s typecheck step. */
+export const EMBED_EXAMPLE = join(import.meta.dirname, "..", "examples", "embed-in-process")

@@ -50,11 +50,21 @@ const BasisPoints = Schema.Int.pipe(Schema.between(0, 100_000))
 
 const FactValue = Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Null)
 
-export const FactCondition = Schema.Struct({
-  fact: Schema.Literal(...FACT_NAMES),
-  operator: Schema.Literal(...OPERATORS),
-  value: Schema.Union(FactValue, Schema.Array(FactValue))
-})
+const MEMBERSHIP_OPERATORS = ["in", "notIn"] as const
+
+// json-rules-engine throws on `in`/`notIn` with a value that is not a list (and tests substrings on a string): lists only
+export const FactCondition = Schema.Union(
+  Schema.Struct({
+    fact: Schema.Literal(...FACT_NAMES),
+    operator: Schema.Literal(...MEMBERSHIP_OPERATORS),
+    value: Schema.Array(FactValue)
+  }),
+  Schema.Struct({
+    fact: Schema.Literal(...FACT_NAMES),
+    operator: Schema.Literal(...OPERATORS.filter((operator): operator is Exclude<(typeof OPERATORS)[number], "in" | "notIn"> => operator !== "in" && operator !== "notIn")),
+    value: FactValue
+  })
+)
 export type FactCondition = typeof FactCondition.Type
 
 export type Condition =

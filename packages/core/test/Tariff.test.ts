@@ -31,7 +31,8 @@ describe("tariff documents", () => {
 
   it.each([
     ["a fact the engine does not supply", { fact: "colour", operator: "equal", value: "red" }, "colour"],
-    ["an operator the tariff may not use", { fact: "variant", operator: "regex", value: "x" }, "regex"]
+    ["an operator the tariff may not use", { fact: "variant", operator: "regex", value: "x" }, "regex"],
+    ["`in` with a value that is not a list (json-rules-engine would throw while pricing)", { fact: "vehicle_usage", operator: "in", value: "godstransport" }, "ReadonlyArray"]
   ])("rejects a rule reading %s, naming it", (_what, condition, named) => {
     const document = { ...leasing, rules: [{ ...leasing.rules[0]!, conditions: { all: [condition] } }] }
     const decoded = decode(document)

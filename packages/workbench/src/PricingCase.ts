@@ -1,0 +1,47 @@
+/**
+ * A pricing case: product, feature, parameters and pricing date — what a
+ * golden row, a grid cell or a diff row prices. Priced with an explicit
+ * tariff list and date, never the clock.
+ */
+import { Offer, Pricing, ProductSelection, Tariff, type RatingWorksheet } from "@kasko/core"
+import { Effect, Either } from "effect"
+
+export interface PricingCase {
+  readonly name: string
+  readonly product_name: string
+  readonly feature: string
+  readonly pricing_date: string
+  readonly parameters: Readonly<Record<string, string>>
+}
+
+export class CaseRejected extends Error {}
+
+/** Prices a case with the version of the tariffs in force on its date (or the one tariff given). */
+export const priceCase = async (
+  testCase: PricingCase,
+  tariffs: ReadonlyArray<Tariff.Tariff>
+): Promise<RatingWorksheet.RatingWorksheet> => {
+  const request = Offer.decodeOfferRequest(
+    { product: { product_name: testCase.product_name, parameters: testCase.parameters, features: [{ name: testCase.feature }] } },
+    testCase.pricing_date
+  )
+  if (Either.isLeft(request)) {
+    throw new CaseRejected(
+      `case ${testCase.name}: ${request.left.violations.map((violation) => `${violation.field} ${violation.message}`).join("; ")}`
+    )
+  }
+  const selection = request.right.product
+  const tariff =
+    tariffs.length === 1 ? tariffs[0] : Tariff.tariffInForce(tariffs, selection.product_name, testCase.pricing_date)
+  if (tariff === undefined || tariff.product_name !== selection.product_name) {
+    throw new CaseRejected(`case ${testCase.name}: no tariff of ${selection.product_name} in force on ${testCase.pricing_date}`)
+  }
+  return Effect.runPromise(
+    Pricing.priceWithTariff(tariff, {
+      product_name: selection.product_name,
+      parameters: selection.parameters,
+      feature: ProductSelection.chosenFeature(selection),
+      pricing_date: testCase.pricing_date
+    })
+  )
+}

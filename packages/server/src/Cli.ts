@@ -2,6 +2,7 @@
 import { runOfferCommand, type CommandResult } from "./OfferCommand.js"
 import { ADMIN_USAGE, runAdminCommand } from "./AdminCommands.js"
 import { runServeCommand } from "./ServeCommand.js"
+import { runWorkbenchCommand, WORKBENCH_USAGE } from "./WorkbenchCommands.js"
 
 export const USAGE = `usage: kasko <command> [options]
 
@@ -10,7 +11,13 @@ commands:
   offer    price an anonymous offer through the core (kasko offer --help)
   partners, keys, tokens   administer partners and their credentials:
 
-${ADMIN_USAGE}`
+${ADMIN_USAGE}
+
+  price, price-grid, tariff   the actuary's workbench:
+
+${WORKBENCH_USAGE}`
+
+const today = () => new Date().toISOString().slice(0, 10)
 
 /** Runs the kasko command line (arguments after the program name). */
 export const runCli = async (args: ReadonlyArray<string>): Promise<CommandResult> => {
@@ -18,6 +25,13 @@ export const runCli = async (args: ReadonlyArray<string>): Promise<CommandResult
   switch (command) {
     case "serve":
       return runServeCommand(rest)
+    case "price":
+    case "price-grid":
+      return runWorkbenchCommand(command, rest, today())
+    case "tariff": {
+      const [action = "", ...tariffArgs] = rest
+      return runWorkbenchCommand(`tariff ${action}`, tariffArgs, today())
+    }
     case "partners":
     case "keys":
     case "tokens":

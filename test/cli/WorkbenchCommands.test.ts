@@ -1,0 +1,139 @@
+/** `kasko price`, `kasko price-grid`, `kasko tariff diff`, `kasko tariff check` from the command line. */
+import { Resvg } from "@resvg/resvg-js"
+import { runCli } from "@kasko/server"
+import { parse } from "csv-parse/sync"
+import { readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { temporaryDirectory } from "../support.js"
+
+const ROOT = join(import.meta.dirname, "..", "..")
+const LEASING_V1 = join(ROOT, "packages", "core", "tariffs", "insurance-car-leasing", "v1.json")
+const PROPOSAL = join(ROOT, "examples", "actuary-workbench", "tariffs", "insurance-car-leasing-v2-proposal.json")
+const GOLDEN = join(ROOT, "examples", "actuary-workbench", "golden", "reference-tariff-v1.csv")
+const directory = temporaryDirectory("kasko-workbench-")
+afterAll(() => directory.remove())
+
+const STANDARD_CAR = ["policy_holder=person", "vehicle_user=person", "vehicle_owner=organization", "vehicle_type=personbil", "vehicle_usage=privat_person_koersel"].flatMap(
+  (pair) => ["--param", pair]
+)
+
+describe("kasko price", () => {
+  it("prints the rating worksheet of one case as a table", async () => {
+    const result = await runCli(["price", "--product", "insurance-car-leasing", "--feature", "standard", ...STANDARD_CAR, "--param", "vehicle_price=200000", "--date", "2026-03-02"])
+    expect(result.exitCode).toBe(0)
+    const lines = result.stdout.split("\n")
+    expect(lines[0]).toBe("insurance-car-leasing · tariff v1 · priced 2026-03-02 · standard variant · standard feature")
+    expect(result.stdout).toMatch(/kasko\s+2\.00 % of 200000 kr\s+4 000\.00\s+—\s+4 000\.00\s+deductible 5 000\.00/)
+    expect(result.stdout).toMatch(/skadesforsikringsafgift\s+1\.10 % of 4850\.00 kr .*53\.35/)
+    expect(result.stdout).toContain("annual total  7 599.55 kr")
+    expect(result.stdout).toContain("= 7600 kr")
+  })
+
+  it.each([
+    [["price", "--feature", "standard"], 2, "--product is required"],
+    [["price", "--product", "insurance-car-leasing", "--feature", "standard", "--date", "2026-02-30"], 2, "--date takes YYYY-MM-DD"],
+    [["price", "--product", "insurance-car-leasing", "--feature", "standard", "--param", "vehicle_price=5"], 1, "vehicle_price must be between 1000"],
+    [["price", "--product", "insurance-car-leasing", "--feature", "standard", ...STANDARD_CAR, "--param", "vehicle_price=5000", "--date", "2020-01-01"], 1, "no tariff of insurance-car-leasing in force on 2020-01-01"],
+    [["price", "--product", "insurance-car-leasing", "--feature", "standard", "--tariff", "/no/such/tariff.json"], 2, "cannot read /no/such/tariff.json"]
+  ])("kasko %j exits %i: %s", async (args, exitCode, message) => {
+    const result = await runCli(args)
+    expect(result.exitCode).toBe(exitCode)
+    expect(result.stderr).toContain(message)
+  })
+})
+
+describe("kasko price-grid", () => {
+  it("writes the grid as CSV and as an SVG heat map with one cell per grid point", async () => {
+    const out = join(directory.path, "grid", "leasing")
+    const result = await runCli([
+      "price-grid",
+      "--product", "insurance-car-leasing",
+      "--feature", "standard",
+      ...STANDARD_CAR,
+      "--x", "vehicle_price=100000:500000:100000",
+      "--y", "youngest_user_age=20,21,28",
+      "--date", "2026-03-02",
+      "--out", out
+    ])
+    expect(result.exitCode).toBe(0)
+    expect(JSON.parse(result.stdout)).toEqual({ cells: 15, csv: `${out}.csv`, chart: `${out}.svg` })
+
+    const rows = parse(readFileSync(`${out}.csv`, "utf8"), { columns: true }) as Array<Record<string, string>>
+    expect(rows).toHaveLength(15)
+    // 200 000 kr, age 28 is the golden table's first case: 7 600 a year, 665 a month
+    expect(rows).toContainEqual({ vehicle_price: "200000", youngest_user_age: "28", annually: "7600", monthly: "665" })
+    // younger is never cheaper, dearer is never cheaper
+    const annually = (price: string, age: string) => Number(rows.find((row) => row["vehicle_price"] === price && row["youngest_user_age"] === age)!["annually"])
+    expect(annually("300000", "20")).toBeGreaterThan(annually("300000", "21"))
+    expect(annually("500000", "21")).toBeGreaterThan(annually("400000", "21"))
+
+    const svg = readFileSync(`${out}.svg`, "utf8")
+    expect(svg.startsWith("<svg")).toBe(true)
+    expect(svg.match(/aria-roledescription="rect mark"/g)).toHaveLength(15)
+    const image = new Resvg(svg).render()
+    expect(image.width).toBeGreaterThan(200)
+    expect(image.height).toBeGreaterThan(100)
+    expect(image.asPng().subarray(1, 4).toString()).toBe("PNG")
+  })
+
+  it("exits 2 for a malformed axis", async () => {
+    const result = await runCli(["price-grid", "--product", "insurance-car-leasing", "--feature", "standard", "--x", "vehicle_price", "--y", "youngest_user_age=20", "--out", join(directory.path, "x")])
+    expect(result).toMatchObject({ exitCode: 2, stderr: expect.stringContaining("an axis is") })
+  })
+})
+
+describe("kasko tariff diff", () => {
+  it("prints each changed premium of the cases, in kroner and per cent", async () => {
+    const result = await runCli(["tariff", "diff", LEASING_V1, PROPOSAL, "--cases", GOLDEN])
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toMatch(/leasing godstransport personbil\s+premium ansvar\s+3000\.00\s+3072\.00\s+\+72\.00\s+\+2\.40 %/)
+    expect(result.stdout).toMatch(/\d+ of \d+ cases change/)
+    const json = JSON.parse((await runCli(["tariff", "diff", LEASING_V1, PROPOSAL, "--cases", GOLDEN, "--json"])).stdout)
+    expect(json.length).toBeGreaterThan(0)
+  })
+
+  it.each([
+    [["tariff", "diff", LEASING_V1, "--cases", GOLDEN], "takes two tariff files"],
+    [["tariff", "diff", LEASING_V1, PROPOSAL], "--cases is required"]
+  ])("exits 2 for %j", async (args, message) => {
+    expect(await runCli(args)).toMatchObject({ exitCode: 2, stderr: expect.stringContaining(message) })
+  })
+})
+
+describe("kasko tariff check", () => {
+  it("passes the shipped tariffs", async () => {
+    for (const product of ["insurance-car-leasing", "insurance-car-standalone"]) {
+      const result = await runCli(["tariff", "check", join(ROOT, "packages", "core", "tariffs", product, "v1.json")])
+      expect(result).toMatchObject({ exitCode: 0, stdout: expect.stringContaining("0 errors, 0 warnings") })
+    }
+  })
+
+  it("reports unreachable rules, coverages with no premium and parameters the product does not define, and exits 1", async () => {
+    const standalone = JSON.parse(readFileSync(join(ROOT, "packages", "core", "tariffs", "insurance-car-standalone", "v1.json"), "utf8"))
+    standalone.rules.push(
+      { name: "standard goods transport", conditions: { all: [{ fact: "variant", operator: "equal", value: "standard" }, { fact: "vehicle_usage", operator: "equal", value: "godstransport" }] }, event: { type: "set_limit", params: { coverage: "kasko", amount: 1000 } } },
+      { name: "free glass", conditions: { all: [{ fact: "feature", operator: "equal", value: "premium" }] }, event: { type: "add_coverage", params: { coverage: "glas", id: "CS-GLAS", premium: { type: "fixed", amount: 0 } } } },
+      { name: "loading on nothing", conditions: { all: [{ fact: "vehicle_type", operator: "equal", value: "varevogn" }] }, event: { type: "apply_loading", params: { loading: "x", coverages: ["lastbil"], percent: 5 } } },
+      { name: "young standalone drivers", conditions: { all: [{ fact: "youngest_driver_age", operator: "lessThan", value: 25 }] }, event: { type: "apply_loading", params: { loading: "young", coverages: ["kasko"], percent: 20 } } }
+    )
+    const file = join(directory.path, "broken.json")
+    writeFileSync(file, JSON.stringify(standalone))
+    const result = await runCli(["tariff", "check", file])
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toContain('rule "standard goods transport" is unreachable')
+    expect(result.stdout).toContain('rule "free glass" adds coverage glas with no premium')
+    expect(result.stdout).toContain('rule "loading on nothing" names coverage lastbil, which no rule adds')
+    expect(result.stdout).toContain('rule "young standalone drivers" reads youngest_driver_age')
+    expect(result.stdout).toContain("4 errors, 0 warnings")
+  })
+
+  it("reports a document that does not decode, naming what is wrong", async () => {
+    const file = join(directory.path, "undecodable.json")
+    writeFileSync(file, JSON.stringify({ product_name: "insurance-car-leasing", version: "v9", effective_from: "2026-01-01", currency: "DKK", monthly_surcharge_percent: 5, charges: [], rules: [{ name: "r", conditions: { all: [{ fact: "colour", operator: "equal", value: "red" }] }, event: { type: "add_coverage", params: {} } }] }))
+    const result = await runCli(["tariff", "check", file])
+    expect(result.exitCode).toBe(1)
+    expect(result.stdout).toContain("does not decode")
+    expect(result.stdout).toContain("colour")
+  })
+})

@@ -1,7 +1,9 @@
 /**
- * Pricing: the tariff in force on the pricing date, its rules run by
- * json-rules-engine over precomputed facts, the fired instructions folded into
- * a rating worksheet. json-rules-engine stays behind this module (STYLE §6).
+ * Pricing: the tariff in force on the pricing date, its rules fired over
+ * precomputed facts, the fired instructions folded into a rating worksheet.
+ * Rules fire compiled (TariffCompiler) on every request; json-rules-engine,
+ * the tariff's reference interpreter, stays behind this module (STYLE §6) for
+ * the workbench and the differential tests.
  */
 import { Effect } from "effect"
 import { Engine } from "json-rules-engine"
@@ -11,6 +13,7 @@ import { youngestDriverAge, type ProductParameters } from "./Parameters.js"
 import type { FeatureName, ProductName } from "./ProductCatalogue.js"
 import { foldWorksheet, type FiredRule, type PricingFacts, type RatingWorksheet } from "./RatingWorksheet.js"
 import { tariffInForce, type Tariff } from "./Tariff.js"
+import { compiledTariffOf } from "./TariffCompiler.js"
 import { TariffBook } from "./TariffBook.js"
 import { deriveVariant } from "./Variant.js"
 
@@ -39,8 +42,7 @@ export const pricingFacts = (request: PricingRequest): PricingFacts => ({
  * run that finishes marks it finished, so an overlapping run on a shared Engine
  * would skip its remaining priority sets.
  */
-export const fireRules = (tariff: Tariff, facts: PricingFacts): Effect.Effect<Array<FiredRule>> =>
-  Effect.promise(async () => {
+export const fireRulesInterpreted = async (tariff: Tariff, facts: PricingFacts): Promise<Array<FiredRule>> => {
     const engine = new Engine(
       tariff.rules.map((rule) => ({
         name: rule.name,
@@ -51,18 +53,24 @@ export const fireRules = (tariff: Tariff, facts: PricingFacts): Effect.Effect<Ar
     )
     const { results } = await engine.run({ ...facts })
     const positions = new Map(tariff.rules.map((rule, position) => [rule.name, position]))
-    return results.map((result) => {
-      const position = positions.get(String(result.name))!
-      return { name: tariff.rules[position]!.name, position, instruction: tariff.rules[position]!.event }
-    })
-  })
+    return results
+      .map((result) => {
+        const position = positions.get(String(result.name))!
+        return { name: tariff.rules[position]!.name, position, instruction: tariff.rules[position]!.event }
+      })
+      .sort((a, b) => a.position - b.position)
+}
 
-/** Prices with a given tariff. */
-export const priceWithTariff = (tariff: Tariff, request: PricingRequest): Effect.Effect<RatingWorksheet> => {
+/** Prices with a tariff, its rules compiled (the hot path). */
+export const priceCompiled = (tariff: Tariff, request: PricingRequest): RatingWorksheet => {
   const facts = pricingFacts(request)
-  return fireRules(tariff, facts).pipe(
-    Effect.map((fired) => foldWorksheet(tariff, facts, request.pricing_date, fired))
-  )
+  return foldWorksheet(tariff, facts, request.pricing_date, compiledTariffOf(tariff).fire(facts))
+}
+
+/** Prices with a tariff, its rules run by json-rules-engine (the reference interpreter). */
+export const priceInterpreted = async (tariff: Tariff, request: PricingRequest): Promise<RatingWorksheet> => {
+  const facts = pricingFacts(request)
+  return foldWorksheet(tariff, facts, request.pricing_date, await fireRulesInterpreted(tariff, facts))
 }
 
 /** Prices with the product's tariff in force on the pricing date. */
@@ -71,5 +79,5 @@ export const price = (request: PricingRequest): Effect.Effect<RatingWorksheet, T
     const tariff = tariffInForce(tariffs, request.product_name, request.pricing_date)
     return tariff === undefined
       ? Effect.fail(new TariffNotInForce({ product_name: request.product_name, pricing_date: request.pricing_date }))
-      : priceWithTariff(tariff, request)
+      : Effect.succeed(priceCompiled(tariff, request))
   })

@@ -4,6 +4,7 @@
  */
 import { Context, Either, Layer } from "effect"
 import { decodeTariff, type Tariff } from "./Tariff.js"
+import { compiledTariffOf } from "./TariffCompiler.js"
 import leasingV1 from "../tariffs/insurance-car-leasing/v1.json" with { type: "json" }
 import standaloneV1 from "../tariffs/insurance-car-standalone/v1.json" with { type: "json" }
 
@@ -12,11 +13,20 @@ export class TariffBook extends Context.Tag("@kasko/core/TariffBook")<
   { readonly tariffs: ReadonlyArray<Tariff> }
 >() {}
 
-/** Decodes tariff documents, throwing one readable message naming the document that does not decode. */
+/**
+ * Decodes and compiles tariff documents, throwing one readable message naming
+ * the document that does not decode or compile — at load time, never while pricing.
+ */
 export const decodeTariffs = (documents: ReadonlyArray<unknown>): ReadonlyArray<Tariff> =>
-  documents.map((document, index) =>
-    Either.getOrThrowWith(decodeTariff(document), (message) => new Error(`tariff document ${index} is invalid:\n${message}`))
-  )
+  documents.map((document, index) => {
+    const tariff = Either.getOrThrowWith(decodeTariff(document), (message) => new Error(`tariff document ${index} is invalid:\n${message}`))
+    try {
+      compiledTariffOf(tariff)
+    } catch (error) {
+      throw new Error(`tariff document ${index} (${tariff.product_name} ${tariff.version}) cannot be compiled: ${(error as Error).message}`)
+    }
+    return tariff
+  })
 
 /** A TariffBook of the given tariff documents (an actuary's, or tests'). */
 export const layer = (documents: ReadonlyArray<unknown>): Layer.Layer<TariffBook> =>

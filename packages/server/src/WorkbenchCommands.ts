@@ -26,7 +26,8 @@ import type { CommandResult } from "./OfferCommand.js"
 
 export const WORKBENCH_USAGE = `usage:
   kasko price --product <name> --feature standard|premium --param <name>=<value>… [--date YYYY-MM-DD] [--tariff <file.json>]…
-      prices one case and prints its rating worksheet
+              [--engine compiled|json-rules-engine]
+      prices one case and prints its rating worksheet (json-rules-engine: with the reference interpreter)
   kasko price-grid --product <name> --feature standard|premium --param <name>=<value>…
                    --x <parameter>=<from>:<to>:<step> --y <parameter>=<v1>,<v2>,… --out <path> [--date …] [--tariff …]…
       prices a grid over two parameters and writes <path>.csv and <path>.svg (a heat map of the annual premium)
@@ -100,8 +101,11 @@ const ok = (stdout: string): CommandResult => ({ stdout, stderr: "", exitCode: 0
 
 const HANDLERS: Readonly<Record<string, Handler>> = {
   price: async (args, today) => {
-    const { testCase, tariffs } = caseOf(parse(args, CASE_OPTIONS).values, today)
-    return ok(`${worksheetTable(await priceCase(testCase, tariffs))}\n`)
+    const { values } = parse(args, { ...CASE_OPTIONS, engine: { type: "string" } } as const)
+    const engine = values.engine ?? "compiled"
+    if (engine !== "compiled" && engine !== "json-rules-engine") throw new UsageError(`--engine is compiled or json-rules-engine, not "${engine}"`)
+    const { testCase, tariffs } = caseOf(values, today)
+    return ok(`${worksheetTable(await priceCase(testCase, tariffs, engine))}\n`)
   },
   "price-grid": async (args, today) => {
     const { values } = parse(args, { ...CASE_OPTIONS, x: { type: "string" }, y: { type: "string" }, out: { type: "string" } } as const)

@@ -4,7 +4,7 @@
  * tariff list and date, never the clock.
  */
 import { Offer, Pricing, ProductSelection, Tariff, type RatingWorksheet } from "@kasko/core"
-import { Effect, Either } from "effect"
+import { Either } from "effect"
 
 export interface PricingCase {
   readonly name: string
@@ -16,10 +16,14 @@ export interface PricingCase {
 
 export class CaseRejected extends Error {}
 
+/** Which evaluator fires the rules: the compiled tariff (the service's), or json-rules-engine (the reference). */
+export type RuleEngine = "compiled" | "json-rules-engine"
+
 /** Prices a case with the version of the tariffs in force on its date (or the one tariff given). */
 export const priceCase = async (
   testCase: PricingCase,
-  tariffs: ReadonlyArray<Tariff.Tariff>
+  tariffs: ReadonlyArray<Tariff.Tariff>,
+  engine: RuleEngine = "compiled"
 ): Promise<RatingWorksheet.RatingWorksheet> => {
   const request = Offer.decodeOfferRequest(
     { product: { product_name: testCase.product_name, parameters: testCase.parameters, features: [{ name: testCase.feature }] } },
@@ -36,12 +40,11 @@ export const priceCase = async (
   if (tariff === undefined || tariff.product_name !== selection.product_name) {
     throw new CaseRejected(`case ${testCase.name}: no tariff of ${selection.product_name} in force on ${testCase.pricing_date}`)
   }
-  return Effect.runPromise(
-    Pricing.priceWithTariff(tariff, {
-      product_name: selection.product_name,
-      parameters: selection.parameters,
-      feature: ProductSelection.chosenFeature(selection),
-      pricing_date: testCase.pricing_date
-    })
-  )
+  const pricingRequest = {
+    product_name: selection.product_name,
+    parameters: selection.parameters,
+    feature: ProductSelection.chosenFeature(selection),
+    pricing_date: testCase.pricing_date
+  }
+  return engine === "compiled" ? Pricing.priceCompiled(tariff, pricingRequest) : Pricing.priceInterpreted(tariff, pricingRequest)
 }

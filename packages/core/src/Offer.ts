@@ -10,7 +10,7 @@ import { checkDriverAge } from "./Parameters.js"
 import { RequestObject } from "./Fields.js"
 import { Coverage, coveragesOf } from "./Coverage.js"
 import { ipidHref, PRIVACY_POLICY_HREF } from "./ProductCatalogue.js"
-import { echoSelection, ProductEcho, ProductSelection } from "./ProductSelection.js"
+import { acceptSelection, echoSelection, ProductEcho, ProductSelection } from "./ProductSelection.js"
 import type { RatingWorksheet } from "./RatingWorksheet.js"
 
 /** `POST /insurance/car/offers` body. */
@@ -44,6 +44,8 @@ export const decodeOfferRequest = (
   input: unknown,
   pricingDate: CalendarDate
 ): Either.Either<OfferRequest, ConstraintViolation> => {
+  const accepted = acceptOfferRequest(input, pricingDate)
+  if (accepted !== undefined) return Either.right(accepted)
   const decoded = decodeAll(OfferRequest, input)
   const violations = [
     ...(Either.isLeft(decoded) ? decoded.left : []),
@@ -51,4 +53,18 @@ export const decodeOfferRequest = (
   ]
   const failure = constraintViolationOf(violations)
   return failure !== undefined ? Either.left(failure) : Either.right(Either.getOrThrow(decoded))
+}
+
+/** The hot path: a well-formed offer request decoded without the Schema machinery; undefined sends it the long way. */
+const acceptOfferRequest = (input: unknown, pricingDate: CalendarDate): OfferRequest | undefined => {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined
+  const keys = Object.keys(input)
+  if (keys.length !== 1 || keys[0] !== "product") return undefined
+  const rawSelection = (input as { product: unknown }).product
+  const product = acceptSelection(rawSelection)
+  if (product === undefined) return undefined
+  if (product.parameters.youngest_user_birthdate !== undefined && checkDriverAge((rawSelection as { parameters: unknown }).parameters, pricingDate, "").length > 0) {
+    return undefined
+  }
+  return { product }
 }

@@ -3,7 +3,7 @@
  * into typed values, with the rules of DESIGN §2. Rules that need the pricing
  * date (the youngest driver's age) live in `checkDriverAge`.
  */
-import { Either, Schema } from "effect"
+import { Schema } from "effect"
 import { ageOn, isCalendarDate, type CalendarDate } from "./CalendarDate.js"
 import type { Violation } from "./Errors.js"
 import { OneOf, RequestObject } from "./Fields.js"
@@ -28,10 +28,19 @@ export const DRIVER_AGE_MAX = 99
 
 const JsonString = Schema.String.annotations({ message: () => "must be a JSON string" })
 
+const DIGITS = /^\d{1,12}$/
+
+/** The number a string of digits within [min, max] stands for, or undefined. */
+const digitsWithin = (value: unknown, min: number, max: number): number | undefined => {
+  if (typeof value !== "string" || !DIGITS.test(value)) return undefined
+  const number = Number(value)
+  return number >= min && number <= max ? number : undefined
+}
+
 
 const digitsBetween = (min: number, max: number) =>
   Schema.transform(
-    JsonString.pipe(Schema.filter((value) => /^\d{1,12}$/.test(value) || "must be a string of digits")),
+    JsonString.pipe(Schema.filter((value) => DIGITS.test(value) || "must be a string of digits")),
     Schema.Number,
     { strict: true, decode: (digits) => Number(digits), encode: (value) => String(value) }
   ).pipe(Schema.filter((value) => (value >= min && value <= max) || `must be between ${min} and ${max}`))
@@ -60,9 +69,6 @@ export type ProductParameters = typeof ProductParameters.Type
 export type ProductParametersInput = typeof ProductParameters.Encoded
 export type VehicleUsage = ProductParameters["vehicle_usage"]
 
-const decodeField = <A, I>(schema: Schema.Schema<A, I>, value: unknown): A | undefined =>
-  Either.getOrUndefined(Schema.decodeUnknownEither(schema)(value))
-
 /**
  * The rules that need the pricing date: a birth date must make the youngest
  * driver 17–99 years old on it, and when both youngest-user fields are given
@@ -77,14 +83,14 @@ export const checkDriverAge = (
 ): Array<Violation> => {
   if (typeof rawParameters !== "object" || rawParameters === null) return []
   const raw = rawParameters as Record<string, unknown>
-  const birthDate = decodeField(BirthDate, raw["youngest_user_birthdate"])
-  if (birthDate === undefined) return []
+  const birthDate = raw["youngest_user_birthdate"]
+  if (typeof birthDate !== "string" || !isCalendarDate(birthDate)) return []
   const field = `${fieldPrefix}.youngest_user_birthdate`
   const ageFromBirthDate = ageOn(birthDate, pricingDate)
   if (ageFromBirthDate < DRIVER_AGE_MIN || ageFromBirthDate > DRIVER_AGE_MAX) {
     return [{ field, message: `must make the youngest driver ${DRIVER_AGE_MIN}–${DRIVER_AGE_MAX} years old on ${pricingDate}` }]
   }
-  const statedAge = decodeField(digitsBetween(DRIVER_AGE_MIN, DRIVER_AGE_MAX), raw["youngest_user_age"])
+  const statedAge = digitsWithin(raw["youngest_user_age"], DRIVER_AGE_MIN, DRIVER_AGE_MAX)
   if (statedAge !== undefined && statedAge !== ageFromBirthDate) {
     return [{ field, message: `disagrees with youngest_user_age: the birth date gives age ${ageFromBirthDate} on ${pricingDate}` }]
   }
@@ -95,3 +101,60 @@ export const checkDriverAge = (
 export const youngestDriverAge = (parameters: ProductParameters, pricingDate: CalendarDate): number | undefined =>
   parameters.youngest_user_age ??
     (parameters.youngest_user_birthdate === undefined ? undefined : ageOn(parameters.youngest_user_birthdate, pricingDate))
+
+const PARAMETER_NAMES: ReadonlySet<string> = new Set(Object.keys(ProductParameters.fields))
+const isOneOf = <Values extends ReadonlyArray<string>>(values: Values, value: unknown): value is Values[number] =>
+  (values as ReadonlyArray<unknown>).includes(value)
+
+/**
+ * The hot path's acceptance check: the decoded parameters when the map is
+ * exactly what `ProductParameters` accepts, undefined otherwise — then the
+ * Schema decodes it and names every violation. A property test holds the two
+ * to the same answers.
+ */
+export const acceptParameters = (raw: unknown): ProductParameters | undefined => {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined
+  const map = raw as Record<string, unknown>
+  for (const key of Object.keys(map)) if (!PARAMETER_NAMES.has(key)) return undefined
+  const { payments_per_year, policy_holder, vehicle_type, vehicle_user, vehicle_owner, vehicle_usage, youngest_user_age, youngest_user_birthdate } = map
+  const payments = payments_per_year === undefined || payments_per_year === "1" ? 1 : payments_per_year === "12" ? 12 : undefined
+  const vehiclePrice = digitsWithin(map["vehicle_price"], VEHICLE_PRICE_MIN, VEHICLE_PRICE_MAX)
+  const age = youngest_user_age === undefined ? null : digitsWithin(youngest_user_age, DRIVER_AGE_MIN, DRIVER_AGE_MAX)
+  if (
+    payments === undefined ||
+    !isOneOf(POLICY_HOLDERS, policy_holder) ||
+    !isOneOf(VEHICLE_TYPES, vehicle_type) ||
+    !isOneOf(POLICY_HOLDERS, vehicle_user) ||
+    !isOneOf(POLICY_HOLDERS, vehicle_owner) ||
+    !isOneOf(VEHICLE_USAGES, vehicle_usage) ||
+    vehiclePrice === undefined ||
+    age === undefined ||
+    (youngest_user_birthdate !== undefined && (typeof youngest_user_birthdate !== "string" || !isCalendarDate(youngest_user_birthdate)))
+  ) {
+    return undefined
+  }
+  return {
+    payments_per_year: payments,
+    policy_holder,
+    vehicle_type,
+    vehicle_user,
+    vehicle_owner,
+    vehicle_usage,
+    vehicle_price: vehiclePrice,
+    ...(age === null ? {} : { youngest_user_age: age }),
+    ...(youngest_user_birthdate === undefined ? {} : { youngest_user_birthdate: youngest_user_birthdate as string })
+  }
+}
+
+/** Parameters in their request form: every value a string, the default filled in. */
+export const parameterStrings = (parameters: ProductParameters): Record<string, string> => ({
+  payments_per_year: String(parameters.payments_per_year),
+  policy_holder: parameters.policy_holder,
+  vehicle_type: parameters.vehicle_type,
+  vehicle_user: parameters.vehicle_user,
+  vehicle_owner: parameters.vehicle_owner,
+  vehicle_usage: parameters.vehicle_usage,
+  vehicle_price: String(parameters.vehicle_price),
+  ...(parameters.youngest_user_age === undefined ? {} : { youngest_user_age: String(parameters.youngest_user_age) }),
+  ...(parameters.youngest_user_birthdate === undefined ? {} : { youngest_user_birthdate: parameters.youngest_user_birthdate })
+})

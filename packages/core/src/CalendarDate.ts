@@ -35,8 +35,19 @@ export const isCalendarDate = (value: string): boolean => {
   return parts !== undefined && parts.year >= 1 && isRealDate(parts.year, parts.month, parts.day)
 }
 
-/** The UTC calendar date of an instant given in epoch milliseconds. */
-export const calendarDateOfMillis = (epochMillis: number): CalendarDate => new Date(epochMillis).toISOString().slice(0, 10)
+const DAY_MILLIS = 86_400_000
+let lastDay = Number.NaN
+let lastDate = ""
+
+/** The UTC calendar date of an instant given in epoch milliseconds (the last day's answer is kept: every request asks). */
+export const calendarDateOfMillis = (epochMillis: number): CalendarDate => {
+  const day = Math.floor(epochMillis / DAY_MILLIS)
+  if (day !== lastDay) {
+    lastDate = new Date(epochMillis).toISOString().slice(0, 10)
+    lastDay = day
+  }
+  return lastDate
+}
 
 /** Whole years from `birthDate` to `onDate` (a birthday counts on its day). */
 export const ageOn = (birthDate: CalendarDate, onDate: CalendarDate): number => {

@@ -1,46 +1,104 @@
 /**
  * Money is integer øre inside the engine; kroner appear only at the edge.
- * Exact rationals (bigint numerator/denominator) carry a premium through its
- * factors so it is rounded once, as the tariff's arithmetic requires.
+ * Exact rationals carry a premium through its factors so it is rounded once,
+ * as the tariff's arithmetic requires. They are safe integers while they fit
+ * (fast) and bigint beyond (exact either way).
  */
+
+type Whole = number | bigint
 
 /** An exact non-negative amount of øre: numerator / denominator. */
 export interface ExactOre {
-  readonly numerator: bigint
-  readonly denominator: bigint
+  readonly numerator: Whole
+  readonly denominator: Whole
 }
 
-export const exactOre = (ore: number): ExactOre => ({ numerator: BigInt(ore), denominator: 1n })
+const multiply = (a: Whole, b: Whole): Whole => {
+  if (typeof a === "number" && typeof b === "number") {
+    const product = a * b
+    if (Number.isSafeInteger(product)) return product
+  }
+  return BigInt(a) * BigInt(b)
+}
+
+/** a + b, for the sums of band portions. */
+export const add = (a: Whole, b: Whole): Whole => {
+  if (typeof a === "number" && typeof b === "number") {
+    const sum = a + b
+    if (Number.isSafeInteger(sum)) return sum
+  }
+  return BigInt(a) + BigInt(b)
+}
+
+export const times = multiply
+
+export const exactOre = (ore: number): ExactOre => ({ numerator: ore, denominator: 1 })
 
 /** Multiplies by (100 + percent) / 100: a loading of `percent` per cent. */
 export const applyPercent = (amount: ExactOre, percent: number): ExactOre => ({
-  numerator: amount.numerator * BigInt(100 + percent),
-  denominator: amount.denominator * 100n
+  numerator: multiply(amount.numerator, 100 + percent),
+  denominator: multiply(amount.denominator, 100)
 })
 
 /** Multiplies by basis points (1/10 000). */
 export const applyBasisPoints = (amount: ExactOre, basisPoints: number): ExactOre => ({
-  numerator: amount.numerator * BigInt(basisPoints),
-  denominator: amount.denominator * 10_000n
+  numerator: multiply(amount.numerator, basisPoints),
+  denominator: multiply(amount.denominator, 10_000)
 })
 
+/** a × b exactly. */
+export const multiplyExact = (a: ExactOre, b: ExactOre): ExactOre => ({
+  numerator: multiply(a.numerator, b.numerator),
+  denominator: multiply(a.denominator, b.denominator)
+})
+
+/** ⌊n / d⌋ and the remainder, exactly, for safe non-negative integers. */
+const divide = (numerator: number, denominator: number): [number, number] => {
+  let quotient = Math.floor(numerator / denominator)
+  let remainder = numerator - quotient * denominator
+  // the float division can land one off for large operands
+  if (remainder < 0) {
+    quotient -= 1
+    remainder += denominator
+  } else if (remainder >= denominator) {
+    quotient += 1
+    remainder -= denominator
+  }
+  return [quotient, remainder]
+}
+
 /** Rounds half up to whole øre. */
-export const roundHalfUp = (amount: ExactOre): number =>
-  Number((2n * amount.numerator + amount.denominator) / (2n * amount.denominator))
+export const roundHalfUp = (amount: ExactOre): number => {
+  const { numerator, denominator } = amount
+  if (typeof numerator === "number" && typeof denominator === "number") {
+    const [quotient, remainder] = divide(numerator, denominator)
+    return 2 * remainder >= denominator ? quotient + 1 : quotient
+  }
+  const n = BigInt(numerator)
+  const d = BigInt(denominator)
+  return Number((2n * n + d) / (2n * d))
+}
 
 /** Rounds up to whole øre. */
-export const roundUp = (amount: ExactOre): number =>
-  Number((amount.numerator + amount.denominator - 1n) / amount.denominator)
+export const roundUp = (amount: ExactOre): number => {
+  const { numerator, denominator } = amount
+  if (typeof numerator === "number" && typeof denominator === "number") {
+    const [quotient, remainder] = divide(numerator, denominator)
+    return remainder > 0 ? quotient + 1 : quotient
+  }
+  const n = BigInt(numerator)
+  const d = BigInt(denominator)
+  return Number((n + d - 1n) / d)
+}
 
 /** The exact value as a plain number, for display in a worksheet only. */
 export const approximate = (amount: ExactOre): number => Number(amount.numerator) / Number(amount.denominator)
 
 /** Whole kroner, rounded half up. */
-export const kronerHalfUp = (ore: number): number => roundHalfUp({ numerator: BigInt(ore), denominator: 100n })
+export const kronerHalfUp = (ore: number): number => roundHalfUp({ numerator: ore, denominator: 100 })
 
 /** Whole kroner, rounded up. */
-export const kronerUp = (amount: ExactOre): number =>
-  roundUp({ numerator: amount.numerator, denominator: amount.denominator * 100n })
+export const kronerUp = (amount: ExactOre): number => roundUp({ numerator: amount.numerator, denominator: multiply(amount.denominator, 100) })
 
 /** Kroner with two decimals, as the quote's `price.details` show them: 8400 → "84.00". */
 export const formatKroner = (ore: number): string => {

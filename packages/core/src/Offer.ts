@@ -11,7 +11,7 @@ import { RequestObject } from "./Fields.js"
 import { Coverage, coveragesOf } from "./Coverage.js"
 import { ipidHref, PRIVACY_POLICY_HREF } from "./ProductCatalogue.js"
 import { acceptSelection, echoSelection, ProductEcho, ProductSelection } from "./ProductSelection.js"
-import type { RatingWorksheet } from "./RatingWorksheet.js"
+import type { PriceComputation } from "./RatingWorksheet.js"
 
 /** `POST /insurance/car/offers` body. */
 export const OfferRequest = RequestObject({ product: ProductSelection })
@@ -29,14 +29,14 @@ export const PriceOffer = Schema.Struct({
 })
 export type PriceOffer = typeof PriceOffer.Type
 
-/** The offer a worksheet prices. */
-export const offerOf = (request: OfferRequest, worksheet: RatingWorksheet): PriceOffer => ({
-  price: { annually: worksheet.annually, monthly: worksheet.monthly },
+const PRIVACY = { policy_href: PRIVACY_POLICY_HREF } as const
+
+/** The offer a price makes. */
+export const offerOf = (request: OfferRequest, price: PriceComputation): PriceOffer => ({
+  price: { annually: price.annually, monthly: price.monthly },
   product: echoSelection(request.product),
-  policies: [
-    { ipid_href: ipidHref(request.product.product_name, worksheet.facts.variant), coverages: coveragesOf(worksheet) }
-  ],
-  privacy: { policy_href: PRIVACY_POLICY_HREF }
+  policies: [{ ipid_href: ipidHref(request.product.product_name, price.facts.variant), coverages: coveragesOf(price) }],
+  privacy: PRIVACY
 })
 
 /** Decodes an offer request, reporting every violation together. */

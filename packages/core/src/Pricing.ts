@@ -11,10 +11,10 @@ import type { CalendarDate } from "./CalendarDate.js"
 import { TariffNotInForce } from "./Errors.js"
 import { youngestDriverAge, type ProductParameters } from "./Parameters.js"
 import type { FeatureName, ProductName } from "./ProductCatalogue.js"
-import { foldWorksheet, type FiredRule, type PricingFacts, type RatingWorksheet } from "./RatingWorksheet.js"
+import { foldPrice, worksheetOf, type FiredRule, type PriceComputation, type PricingFacts, type RatingWorksheet } from "./RatingWorksheet.js"
 import { tariffInForce, type Tariff } from "./Tariff.js"
 import { compiledTariffOf } from "./TariffCompiler.js"
-import { TariffBook } from "./TariffBook.js"
+import { TariffBook, type RuleEngine } from "./TariffBook.js"
 import { deriveVariant } from "./Variant.js"
 
 /** What a price depends on, and nothing else. */
@@ -61,23 +61,37 @@ export const fireRulesInterpreted = async (tariff: Tariff, facts: PricingFacts):
       .sort((a, b) => a.position - b.position)
 }
 
-/** Prices with a tariff, its rules compiled (the hot path). */
-export const priceCompiled = (tariff: Tariff, request: PricingRequest): RatingWorksheet => {
+/** The price as numbers, rules compiled: the hot path of an offer. */
+export const computeCompiled = (tariff: Tariff, request: PricingRequest): PriceComputation => {
   const facts = pricingFacts(request)
-  return foldWorksheet(tariff, facts, request.pricing_date, compiledTariffOf(tariff).fire(facts))
+  return foldPrice(tariff, facts, request.pricing_date, compiledTariffOf(tariff).fire(facts))
+}
+
+/** Prices with a tariff, its rules compiled, into the rating worksheet. */
+export const priceCompiled = (tariff: Tariff, request: PricingRequest): RatingWorksheet => worksheetOf(computeCompiled(tariff, request))
+
+/** The price as numbers, its rules run by json-rules-engine (the reference interpreter). */
+export const computeInterpreted = async (tariff: Tariff, request: PricingRequest): Promise<PriceComputation> => {
+  const facts = pricingFacts(request)
+  return foldPrice(tariff, facts, request.pricing_date, await fireRulesInterpreted(tariff, facts))
 }
 
 /** Prices with a tariff, its rules run by json-rules-engine (the reference interpreter). */
-export const priceInterpreted = async (tariff: Tariff, request: PricingRequest): Promise<RatingWorksheet> => {
-  const facts = pricingFacts(request)
-  return foldWorksheet(tariff, facts, request.pricing_date, await fireRulesInterpreted(tariff, facts))
-}
+export const priceInterpreted = async (tariff: Tariff, request: PricingRequest): Promise<RatingWorksheet> =>
+  worksheetOf(await computeInterpreted(tariff, request))
 
-/** Prices with the product's tariff in force on the pricing date. */
-export const price = (request: PricingRequest): Effect.Effect<RatingWorksheet, TariffNotInForce, TariffBook> =>
-  Effect.flatMap(TariffBook, ({ tariffs }) => {
-    const tariff = tariffInForce(tariffs, request.product_name, request.pricing_date)
-    return tariff === undefined
-      ? Effect.fail(new TariffNotInForce({ product_name: request.product_name, pricing_date: request.pricing_date }))
-      : Effect.succeed(priceCompiled(tariff, request))
+/** The price as numbers, with the product's tariff in force on the pricing date. */
+export const computePrice = (request: PricingRequest): Effect.Effect<PriceComputation, TariffNotInForce, TariffBook> =>
+  Effect.flatMap(TariffBook, (book) => {
+    const tariff = tariffInForce(book.tariffs, request.product_name, request.pricing_date)
+    if (tariff === undefined) return Effect.fail(new TariffNotInForce({ product_name: request.product_name, pricing_date: request.pricing_date }))
+    return computeWith(book.rules, tariff, request)
   })
+
+/** Prices with the book's way of firing rules: synchronously when compiled. */
+export const computeWith = (rules: RuleEngine, tariff: Tariff, request: PricingRequest): Effect.Effect<PriceComputation> =>
+  rules === "compiled" ? Effect.succeed(computeCompiled(tariff, request)) : Effect.promise(() => computeInterpreted(tariff, request))
+
+/** The rating worksheet, with the product's tariff in force on the pricing date. */
+export const price = (request: PricingRequest): Effect.Effect<RatingWorksheet, TariffNotInForce, TariffBook> =>
+  Effect.map(computePrice(request), worksheetOf)

@@ -75,7 +75,7 @@ export const quotePrice = (worksheet: RatingWorksheet, paymentsPerYear: 1 | 12):
       .filter((charge) => charge.shown_in_price_details)
       .map((charge) => [
         charge.charge,
-        formatKroner(roundHalfUp({ numerator: BigInt(charge.amount_ore), denominator: BigInt(paymentsPerYear) }))
+        formatKroner(roundHalfUp({ numerator: charge.amount_ore, denominator: paymentsPerYear }))
       ])
   )
 })

@@ -3,26 +3,27 @@
  * explain a price, create, retrieve and activate a quote. Time comes from
  * Effect's Clock; storage and ids from their ports.
  */
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import { calendarDateOfMillis } from "./CalendarDate.js"
 import {
   ProductNotFound,
   QuoteNotFound,
+  TariffNotInForce,
   type ConstraintViolation,
-  type StorageUnavailable,
-  type TariffNotInForce
+  type StorageUnavailable
 } from "./Errors.js"
 import { IdGenerator, isQuoteId } from "./IdGenerator.js"
-import { decodeOfferRequest, offerOf, type PriceOffer } from "./Offer.js"
-import { price } from "./Pricing.js"
+import { decodeOfferRequest, offerOf, type OfferRequest, type PriceOffer } from "./Offer.js"
+import { computeCompiled, computeWith, price } from "./Pricing.js"
+import { worksheetOf, type PriceComputation, type RatingWorksheet } from "./RatingWorksheet.js"
+import { tariffInForce } from "./Tariff.js"
+import { TariffBook } from "./TariffBook.js"
 import { productDefinition, type ProductDefinition } from "./ProductCatalogue.js"
 import { chosenFeature, type ProductSelection } from "./ProductSelection.js"
 import { quoteOf, type Quote } from "./Quote.js"
 import { isExpired, purgeCutoffs, retrievedForm, type RetrievedQuote } from "./QuoteLifecycle.js"
 import { decodeQuoteRequest } from "./QuoteRequest.js"
 import { QuoteStore, type StoredQuote } from "./QuoteStore.js"
-import type { RatingWorksheet } from "./RatingWorksheet.js"
-import type { TariffBook } from "./TariffBook.js"
 
 /** The definition of a product (spec §2.1). */
 export const getProduct = (productName: string): Effect.Effect<ProductDefinition, ProductNotFound> => {
@@ -30,35 +31,49 @@ export const getProduct = (productName: string): Effect.Effect<ProductDefinition
   return definition === undefined ? Effect.fail(new ProductNotFound({ product_name: productName })) : Effect.succeed(definition)
 }
 
-const today = Effect.map(Clock.currentTimeMillis, calendarDateOfMillis)
+const pricingRequestOf = (selection: ProductSelection, pricingDate: string) => ({
+  product_name: selection.product_name,
+  parameters: selection.parameters,
+  feature: chosenFeature(selection),
+  pricing_date: pricingDate
+})
 
-const priceSelection = (selection: ProductSelection, pricingDate: string) =>
-  price({
-    product_name: selection.product_name,
-    parameters: selection.parameters,
-    feature: chosenFeature(selection),
-    pricing_date: pricingDate
-  })
+const priceSelection = (selection: ProductSelection, pricingDate: string) => price(pricingRequestOf(selection, pricingDate))
 
-/** Decodes an offer request `{product}` and prices it on today's tariff. */
-const priceOfferRequest = (input: unknown) =>
-  Effect.gen(function* () {
-    const pricingDate = yield* today
-    const request = yield* decodeOfferRequest(input, pricingDate)
-    return { request, worksheet: yield* priceSelection(request.product, pricingDate) }
-  })
+/**
+ * Decodes an offer request and prices it on today's tariff, as numbers —
+ * synchronously inside one service lookup and one clock read, because every
+ * offer request takes this path.
+ */
+const priceOfferRequest = (
+  input: unknown
+): Effect.Effect<{ readonly request: OfferRequest; readonly computed: PriceComputation }, ConstraintViolation | TariffNotInForce, TariffBook> =>
+  Effect.flatMap(TariffBook, (book) =>
+    Effect.clockWith((clock): Effect.Effect<{ readonly request: OfferRequest; readonly computed: PriceComputation }, ConstraintViolation | TariffNotInForce> => {
+      const pricingDate = calendarDateOfMillis(clock.unsafeCurrentTimeMillis())
+      const request = decodeOfferRequest(input, pricingDate)
+      if (Either.isLeft(request)) return Effect.fail(request.left)
+      const pricingRequest = pricingRequestOf(request.right.product, pricingDate)
+      const tariff = tariffInForce(book.tariffs, pricingRequest.product_name, pricingDate)
+      if (tariff === undefined) return Effect.fail(new TariffNotInForce({ product_name: pricingRequest.product_name, pricing_date: pricingDate }))
+      const offerRequest = request.right
+      return book.rules === "compiled"
+        ? Effect.succeed({ request: offerRequest, computed: computeCompiled(tariff, pricingRequest) })
+        : Effect.map(computeWith(book.rules, tariff, pricingRequest), (computed) => ({ request: offerRequest, computed }))
+    })
+  )
 
 /** The rating worksheet behind the price of an offer request `{product}`: every line, loading, charge and rounding. */
 export const explainPrice = (
   input: unknown
 ): Effect.Effect<RatingWorksheet, ConstraintViolation | TariffNotInForce, TariffBook> =>
-  Effect.map(priceOfferRequest(input), ({ worksheet }) => worksheet)
+  Effect.map(priceOfferRequest(input), ({ computed }) => worksheetOf(computed))
 
 /** An anonymous price offer from an offer request `{product}` (spec §2.6); nothing is stored. */
 export const createOffer = (
   input: unknown
 ): Effect.Effect<PriceOffer, ConstraintViolation | TariffNotInForce, TariffBook> =>
-  Effect.map(priceOfferRequest(input), ({ request, worksheet }) => offerOf(request, worksheet))
+  Effect.map(priceOfferRequest(input), ({ request, computed }) => offerOf(request, computed))
 
 /** Creates a quote for the partner from a quote request (spec §2.8 → §2.9), valid for 30 days. */
 export const createQuote = (

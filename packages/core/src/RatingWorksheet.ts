@@ -6,8 +6,9 @@
  */
 import { Schema } from "effect"
 import type { CalendarDate } from "./CalendarDate.js"
-import { FEATURE_NAMES, PRODUCT_NAMES, type FeatureName, type ProductName } from "./ProductCatalogue.js"
+import { FEATURE_NAMES, PRODUCT_NAMES } from "./ProductCatalogue.js"
 import {
+  add,
   applyBasisPoints,
   applyPercent,
   approximate,
@@ -15,11 +16,12 @@ import {
   formatKroner,
   kronerHalfUp,
   kronerUp,
+  multiplyExact,
   roundHalfUp,
+  times,
   type ExactOre
 } from "./Money.js"
 import { chargesInForce, type Charge, type Instruction, type Premium, type Tariff } from "./Tariff.js"
-import type { Variant } from "./Variant.js"
 
 export const AppliedLoading = Schema.Struct({
   loading: Schema.String,
@@ -88,12 +90,50 @@ export interface FiredRule {
   readonly instruction: Instruction
 }
 
+/** A coverage line with its exact base: the numbers of a worksheet line, before any description. */
+export interface PricedLine {
+  readonly coverage: string
+  readonly id: string
+  readonly rule: string
+  readonly position: number
+  readonly base: ExactOre
+  readonly basePremium: Premium
+  readonly loadings: ReadonlyArray<typeof AppliedLoading.Type>
+  readonly premium_ore: number
+  readonly deductible_ore?: number
+  readonly limit_ore?: number
+}
+
+/** A charge with its amount, and the lines it was levied on. */
+export interface PricedCharge {
+  readonly charge: string
+  readonly row: Charge
+  readonly base_lines: ReadonlyArray<string>
+  readonly base_ore: number
+  readonly amount_ore: number
+  readonly shown_in_price_details: boolean
+  readonly listed_as_coverage?: { readonly id: string; readonly position: number }
+}
+
+/** Everything a price is, as numbers: what an offer needs; a worksheet adds the words. */
+export interface PriceComputation {
+  readonly tariff: Tariff
+  readonly facts: PricingFacts
+  readonly pricing_date: CalendarDate
+  readonly coverage_lines: ReadonlyArray<PricedLine>
+  readonly charge_lines: ReadonlyArray<PricedCharge>
+  readonly annual_total_ore: number
+  readonly monthly_exact: ExactOre
+  readonly annually: number
+  readonly monthly: number
+}
+
 interface LineDraft {
   coverage: string
   id: string
   rule: string
   position: number
-  base_description: string
+  basePremium: Premium
   base: ExactOre
   factor: ExactOre
   loadings: Array<typeof AppliedLoading.Type>
@@ -101,22 +141,31 @@ interface LineDraft {
   limit_ore?: number
 }
 
-const basePremium = (premium: Premium, vehiclePrice: number): { readonly base: ExactOre; readonly description: string } => {
-  if (premium.type === "fixed") return { base: exactOre(premium.amount), description: `fixed ${formatKroner(premium.amount)} kr` }
+const basePremiumOf = (premium: Premium, vehiclePrice: number): ExactOre => {
+  if (premium.type === "fixed") return exactOre(premium.amount)
   // Σ part of the price in each band (kroner) × rate (basis points) = øre × 100
   let lowerBound = 0
-  let numerator = 0n
+  let numerator: ExactOre["numerator"] = 0
+  for (const band of premium.bands) {
+    const upperBound = band.up_to ?? Number.POSITIVE_INFINITY
+    const portion = Math.max(0, Math.min(vehiclePrice, upperBound) - lowerBound)
+    if (portion > 0) numerator = add(numerator, times(portion, band.rate_basis_points))
+    lowerBound = upperBound
+  }
+  return { numerator, denominator: 100 }
+}
+
+const describeBase = (premium: Premium, vehiclePrice: number): string => {
+  if (premium.type === "fixed") return `fixed ${formatKroner(premium.amount)} kr`
+  let lowerBound = 0
   const parts: Array<string> = []
   for (const band of premium.bands) {
     const upperBound = band.up_to ?? Number.POSITIVE_INFINITY
     const portion = Math.max(0, Math.min(vehiclePrice, upperBound) - lowerBound)
-    if (portion > 0) {
-      numerator += BigInt(portion) * BigInt(band.rate_basis_points)
-      parts.push(`${(band.rate_basis_points / 100).toFixed(2)} % of ${portion} kr`)
-    }
+    if (portion > 0) parts.push(`${(band.rate_basis_points / 100).toFixed(2)} % of ${portion} kr`)
     lowerBound = upperBound
   }
-  return { base: { numerator, denominator: 100n }, description: parts.join(" + ") || "no part of the price in any band" }
+  return parts.join(" + ") || "no part of the price in any band"
 }
 
 // Coverages are added first, then terms set, then loadings applied — whatever order the rules fired in.
@@ -128,44 +177,54 @@ const PHASE: Record<Instruction["type"], number> = {
   apply_loading: 2
 }
 
-const chargeLine = (charge: Charge, lines: ReadonlyArray<LineDraft & { premium_ore: number }>): ChargeLine => {
+const priceCharge = (
+  charge: Charge,
+  lines: ReadonlyArray<PricedLine>,
+  listed: { readonly id: string; readonly position: number } | undefined
+): PricedCharge => {
+  const baseLines: Array<string> = []
+  let base = 0
+  let amount = 0
   if (charge.type === "flat") {
-    return {
-      charge: charge.charge,
-      description: `flat ${formatKroner(charge.amount)} kr per policy and year`,
-      amount_ore: charge.amount,
-      shown_in_price_details: charge.shown_in_price_details
+    amount = charge.amount
+  } else {
+    const named = charge.base.coverages
+    const inBase = charge.base.type === "coverages"
+    for (const line of lines) {
+      if (named.includes(line.coverage) !== inBase) continue
+      baseLines.push(line.coverage)
+      base += line.premium_ore
     }
+    amount = roundHalfUp(applyBasisPoints(exactOre(base), charge.rate_basis_points))
   }
-  const inBase = (line: LineDraft) =>
-    charge.base.type === "coverages"
-      ? charge.base.coverages.includes(line.coverage)
-      : !charge.base.coverages.includes(line.coverage)
-  const baseLines = lines.filter(inBase)
-  const base = baseLines.reduce((sum, line) => sum + line.premium_ore, 0)
-  return {
+  const priced: Mutable<PricedCharge> = {
     charge: charge.charge,
-    description: `${(charge.rate_basis_points / 100).toFixed(2)} % of ${formatKroner(base)} kr (${
-      baseLines.map((line) => line.coverage).join(", ") || "no coverage"
-    }), rounded half up`,
-    amount_ore: roundHalfUp(applyBasisPoints(exactOre(base), charge.rate_basis_points)),
+    row: charge,
+    base_lines: baseLines,
+    base_ore: base,
+    amount_ore: amount,
     shown_in_price_details: charge.shown_in_price_details
   }
+  if (listed !== undefined) priced.listed_as_coverage = listed
+  return priced
 }
 
-/** Folds the fired rules of a tariff into the worksheet. Throws when two rules add the same coverage: the tariff is wrong. */
-export const foldWorksheet = (
+type Mutable<T> = { -readonly [Key in keyof T]: T[Key] }
+
+/**
+ * Folds the fired rules of a tariff (in tariff order) into the price, as
+ * numbers. Throws when two rules add the same coverage: the tariff is wrong.
+ */
+export const foldPrice = (
   tariff: Tariff,
   facts: PricingFacts,
   pricingDate: CalendarDate,
   firedRules: ReadonlyArray<FiredRule>
-): RatingWorksheet => {
-  const ordered = [...firedRules].sort(
-    (a, b) => PHASE[a.instruction.type] - PHASE[b.instruction.type] || a.position - b.position
-  )
+): PriceComputation => {
   const lines = new Map<string, LineDraft>()
   const listedCharges = new Map<string, { id: string; position: number }>()
-  for (const { name, position, instruction } of ordered) {
+  for (let phase = 0; phase <= 2; phase++) for (const { name, position, instruction } of firedRules) {
+    if (PHASE[instruction.type] !== phase) continue
     switch (instruction.type) {
       case "add_coverage": {
         const { coverage, id, premium } = instruction.params
@@ -173,8 +232,16 @@ export const foldWorksheet = (
         if (existing !== undefined) {
           throw new Error(`tariff ${tariff.version}: coverage ${coverage} is added by both "${existing.rule}" and "${name}"`)
         }
-        const { base, description } = basePremium(premium, facts.vehicle_price)
-        lines.set(coverage, { coverage, id, rule: name, position, base_description: description, base, factor: exactOre(1), loadings: [] })
+        lines.set(coverage, {
+          coverage,
+          id,
+          rule: name,
+          position,
+          basePremium: premium,
+          base: basePremiumOf(premium, facts.vehicle_price),
+          factor: exactOre(1),
+          loadings: []
+        })
         break
       }
       case "list_charge_as_coverage":
@@ -200,53 +267,78 @@ export const foldWorksheet = (
         break
     }
   }
-  const pricedLines = [...lines.values()].map((line) => ({
-    ...line,
-    premium_ore: roundHalfUp({
-      numerator: line.base.numerator * line.factor.numerator,
-      denominator: line.base.denominator * line.factor.denominator
-    })
-  }))
-  const chargeLines = chargesInForce(tariff, pricingDate).map((charge) => {
-    const listed = listedCharges.get(charge.charge)
-    const line = chargeLine(charge, pricedLines)
-    return listed === undefined ? line : { ...line, listed_as_coverage: listed }
-  })
-  const annualTotal =
-    pricedLines.reduce((sum, line) => sum + line.premium_ore, 0) + chargeLines.reduce((sum, line) => sum + line.amount_ore, 0)
-  const monthlyExact = {
-    numerator: BigInt(annualTotal) * BigInt(100 + tariff.monthly_surcharge_percent),
-    denominator: 100n * 12n
+  const pricedLines: Array<PricedLine> = []
+  for (const line of lines.values()) {
+    const priced: Mutable<PricedLine> = {
+      coverage: line.coverage,
+      id: line.id,
+      rule: line.rule,
+      position: line.position,
+      base: line.base,
+      basePremium: line.basePremium,
+      loadings: line.loadings,
+      premium_ore: roundHalfUp(multiplyExact(line.base, line.factor))
+    }
+    if (line.deductible_ore !== undefined) priced.deductible_ore = line.deductible_ore
+    if (line.limit_ore !== undefined) priced.limit_ore = line.limit_ore
+    pricedLines.push(priced)
   }
-  const annually = kronerHalfUp(annualTotal)
-  const monthly = kronerUp(monthlyExact)
+  const chargeLines = chargesInForce(tariff, pricingDate).map((charge) => priceCharge(charge, pricedLines, listedCharges.get(charge.charge)))
+  let annualTotal = 0
+  for (const line of pricedLines) annualTotal += line.premium_ore
+  for (const line of chargeLines) annualTotal += line.amount_ore
+  const monthlyExact = { numerator: times(annualTotal, 100 + tariff.monthly_surcharge_percent), denominator: 1200 }
+  return {
+    tariff,
+    facts,
+    pricing_date: pricingDate,
+    coverage_lines: pricedLines,
+    charge_lines: chargeLines,
+    annual_total_ore: annualTotal,
+    monthly_exact: monthlyExact,
+    annually: kronerHalfUp(annualTotal),
+    monthly: kronerUp(monthlyExact)
+  }
+}
+
+const describeCharge = (charge: PricedCharge): string =>
+  charge.row.type === "flat"
+    ? `flat ${formatKroner(charge.row.amount)} kr per policy and year`
+    : `${(charge.row.rate_basis_points / 100).toFixed(2)} % of ${formatKroner(charge.base_ore)} kr (${charge.base_lines.join(", ") || "no coverage"}), rounded half up`
+
+/** The worksheet of a price: its numbers with the words that explain each. */
+export const worksheetOf = (price: PriceComputation): RatingWorksheet => {
+  const { tariff, annual_total_ore: annualTotal } = price
   return {
     product_name: tariff.product_name,
     tariff_version: tariff.version,
-    pricing_date: pricingDate,
-    facts,
-    coverage_lines: pricedLines.map(({ base, factor: _factor, ...line }) => ({
+    pricing_date: price.pricing_date,
+    facts: price.facts,
+    coverage_lines: price.coverage_lines.map(({ base, basePremium, ...line }) => ({
       ...line,
+      base_description: describeBase(basePremium, price.facts.vehicle_price),
       base_ore: approximate(base)
     })),
-    charge_lines: chargeLines,
+    charge_lines: price.charge_lines.map((charge) => {
+      const { row: _row, base_lines: _baseLines, base_ore: _baseOre, ...shown } = charge
+      return { ...shown, description: describeCharge(charge) }
+    }),
     annual_total_ore: annualTotal,
-    annually,
-    monthly,
+    annually: price.annually,
+    monthly: price.monthly,
     rounding: {
-      annually: `${formatKroner(annualTotal)} kr rounded half up to whole kroner = ${annually} kr`,
+      annually: `${formatKroner(annualTotal)} kr rounded half up to whole kroner = ${price.annually} kr`,
       monthly: `${formatKroner(annualTotal)} kr × ${100 + tariff.monthly_surcharge_percent} % ÷ 12 = ${
-        (approximate(monthlyExact) / 100).toFixed(4)
-      } kr, rounded up to whole kroner = ${monthly} kr`
+        (approximate(price.monthly_exact) / 100).toFixed(4)
+      } kr, rounded up to whole kroner = ${price.monthly} kr`
     }
   }
 }
 
-/** The product, variant and feature a worksheet priced. */
-export const pricedSelection = (
-  worksheet: RatingWorksheet
-): { readonly product_name: ProductName; readonly variant: Variant; readonly feature: FeatureName } => ({
-  product_name: worksheet.product_name,
-  variant: worksheet.facts.variant,
-  feature: worksheet.facts.feature
-})
+/** Folds the fired rules of a tariff into the rating worksheet. */
+export const foldWorksheet = (
+  tariff: Tariff,
+  facts: PricingFacts,
+  pricingDate: CalendarDate,
+  firedRules: ReadonlyArray<FiredRule>
+): RatingWorksheet => worksheetOf(foldPrice(tariff, facts, pricingDate, firedRules))

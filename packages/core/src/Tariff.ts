@@ -207,8 +207,18 @@ export const tariffInForce = (
       undefined
     )
 
-/** The charges in force on a date: per charge, the row with the latest `effective_from` not after it. */
-export const chargesInForce = (tariff: Tariff, pricingDate: CalendarDate): Array<Charge> => {
+const chargesByDate = new WeakMap<Tariff, { date: CalendarDate; charges: ReadonlyArray<Charge> }>()
+
+/** The charges in force on a date: per charge, the row with the latest `effective_from` not after it (the last date's answer is kept). */
+export const chargesInForce = (tariff: Tariff, pricingDate: CalendarDate): ReadonlyArray<Charge> => {
+  const cached = chargesByDate.get(tariff)
+  if (cached !== undefined && cached.date === pricingDate) return cached.charges
+  const charges = findChargesInForce(tariff, pricingDate)
+  chargesByDate.set(tariff, { date: pricingDate, charges })
+  return charges
+}
+
+const findChargesInForce = (tariff: Tariff, pricingDate: CalendarDate): Array<Charge> => {
   const latest = new Map<string, Charge>()
   for (const charge of tariff.charges) {
     if (charge.effective_from > pricingDate) continue

@@ -8,9 +8,12 @@ import { compiledTariffOf } from "./TariffCompiler.js"
 import leasingV1 from "../tariffs/insurance-car-leasing/v1.json" with { type: "json" }
 import standaloneV1 from "../tariffs/insurance-car-standalone/v1.json" with { type: "json" }
 
+/** How a TariffBook fires rules: compiled (the service's way), or with json-rules-engine (the reference interpreter). */
+export type RuleEngine = "compiled" | "json-rules-engine"
+
 export class TariffBook extends Context.Tag("@kasko/core/TariffBook")<
   TariffBook,
-  { readonly tariffs: ReadonlyArray<Tariff> }
+  { readonly tariffs: ReadonlyArray<Tariff>; readonly rules: RuleEngine }
 >() {}
 
 /**
@@ -28,9 +31,9 @@ export const decodeTariffs = (documents: ReadonlyArray<unknown>): ReadonlyArray<
     return tariff
   })
 
-/** A TariffBook of the given tariff documents (an actuary's, or tests'). */
-export const layer = (documents: ReadonlyArray<unknown>): Layer.Layer<TariffBook> =>
-  Layer.sync(TariffBook, () => ({ tariffs: decodeTariffs(documents) }))
+/** A TariffBook of the given tariff documents (an actuary's, or tests'); rules compiled unless asked otherwise. */
+export const layer = (documents: ReadonlyArray<unknown>, rules: RuleEngine = "compiled"): Layer.Layer<TariffBook> =>
+  Layer.sync(TariffBook, () => ({ tariffs: decodeTariffs(documents), rules }))
 
 /** The tariff documents shipped with kasko: the reference tariff v1 of both products. */
 export const SHIPPED_TARIFF_DOCUMENTS: ReadonlyArray<unknown> = [leasingV1, standaloneV1]

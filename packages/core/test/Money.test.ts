@@ -12,6 +12,7 @@ describe("money in øre", () => {
     expect(kronerHalfUp(759955)).toBe(7600)
     expect(kronerHalfUp(729625)).toBe(7296)
     expect(kronerUp({ numerator: 6649601n, denominator: 100n })).toBe(665)
+    expect(kronerUp({ numerator: 6649601, denominator: 100 })).toBe(665)
     expect(kronerUp(exactOre(66500))).toBe(665)
   })
 
@@ -19,5 +20,21 @@ describe("money in øre", () => {
     expect(formatKroner(8400)).toBe("84.00")
     expect(formatKroner(333)).toBe("3.33")
     expect(formatKroner(7)).toBe("0.07")
+  })
+})
+
+describe("exact arithmetic beyond safe integers", () => {
+  it("falls back to bigint and stays exact", () => {
+    // 10 000 000 kr × 240 bp with five +100 % loadings: the numerator leaves the safe range
+    let amount = { numerator: 2_400_000_000 as number | bigint, denominator: 100 as number | bigint }
+    for (let loading = 0; loading < 5; loading++) amount = applyPercent(amount, 100)
+    expect(typeof amount.numerator).toBe("bigint")
+    expect(roundHalfUp(amount)).toBe(2_400_000_000 * 32 / 100)
+  })
+
+  it("rounds large safe numerators exactly where a float division would slip", () => {
+    // 2^53 - 1 is odd: half of it is exactly ….5 and rounds up
+    expect(roundHalfUp({ numerator: Number.MAX_SAFE_INTEGER, denominator: 2 })).toBe(4503599627370496)
+    expect(roundHalfUp({ numerator: BigInt(Number.MAX_SAFE_INTEGER), denominator: 2n })).toBe(4503599627370496)
   })
 })

@@ -1,0 +1,66 @@
+// Core section: offers priced per second through the public API (QuotingService.createOffer)
+// with the compiled tariff and with json-rules-engine, against the hand-written limit.
+import { Examples, QuotingService, TariffBook } from "@kasko/core"
+import { ManagedRuntime } from "effect"
+import { isDeepStrictEqual } from "node:util"
+import { handwrittenOffer } from "./handwrittenOffer.mjs"
+
+/** 512 different offer requests, the same every run. */
+const requests = (() => {
+  let seed = 20261122
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
+  const pick = (values) => values[Math.floor(random() * values.length)]
+  return Array.from({ length: 512 }, () => {
+    const parameters = Examples.standardParameters({
+      payments_per_year: pick(["1", "12"]),
+      policy_holder: pick(["person", "person", "organization"]),
+      vehicle_user: pick(["person", "person", "organization"]),
+      vehicle_type: pick(["personbil", "varevogn"]),
+      vehicle_usage: pick(["privat_person_koersel", "privat_person_koersel", "godstransport", "godstransport_erhverv", "godstransport_halv_omsaetning", "godstransport_privat/erhverv"]),
+      vehicle_price: String(1_000 + Math.floor(random() * 1_500_000)),
+      ...(random() < 0.6 ? { youngest_user_age: String(17 + Math.floor(random() * 60)) } : {})
+    })
+    return Examples.offerRequest(parameters, pick(["insurance-car-leasing", "insurance-car-standalone"]), pick(["standard", "premium"]))
+  })
+})()
+
+/** Operations per second of `operation` over the requests, for about `seconds`. */
+const throughput = async (operation, seconds) => {
+  for (let index = 0; index < 2_000; index++) await operation(requests[index % requests.length])
+  let count = 0
+  const started = process.hrtime.bigint()
+  const budget = BigInt(Math.round(seconds * 1e9))
+  while (process.hrtime.bigint() - started < budget) {
+    for (let batch = 0; batch < 256; batch++) await operation(requests[count++ % requests.length])
+  }
+  return count / (Number(process.hrtime.bigint() - started) / 1e9)
+}
+
+export const runCoreBench = async () => {
+  const compiled = ManagedRuntime.make(TariffBook.shipped)
+  const interpreted = ManagedRuntime.make(TariffBook.layer(TariffBook.SHIPPED_TARIFF_DOCUMENTS, "json-rules-engine"))
+  try {
+    // the three must agree before their speed means anything
+    for (const request of requests) {
+      const reference = compiled.runSync(QuotingService.createOffer(request))
+      if (!isDeepStrictEqual(reference, handwrittenOffer(request))) throw new Error(`the hand-written offer differs for ${JSON.stringify(request)}`)
+      if (!isDeepStrictEqual(reference, await interpreted.runPromise(QuotingService.createOffer(request)))) throw new Error("the interpreter's offer differs")
+    }
+    const rows = [
+      { pricing: "hand-written plain function (the limit)", offers_per_second: await throughput((request) => handwrittenOffer(request), 2) },
+      { pricing: "compiled tariff, createOffer (Effect, runSync)", offers_per_second: await throughput((request) => compiled.runSync(QuotingService.createOffer(request)), 2) },
+      { pricing: "compiled tariff, createOffer (Effect, runPromise)", offers_per_second: await throughput((request) => compiled.runPromise(QuotingService.createOffer(request)), 2) },
+      { pricing: "json-rules-engine, createOffer (Effect, runPromise)", offers_per_second: await throughput((request) => interpreted.runPromise(QuotingService.createOffer(request)), 2) }
+    ]
+    const [limit, , , interpreter] = rows
+    return rows.map((row) => ({
+      ...row,
+      microseconds_per_offer: 1e6 / row.offers_per_second,
+      vs_hand_written: row.offers_per_second / limit.offers_per_second,
+      vs_json_rules_engine: row.offers_per_second / interpreter.offers_per_second
+    }))
+  } finally {
+    await compiled.dispose()
+    await interpreted.dispose()
+  }
+}

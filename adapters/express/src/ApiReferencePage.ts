@@ -3,7 +3,9 @@
  * CDN), rendering `/openapi.json`.
  */
 import express, { type Router } from "express"
-import swaggerUiDist from "swagger-ui-dist"
+// the path only: the package's main module would load the whole Swagger UI bundle into the server
+import { createRequire } from "node:module"
+import { dirname } from "node:path"
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -23,6 +25,8 @@ const PAGE = `<!doctype html>
 // validatorUrl null: Swagger UI would otherwise send the document to an online validator
 const INIT = `window.ui = SwaggerUIBundle({ url: "openapi.json", dom_id: "#swagger-ui", validatorUrl: null, docExpansion: "list", deepLinking: true })\n`
 
+const SWAGGER_UI_DIRECTORY = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"))
+
 /** The routes of the reference page and its assets. */
 export const apiReferencePage = (): Router => {
   const router = express.Router()
@@ -32,6 +36,6 @@ export const apiReferencePage = (): Router => {
   router.get("/docs/init.js", (_request, response) => {
     response.type("application/javascript").send(INIT)
   })
-  router.use("/docs/assets", express.static(swaggerUiDist.getAbsoluteFSPath(), { index: false, fallthrough: true }))
+  router.use("/docs/assets", express.static(SWAGGER_UI_DIRECTORY, { index: false, fallthrough: true }))
   return router
 }

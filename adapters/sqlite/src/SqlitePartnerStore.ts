@@ -24,8 +24,46 @@ const partnerOfRow = (row: PartnerRow): Partner.Partner => ({
 const PARTNER_COLUMNS = "partner_id, name, cvr_number, status, created_at"
 const KEY_COLUMNS = "partner_id, key_prefix, key_hash, created_at, revoked_at"
 
-/** The PartnerStore operations over an open connection. */
+/** The most partners and keys remembered between changes. */
+const CACHE_MAX = 10_000
+
+/**
+ * The PartnerStore operations over an open connection. Every request looks up
+ * a subscription key and its partner, so found rows are remembered until the
+ * database changes: by this store's own writes, or by another connection's
+ * (`PRAGMA data_version` moves — the `kasko` command revoking a key, say), so a
+ * revocation or suspension still takes effect on the next request.
+ */
 export const makePartnerStore = (database: Database.Database): PartnerStore.PartnerStore["Type"] => {
+  const dataVersion = database.prepare("PRAGMA data_version").pluck()
+  let seenVersion: unknown = undefined
+  const partnerRows = new Map<string, PartnerRow>()
+  const keyRows = new Map<string, Partner.SubscriptionKeyRecord>()
+  const forget = () => {
+    partnerRows.clear()
+    keyRows.clear()
+  }
+  const current = () => {
+    const version = dataVersion.get()
+    if (version !== seenVersion) {
+      forget()
+      seenVersion = version
+    }
+  }
+  const remember = <Row>(rows: Map<string, Row>, key: string, row: Row | undefined): Row | undefined => {
+    if (row !== undefined) {
+      if (rows.size >= CACHE_MAX) rows.clear()
+      rows.set(key, row)
+    }
+    return row
+  }
+  const changing = <A>(write: () => A): A => {
+    try {
+      return write()
+    } finally {
+      forget()
+    }
+  }
   const insertPartner = database.prepare(
     `INSERT INTO partners (${PARTNER_COLUMNS}) VALUES (@partner_id, @name, @cvr_number, @status, @created_at) ON CONFLICT (partner_id) DO NOTHING`
   )
@@ -51,22 +89,29 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
   return {
     insertPartner: (partner) =>
       attempt("insert partner", () =>
-        database.transaction(() => insertPartner.run({ ...partner, cvr_number: partner.cvr_number ?? null }).changes === 1).immediate()
+        changing(() => database.transaction(() => insertPartner.run({ ...partner, cvr_number: partner.cvr_number ?? null }).changes === 1).immediate())
       ),
     findPartner: (partnerId) =>
-      attempt("find partner", () => selectPartner.get(partnerId)).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), partnerOfRow))),
+      attempt("find partner", () => {
+        current()
+        return partnerRows.get(partnerId) ?? remember(partnerRows, partnerId, selectPartner.get(partnerId))
+      }).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), partnerOfRow))),
     listPartners: attempt("list partners", () => selectPartners.all().map(partnerOfRow)),
     setPartnerStatus: (partnerId, status) =>
-      attempt("set partner status", () => setStatus.immediate(partnerId, status)).pipe(
+      attempt("set partner status", () => changing(() => setStatus.immediate(partnerId, status))).pipe(
         Effect.map((row) => Option.map(Option.fromNullable(row), partnerOfRow))
       ),
-    insertSubscriptionKey: (key) => attempt("insert subscription key", () => void database.transaction(() => insertKey.run(key)).immediate()),
+    insertSubscriptionKey: (key) =>
+      attempt("insert subscription key", () => changing(() => void database.transaction(() => insertKey.run(key)).immediate())),
     findSubscriptionKey: (keyPrefix) =>
-      attempt("find subscription key", () => selectKey.get(keyPrefix)).pipe(Effect.map((row) => Option.fromNullable(row))),
+      attempt("find subscription key", () => {
+        current()
+        return keyRows.get(keyPrefix) ?? remember(keyRows, keyPrefix, selectKey.get(keyPrefix))
+      }).pipe(Effect.map((row) => Option.fromNullable(row))),
     listSubscriptionKeys: (partnerId) => attempt("list subscription keys", () => selectKeys.all(partnerId)),
     revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>
       attempt("revoke subscription keys", () =>
-        database.transaction(() => revokeKeys.run(revokedAt, partnerId, keyPrefix, keyPrefix).changes).immediate()
+        changing(() => database.transaction(() => revokeKeys.run(revokedAt, partnerId, keyPrefix, keyPrefix).changes).immediate())
       )
   }
 }

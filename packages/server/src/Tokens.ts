@@ -48,20 +48,46 @@ const partnerOf = (payload: JWTPayload): string | undefined => {
   return typeof claimed === "string" ? claimed : payload.sub
 }
 
-/** A verifier over a key or a key set; undefined for every token that does not verify. */
-export const makeTokenVerifier =
+const CACHED_TOKENS_MAX = 10_000
+const CLOCK_TOLERANCE_SECONDS = 5
+
+/**
+ * A verifier over a key or a key set; undefined for every token that does not
+ * verify. A token that verified is remembered until its `exp`, keyed by the
+ * whole token string — signature included, so no other string can hit it —
+ * sparing the signature check on a partner's every request.
+ */
+export const makeTokenVerifier = (key: CryptoKey | JWTVerifyGetKey, expected: TokenAudience) => {
+  const verified = new Map<string, { readonly token: VerifiedToken; readonly expiresAtSeconds: number }>()
+  const verify = verifyToken(key, expected)
+  return async (token: string): Promise<VerifiedToken | undefined> => {
+    const remembered = verified.get(token)
+    const nowSeconds = Date.now() / 1000
+    if (remembered !== undefined) {
+      if (nowSeconds < remembered.expiresAtSeconds + CLOCK_TOLERANCE_SECONDS) return remembered.token
+      verified.delete(token)
+    }
+    const result = await verify(token)
+    if (result === undefined) return undefined
+    if (verified.size >= CACHED_TOKENS_MAX) verified.clear()
+    verified.set(token, result)
+    return result.token
+  }
+}
+
+const verifyToken =
   (key: CryptoKey | JWTVerifyGetKey, expected: TokenAudience) =>
-  async (token: string): Promise<VerifiedToken | undefined> => {
+  async (token: string): Promise<{ readonly token: VerifiedToken; readonly expiresAtSeconds: number } | undefined> => {
     try {
       const { payload } = await jwtVerify(token, key as CryptoKey, {
         algorithms: ACCEPTED_ALGORITHMS,
         issuer: expected.issuer,
         audience: expected.audience,
         requiredClaims: ["exp", "sub"],
-        clockTolerance: 5
+        clockTolerance: CLOCK_TOLERANCE_SECONDS
       })
       const partnerId = partnerOf(payload)
-      return partnerId === undefined ? undefined : { partnerId, scopes: scopesOf(payload) }
+      return partnerId === undefined ? undefined : { token: { partnerId, scopes: scopesOf(payload) }, expiresAtSeconds: payload.exp! }
     } catch {
       return undefined
     }

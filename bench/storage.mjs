@@ -1,4 +1,5 @@
-// Storage benchmark: inserts/s and point reads/s through the QuoteStore port,
+// Storage benchmark: inserts/s (one writer, and 32 concurrent writers whose inserts the
+// SQLite store commits in groups) and point reads/s through the QuoteStore port,
 // for SQLite with synchronous=FULL and NORMAL, next to the in-memory store as the
 // baseline, all in one run on this machine.
 import { Examples, IdGenerator, QuoteStore, QuotingService, TariffBook } from "@kasko/core"
@@ -35,32 +36,46 @@ const copyOf = (template, index) => {
   return { ...template, quote_id: quoteId, quote_number: quoteNumber(index), quote: { ...template.quote, quote_id: quoteId } }
 }
 
-const measure = (count, operation) => {
+const measure = async (count, operation) => {
   const started = process.hrtime.bigint()
-  for (let index = 0; index < count; index++) operation(index)
+  for (let index = 0; index < count; index++) await operation(index)
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
   return count / seconds
 }
 
-const benchStore = (store, quotes) => {
-  const insertsPerSecond = measure(quotes.length, (index) => Effect.runSync(store.insert(quotes[index])))
-  const readsPerSecond = measure(READS, (index) => {
+/** Inserts from `concurrency` writers at once (a service's concurrent requests), waiting for each acknowledgement. */
+const concurrentInserts = async (store, quotes, concurrency) => {
+  const started = process.hrtime.bigint()
+  let next = 0
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < quotes.length) await Effect.runPromise(store.insert(quotes[next++]))
+    })
+  )
+  return quotes.length / (Number(process.hrtime.bigint() - started) / 1e9)
+}
+
+const benchStore = async (store, quotes, moreQuotes) => {
+  const insertsPerSecond = await measure(quotes.length, (index) => Effect.runPromise(store.insert(quotes[index])))
+  const concurrentInsertsPerSecond = await concurrentInserts(store, moreQuotes, 32)
+  const readsPerSecond = await measure(READS, (index) => {
     const quote = quotes[(index * 7919) % quotes.length]
     if (Option.isNone(Effect.runSync(store.find(quote.partner_id, quote.quote_id)))) throw new Error("benchmark read missed")
   })
-  return { insertsPerSecond, readsPerSecond }
+  return { insertsPerSecond, concurrentInsertsPerSecond, readsPerSecond }
 }
 
 export const runStorageBench = async () => {
   const template = await templateQuote()
   const quotes = Array.from({ length: INSERTS }, (_, index) => copyOf(template, index))
+  const moreQuotes = Array.from({ length: INSERTS * 3 }, (_, index) => copyOf(template, INSERTS + index))
   const directory = mkdtempSync(join(tmpdir(), "kasko-bench-"))
   try {
-    const rows = [{ store: "memory (baseline)", ...benchStore(MemoryQuoteStore.makeQuoteStore(), quotes) }]
+    const rows = [{ store: "memory (baseline)", ...(await benchStore(MemoryQuoteStore.makeQuoteStore(), quotes, moreQuotes)) }]
     for (const synchronous of ["FULL", "NORMAL"]) {
       const database = SqliteConnection.openConnection({ filename: join(directory, `${synchronous}.db`), synchronous })
       try {
-        rows.push({ store: `SQLite synchronous=${synchronous}`, ...benchStore(SqliteQuoteStore.makeQuoteStore(database), quotes) })
+        rows.push({ store: `SQLite synchronous=${synchronous}`, ...(await benchStore(SqliteQuoteStore.makeQuoteStore(database), quotes, moreQuotes)) })
       } finally {
         SqliteConnection.closeConnection(database)
       }
@@ -69,6 +84,7 @@ export const runStorageBench = async () => {
     return rows.map((row) => ({
       ...row,
       insertsVsBaseline: row.insertsPerSecond / baseline.insertsPerSecond,
+      concurrentInsertsVsBaseline: row.concurrentInsertsPerSecond / baseline.concurrentInsertsPerSecond,
       readsVsBaseline: row.readsPerSecond / baseline.readsPerSecond
     }))
   } finally {

@@ -80,6 +80,26 @@ describe("the SQLite file", () => {
   })
 })
 
+describe("group commit", () => {
+  it("stores every quote of a concurrent group, and fails only the one that breaks a constraint", async () => {
+    const filename = directory.newFile("group.db")
+    const database = SqliteConnection.openConnection({ filename })
+    const store = SqliteQuoteStore.makeQuoteStore(database)
+    try {
+      const [first, second, third] = fixtures as [QuoteStore.StoredQuote, QuoteStore.StoredQuote, QuoteStore.StoredQuote]
+      await Effect.runPromise(store.insert(first))
+      // one turn of the event loop: the three are committed as one group, the duplicate of `first` breaks it
+      const outcomes = await Promise.all([second, first, third].map((quote) => Effect.runPromiseExit(store.insert(quote))))
+      expect(outcomes.map((exit) => exit._tag)).toEqual(["Success", "Failure", "Success"])
+      for (const quote of [first, second, third]) {
+        expect(await Effect.runPromise(store.find(quote.partner_id, quote.quote_id))).toEqual(Option.some(quote))
+      }
+    } finally {
+      SqliteConnection.closeConnection(database)
+    }
+  })
+})
+
 describe("migrations", () => {
   const migrationRows = (filename: string) => {
     const database = new Database(filename, { readonly: true })

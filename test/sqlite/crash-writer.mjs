@@ -14,7 +14,7 @@ writeSync(1, "ready\n")
 for (let index = Number(startIndex); index < quotes.length; index++) {
   const quote = quotes[index]
   if (Effect.runSync(store.find(quote.partner_id, quote.quote_id))._tag === "Some") continue
-  Effect.runSync(store.insert(quote))
+  await Effect.runPromise(store.insert(quote))
   writeSync(1, `${index}\n`)
 }
 writeSync(1, "done\n")

@@ -18,17 +18,18 @@ const RETRYABLE_CODES = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|PROTO
 const codeOf = (error: unknown): string =>
   typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : "UNKNOWN"
 
-/** Runs a driver call; driver errors fail as StorageUnavailable, constraint violations die as the bugs they are. */
-export const attempt = <A>(operation: string, call: () => A): Effect.Effect<A, StorageUnavailable> =>
-  Effect.try({ try: call, catch: (error) => error }).pipe(
-    Effect.catchAll((error) => {
-      const code = codeOf(error)
-      if (code.startsWith("SQLITE_CONSTRAINT")) return Effect.die(error)
-      return Effect.fail(
-        new StorageUnavailable({
-          reason: `${operation}: ${code}: ${error instanceof Error ? error.message : String(error)}`,
-          retryable: RETRYABLE_CODES.test(code)
-        })
-      )
+/** A driver error as an Effect failure: StorageUnavailable, or a defect for a constraint violation (a bug, not an outage). */
+export const driverFailure = (operation: string, error: unknown): Effect.Effect<never, StorageUnavailable> => {
+  const code = codeOf(error)
+  if (code.startsWith("SQLITE_CONSTRAINT")) return Effect.die(error)
+  return Effect.fail(
+    new StorageUnavailable({
+      reason: `${operation}: ${code}: ${error instanceof Error ? error.message : String(error)}`,
+      retryable: RETRYABLE_CODES.test(code)
     })
   )
+}
+
+/** Runs a driver call; driver errors fail as StorageUnavailable, constraint violations die as the bugs they are. */
+export const attempt = <A>(operation: string, call: () => A): Effect.Effect<A, StorageUnavailable> =>
+  Effect.try({ try: call, catch: (error) => error }).pipe(Effect.catchAll((error) => driverFailure(operation, error)))

@@ -2,12 +2,15 @@
  * QuoteStore on SQLite: structured columns for what is queried, the quote
  * document and worksheet as JSON so retrieve answers exactly what create did.
  * Writes run in IMMEDIATE transactions; activation is a compare-and-set.
+ * Inserts are committed in groups: quotes that arrive in the same turn of the
+ * event loop share one transaction — one fsync with synchronous=FULL — and
+ * each insert completes only once that transaction has committed.
  */
 import { QuoteStore, type StorageUnavailable } from "@kasko/core"
 import type Database from "better-sqlite3"
 import { Effect, Layer, Option } from "effect"
 import { scopedConnection, type SqliteOptions } from "./Connection.js"
-import { attempt, type SqliteOpenRefused } from "./SqliteErrors.js"
+import { attempt, driverFailure, type SqliteOpenRefused } from "./SqliteErrors.js"
 
 type StoredQuote = QuoteStore.StoredQuote
 
@@ -51,22 +54,45 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
     DELETE FROM quotes
     WHERE (activated_at IS NULL AND created_at <= ?) OR (activated_at IS NOT NULL AND created_at <= ?)`)
 
-  const insertQuote = database.transaction((quote: StoredQuote) => {
-    insert.run({
-      quote_id: quote.quote_id,
-      partner_id: quote.partner_id,
-      quote_number: quote.quote_number,
-      policy_number: quote.quote.policies[0]?.policy_number ?? "",
-      product_name: quote.quote.product.product_name,
-      tariff_version: quote.tariff_version,
-      price_amount: quote.quote.price.amount,
-      payments_per_year: quote.quote.price.payments_per_year,
-      created_at: quote.created_at,
-      activated_at: quote.activated_at,
-      quote_json: JSON.stringify(quote.quote),
-      worksheet_json: JSON.stringify(quote.worksheet)
-    })
+  const rowOf = (quote: StoredQuote) => ({
+    quote_id: quote.quote_id,
+    partner_id: quote.partner_id,
+    quote_number: quote.quote_number,
+    policy_number: quote.quote.policies[0]?.policy_number ?? "",
+    product_name: quote.quote.product.product_name,
+    tariff_version: quote.tariff_version,
+    price_amount: quote.quote.price.amount,
+    payments_per_year: quote.quote.price.payments_per_year,
+    created_at: quote.created_at,
+    activated_at: quote.activated_at,
+    quote_json: JSON.stringify(quote.quote),
+    worksheet_json: JSON.stringify(quote.worksheet)
   })
+  const insertAll = database.transaction((quotes: ReadonlyArray<StoredQuote>) => {
+    for (const quote of quotes) insert.run(rowOf(quote))
+  })
+
+  type Waiting = { readonly quote: StoredQuote; readonly resume: (outcome: Effect.Effect<void, StorageUnavailable>) => void }
+  let waiting: Array<Waiting> = []
+  const commitWaiting = () => {
+    const group = waiting
+    waiting = []
+    try {
+      insertAll.immediate(group.map((entry) => entry.quote))
+      for (const entry of group) entry.resume(Effect.void)
+    } catch (error) {
+      if (group.length === 1) return group[0]!.resume(driverFailure("insert quote", error))
+      // one bad quote must not fail the others: commit them one by one
+      for (const entry of group) {
+        try {
+          insertAll.immediate([entry.quote])
+          entry.resume(Effect.void)
+        } catch (single) {
+          entry.resume(driverFailure("insert quote", single))
+        }
+      }
+    }
+  }
   const activateQuote = database.transaction((partnerId: string, quoteId: string, activatedAt: number) => {
     activate.run(activatedAt, partnerId, quoteId)
     return select.get(partnerId, quoteId)
@@ -76,7 +102,11 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
   )
 
   return {
-    insert: (quote) => attempt("insert quote", () => insertQuote.immediate(quote)),
+    insert: (quote) =>
+      Effect.async<void, StorageUnavailable>((resume) => {
+        waiting.push({ quote, resume })
+        if (waiting.length === 1) setImmediate(commitWaiting)
+      }),
     find: (partnerId, quoteId) =>
       attempt("find quote", () => select.get(partnerId, quoteId)).pipe(
         Effect.map((row) => Option.map(Option.fromNullable(row), quoteOfRow))

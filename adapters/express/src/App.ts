@@ -16,6 +16,7 @@ import { jsonBody } from "./JsonBody.js"
 import { PROBLEMS, sendProblem } from "./Problem.js"
 import { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"
 import { requestId, requestIdOf } from "./RequestId.js"
+import { runEffect } from "./RunEffect.js"
 import { redact, requestLog } from "./RequestLog.js"
 
 export interface AppOptions {
@@ -53,7 +54,8 @@ export const makeApp = (options: AppOptions): Express => {
         sendProblem(response, caller)
         return
       }
-      const exit = await runtime.runPromiseExit(
+      const exit = await runEffect(
+        runtime,
         operation.handle({ params: request.params as Record<string, string>, body: request.body, partnerId: caller.partnerId })
       )
       if (Exit.isSuccess(exit)) {

@@ -25,3 +25,4 @@ export {
   type PageOf,
   type PageRequest
 } from "./Pagination.js"
+export { runEffect } from "./RunEffect.js"

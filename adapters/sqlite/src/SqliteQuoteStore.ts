@@ -25,17 +25,27 @@ interface QuoteRow {
   readonly worksheet_json: string
 }
 
-const quoteOfRow = (row: QuoteRow): StoredQuote => ({
-  quote_id: row.quote_id,
-  partner_id: row.partner_id,
-  quote_number: row.quote_number,
-  created_at: row.created_at,
-  activated_at: row.activated_at,
-  tariff_version: row.tariff_version,
-  // written by insert from validated values; parsed, not re-validated, on the read path
-  quote: JSON.parse(row.quote_json) as StoredQuote["quote"],
-  worksheet: JSON.parse(row.worksheet_json) as StoredQuote["worksheet"]
-})
+/**
+ * A stored quote from its row. The documents were written by insert from
+ * validated values: parsed, not re-validated; the worksheet only when someone
+ * reads it (retrieve and activate never do).
+ */
+const quoteOfRow = (row: QuoteRow): StoredQuote => {
+  let worksheet: StoredQuote["worksheet"] | undefined
+  const stored = {
+    quote_id: row.quote_id,
+    partner_id: row.partner_id,
+    quote_number: row.quote_number,
+    created_at: row.created_at,
+    activated_at: row.activated_at,
+    tariff_version: row.tariff_version,
+    quote: JSON.parse(row.quote_json) as StoredQuote["quote"]
+  }
+  return Object.defineProperty(stored, "worksheet", {
+    enumerable: true,
+    get: () => (worksheet ??= JSON.parse(row.worksheet_json) as StoredQuote["worksheet"])
+  }) as StoredQuote
+}
 
 /** The QuoteStore operations over an open connection. */
 export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteStore["Type"] => {

@@ -4,8 +4,8 @@
  * compared by hash in the partner store.
  */
 import { PartnerAdministration, type PartnerStore } from "@kasko/core"
-import type { CredentialChecks } from "@kasko/express"
-import { Option, type ManagedRuntime } from "effect"
+import { runEffect, type CredentialChecks } from "@kasko/express"
+import { Cause, Exit, Option, type ManagedRuntime } from "effect"
 import { loadOrCreateSigningKey } from "./SigningKey.js"
 import { tokenAudienceOf, type ServiceConfig } from "./ServiceConfig.js"
 import { matchesStoredHash, prefixOf } from "./SubscriptionKeys.js"
@@ -24,10 +24,9 @@ export const makeCredentialChecks = async (
     partnerOfSubscriptionKey: async (key) => {
       const prefix = prefixOf(key)
       if (prefix === undefined) return undefined
-      const partner = await runtime.runPromise(
-        PartnerAdministration.partnerOfSubscriptionKey(prefix, (storedHash) => matchesStoredHash(key, storedHash))
-      )
-      return Option.getOrUndefined(partner)?.partner_id
+      const exit = await runEffect(runtime, PartnerAdministration.partnerOfSubscriptionKey(prefix, (storedHash) => matchesStoredHash(key, storedHash)))
+      if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
+      return Option.getOrUndefined(exit.value)?.partner_id
     }
   }
 }

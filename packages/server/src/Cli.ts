@@ -2,7 +2,6 @@
 import { runOfferCommand, type CommandResult } from "./OfferCommand.js"
 import { ADMIN_USAGE, runAdminCommand } from "./AdminCommands.js"
 import { runServeCommand } from "./ServeCommand.js"
-import { runWorkbenchCommand, WORKBENCH_USAGE } from "./WorkbenchCommands.js"
 
 export const USAGE = `usage: kasko <command> [options]
 
@@ -13,9 +12,7 @@ commands:
 
 ${ADMIN_USAGE}
 
-  price, price-grid, tariff   the actuary's workbench:
-
-${WORKBENCH_USAGE}`
+  price, price-grid, tariff   the actuary's workbench (kasko price --help)`
 
 const today = () => new Date().toISOString().slice(0, 10)
 
@@ -25,12 +22,13 @@ export const runCli = async (args: ReadonlyArray<string>): Promise<CommandResult
   switch (command) {
     case "serve":
       return runServeCommand(rest)
+    // the workbench (charts, CSV) loads only for its own commands, never into the service
     case "price":
     case "price-grid":
-      return runWorkbenchCommand(command, rest, today())
+      return (await import("./WorkbenchCommands.js")).runWorkbenchCommand(command, rest, today())
     case "tariff": {
       const [action = "", ...tariffArgs] = rest
-      return runWorkbenchCommand(`tariff ${action}`, tariffArgs, today())
+      return (await import("./WorkbenchCommands.js")).runWorkbenchCommand(`tariff ${action}`, tariffArgs, today())
     }
     case "partners":
     case "keys":

@@ -101,6 +101,7 @@ const ok = (stdout: string): CommandResult => ({ stdout, stderr: "", exitCode: 0
 
 const HANDLERS: Readonly<Record<string, Handler>> = {
   price: async (args, today) => {
+    if (args.includes("--help")) return ok(`${WORKBENCH_USAGE}\n`)
     const { values } = parse(args, { ...CASE_OPTIONS, engine: { type: "string" } } as const)
     const engine = values.engine ?? "compiled"
     if (engine !== "compiled" && engine !== "json-rules-engine") throw new UsageError(`--engine is compiled or json-rules-engine, not "${engine}"`)

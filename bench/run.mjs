@@ -1,30 +1,43 @@
-// `pnpm bench`: runs every benchmark section in one process, prints one table
-// per section and writes all figures to results/<timestamp>.json.
+// `pnpm bench`: every section measured in one run on this machine, printed as tables and
+// written to results/<timestamp>.json so runs can be compared.
 import { mkdirSync, writeFileSync } from "node:fs"
 import { cpus } from "node:os"
 import { join } from "node:path"
 import { runCoreBench } from "./core.mjs"
+import { runHttpBench } from "./http.mjs"
+import { runMemoryBench } from "./memory.mjs"
 import { runStorageBench } from "./storage.mjs"
 
-const format = (value) => (typeof value === "number" ? (value >= 100 ? Math.round(value).toLocaleString("en") : value.toFixed(3)) : value)
+const format = (value) => (typeof value === "number" ? (Math.abs(value) >= 100 ? Math.round(value).toLocaleString("en") : value.toFixed(3)) : value)
 
 const printTable = (title, rows) => {
   console.log(`\n${title}`)
   console.table(rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, format(value)]))))
 }
 
+const started = Date.now()
 const machine = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown" }
 console.log(`kasko benchmarks — Node ${machine.node}, ${machine.cpus} × ${machine.cpu}`)
 
 const core = await runCoreBench()
-printTable("1. Core: offers priced through the public API (512 different requests; ratios against the hand-written limit and json-rules-engine)", core)
+printTable("1. Core: offers priced through the public API, 512 different requests (ratios: against the hand-written limit and json-rules-engine)", core)
+
+const http = await runHttpBench()
+printTable("2. HTTP on loopback, autocannon, 32 connections, 8 s each (ratios: against bare Express 5 answering a fixed body of the same size)", http)
+
+const memory = runMemoryBench()
+printTable("3. Memory: 100 000 offers then 100 000 quotes (SQLite), twice", [
+  { round: "first", ...memory.first_round },
+  { round: "second", ...memory.second_round }
+])
+console.log(`heap growth between rounds: ${memory.heap_growth_between_rounds_percent} %`)
 
 const storage = await runStorageBench()
-printTable("Storage through the QuoteStore port (single-quote transactions; ratios against the in-memory store)", storage)
+printTable("4. Storage through the QuoteStore port (ratios: against the in-memory store)", storage)
 
-const results = { measured_at: new Date().toISOString(), machine, core, storage }
+const results = { measured_at: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000), machine, core, http, memory, storage }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })
 const file = join(directory, `${results.measured_at.replace(/[:.]/g, "-")}.json`)
 writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`)
-console.log(`\nwritten to ${file}`)
+console.log(`\n${results.seconds} s; written to ${file}`)

@@ -21,7 +21,8 @@ if (mode === "baseline") {
   const server = app.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`))
 } else {
   const { readServiceConfig, startService } = await import("@kasko/server")
-  const config = readServiceConfig({ PORT: "0", HOST: "127.0.0.1", KASKO_DATA_DIR: argument, KASKO_SQLITE_SYNCHRONOUS: "FULL" })
+  // the load generator uses one subscription key: lift its rate limit
+  const config = readServiceConfig({ PORT: "0", HOST: "127.0.0.1", KASKO_DATA_DIR: argument, KASKO_SQLITE_SYNCHRONOUS: "FULL", KASKO_RATE_LIMIT_PER_MINUTE: "10000000" })
   // production logging: one JSON line per request, written asynchronously (here to /dev/null)
   const logger = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false }))
   const service = await startService({ config: config.right, logger })

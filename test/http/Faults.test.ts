@@ -35,6 +35,7 @@ const serveWithStore = async (failure: Effect.Effect<never, StorageUnavailable>)
     logger: pino({ level: "info" }, { write: (line: string) => void logLines.push(line) }),
     authenticate: singlePartner("partner-a"),
     bodyLimitBytes: 100_000,
+    protection: { requestsPerMinute: 1_000, corsOrigins: [] },
     document: { version: "1.0.0", serverUrl: "http://localhost" }
   })
   const server = createServer(app)

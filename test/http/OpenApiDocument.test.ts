@@ -67,4 +67,28 @@ describe("the OpenAPI document", () => {
     expect(parameters.properties.vehicle_usage.enum).toContain("godstransport_privat/erhverv")
     expect(parameters.properties.vehicle_price.type).toBe("string")
   })
+
+  it("documents every maximum a request field has", () => {
+    const request = document.components.schemas.QuoteRequest
+    const parameters = request.properties.product.properties.parameters.properties
+    expect(parameters.vehicle_price).toMatchObject({ pattern: "^[0-9]{1,12}$", maxLength: 12 })
+    expect(parameters.youngest_user_birthdate).toMatchObject({ format: "date", maxLength: 10 })
+    const policy = request.properties.policy.properties
+    expect(policy.parties).toMatchObject({ maxItems: 10, minItems: 1 })
+    expect(policy.brand_id.maxLength).toBe(50)
+    const party = policy.parties.items.properties
+    expect(party.person.properties.first_name.maxLength).toBe(100)
+    expect(party.email.maxLength).toBe(254)
+    expect(request.properties.agent.properties.user_id.maxLength).toBe(100)
+    // every string of the request has a maximum, so no field takes unbounded text
+    const unbounded: Array<string> = []
+    const visit = (schema: any, path: string) => {
+      if (schema === undefined || schema === null) return
+      if (schema.type === "string" && schema.enum === undefined && schema.maxLength === undefined && schema.pattern === undefined) unbounded.push(path)
+      for (const [name, property] of Object.entries(schema.properties ?? {})) visit(property, `${path}.${name}`)
+      if (schema.items !== undefined) visit(schema.items, `${path}[]`)
+    }
+    visit(request, "QuoteRequest")
+    expect(unbounded).toEqual([])
+  })
 })

@@ -14,6 +14,7 @@ import { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 import { OPERATIONS, type Operation, type Services } from "./Operations.js"
 import { jsonBody } from "./JsonBody.js"
 import { PROBLEMS, sendProblem } from "./Problem.js"
+import { corsFor, rateLimitPerKey, securityHeaders, type ProtectionOptions } from "./Protection.js"
 import { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"
 import { requestId, requestIdOf } from "./RequestId.js"
 import { runEffect } from "./RunEffect.js"
@@ -26,6 +27,7 @@ export interface AppOptions {
   readonly authenticate: Authenticate
   /** Largest accepted request body. */
   readonly bodyLimitBytes: number
+  readonly protection: ProtectionOptions
   readonly document: DocumentSettings
 }
 
@@ -43,6 +45,9 @@ export const makeApp = (options: AppOptions): Express => {
 
   app.use(requestId)
   app.use(requestLog(logger))
+  app.use(securityHeaders())
+  for (const middleware of corsFor(options.protection.corsOrigins)) app.use(middleware)
+  const limitRate = rateLimitPerKey(options.protection.requestsPerMinute)
 
   const admitJson = jsonBody(options.bodyLimitBytes)
 
@@ -78,7 +83,11 @@ export const makeApp = (options: AppOptions): Express => {
   const methodsByPath = new Map<string, Array<string>>()
   for (const operation of OPERATIONS) {
     const path = expressPath(operation.path)
-    const handlers = operation.requestBody === undefined ? [run(operation)] : [...admitJson, run(operation)]
+    const handlers = [
+      ...(operation.scope === undefined ? [] : [limitRate]),
+      ...(operation.requestBody === undefined ? [] : admitJson),
+      run(operation)
+    ]
     app[operation.method](path, ...handlers)
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), operation.method.toUpperCase()])
   }

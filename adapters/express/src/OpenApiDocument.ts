@@ -84,6 +84,7 @@ const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   405: "Method Not Allowed (see Allow)",
   413: "Payload Too Large: the body is over the size limit",
   415: "Unsupported Media Type: the body must be application/json",
+  429: "Too Many Requests: the subscription key is over its rate limit (see Retry-After and RateLimit-*)",
   500: "Internal Server Error",
   503: "Service Unavailable: storage or pricing is temporarily unavailable (see Retry-After)"
 }
@@ -102,7 +103,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
   const paths: Record<string, JsonObject> = {}
   for (const operation of operations) {
     const responseSchemas = operation.responses.map((schema) => components.reference(identifierOf(schema), schema, "response"))
-    const errorStatuses = [...new Set([...operation.errorStatuses, ...(operation.scope === undefined ? [] : [401]), 500])].sort()
+    const errorStatuses = [...new Set([...operation.errorStatuses, ...(operation.scope === undefined ? [] : [401, 429]), 500])].sort()
     paths[operation.path] ??= {}
     paths[operation.path]![operation.method] = {
       operationId: operation.operationId,
@@ -186,6 +187,14 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
           tags: ["documentation"],
           summary: "The API reference page",
           responses: { "200": { description: "An HTML page rendering this document", content: { "text/html": { schema: { type: "string" } } } } }
+        }
+      },
+      "/docs/init.js": {
+        get: {
+          operationId: "getApiReferenceScript",
+          tags: ["documentation"],
+          summary: "The script that starts the reference page (its assets are under /docs/assets/)",
+          responses: { "200": { description: "JavaScript", content: { "application/javascript": { schema: { type: "string" } } } } }
         }
       }
     },

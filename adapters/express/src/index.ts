@@ -26,3 +26,5 @@ export {
   type PageRequest
 } from "./Pagination.js"
 export { runEffect } from "./RunEffect.js"
+export { corsFor, rateLimitPerKey, securityHeaders, type ProtectionOptions } from "./Protection.js"
+export { MAX_JSON_COLLECTION, MAX_JSON_DEPTH } from "./JsonBody.js"

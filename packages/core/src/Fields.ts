@@ -18,7 +18,7 @@ export const CheckedString = (isValid: (value: string) => boolean, message: stri
   )
 
 /** A calendar date `YYYY-MM-DD` that exists. */
-export const DateText = CheckedString(isCalendarDate, "must be a real date in the form YYYY-MM-DD", { format: "date" })
+export const DateText = CheckedString(isCalendarDate, "must be a real date in the form YYYY-MM-DD", { format: "date", maxLength: 10 })
 
 /** A boolean, with a plain message. */
 export const Flag = Schema.Boolean.annotations({ message: () => "must be true or false" })

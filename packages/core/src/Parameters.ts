@@ -40,7 +40,10 @@ const digitsWithin = (value: unknown, min: number, max: number): number | undefi
 
 const digitsBetween = (min: number, max: number) =>
   Schema.transform(
-    JsonString.pipe(Schema.filter((value) => DIGITS.test(value) || "must be a string of digits")),
+    JsonString.pipe(
+      Schema.filter((value) => DIGITS.test(value) || "must be a string of digits"),
+      Schema.annotations({ jsonSchema: { type: "string", pattern: "^[0-9]{1,12}$", maxLength: 12, description: `digits of a number from ${min} to ${max}` } })
+    ),
     Schema.Number,
     { strict: true, decode: (digits) => Number(digits), encode: (value) => String(value) }
   ).pipe(Schema.filter((value) => (value >= min && value <= max) || `must be between ${min} and ${max}`))
@@ -50,7 +53,8 @@ const PaymentsPerYear = Schema.transformLiterals(["1", 1], ["12", 12]).annotatio
 })
 
 const BirthDate = JsonString.pipe(
-  Schema.filter((value) => isCalendarDate(value) || "must be a real date in the form YYYY-MM-DD")
+  Schema.filter((value) => isCalendarDate(value) || "must be a real date in the form YYYY-MM-DD"),
+  Schema.annotations({ jsonSchema: { type: "string", format: "date", maxLength: 10 } })
 )
 
 /** The nine parameters of both products, decoded from their JSON-string form. */

@@ -71,10 +71,9 @@ export type Party = typeof Party.Type
 
 export const MAX_PARTIES = 10
 
-export const Parties = RequestArray(Party).pipe(
-  Schema.filter((parties) => (parties.length >= 1 && parties.length <= MAX_PARTIES) || `must hold 1 to ${MAX_PARTIES} parties`),
-  Schema.annotations({ jsonSchema: { type: "array", minItems: 1, maxItems: MAX_PARTIES } })
-)
+const partiesCount = { message: () => `must hold 1 to ${MAX_PARTIES} parties` }
+
+export const Parties = RequestArray(Party).pipe(Schema.minItems(1, partiesCount), Schema.maxItems(MAX_PARTIES, partiesCount))
 
 /** The role parameters a quote's parties must match. */
 export type RoleParameters = Readonly<Record<Role, PartyKind>>

@@ -13,9 +13,7 @@ const FeatureChoice = RequestObject({ name: OneOf(FEATURE_NAMES) })
 export const ProductSelection = RequestObject({
   product_name: OneOf(PRODUCT_NAMES),
   parameters: ProductParameters,
-  features: RequestArray(FeatureChoice).pipe(
-    Schema.filter((features) => features.length === 1 || "must hold exactly one feature")
-  )
+  features: RequestArray(FeatureChoice).pipe(Schema.itemsCount(1, { message: () => "must hold exactly one feature" }))
 })
 export type ProductSelection = typeof ProductSelection.Type
 export type ProductSelectionInput = typeof ProductSelection.Encoded

@@ -4,11 +4,12 @@
  * gracefully — no new connections, in-flight requests finished, database closed.
  */
 import { IdGenerator, type PartnerStore, QuotingService, TariffBook } from "@kasko/core"
-import { bearerAuthentication, makeApp, type Authenticate, type Services } from "@kasko/express"
+import { bearerAuthentication, makeApp, PROBLEMS, type Authenticate, type Services } from "@kasko/express"
 import { SqliteStores } from "@kasko/sqlite"
 import { Cause, type Clock, Layer, ManagedRuntime } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import type { Duplex } from "node:stream"
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
 import { pino, type Logger } from "pino"
@@ -33,6 +34,23 @@ export interface RunningService {
 }
 
 const DAY_MILLIS = 24 * 60 * 60 * 1000
+const MAX_HEADER_BYTES = 16 * 1024
+
+/**
+ * Requests Node rejects before Express sees them (headers over the limit,
+ * malformed HTTP) still get problem+json, not Node's bare answer.
+ */
+const answerClientError = (error: Error & { code?: string }, socket: Duplex) => {
+  if (!socket.writable) return socket.destroy()
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW"
+  const problem = tooLarge
+    ? PROBLEMS.headersTooLarge
+    : { ...PROBLEMS.constraintViolation, violations: [{ field: "request", message: "is not valid HTTP" }] }
+  const body = JSON.stringify(problem)
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${problem.title}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  )
+}
 const SHUTDOWN_GRACE_MILLIS = 10_000
 
 /** The database file inside the data directory. */
@@ -88,14 +106,17 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     throw error
   }
   const server = createServer(
+    { maxHeaderSize: MAX_HEADER_BYTES },
     makeApp({
       runtime,
       logger,
       authenticate,
       bodyLimitBytes: config.bodyLimitBytes,
+      protection: { requestsPerMinute: config.rateLimitPerMinute, corsOrigins: config.corsOrigins },
       document: { version: API_VERSION, serverUrl: publicUrlOf(config, config.port) }
     })
   )
+  server.on("clientError", answerClientError)
   let port: number
   try {
     port = await listen(server, config.port, config.host)

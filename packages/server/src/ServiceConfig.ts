@@ -29,7 +29,16 @@ export const ServiceConfig = Config.all({
   tokenIssuer: Config.option(Config.string("KASKO_TOKEN_ISSUER")),
   tokenAudience: Config.option(Config.string("KASKO_TOKEN_AUDIENCE")),
   jwksCacheSeconds: integerBetween("KASKO_JWKS_CACHE_SECONDS", 600, 0, 24 * 60 * 60),
-  jwksCooldownSeconds: integerBetween("KASKO_JWKS_COOLDOWN_SECONDS", 30, 0, 60 * 60)
+  jwksCooldownSeconds: integerBetween("KASKO_JWKS_COOLDOWN_SECONDS", 30, 0, 60 * 60),
+  rateLimitPerMinute: integerBetween("KASKO_RATE_LIMIT_PER_MINUTE", 6_000, 1, 10_000_000),
+  corsOrigins: Config.string("KASKO_CORS_ORIGINS").pipe(
+    Config.withDefault(""),
+    Config.map((origins) => origins.split(",").map((origin) => origin.trim()).filter((origin) => origin !== "")),
+    Config.validate({
+      message: "KASKO_CORS_ORIGINS must be a comma-separated list of origins like https://portal.partner.example",
+      validation: (origins) => origins.every((origin) => /^https?:\/\/[^/\s]+$/.test(origin))
+    })
+  )
 })
 export type ServiceConfig = Config.Config.Success<typeof ServiceConfig>
 
@@ -48,7 +57,9 @@ export const CONFIG_HELP = `environment:
   KASKO_TOKEN_AUDIENCE             the aud tokens must carry (default kasko-partner-api; required with KASKO_JWKS_URL)
   KASKO_JWKS_URL                   verify tokens with the identity provider's keys instead of the embedded key pair
   KASKO_JWKS_CACHE_SECONDS         how long fetched keys are trusted (default 600)
-  KASKO_JWKS_COOLDOWN_SECONDS      least time between two fetches of the key set (default 30)`
+  KASKO_JWKS_COOLDOWN_SECONDS      least time between two fetches of the key set (default 30)
+  KASKO_RATE_LIMIT_PER_MINUTE      requests one subscription key may make per minute (default 6000)
+  KASKO_CORS_ORIGINS               comma-separated origins browsers may call from (default none: CORS off)`
 
 /** Reads the configuration from an environment; the error names each bad variable. */
 export const readServiceConfig = (environment: Readonly<Record<string, string | undefined>>): Either.Either<ServiceConfig, string> => {

@@ -18,6 +18,7 @@ const templateQuote = async () => {
   let captured
   const capturing = Layer.succeed(QuoteStore.QuoteStore, {
     insert: (quote) => Effect.sync(() => void (captured = quote)),
+    insertIdempotent: (quote) => Effect.sync(() => ((captured = quote), Option.none())),
     find: () => Effect.succeed(Option.none()),
     markActivated: () => Effect.succeed(Option.none()),
     purge: () => Effect.succeed(0)

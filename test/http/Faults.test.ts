@@ -24,6 +24,7 @@ afterEach(async () => {
 const serveWithStore = async (failure: Effect.Effect<never, StorageUnavailable>) => {
   const store = Layer.succeed(QuoteStore.QuoteStore, {
     insert: () => failure,
+    insertIdempotent: () => failure,
     find: () => failure,
     markActivated: () => failure,
     purge: () => failure

@@ -164,6 +164,57 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
       expect(found(outcome.stored)).toEqual(fixture)
     })
 
+    describe("idempotency keys", () => {
+      const use = (key: string, fingerprint: string, unusedBefore = 0) => ({ key, fingerprint, unused_before: unusedBefore })
+
+      it("stores the first quote under a key and answers it, with its fingerprint, to the next use", async () => {
+        const [first, second] = [variantOf(fixtures[0]!, 901), variantOf(fixtures[0]!, 902)]
+        const outcome = await withStore((store) =>
+          Effect.gen(function* () {
+            const stored = yield* store.insertIdempotent(first, use("retry-1", "body-a"))
+            const replayed = yield* store.insertIdempotent(second, use("retry-1", "body-b"))
+            return { stored, replayed, second: yield* store.find(second.partner_id, second.quote_id) }
+          })
+        )
+        expect(outcome.stored).toEqual(Option.none())
+        expect(outcome.replayed).toEqual(Option.some({ quote: first, fingerprint: "body-a" }))
+        expect(outcome.second).toEqual(Option.none())
+      })
+
+      it("keeps keys per partner, and forgets a use older than unused_before", async () => {
+        const mine = variantOf(fixtures[0]!, 911)
+        const theirs = variantOf(fixtures[0]!, 912, { partner_id: "partner-z" })
+        const later = variantOf(fixtures[0]!, 913, { created_at: mine.created_at + 10 })
+        const outcome = await withStore((store) =>
+          Effect.gen(function* () {
+            yield* store.insertIdempotent(mine, use("shared-key", "a"))
+            const otherPartner = yield* store.insertIdempotent(theirs, use("shared-key", "a"))
+            const afterExpiry = yield* store.insertIdempotent(later, use("shared-key", "b", mine.created_at))
+            const again = yield* store.insertIdempotent(variantOf(fixtures[0]!, 914), use("shared-key", "b", mine.created_at))
+            return { otherPartner, afterExpiry, again }
+          })
+        )
+        expect(outcome.otherPartner).toEqual(Option.none())
+        expect(outcome.afterExpiry).toEqual(Option.none())
+        expect(outcome.again).toEqual(Option.some({ quote: later, fingerprint: "b" }))
+      })
+
+      it("stores exactly one quote of 20 concurrent uses of one key, and answers it to all the others", async () => {
+        const attempts = Array.from({ length: 20 }, (_, index) => variantOf(fixtures[1]!, 920 + index))
+        const outcome = await withStore((store) =>
+          Effect.gen(function* () {
+            const results = yield* Effect.forEach(attempts, (quote) => store.insertIdempotent(quote, use("burst", "same-body")), { concurrency: "unbounded" })
+            const stored = yield* Effect.forEach(attempts, (quote) => store.find(quote.partner_id, quote.quote_id))
+            return { results, stored }
+          })
+        )
+        expect(outcome.stored.filter(Option.isSome)).toHaveLength(1)
+        const winner = Option.getOrThrow(outcome.stored.find(Option.isSome)!)
+        expect(outcome.results.filter(Option.isNone)).toHaveLength(1)
+        for (const result of outcome.results.filter(Option.isSome)) expect(result.value.quote).toEqual(winner)
+      })
+    })
+
     it("reads back 10 000 quotes identical to what it stored", async () => {
       const quotes = Array.from({ length: 10_000 }, (_, index) => variantOf(fixtures[index % fixtures.length]!, index))
       const readBack = await withStore((store) =>

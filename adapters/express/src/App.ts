@@ -7,13 +7,14 @@ import type { CoreError } from "@kasko/core"
 import { Cause, Exit, Option, type ManagedRuntime } from "effect"
 import express, { type Express, type RequestHandler } from "express"
 import type { Logger } from "pino"
+import { createHash } from "node:crypto"
 import { apiReferencePage } from "./ApiReferencePage.js"
 import { isPrincipal, type Authenticate } from "./Authentication.js"
 import { isServerFault, problemOfCoreError } from "./CoreErrorProblems.js"
 import { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 import { OPERATIONS, type Operation, type Services } from "./Operations.js"
 import { jsonBody } from "./JsonBody.js"
-import { PROBLEMS, sendProblem } from "./Problem.js"
+import { constraintViolation, PROBLEMS, sendProblem } from "./Problem.js"
 import { corsFor, rateLimitPerKey, securityHeaders, type ProtectionOptions } from "./Protection.js"
 import { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"
 import { requestId, requestIdOf } from "./RequestId.js"
@@ -33,6 +34,16 @@ export interface AppOptions {
 
 /** `/insurance/car/quotes/{quote_id}` → `/insurance/car/quotes/:quote_id` */
 const expressPath = (template: string) => template.replace(/\{(\w+)\}/g, ":$1")
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
+
+/** The Idempotency-Key and a fingerprint of the body (SHA-256 of its JSON), or why the key is malformed. */
+const idempotencyOf = (request: express.Request): { key: string; fingerprint: string } | undefined | Error => {
+  const key = request.get("idempotency-key")
+  if (key === undefined) return undefined
+  if (!IDEMPOTENCY_KEY.test(key)) return new Error("must be 1–255 visible ASCII characters")
+  return { key, fingerprint: createHash("sha256").update(JSON.stringify(request.body ?? null)).digest("hex") }
+}
 
 export const makeApp = (options: AppOptions): Express => {
   const { runtime, logger, authenticate } = options
@@ -59,9 +70,14 @@ export const makeApp = (options: AppOptions): Express => {
         sendProblem(response, caller)
         return
       }
+      const idempotency = operation.idempotent ? idempotencyOf(request) : undefined
+      if (idempotency instanceof Error) {
+        sendProblem(response, constraintViolation([{ field: "Idempotency-Key", message: idempotency.message }]))
+        return
+      }
       const exit = await runEffect(
         runtime,
-        operation.handle({ params: request.params as Record<string, string>, body: request.body, partnerId: caller.partnerId })
+        operation.handle({ params: request.params as Record<string, string>, body: request.body, partnerId: caller.partnerId, idempotency })
       )
       if (Exit.isSuccess(exit)) {
         if (operation.noStore) response.setHeader("Cache-Control", "no-store")

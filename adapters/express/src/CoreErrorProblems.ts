@@ -15,6 +15,9 @@ const unavailable: ProblemAnswer = {
 
 const PROBLEM_OF_CORE_ERROR = {
   ConstraintViolation: (error) => constraintViolation(error.violations),
+  IdempotencyKeyReused: () => ({
+    problem: { ...PROBLEMS.idempotencyKeyReused, detail: "This Idempotency-Key was used with a different request in the last 24 hours." }
+  }),
   ProductNotFound: () => ({ problem: PROBLEMS.notFound }),
   QuoteNotFound: () => ({ problem: PROBLEMS.notFound }),
   TariffNotInForce: () => unavailable,

@@ -84,6 +84,7 @@ const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   405: "Method Not Allowed (see Allow)",
   413: "Payload Too Large: the body is over the size limit",
   415: "Unsupported Media Type: the body must be application/json",
+  422: "Unprocessable Entity: the Idempotency-Key was used with a different request in the last 24 hours",
   429: "Too Many Requests: the subscription key is over its rate limit (see Retry-After and RateLimit-*)",
   500: "Internal Server Error",
   503: "Service Unavailable: storage or pricing is temporarily unavailable (see Retry-After)"
@@ -115,16 +116,30 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
           : `${operation.description} Requires a bearer token with the scope \`${operation.scope}\` and the partner's subscription key.`,
       security: operation.scope === undefined ? [] : [{ bearerToken: [], subscriptionKey: [] }],
       ...(operation.scope === undefined ? {} : { "x-required-scopes": [operation.scope] }),
-      ...(operation.pathParameters.length === 0
+      ...(operation.pathParameters.length === 0 && !operation.idempotent
         ? {}
         : {
-            parameters: operation.pathParameters.map((parameter) => ({
-              name: parameter.name,
-              in: "path",
-              required: true,
-              description: parameter.description,
-              schema: parameter.schema
-            }))
+            parameters: [
+              ...operation.pathParameters.map((parameter) => ({
+                name: parameter.name,
+                in: "path",
+                required: true,
+                description: parameter.description,
+                schema: parameter.schema
+              })),
+              ...(operation.idempotent
+                ? [
+                    {
+                      name: "Idempotency-Key",
+                      in: "header",
+                      required: false,
+                      description:
+                        "Makes a retry safe: the same key with the same body within 24 hours answers the original quote and creates none; the same key with another body answers 422. Keys are per partner.",
+                      schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" }
+                    }
+                  ]
+                : [])
+            ]
           }),
       ...(operation.requestBody === undefined
         ? {}

@@ -28,6 +28,8 @@ export interface OperationRequest {
   readonly body: unknown
   /** The partner the request acts for, set by the authentication middleware. */
   readonly partnerId: string
+  /** The request's Idempotency-Key and the fingerprint of its body, when it sent one. */
+  readonly idempotency: { readonly key: string; readonly fingerprint: string } | undefined
 }
 
 export interface PathParameter {
@@ -56,6 +58,8 @@ export interface Operation {
   readonly errorStatuses: ReadonlyArray<number>
   /** Quote answers must not be cached anywhere (`Cache-Control: no-store`). */
   readonly noStore: boolean
+  /** The operation honours an `Idempotency-Key` header. */
+  readonly idempotent: boolean
   /** Runs the operation; answers the encoded 200 body. */
   readonly handle: (request: OperationRequest) => Effect.Effect<unknown, CoreError, Services>
 }
@@ -105,6 +109,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     responseDescription: "The product definition",
     errorStatuses: [404],
     noStore: false,
+    idempotent: false,
     handle: ({ params }) => Effect.map(QuotingService.getProduct(params["product_name"] ?? ""), encodeProduct)
   },
   {
@@ -121,6 +126,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     responseDescription: "The price offer",
     errorStatuses: [400, 413, 415, 503],
     noStore: true,
+    idempotent: false,
     handle: ({ body }) => Effect.map(QuotingService.createOffer(body), encodeOffer)
   },
   {
@@ -136,9 +142,10 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     requestBody: QuoteRequest.QuoteRequest.annotations({ identifier: "QuoteRequest" }),
     responses: [Quote.Quote.annotations({ identifier: "Quote" })],
     responseDescription: "The quote, awaiting activation",
-    errorStatuses: [400, 413, 415, 503],
+    errorStatuses: [400, 413, 415, 422, 503],
     noStore: true,
-    handle: ({ body, partnerId }) => Effect.map(QuotingService.createQuote(partnerId, body), encodeQuote)
+    idempotent: true,
+    handle: ({ body, partnerId, idempotency }) => Effect.map(QuotingService.createQuote(partnerId, body, idempotency), encodeQuote)
   },
   {
     operationId: "getQuote",
@@ -155,6 +162,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     responseDescription: "The quote",
     errorStatuses: [404, 503],
     noStore: true,
+    idempotent: false,
     handle: ({ params, partnerId }) =>
       Effect.map(QuotingService.getQuote(partnerId, params["quote_id"] ?? ""), (retrieved) =>
         retrieved.state === "activated" ? encodeActivatedQuote(retrieved.quote) : encodeQuote(retrieved.quote)
@@ -174,6 +182,8 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     responseDescription: "An empty JSON object",
     errorStatuses: [404, 503],
     noStore: true,
+    // activation is idempotent by nature: the header is accepted, a repeat changes nothing
+    idempotent: true,
     handle: ({ params, partnerId }) => Effect.as(QuotingService.activateQuote(partnerId, params["quote_id"] ?? ""), {})
   },
   {
@@ -190,6 +200,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     responseDescription: "The service is alive",
     errorStatuses: [],
     noStore: true,
+    idempotent: false,
     handle: () => Effect.succeed({ status: "ok" })
   },
   {
@@ -206,6 +217,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     responseDescription: "The service can serve quotes",
     errorStatuses: [503],
     noStore: true,
+    idempotent: false,
     handle: () =>
       Effect.flatMap(QuoteStore.QuoteStore, (store) => store.find(READINESS_PROBE_ID, READINESS_PROBE_ID)).pipe(
         Effect.as({ status: "ready" })

@@ -34,6 +34,7 @@ export const PROBLEMS = {
   methodNotAllowed: problemOf("method-not-allowed", "Method Not Allowed", 405),
   payloadTooLarge: problemOf("payload-too-large", "Payload Too Large", 413),
   unsupportedMediaType: problemOf("unsupported-media-type", "Unsupported Media Type", 415),
+  idempotencyKeyReused: problemOf("idempotency-key-reused", "Unprocessable Entity", 422),
   headersTooLarge: problemOf("request-header-fields-too-large", "Request Header Fields Too Large", 431),
   tooManyRequests: problemOf("too-many-requests", "Too Many Requests", 429),
   internal: problemOf("internal-server-error", "Internal Server Error", 500),

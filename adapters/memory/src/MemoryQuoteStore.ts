@@ -14,12 +14,24 @@ const keyOf = (partnerId: string, quoteId: string) => `${partnerId}\u0000${quote
 export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => {
   const quotes = new Map<string, StoredQuote>()
   const byId = new Set<string>()
+  const idempotencyKeys = new Map<string, { readonly fingerprint: string; readonly quote_id: string; readonly created_at: number }>()
+  const store = (quote: StoredQuote) => {
+    if (byId.has(quote.quote_id)) throw new Error(`quote ${quote.quote_id} is already stored`)
+    byId.add(quote.quote_id)
+    quotes.set(keyOf(quote.partner_id, quote.quote_id), structuredClone(quote))
+  }
   return {
-    insert: (quote) =>
+    insert: (quote) => Effect.sync(() => store(quote)),
+    insertIdempotent: (quote, use) =>
       Effect.sync(() => {
-        if (byId.has(quote.quote_id)) throw new Error(`quote ${quote.quote_id} is already stored`)
-        byId.add(quote.quote_id)
-        quotes.set(keyOf(quote.partner_id, quote.quote_id), structuredClone(quote))
+        const earlier = idempotencyKeys.get(keyOf(quote.partner_id, use.key))
+        const earlierQuote = earlier === undefined ? undefined : quotes.get(keyOf(quote.partner_id, earlier.quote_id))
+        if (earlier !== undefined && earlierQuote !== undefined && earlier.created_at > use.unused_before) {
+          return Option.some({ quote: structuredClone(earlierQuote), fingerprint: earlier.fingerprint })
+        }
+        store(quote)
+        idempotencyKeys.set(keyOf(quote.partner_id, use.key), { fingerprint: use.fingerprint, quote_id: quote.quote_id, created_at: quote.created_at })
+        return Option.none()
       }),
     find: (partnerId, quoteId) =>
       Effect.sync(() => Option.fromNullable(quotes.get(keyOf(partnerId, quoteId))).pipe(Option.map(structuredClone))),
@@ -38,6 +50,7 @@ export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => {
           if (quote.created_at > cutoff) continue
           quotes.delete(key)
           byId.delete(quote.quote_id)
+          for (const [useKey, use] of idempotencyKeys) if (use.quote_id === quote.quote_id) idempotencyKeys.delete(useKey)
           deleted++
         }
         return deleted

@@ -61,6 +61,21 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ) STRICT;
       CREATE INDEX subscription_keys_by_partner ON subscription_keys (partner_id);
     `
+  },
+  {
+    version: 4,
+    name: "idempotency keys of quote creations",
+    sql: `
+      CREATE TABLE idempotency_keys (
+        partner_id TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        quote_id TEXT NOT NULL REFERENCES quotes (quote_id) ON DELETE CASCADE,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (partner_id, idempotency_key)
+      ) STRICT;
+      CREATE INDEX idempotency_keys_by_quote ON idempotency_keys (quote_id);
+    `
   }
 ]
 

@@ -78,31 +78,60 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
     quote_json: JSON.stringify(quote.quote),
     worksheet_json: JSON.stringify(quote.worksheet)
   })
-  const insertAll = database.transaction((quotes: ReadonlyArray<StoredQuote>) => {
-    for (const quote of quotes) insert.run(rowOf(quote))
-  })
+  const selectKeyUse = database.prepare<[string, string], { fingerprint: string; quote_id: string; created_at: number }>(
+    "SELECT fingerprint, quote_id, created_at FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ?"
+  )
+  const deleteKeyUse = database.prepare<[string, string]>("DELETE FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ?")
+  const insertKeyUse = database.prepare<[string, string, string, string, number]>(
+    "INSERT INTO idempotency_keys (partner_id, idempotency_key, fingerprint, quote_id, created_at) VALUES (?, ?, ?, ?, ?)"
+  )
 
-  type Waiting = { readonly quote: StoredQuote; readonly resume: (outcome: Effect.Effect<void, StorageUnavailable>) => void }
+  type Earlier = Option.Option<{ readonly quote: StoredQuote; readonly fingerprint: string }>
+  type Waiting = {
+    readonly quote: StoredQuote
+    readonly key: QuoteStore.IdempotencyKeyUse | undefined
+    readonly resume: (outcome: Effect.Effect<Earlier, StorageUnavailable>) => void
+  }
+
+  /** Stores one waiting quote inside the group's transaction; an earlier use of its key wins. */
+  const storeOne = ({ quote, key }: Waiting): Earlier => {
+    if (key !== undefined) {
+      const earlier = selectKeyUse.get(quote.partner_id, key.key)
+      if (earlier !== undefined && earlier.created_at > key.unused_before) {
+        const earlierRow = select.get(quote.partner_id, earlier.quote_id)
+        if (earlierRow !== undefined) return Option.some({ quote: quoteOfRow(earlierRow), fingerprint: earlier.fingerprint })
+      }
+      if (earlier !== undefined) deleteKeyUse.run(quote.partner_id, key.key)
+    }
+    insert.run(rowOf(quote))
+    if (key !== undefined) insertKeyUse.run(quote.partner_id, key.key, key.fingerprint, quote.quote_id, quote.created_at)
+    return Option.none()
+  }
+  const storeAll = database.transaction((group: ReadonlyArray<Waiting>) => group.map(storeOne))
+
   let waiting: Array<Waiting> = []
   const commitWaiting = () => {
     const group = waiting
     waiting = []
     try {
-      insertAll.immediate(group.map((entry) => entry.quote))
-      for (const entry of group) entry.resume(Effect.void)
+      storeAll.immediate(group).forEach((earlier, index) => group[index]!.resume(Effect.succeed(earlier)))
     } catch (error) {
       if (group.length === 1) return group[0]!.resume(driverFailure("insert quote", error))
       // one bad quote must not fail the others: commit them one by one
       for (const entry of group) {
         try {
-          insertAll.immediate([entry.quote])
-          entry.resume(Effect.void)
+          entry.resume(Effect.succeed(storeAll.immediate([entry])[0]!))
         } catch (single) {
           entry.resume(driverFailure("insert quote", single))
         }
       }
     }
   }
+  const enqueue = (quote: StoredQuote, key: QuoteStore.IdempotencyKeyUse | undefined) =>
+    Effect.async<Earlier, StorageUnavailable>((resume) => {
+      waiting.push({ quote, key, resume })
+      if (waiting.length === 1) setImmediate(commitWaiting)
+    })
   const activateQuote = database.transaction((partnerId: string, quoteId: string, activatedAt: number) => {
     activate.run(activatedAt, partnerId, quoteId)
     return select.get(partnerId, quoteId)
@@ -112,11 +141,8 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
   )
 
   return {
-    insert: (quote) =>
-      Effect.async<void, StorageUnavailable>((resume) => {
-        waiting.push({ quote, resume })
-        if (waiting.length === 1) setImmediate(commitWaiting)
-      }),
+    insert: (quote) => Effect.asVoid(enqueue(quote, undefined)),
+    insertIdempotent: (quote, key) => enqueue(quote, key),
     find: (partnerId, quoteId) =>
       attempt("find quote", () => select.get(partnerId, quoteId)).pipe(
         Effect.map((row) => Option.map(Option.fromNullable(row), quoteOfRow))

@@ -26,6 +26,11 @@ export class QuoteNotFound extends Schema.TaggedError<QuoteNotFound>()("QuoteNot
   quote_id: Schema.String
 }) {}
 
+/** An Idempotency-Key was used before, within its 24 hours, with a different request. */
+export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {
+  idempotency_key: Schema.String
+}) {}
+
 /** No tariff version of the product is in force on the pricing date. */
 export class TariffNotInForce extends Schema.TaggedError<TariffNotInForce>()("TariffNotInForce", {
   product_name: Schema.String,
@@ -45,6 +50,7 @@ export class StorageUnavailable extends Schema.TaggedError<StorageUnavailable>()
 /** Every failure the core's public API can report. */
 export type CoreError =
   | ConstraintViolation
+  | IdempotencyKeyReused
   | ProductNotFound
   | QuoteNotFound
   | TariffNotInForce

@@ -27,6 +27,16 @@ export class QuoteStore extends Context.Tag("@kasko/core/QuoteStore")<
   {
     /** Stores a new quote; once this succeeds the quote is durable. */
     readonly insert: (quote: StoredQuote) => Effect.Effect<void, StorageUnavailable>
+    /**
+     * Stores a new quote under the partner's idempotency key — unless the key
+     * already names a quote created after `key.unused_before`: then nothing is
+     * stored and that quote is answered with the fingerprint it was made from.
+     * Atomic: of concurrent inserts under one key, exactly one stores.
+     */
+    readonly insertIdempotent: (
+      quote: StoredQuote,
+      key: IdempotencyKeyUse
+    ) => Effect.Effect<Option.Option<{ readonly quote: StoredQuote; readonly fingerprint: string }>, StorageUnavailable>
     /** The partner's quote with that id; another partner's quote is not found. */
     readonly find: (partnerId: string, quoteId: string) => Effect.Effect<Option.Option<StoredQuote>, StorageUnavailable>
     /**
@@ -47,6 +57,15 @@ export class QuoteStore extends Context.Tag("@kasko/core/QuoteStore")<
     readonly purge: (cutoffs: PurgeCutoffs) => Effect.Effect<number, StorageUnavailable>
   }
 >() {}
+
+/** An Idempotency-Key as a quote creation uses it. */
+export interface IdempotencyKeyUse {
+  readonly key: string
+  /** What identifies the request: the same key with another fingerprint is a different request. */
+  readonly fingerprint: string
+  /** Uses of the key created at or before this instant (epoch ms) are forgotten. */
+  readonly unused_before: number
+}
 
 /** Creation instants (epoch ms) at or before which quotes are deleted, per state. */
 export interface PurgeCutoffs {

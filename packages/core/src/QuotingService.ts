@@ -6,6 +6,7 @@
 import { Clock, Effect, Either, Option } from "effect"
 import { calendarDateOfMillis } from "./CalendarDate.js"
 import {
+  IdempotencyKeyReused,
   ProductNotFound,
   QuoteNotFound,
   TariffNotInForce,
@@ -75,13 +76,28 @@ export const createOffer = (
 ): Effect.Effect<PriceOffer, ConstraintViolation | TariffNotInForce, TariffBook> =>
   Effect.map(priceOfferRequest(input), ({ request, computed }) => offerOf(request, computed))
 
-/** Creates a quote for the partner from a quote request (spec §2.8 → §2.9), valid for 30 days. */
+/** How long an Idempotency-Key answers with the quote it first created. */
+export const IDEMPOTENCY_KEY_VALIDITY_MILLIS = 24 * 60 * 60 * 1000
+
+/** An Idempotency-Key with the fingerprint of the request that carries it. */
+export interface IdempotentRequest {
+  readonly key: string
+  readonly fingerprint: string
+}
+
+/**
+ * Creates a quote for the partner from a quote request (spec §2.8 → §2.9),
+ * valid for 30 days. With an idempotency key, a retry of the same request
+ * within 24 hours answers the quote the first one created, and creates none;
+ * the same key with another request fails with IdempotencyKeyReused.
+ */
 export const createQuote = (
   partnerId: string,
-  input: unknown
+  input: unknown,
+  idempotency?: IdempotentRequest
 ): Effect.Effect<
   Quote,
-  ConstraintViolation | TariffNotInForce | StorageUnavailable,
+  ConstraintViolation | IdempotencyKeyReused | TariffNotInForce | StorageUnavailable,
   TariffBook | QuoteStore | IdGenerator
 > =>
   Effect.gen(function* () {
@@ -101,8 +117,15 @@ export const createQuote = (
       quote,
       worksheet
     }
-    yield* Effect.flatMap(QuoteStore, (store) => store.insert(stored))
-    return quote
+    const store = yield* QuoteStore
+    if (idempotency === undefined) {
+      yield* store.insert(stored)
+      return quote
+    }
+    const earlier = yield* store.insertIdempotent(stored, { ...idempotency, unused_before: now - IDEMPOTENCY_KEY_VALIDITY_MILLIS })
+    if (Option.isNone(earlier)) return quote
+    if (earlier.value.fingerprint !== idempotency.fingerprint) return yield* new IdempotencyKeyReused({ idempotency_key: idempotency.key })
+    return earlier.value.quote.quote
   })
 
 /** The partner's live quote, or QuoteNotFound: unknown, malformed id, another partner's, or 30 days old. */

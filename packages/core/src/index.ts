@@ -31,6 +31,7 @@ export * as Variant from "./Variant.js"
 export * as VehicleCodes from "./VehicleCodes.js"
 export {
   ConstraintViolation,
+  IdempotencyKeyReused,
   ProductNotFound,
   QuoteNotFound,
   StorageUnavailable,

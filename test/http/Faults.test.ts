@@ -37,6 +37,7 @@ const serveWithStore = async (failure: Effect.Effect<never, StorageUnavailable>)
     authenticate: singlePartner("partner-a"),
     bodyLimitBytes: 100_000,
     protection: { requestsPerMinute: 1_000, corsOrigins: [] },
+    requestTimeoutMillis: 300,
     document: { version: "1.0.0", serverUrl: "http://localhost" }
   })
   const server = createServer(app)
@@ -75,6 +76,16 @@ describe("service faults", () => {
     expect(logged).toContain("bug while storing CPR")
     expect(logged).not.toContain("0101901234")
     expect(logged).not.toContain("eyJabc")
+  })
+
+  it("answers 503 with Retry-After instead of hanging when storage takes longer than the request budget", async () => {
+    const { client } = await serveWithStore(Effect.sleep("3 seconds").pipe(Effect.zipRight(Effect.fail(new StorageUnavailable({ reason: "slow", retryable: true })))))
+    const started = Date.now()
+    const answer = await client.request("GET", "/insurance/car/quotes/0190a000-0000-7000-8000-000000000001")
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(answer.status).toBe(503)
+    expect(answer.headers.get("retry-after")).toBe("5")
+    expect(answer.body).toMatchObject({ title: "Service Unavailable", status: 503 })
   })
 
   it("keeps serving products and offers, which need no storage", async () => {

@@ -37,6 +37,7 @@ describe("the route inventory", () => {
       authenticate: async () => ({ partnerId: "p" }),
       bodyLimitBytes: 1_000,
       protection: { requestsPerMinute: 10, corsOrigins: [] },
+      requestTimeoutMillis: 1_000,
       document: { version: "1", serverUrl: "http://localhost" }
     }) as Express & { router: { stack: ReadonlyArray<Layered> } }
     const document = openApiDocument(OPERATIONS, { version: "1", serverUrl: "http://localhost" }) as { paths: Record<string, Record<string, unknown>> }

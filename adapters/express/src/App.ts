@@ -10,7 +10,7 @@ import type { Logger } from "pino"
 import { createHash } from "node:crypto"
 import { apiReferencePage } from "./ApiReferencePage.js"
 import { isPrincipal, type Authenticate } from "./Authentication.js"
-import { isServerFault, problemOfCoreError } from "./CoreErrorProblems.js"
+import { isServerFault, problemOfCoreError, RETRY_AFTER_SECONDS } from "./CoreErrorProblems.js"
 import { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 import { OPERATIONS, type Operation, type Services } from "./Operations.js"
 import { jsonBody } from "./JsonBody.js"
@@ -29,11 +29,24 @@ export interface AppOptions {
   /** Largest accepted request body. */
   readonly bodyLimitBytes: number
   readonly protection: ProtectionOptions
+  /** Longest an operation may wait (storage, say) before the request answers 503 instead of hanging. */
+  readonly requestTimeoutMillis: number
   readonly document: DocumentSettings
 }
 
 /** `/insurance/car/quotes/{quote_id}` → `/insurance/car/quotes/:quote_id` */
 const expressPath = (template: string) => template.replace(/\{(\w+)\}/g, ":$1")
+
+const TIMED_OUT = Symbol("timed out")
+
+/** The outcome, or TIMED_OUT once the budget is spent (the work may still finish; an Idempotency-Key makes the retry safe). */
+const withinBudget = <A>(outcome: Promise<A>, budgetMillis: number): Promise<A | typeof TIMED_OUT> => {
+  let timer: NodeJS.Timeout | undefined
+  const expiry = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), budgetMillis)
+  })
+  return Promise.race([outcome, expiry]).finally(() => clearTimeout(timer))
+}
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
@@ -75,10 +88,16 @@ export const makeApp = (options: AppOptions): Express => {
         sendProblem(response, constraintViolation([{ field: "Idempotency-Key", message: idempotency.message }]))
         return
       }
-      const exit = await runEffect(
+      const outcome = runEffect(
         runtime,
         operation.handle({ params: request.params as Record<string, string>, body: request.body, partnerId: caller.partnerId, idempotency })
       )
+      const exit = outcome instanceof Promise ? await withinBudget(outcome, options.requestTimeoutMillis) : outcome
+      if (exit === TIMED_OUT) {
+        logger.warn({ request_id: requestIdOf(response.locals), budget_ms: options.requestTimeoutMillis }, "request over its time budget")
+        sendProblem(response, { problem: { ...PROBLEMS.serviceUnavailable, detail: "The request took too long; retry it (with its Idempotency-Key)." }, headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } })
+        return
+      }
       if (Exit.isSuccess(exit)) {
         if (operation.noStore) response.setHeader("Cache-Control", "no-store")
         response.status(200).json(exit.value)

@@ -113,6 +113,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
       authenticate,
       bodyLimitBytes: config.bodyLimitBytes,
       protection: { requestsPerMinute: config.rateLimitPerMinute, corsOrigins: config.corsOrigins },
+      requestTimeoutMillis: config.requestTimeoutMillis,
       document: { version: API_VERSION, serverUrl: publicUrlOf(config, config.port) }
     })
   )

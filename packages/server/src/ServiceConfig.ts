@@ -30,6 +30,7 @@ export const ServiceConfig = Config.all({
   tokenAudience: Config.option(Config.string("KASKO_TOKEN_AUDIENCE")),
   jwksCacheSeconds: integerBetween("KASKO_JWKS_CACHE_SECONDS", 600, 0, 24 * 60 * 60),
   jwksCooldownSeconds: integerBetween("KASKO_JWKS_COOLDOWN_SECONDS", 30, 0, 60 * 60),
+  requestTimeoutMillis: integerBetween("KASKO_REQUEST_TIMEOUT_MS", 10_000, 100, 600_000),
   rateLimitPerMinute: integerBetween("KASKO_RATE_LIMIT_PER_MINUTE", 6_000, 1, 10_000_000),
   corsOrigins: Config.string("KASKO_CORS_ORIGINS").pipe(
     Config.withDefault(""),
@@ -58,6 +59,7 @@ export const CONFIG_HELP = `environment:
   KASKO_JWKS_URL                   verify tokens with the identity provider's keys instead of the embedded key pair
   KASKO_JWKS_CACHE_SECONDS         how long fetched keys are trusted (default 600)
   KASKO_JWKS_COOLDOWN_SECONDS      least time between two fetches of the key set (default 30)
+  KASKO_REQUEST_TIMEOUT_MS         longest a request may wait (for storage) before it answers 503 (default 10000)
   KASKO_RATE_LIMIT_PER_MINUTE      requests one subscription key may make per minute (default 6000)
   KASKO_CORS_ORIGINS               comma-separated origins browsers may call from (default none: CORS off)`
 

@@ -4,19 +4,11 @@
  * band edges 20/21/24/25/27/28, birth dates, monthly payments, and prices
  * whose monthly amount lands just past or on a whole krone.
  */
+import { Examples } from "@kasko/core"
 import type { PricingCase } from "@kasko/workbench"
 
 const PRICING_DATE = "2026-03-02"
 
-const base = {
-  payments_per_year: "1",
-  policy_holder: "person",
-  vehicle_type: "personbil",
-  vehicle_user: "person",
-  vehicle_owner: "organization",
-  vehicle_usage: "privat_person_koersel",
-  vehicle_price: "200000"
-}
 
 const goldenCase = (
   name: string,
@@ -28,7 +20,7 @@ const goldenCase = (
   product_name: `insurance-car-${product}`,
   feature,
   pricing_date: PRICING_DATE,
-  parameters: { ...base, ...parameters }
+  parameters: Examples.standardParameters(parameters)
 })
 
 const extended = { policy_holder: "organization" }

@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest"
 import { FEATURE_NAMES, PRODUCT_NAMES } from "../src/ProductCatalogue.js"
 import { POLICY_HOLDERS, VEHICLE_TYPES, VEHICLE_USAGES, type ProductParameters } from "../src/Parameters.js"
 import { fireRulesInterpreted, priceCompiled, priceInterpreted, pricingFacts, type PricingRequest } from "../src/Pricing.js"
-import { decodeTariff, FACT_NAMES, OPERATORS, Tariff, type TariffDocument } from "../src/Tariff.js"
+import { decodeTariff, Tariff, type TariffDocument } from "../src/Tariff.js"
+import { conditionTrees } from "./arbitraries.js"
 import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "../src/TariffBook.js"
 import { compileTariff, TariffNotCompilable } from "../src/TariffCompiler.js"
 
@@ -60,23 +61,7 @@ const factValue = fc.oneof(
   fc.constantFrom(17, 21, 25, 28, 300_000),
   fc.constant(null)
 )
-const leaf = fc.oneof(
-  fc.record({ fact: fc.constantFrom(...FACT_NAMES), operator: fc.constantFrom("in" as const, "notIn" as const), value: fc.array(factValue, { maxLength: 4 }) }),
-  fc.record({
-    fact: fc.constantFrom(...FACT_NAMES),
-    operator: fc.constantFrom(...OPERATORS.filter((operator) => operator !== "in" && operator !== "notIn")),
-    value: factValue
-  })
-)
-const condition = fc.letrec<{ node: unknown }>((tie) => ({
-  node: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    leaf,
-    fc.record({ all: fc.array(tie("node"), { maxLength: 3 }) }),
-    fc.record({ any: fc.array(tie("node"), { maxLength: 3 }) }),
-    fc.record({ not: tie("node") })
-  )
-})).node
+const { topLevel } = conditionTrees(factValue)
 const coverage = fc.constantFrom("kasko", "ansvar", "vejhjælp", "friskade", "retshjælp")
 const instruction = fc.oneof(
   fc.record({
@@ -100,11 +85,7 @@ const randomTariff: fc.Arbitrary<Tariff> = fc
     rules: fc.array(
       fc.record({
         priority: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
-        conditions: fc.oneof(
-          fc.record({ all: fc.array(condition, { maxLength: 3 }) }),
-          fc.record({ any: fc.array(condition, { maxLength: 3 }) }),
-          fc.record({ not: condition })
-        ),
+        conditions: topLevel,
         event: instruction
       }),
       { minLength: 1, maxLength: 12 }

@@ -2,6 +2,7 @@
 import fc from "fast-check"
 import { POLICY_HOLDERS, VEHICLE_TYPES, VEHICLE_USAGES } from "../src/Parameters.js"
 import { PRODUCT_NAMES, FEATURE_NAMES } from "../src/ProductCatalogue.js"
+import { FACT_NAMES, OPERATORS, type Condition } from "../src/Tariff.js"
 
 export const productName = fc.constantFrom(...PRODUCT_NAMES)
 export const featureName = fc.constantFrom(...FEATURE_NAMES)
@@ -32,3 +33,30 @@ export const parameters = fc.record(
     ]
   }
 )
+
+/** json-rules-engine condition trees over the tariff's facts and operators, comparing with `factValue`s. */
+export const conditionTrees = (factValue: fc.Arbitrary<unknown>) => {
+  const leaf = fc.oneof(
+    fc.record({ fact: fc.constantFrom(...FACT_NAMES), operator: fc.constantFrom("in" as const, "notIn" as const), value: fc.array(factValue, { maxLength: 4 }) }),
+    fc.record({
+      fact: fc.constantFrom(...FACT_NAMES),
+      operator: fc.constantFrom(...OPERATORS.filter((operator) => operator !== "in" && operator !== "notIn")),
+      value: factValue
+    })
+  )
+  const condition: fc.Arbitrary<Condition> = fc.letrec<{ node: Condition }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      leaf as fc.Arbitrary<Condition>,
+      fc.record({ all: fc.array(tie("node"), { maxLength: 3 }) }),
+      fc.record({ any: fc.array(tie("node"), { maxLength: 3 }) }),
+      fc.record({ not: tie("node") })
+    )
+  })).node
+  const topLevel = fc.oneof(
+    fc.record({ all: fc.array(condition, { maxLength: 3 }) }),
+    fc.record({ any: fc.array(condition, { maxLength: 3 }) }),
+    fc.record({ not: condition })
+  )
+  return { condition, topLevel }
+}

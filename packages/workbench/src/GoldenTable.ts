@@ -6,20 +6,13 @@
  */
 import { parse } from "csv-parse/sync"
 import { stringify } from "csv-stringify/sync"
-import type { RatingWorksheet } from "@kasko/core"
+import { ProductCatalogue, type RatingWorksheet } from "@kasko/core"
 import type { PricingCase } from "./PricingCase.js"
 
-export const PARAMETER_COLUMNS = [
-  "payments_per_year",
-  "policy_holder",
-  "vehicle_type",
-  "vehicle_user",
-  "vehicle_owner",
-  "vehicle_usage",
-  "vehicle_price",
-  "youngest_user_age",
-  "youngest_user_birthdate"
-] as const
+/** The nine parameters, in the catalogue's order (both products define the same). */
+export const PARAMETER_COLUMNS: ReadonlyArray<string> = ProductCatalogue.productDefinition("insurance-car-leasing")!.parameters.map(
+  (parameter) => parameter.name
+)
 
 const COLUMNS = ["case", "product_name", "feature", "pricing_date", ...PARAMETER_COLUMNS, "annually", "monthly", "premiums"] as const
 

@@ -1,0 +1,105 @@
+/**
+ * Versioned schema migrations for PostgreSQL, applied under an advisory lock
+ * so several instances starting at once apply each exactly once. Applied
+ * migrations are recorded with a checksum; a newer or edited schema is refused.
+ */
+import { createHash } from "node:crypto"
+import type { PoolClient } from "pg"
+
+export interface Migration {
+  readonly version: number
+  readonly name: string
+  readonly sql: string
+}
+
+export const MIGRATIONS: ReadonlyArray<Migration> = [
+  {
+    version: 1,
+    name: "quotes, partners, subscription keys, idempotency keys",
+    sql: `
+      CREATE TABLE quotes (
+        quote_id text PRIMARY KEY,
+        partner_id text NOT NULL,
+        quote_number text NOT NULL UNIQUE,
+        policy_number text NOT NULL,
+        product_name text NOT NULL,
+        tariff_version text NOT NULL,
+        price_amount integer NOT NULL,
+        payments_per_year integer NOT NULL,
+        created_at bigint NOT NULL,
+        activated_at bigint,
+        quote_json text NOT NULL,
+        worksheet_json text NOT NULL
+      );
+      CREATE UNIQUE INDEX quotes_by_partner_and_id ON quotes (partner_id, quote_id);
+      CREATE INDEX quotes_by_created_at ON quotes (created_at);
+      CREATE TABLE idempotency_keys (
+        partner_id text NOT NULL,
+        idempotency_key text NOT NULL,
+        fingerprint text NOT NULL,
+        quote_id text NOT NULL REFERENCES quotes (quote_id) ON DELETE CASCADE,
+        created_at bigint NOT NULL,
+        PRIMARY KEY (partner_id, idempotency_key)
+      );
+      CREATE INDEX idempotency_keys_by_quote ON idempotency_keys (quote_id);
+      CREATE TABLE partners (
+        partner_id text PRIMARY KEY,
+        name text NOT NULL,
+        cvr_number text,
+        status text NOT NULL CHECK (status IN ('active', 'suspended')),
+        created_at bigint NOT NULL
+      );
+      CREATE TABLE subscription_keys (
+        key_prefix text PRIMARY KEY,
+        partner_id text NOT NULL REFERENCES partners (partner_id),
+        key_hash text NOT NULL,
+        created_at bigint NOT NULL,
+        revoked_at bigint
+      );
+      CREATE INDEX subscription_keys_by_partner ON subscription_keys (partner_id);
+    `
+  }
+]
+
+// one number for kasko's migration lock, the same in every instance
+const MIGRATION_LOCK = 7_032_026
+
+const checksumOf = (migration: Migration) => createHash("sha256").update(migration.sql).digest("hex")
+
+export class MigrationRefused extends Error {}
+
+/** Brings the schema up to date; refuses a newer or edited one. */
+export const migrate = async (client: PoolClient, known: ReadonlyArray<Migration> = MIGRATIONS): Promise<void> => {
+  await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK])
+  try {
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now()
+    )`)
+    const applied = (await client.query<{ version: number; checksum: string }>("SELECT version, checksum FROM schema_migrations ORDER BY version")).rows
+    const latest = known.at(-1)?.version ?? 0
+    for (const row of applied) {
+      const migration = known.find((candidate) => candidate.version === row.version)
+      if (migration === undefined) {
+        throw new MigrationRefused(`the database has schema version ${row.version}, newer than this kasko knows (up to ${latest})`)
+      }
+      if (checksumOf(migration) !== row.checksum) {
+        throw new MigrationRefused(`migration ${row.version} (${migration.name}) differs from the one applied; applied migrations must never be edited`)
+      }
+    }
+    const appliedVersions = new Set(applied.map((row) => row.version))
+    for (const migration of known) {
+      if (appliedVersions.has(migration.version)) continue
+      await client.query("BEGIN")
+      try {
+        await client.query(migration.sql)
+        await client.query("INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)", [migration.version, migration.name, checksumOf(migration)])
+        await client.query("COMMIT")
+      } catch (error) {
+        await client.query("ROLLBACK")
+        throw error
+      }
+    }
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK])
+  }
+}

@@ -1,0 +1,261 @@
+/**
+ * QuoteStore and PartnerStore on PostgreSQL, over one connection pool, for
+ * several service instances sharing one database. Activation is a
+ * compare-and-set on the row; an idempotency key is claimed by a unique index,
+ * so of concurrent creations under one key — on any instance — one commits and
+ * the others answer its quote.
+ */
+import { type Partner, PartnerStore, QuoteStore, StorageUnavailable } from "@kasko/core"
+import { Context, Data, Effect, Layer, Option } from "effect"
+import pg from "pg"
+import { migrate, MigrationRefused } from "./Migrations.js"
+import { attempt } from "./PostgresErrors.js"
+
+type StoredQuote = QuoteStore.StoredQuote
+
+export interface PostgresOptions {
+  /** `postgres://user@host:5432/database` */
+  readonly connectionString: string
+  /** The schema kasko's tables live in (created when missing); `public` by default. */
+  readonly schema?: string
+  /** Connections in the pool; 10 by default. */
+  readonly poolSize?: number
+}
+
+/** The database cannot be used safely: its schema is newer or was edited. */
+export class PostgresOpenRefused extends Data.TaggedError("PostgresOpenRefused")<{ readonly reason: string }> {}
+
+const INT8 = 20
+// epoch milliseconds fit a double exactly: read bigint columns as numbers
+const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === INT8 ? Number : pg.types.getTypeParser(oid, format as "text")) }
+
+interface QuoteRow {
+  readonly quote_id: string
+  readonly partner_id: string
+  readonly quote_number: string
+  readonly tariff_version: string
+  readonly created_at: number
+  readonly activated_at: number | null
+  readonly quote_json: string
+  readonly worksheet_json: string
+}
+
+const QUOTE_COLUMNS = "quote_id, partner_id, quote_number, tariff_version, created_at, activated_at, quote_json, worksheet_json"
+
+const quoteOfRow = (row: QuoteRow): StoredQuote => ({
+  quote_id: row.quote_id,
+  partner_id: row.partner_id,
+  quote_number: row.quote_number,
+  created_at: row.created_at,
+  activated_at: row.activated_at,
+  tariff_version: row.tariff_version,
+  quote: JSON.parse(row.quote_json) as StoredQuote["quote"],
+  worksheet: JSON.parse(row.worksheet_json) as StoredQuote["worksheet"]
+})
+
+const INSERT_QUOTE = `INSERT INTO quotes (quote_id, partner_id, quote_number, policy_number, product_name, tariff_version, price_amount,
+  payments_per_year, created_at, activated_at, quote_json, worksheet_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
+
+const quoteValues = (quote: StoredQuote) => [
+  quote.quote_id,
+  quote.partner_id,
+  quote.quote_number,
+  quote.quote.policies[0]?.policy_number ?? "",
+  quote.quote.product.product_name,
+  quote.tariff_version,
+  quote.quote.price.amount,
+  quote.quote.price.payments_per_year,
+  quote.created_at,
+  quote.activated_at,
+  JSON.stringify(quote.quote),
+  JSON.stringify(quote.worksheet)
+]
+
+class KeyTaken extends Error {}
+
+const inTransaction = async <A>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<A>): Promise<A> => {
+  const client = await pool.connect()
+  try {
+    await client.query("BEGIN")
+    const result = await work(client)
+    await client.query("COMMIT")
+    return result
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined)
+    throw error
+  } finally {
+    client.release()
+  }
+}
+
+export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => {
+  const find = (partnerId: string, quoteId: string) =>
+    pool.query<QuoteRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`, [partnerId, quoteId])
+  const earlierUse = async (partnerId: string, key: string) => {
+    const rows = await pool.query<QuoteRow & { fingerprint: string }>(
+      `SELECT k.fingerprint, ${QUOTE_COLUMNS.split(", ").map((column) => `q.${column}`).join(", ")}
+       FROM idempotency_keys k JOIN quotes q ON q.quote_id = k.quote_id WHERE k.partner_id = $1 AND k.idempotency_key = $2`,
+      [partnerId, key]
+    )
+    const row = rows.rows[0]
+    return row === undefined ? undefined : { quote: quoteOfRow(row), fingerprint: row.fingerprint }
+  }
+  const claim = (quote: StoredQuote, use: QuoteStore.IdempotencyKeyUse) =>
+    inTransaction(pool, async (client) => {
+      await client.query("DELETE FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 AND created_at <= $3", [
+        quote.partner_id,
+        use.key,
+        use.unused_before
+      ])
+      await client.query(INSERT_QUOTE, quoteValues(quote))
+      // a concurrent claim of the same key waits here for the first to finish, then yields
+      const claimed = await client.query(
+        `INSERT INTO idempotency_keys (partner_id, idempotency_key, fingerprint, quote_id, created_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (partner_id, idempotency_key) DO NOTHING`,
+        [quote.partner_id, use.key, use.fingerprint, quote.quote_id, quote.created_at]
+      )
+      if (claimed.rowCount !== 1) throw new KeyTaken()
+    })
+  return {
+    insert: (quote) => attempt("insert quote", () => pool.query(INSERT_QUOTE, quoteValues(quote))).pipe(Effect.asVoid),
+    insertIdempotent: (quote, use) =>
+      attempt("insert quote", async () => {
+        for (let tries = 0; tries < 3; tries++) {
+          try {
+            await claim(quote, use)
+            return Option.none()
+          } catch (error) {
+            if (!(error instanceof KeyTaken)) throw error
+            const earlier = await earlierUse(quote.partner_id, use.key)
+            if (earlier !== undefined) return Option.some(earlier)
+            // the claim that beat ours rolled back: try again
+          }
+        }
+        throw new Error(`idempotency key ${use.key} kept changing hands`)
+      }),
+    find: (partnerId, quoteId) =>
+      attempt("find quote", () => find(partnerId, quoteId)).pipe(Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), quoteOfRow))),
+    markActivated: (partnerId, quoteId, activatedAt) =>
+      attempt("activate quote", async () => {
+        // compare-and-set on the row; a concurrent activation waits for the row lock and then finds it set
+        const updated = await pool.query<QuoteRow>(
+          `UPDATE quotes SET activated_at = $3 WHERE partner_id = $1 AND quote_id = $2 AND activated_at IS NULL RETURNING ${QUOTE_COLUMNS}`,
+          [partnerId, quoteId, activatedAt]
+        )
+        // a new statement, so a new snapshot: it sees the activation that won
+        return updated.rows[0] ?? (await find(partnerId, quoteId)).rows[0]
+      }).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), quoteOfRow))),
+    purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
+      attempt("purge quotes", () =>
+        pool.query("DELETE FROM quotes WHERE (activated_at IS NULL AND created_at <= $1) OR (activated_at IS NOT NULL AND created_at <= $2)", [
+          awaitingCreatedAtOrBefore,
+          activatedCreatedAtOrBefore
+        ])
+      ).pipe(Effect.map((result) => result.rowCount ?? 0))
+  }
+}
+
+interface PartnerRow {
+  readonly partner_id: string
+  readonly name: string
+  readonly cvr_number: string | null
+  readonly status: "active" | "suspended"
+  readonly created_at: number
+}
+
+const partnerOfRow = (row: PartnerRow): Partner.Partner => ({
+  partner_id: row.partner_id,
+  name: row.name,
+  ...(row.cvr_number === null ? {} : { cvr_number: row.cvr_number }),
+  status: row.status,
+  created_at: row.created_at
+})
+
+const PARTNER_COLUMNS = "partner_id, name, cvr_number, status, created_at"
+const KEY_COLUMNS = "partner_id, key_prefix, key_hash, created_at, revoked_at"
+
+export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type"] => ({
+  insertPartner: (partner) =>
+    attempt("insert partner", () =>
+      pool.query(`INSERT INTO partners (${PARTNER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (partner_id) DO NOTHING`, [
+        partner.partner_id,
+        partner.name,
+        partner.cvr_number ?? null,
+        partner.status,
+        partner.created_at
+      ])
+    ).pipe(Effect.map((result) => result.rowCount === 1)),
+  findPartner: (partnerId) =>
+    attempt("find partner", () => pool.query<PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM partners WHERE partner_id = $1`, [partnerId])).pipe(
+      Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), partnerOfRow))
+    ),
+  listPartners: attempt("list partners", () => pool.query<PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM partners ORDER BY partner_id`)).pipe(
+    Effect.map((result) => result.rows.map(partnerOfRow))
+  ),
+  setPartnerStatus: (partnerId, status) =>
+    attempt("set partner status", () =>
+      pool.query<PartnerRow>(`UPDATE partners SET status = $2 WHERE partner_id = $1 RETURNING ${PARTNER_COLUMNS}`, [partnerId, status])
+    ).pipe(Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), partnerOfRow))),
+  insertSubscriptionKey: (key) =>
+    attempt("insert subscription key", () =>
+      pool.query(`INSERT INTO subscription_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, [key.partner_id, key.key_prefix, key.key_hash, key.created_at, key.revoked_at])
+    ).pipe(Effect.asVoid),
+  findSubscriptionKey: (keyPrefix) =>
+    attempt("find subscription key", () =>
+      pool.query<Partner.SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = $1`, [keyPrefix])
+    ).pipe(Effect.map((result) => Option.fromNullable(result.rows[0]))),
+  listSubscriptionKeys: (partnerId) =>
+    attempt("list subscription keys", () =>
+      pool.query<Partner.SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE partner_id = $1 ORDER BY created_at, key_prefix`, [partnerId])
+    ).pipe(Effect.map((result) => result.rows)),
+  revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>
+    attempt("revoke subscription keys", () =>
+      pool.query(
+        "UPDATE subscription_keys SET revoked_at = $3 WHERE partner_id = $1 AND revoked_at IS NULL AND left(key_prefix, length($2)) = $2",
+        [partnerId, keyPrefix, revokedAt]
+      )
+    ).pipe(Effect.map((result) => result.rowCount ?? 0))
+})
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
+
+/** Both stores on one pool: connects, creates the schema if needed, migrates; closes the pool with the scope. */
+export const layer = (
+  options: PostgresOptions
+): Layer.Layer<QuoteStore.QuoteStore | PartnerStore.PartnerStore, StorageUnavailable | PostgresOpenRefused> =>
+  Layer.scopedContext(
+    Effect.gen(function* () {
+      const schema = options.schema ?? "public"
+      if (!SCHEMA_NAME.test(schema)) return yield* new PostgresOpenRefused({ reason: `schema "${schema}" is not a plain lower-case identifier` })
+      const pool = yield* Effect.acquireRelease(
+        Effect.sync(
+          () =>
+            new pg.Pool({
+              connectionString: options.connectionString,
+              max: options.poolSize ?? 10,
+              options: `-c search_path=${schema}`,
+              types
+            })
+        ),
+        (pool) => Effect.promise(() => pool.end())
+      )
+      // an idle client losing its connection must not crash the process: the next query reconnects
+      pool.on("error", () => undefined)
+      yield* Effect.tryPromise({
+        try: async () => {
+          const client = await pool.connect()
+          try {
+            await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+            await migrate(client)
+          } finally {
+            client.release()
+          }
+        },
+        catch: (error) =>
+          error instanceof MigrationRefused
+            ? new PostgresOpenRefused({ reason: error.message })
+            : new StorageUnavailable({ reason: `opening ${schema}: ${String(error)}`, retryable: true })
+      })
+      return Context.make(QuoteStore.QuoteStore, makeQuoteStore(pool)).pipe(Context.add(PartnerStore.PartnerStore, makePartnerStore(pool)))
+    })
+  )

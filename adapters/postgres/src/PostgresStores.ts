@@ -234,6 +234,8 @@ export const layer = (
               connectionString: options.connectionString,
               max: options.poolSize ?? 10,
               options: `-c search_path=${schema}`,
+              // names this service's connections in pg_stat_activity
+              application_name: `kasko:${schema}`,
               types
             })
         ),

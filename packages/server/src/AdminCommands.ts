@@ -6,11 +6,10 @@
  */
 import { PartnerAdministration, PartnerStore, type Partner } from "@kasko/core"
 import { SCOPES } from "@kasko/express"
-import { SqlitePartnerStore } from "@kasko/sqlite"
 import { Cause, Effect, Either, Exit, Option } from "effect"
 import { parseArgs } from "node:util"
 import type { CommandResult } from "./OfferCommand.js"
-import { databaseFile } from "./Service.js"
+import { storesLayer } from "./Service.js"
 import { readServiceConfig, tokenAudienceOf, type ServiceConfig } from "./ServiceConfig.js"
 import { loadOrCreateSigningKey } from "./SigningKey.js"
 import { generateSubscriptionKey } from "./SubscriptionKeys.js"
@@ -25,7 +24,7 @@ export const ADMIN_USAGE = `usage:
   kasko tokens issue --partner <id> --scopes "<space separated>" [--ttl 1h]   prints the token
 
 scopes: ${SCOPES.join(", ")}
-All commands use the database in KASKO_DATA_DIR (default ./data), as the service does.`
+All commands use the service's database: KASKO_DATABASE_URL when set, else the SQLite file in KASKO_DATA_DIR (default ./data).`
 
 class UsageError extends Error {}
 class CommandError extends Error {}
@@ -73,9 +72,7 @@ const messageOf = (error: unknown): string => {
 }
 
 const runOnStore = async <A, E>(config: ServiceConfig, program: Effect.Effect<A, E, PartnerStore.PartnerStore>): Promise<A> => {
-  const exit = await Effect.runPromiseExit(
-    program.pipe(Effect.provide(SqlitePartnerStore.layer({ filename: databaseFile(config), synchronous: config.sqliteSynchronous })))
-  )
+  const exit = await Effect.runPromiseExit(program.pipe(Effect.provide(storesLayer(config)))) as Exit.Exit<A, unknown>
   if (Exit.isSuccess(exit)) return exit.value
   const failure = Cause.failureOption(exit.cause)
   throw new CommandError(Option.isSome(failure) ? messageOf(failure.value) : Cause.pretty(exit.cause))

@@ -3,10 +3,11 @@
  * serves the Express app, purges expired quotes periodically, and stops
  * gracefully — no new connections, in-flight requests finished, database closed.
  */
-import { IdGenerator, type PartnerStore, QuotingService, TariffBook } from "@kasko/core"
+import { IdGenerator, type PartnerStore, type QuoteStore, QuotingService, TariffBook } from "@kasko/core"
+import { PostgresStores } from "@kasko/postgres"
 import { bearerAuthentication, makeApp, PROBLEMS, type Authenticate, type Services } from "@kasko/express"
 import { SqliteStores } from "@kasko/sqlite"
-import { Cause, type Clock, Layer, ManagedRuntime } from "effect"
+import { Cause, type Clock, Layer, ManagedRuntime, Option } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import type { Duplex } from "node:stream"
@@ -56,6 +57,16 @@ const SHUTDOWN_GRACE_MILLIS = 10_000
 /** The database file inside the data directory. */
 export const databaseFile = (config: ServiceConfig) => join(config.dataDirectory, "kasko.db")
 
+/** Where quotes and partners live: PostgreSQL when KASKO_DATABASE_URL is set, the embedded SQLite file otherwise. */
+export const storesLayer = (config: ServiceConfig): Layer.Layer<QuoteStore.QuoteStore | PartnerStore.PartnerStore, unknown> =>
+  Option.isSome(config.databaseUrl)
+    ? PostgresStores.layer({ connectionString: config.databaseUrl.value, schema: config.databaseSchema })
+    : SqliteStores.layer({ filename: databaseFile(config), synchronous: config.sqliteSynchronous })
+
+/** Where the service keeps its data, for messages. */
+export const databaseName = (config: ServiceConfig) =>
+  Option.isSome(config.databaseUrl) ? `PostgreSQL schema ${config.databaseSchema}` : databaseFile(config)
+
 export const makeLogger = (config: ServiceConfig): Logger =>
   pino(
     { level: config.logLevel, base: { service: "kasko" }, timestamp: pino.stdTimeFunctions.isoTime },
@@ -86,7 +97,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   const { config } = options
   const logger = options.logger ?? makeLogger(config)
   const services: Layer.Layer<Services | PartnerStore.PartnerStore, unknown> = Layer.mergeAll(
-    SqliteStores.layer({ filename: databaseFile(config), synchronous: config.sqliteSynchronous }),
+    storesLayer(config),
     IdGenerator.layerFromRandomBytes(randomBytes),
     TariffBook.shipped
   )
@@ -95,7 +106,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     await runtime.runtime()
   } catch (error) {
     await runtime.dispose()
-    throw new Error(`cannot open the database ${databaseFile(config)}: ${Cause.isCause(error) ? Cause.pretty(error) : String(error)}`)
+    throw new Error(`cannot open the database (${databaseName(config)}): ${Cause.isCause(error) ? Cause.pretty(error) : String(error)}`)
   }
 
   let authenticate: Authenticate
@@ -134,7 +145,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   }, config.purgeIntervalMinutes * 60_000)
   purge.unref()
 
-  logger.info({ port, data_directory: config.dataDirectory }, "kasko is serving")
+  logger.info({ port, database: databaseName(config) }, "kasko is serving")
   let stopping: Promise<void> | undefined
   return {
     url: `http://127.0.0.1:${port}`,

@@ -19,6 +19,15 @@ export const ServiceConfig = Config.all({
   port: integerBetween("PORT", 8080, 0, 65_535),
   host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
   dataDirectory: Config.string("KASKO_DATA_DIR").pipe(Config.withDefault("./data")),
+  databaseUrl: Config.option(
+    Config.string("KASKO_DATABASE_URL").pipe(
+      Config.validate({ message: "KASKO_DATABASE_URL must be a postgres:// or postgresql:// URL", validation: (url) => /^postgres(ql)?:\/\//.test(url) })
+    )
+  ),
+  databaseSchema: Config.string("KASKO_DATABASE_SCHEMA").pipe(
+    Config.withDefault("public"),
+    Config.validate({ message: "KASKO_DATABASE_SCHEMA must be a lower-case identifier", validation: (schema) => /^[a-z_][a-z0-9_]{0,62}$/.test(schema) })
+  ),
   logLevel: Config.literal(...LOG_LEVELS)("KASKO_LOG_LEVEL").pipe(Config.withDefault("info" as const)),
   sqliteSynchronous: Config.literal("FULL", "NORMAL")("KASKO_SQLITE_SYNCHRONOUS").pipe(Config.withDefault("FULL" as const)),
   bodyLimitBytes: integerBetween("KASKO_BODY_LIMIT_BYTES", 100 * 1024, 1024, 10 * 1024 * 1024),
@@ -47,7 +56,9 @@ export type ServiceConfig = Config.Config.Success<typeof ServiceConfig>
 export const CONFIG_HELP = `environment:
   PORT                             port to listen on (default 8080; 0 picks a free one)
   HOST                             address to listen on (default 0.0.0.0)
-  KASKO_DATA_DIR                   directory of the SQLite database kasko.db (default ./data)
+  KASKO_DATA_DIR                   directory of the SQLite database kasko.db and the signing key (default ./data)
+  KASKO_DATABASE_URL               postgres://… : keep quotes and partners in PostgreSQL instead of SQLite
+  KASKO_DATABASE_SCHEMA            the PostgreSQL schema kasko's tables live in (default public)
   KASKO_LOG_LEVEL                  fatal, error, warn, info, debug, trace or silent (default info)
   KASKO_SQLITE_SYNCHRONOUS         FULL (default: no acknowledged quote lost on power loss) or NORMAL (faster)
   KASKO_BODY_LIMIT_BYTES           largest request body (default 102400)

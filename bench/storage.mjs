@@ -1,11 +1,14 @@
 // Storage benchmark: inserts/s (one writer, and 32 concurrent writers whose inserts the
-// SQLite store commits in groups) and point reads/s through the QuoteStore port,
+// SQLite store commits in groups) and point reads/s through the QuoteStore port, PostgreSQL included,
 // for SQLite with synchronous=FULL and NORMAL, next to the in-memory store as the
 // baseline, all in one run on this machine.
 import { Examples, IdGenerator, QuoteStore, QuotingService, TariffBook } from "@kasko/core"
 import { MemoryQuoteStore } from "@kasko/memory"
+import { PostgresStores } from "@kasko/postgres"
 import { SqliteConnection, SqliteQuoteStore } from "@kasko/sqlite"
-import { Effect, Layer, Option } from "effect"
+import { QuoteStore as QuoteStoreTag } from "@kasko/core"
+import pg from "pg"
+import { Context, Effect, Layer, Option } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -59,11 +62,34 @@ const concurrentInserts = async (store, quotes, concurrency) => {
 const benchStore = async (store, quotes, moreQuotes) => {
   const insertsPerSecond = await measure(quotes.length, (index) => Effect.runPromise(store.insert(quotes[index])))
   const concurrentInsertsPerSecond = await concurrentInserts(store, moreQuotes, 32)
-  const readsPerSecond = await measure(READS, (index) => {
+  const readsPerSecond = await measure(READS, async (index) => {
     const quote = quotes[(index * 7919) % quotes.length]
-    if (Option.isNone(Effect.runSync(store.find(quote.partner_id, quote.quote_id)))) throw new Error("benchmark read missed")
+    if (Option.isNone(await Effect.runPromise(store.find(quote.partner_id, quote.quote_id)))) throw new Error("benchmark read missed")
   })
   return { insertsPerSecond, concurrentInsertsPerSecond, readsPerSecond }
+}
+
+const POSTGRES = process.env.KASKO_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+/** The same measurements on PostgreSQL, in a schema of its own that is dropped afterwards. */
+const benchPostgres = async (quotes, moreQuotes) => {
+  const schema = `kasko_bench_${process.pid}`
+  try {
+    return await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const context = yield* Layer.build(PostgresStores.layer({ connectionString: POSTGRES, schema, poolSize: 10 }))
+          const store = Context.get(context, QuoteStoreTag.QuoteStore)
+          return yield* Effect.promise(() => benchStore(store, quotes, moreQuotes))
+        })
+      )
+    )
+  } finally {
+    const client = new pg.Client({ connectionString: POSTGRES })
+    await client.connect()
+    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+    await client.end()
+  }
 }
 
 export const runStorageBench = async () => {
@@ -81,6 +107,7 @@ export const runStorageBench = async () => {
         SqliteConnection.closeConnection(database)
       }
     }
+    rows.push({ store: "PostgreSQL (127.0.0.1, pool of 10)", ...(await benchPostgres(quotes, moreQuotes)) })
     const [baseline] = rows
     return rows.map((row) => ({
       ...row,

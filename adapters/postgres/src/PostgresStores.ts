@@ -5,7 +5,7 @@
  * so of concurrent creations under one key — on any instance — one commits and
  * the others answer its quote.
  */
-import { type Partner, PartnerStore, QuoteStore, StorageUnavailable } from "@kasko/core"
+import { type Partner, PartnerStore, QuoteStore, StoredRows, StorageUnavailable } from "@kasko/core"
 import { Context, Data, Effect, Layer, Option } from "effect"
 import pg from "pg"
 import { migrate, MigrationRefused } from "./Migrations.js"
@@ -29,47 +29,18 @@ const INT8 = 20
 // epoch milliseconds fit a double exactly: read bigint columns as numbers
 const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === INT8 ? Number : pg.types.getTypeParser(oid, format as "text")) }
 
-interface QuoteRow {
-  readonly quote_id: string
-  readonly partner_id: string
-  readonly quote_number: string
-  readonly tariff_version: string
-  readonly created_at: number
-  readonly activated_at: number | null
-  readonly quote_json: string
-  readonly worksheet_json: string
-}
-
-const QUOTE_COLUMNS = "quote_id, partner_id, quote_number, tariff_version, created_at, activated_at, quote_json, worksheet_json"
-
-const quoteOfRow = (row: QuoteRow): StoredQuote => ({
-  quote_id: row.quote_id,
-  partner_id: row.partner_id,
-  quote_number: row.quote_number,
-  created_at: row.created_at,
-  activated_at: row.activated_at,
-  tariff_version: row.tariff_version,
-  quote: JSON.parse(row.quote_json) as StoredQuote["quote"],
-  worksheet: JSON.parse(row.worksheet_json) as StoredQuote["worksheet"]
-})
+type QuoteReadRow = StoredRows.QuoteReadRow
+const { QUOTE_READ_COLUMNS: QUOTE_COLUMNS, quoteOfRow, quoteRowOf, PARTNER_COLUMNS, partnerOfRow, SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS } = StoredRows
+type PartnerRow = StoredRows.PartnerRow
 
 const INSERT_QUOTE = `INSERT INTO quotes (quote_id, partner_id, quote_number, policy_number, product_name, tariff_version, price_amount,
   payments_per_year, created_at, activated_at, quote_json, worksheet_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
 
-const quoteValues = (quote: StoredQuote) => [
-  quote.quote_id,
-  quote.partner_id,
-  quote.quote_number,
-  quote.quote.policies[0]?.policy_number ?? "",
-  quote.quote.product.product_name,
-  quote.tariff_version,
-  quote.quote.price.amount,
-  quote.quote.price.payments_per_year,
-  quote.created_at,
-  quote.activated_at,
-  JSON.stringify(quote.quote),
-  JSON.stringify(quote.worksheet)
-]
+const quoteValues = (quote: StoredQuote) => {
+  const row = quoteRowOf(quote)
+  return [row.quote_id, row.partner_id, row.quote_number, row.policy_number, row.product_name, row.tariff_version, row.price_amount,
+    row.payments_per_year, row.created_at, row.activated_at, row.quote_json, row.worksheet_json]
+}
 
 class KeyTaken extends Error {}
 
@@ -90,9 +61,9 @@ const inTransaction = async <A>(pool: pg.Pool, work: (client: pg.PoolClient) => 
 
 export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => {
   const find = (partnerId: string, quoteId: string) =>
-    pool.query<QuoteRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`, [partnerId, quoteId])
+    pool.query<QuoteReadRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`, [partnerId, quoteId])
   const earlierUse = async (partnerId: string, key: string) => {
-    const rows = await pool.query<QuoteRow & { fingerprint: string }>(
+    const rows = await pool.query<QuoteReadRow & { fingerprint: string }>(
       `SELECT k.fingerprint, ${QUOTE_COLUMNS.split(", ").map((column) => `q.${column}`).join(", ")}
        FROM idempotency_keys k JOIN quotes q ON q.quote_id = k.quote_id WHERE k.partner_id = $1 AND k.idempotency_key = $2`,
       [partnerId, key]
@@ -138,7 +109,7 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
     markActivated: (partnerId, quoteId, activatedAt) =>
       attempt("activate quote", async () => {
         // compare-and-set on the row; a concurrent activation waits for the row lock and then finds it set
-        const updated = await pool.query<QuoteRow>(
+        const updated = await pool.query<QuoteReadRow>(
           `UPDATE quotes SET activated_at = $3 WHERE partner_id = $1 AND quote_id = $2 AND activated_at IS NULL RETURNING ${QUOTE_COLUMNS}`,
           [partnerId, quoteId, activatedAt]
         )
@@ -154,25 +125,6 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
       ).pipe(Effect.map((result) => result.rowCount ?? 0))
   }
 }
-
-interface PartnerRow {
-  readonly partner_id: string
-  readonly name: string
-  readonly cvr_number: string | null
-  readonly status: "active" | "suspended"
-  readonly created_at: number
-}
-
-const partnerOfRow = (row: PartnerRow): Partner.Partner => ({
-  partner_id: row.partner_id,
-  name: row.name,
-  ...(row.cvr_number === null ? {} : { cvr_number: row.cvr_number }),
-  status: row.status,
-  created_at: row.created_at
-})
-
-const PARTNER_COLUMNS = "partner_id, name, cvr_number, status, created_at"
-const KEY_COLUMNS = "partner_id, key_prefix, key_hash, created_at, revoked_at"
 
 export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type"] => ({
   insertPartner: (partner) =>

@@ -1,28 +1,12 @@
 /** PartnerStore on SQLite: partners and subscription keys (prefix and hash only). */
-import { type Partner, PartnerStore, type StorageUnavailable } from "@kasko/core"
+import { type Partner, PartnerStore, StoredRows, type StorageUnavailable } from "@kasko/core"
 import type Database from "better-sqlite3"
 import { Effect, Layer, Option } from "effect"
 import { scopedConnection, type SqliteOptions } from "./Connection.js"
 import { attempt, type SqliteOpenRefused } from "./SqliteErrors.js"
 
-interface PartnerRow {
-  readonly partner_id: string
-  readonly name: string
-  readonly cvr_number: string | null
-  readonly status: "active" | "suspended"
-  readonly created_at: number
-}
-
-const partnerOfRow = (row: PartnerRow): Partner.Partner => ({
-  partner_id: row.partner_id,
-  name: row.name,
-  ...(row.cvr_number === null ? {} : { cvr_number: row.cvr_number }),
-  status: row.status,
-  created_at: row.created_at
-})
-
-const PARTNER_COLUMNS = "partner_id, name, cvr_number, status, created_at"
-const KEY_COLUMNS = "partner_id, key_prefix, key_hash, created_at, revoked_at"
+type PartnerRow = StoredRows.PartnerRow
+const { PARTNER_COLUMNS, partnerOfRow, SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS } = StoredRows
 
 /** The most partners and keys remembered between changes. */
 const CACHE_MAX = 10_000

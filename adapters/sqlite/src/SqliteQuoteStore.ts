@@ -6,46 +6,15 @@
  * event loop share one transaction — one fsync with synchronous=FULL — and
  * each insert completes only once that transaction has committed.
  */
-import { QuoteStore, type StorageUnavailable } from "@kasko/core"
+import { QuoteStore, StoredRows, type StorageUnavailable } from "@kasko/core"
 import type Database from "better-sqlite3"
 import { Effect, Layer, Option } from "effect"
 import { scopedConnection, type SqliteOptions } from "./Connection.js"
 import { attempt, driverFailure, type SqliteOpenRefused } from "./SqliteErrors.js"
 
 type StoredQuote = QuoteStore.StoredQuote
-
-interface QuoteRow {
-  readonly quote_id: string
-  readonly partner_id: string
-  readonly quote_number: string
-  readonly tariff_version: string
-  readonly created_at: number
-  readonly activated_at: number | null
-  readonly quote_json: string
-  readonly worksheet_json: string
-}
-
-/**
- * A stored quote from its row. The documents were written by insert from
- * validated values: parsed, not re-validated; the worksheet only when someone
- * reads it (retrieve and activate never do).
- */
-const quoteOfRow = (row: QuoteRow): StoredQuote => {
-  let worksheet: StoredQuote["worksheet"] | undefined
-  const stored = {
-    quote_id: row.quote_id,
-    partner_id: row.partner_id,
-    quote_number: row.quote_number,
-    created_at: row.created_at,
-    activated_at: row.activated_at,
-    tariff_version: row.tariff_version,
-    quote: JSON.parse(row.quote_json) as StoredQuote["quote"]
-  }
-  return Object.defineProperty(stored, "worksheet", {
-    enumerable: true,
-    get: () => (worksheet ??= JSON.parse(row.worksheet_json) as StoredQuote["worksheet"])
-  }) as StoredQuote
-}
+type QuoteReadRow = StoredRows.QuoteReadRow
+const { QUOTE_READ_COLUMNS, quoteOfRow, quoteRowOf } = StoredRows
 
 /** The QuoteStore operations over an open connection. */
 export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteStore["Type"] => {
@@ -54,9 +23,7 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
                         price_amount, payments_per_year, created_at, activated_at, quote_json, worksheet_json)
     VALUES (@quote_id, @partner_id, @quote_number, @policy_number, @product_name, @tariff_version,
             @price_amount, @payments_per_year, @created_at, @activated_at, @quote_json, @worksheet_json)`)
-  const select = database.prepare<[string, string], QuoteRow>(`
-    SELECT quote_id, partner_id, quote_number, tariff_version, created_at, activated_at, quote_json, worksheet_json
-    FROM quotes WHERE partner_id = ? AND quote_id = ?`)
+  const select = database.prepare<[string, string], QuoteReadRow>(`SELECT ${QUOTE_READ_COLUMNS} FROM quotes WHERE partner_id = ? AND quote_id = ?`)
   const activate = database.prepare<[number, string, string]>(
     "UPDATE quotes SET activated_at = ? WHERE partner_id = ? AND quote_id = ? AND activated_at IS NULL"
   )
@@ -64,20 +31,6 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
     DELETE FROM quotes
     WHERE (activated_at IS NULL AND created_at <= ?) OR (activated_at IS NOT NULL AND created_at <= ?)`)
 
-  const rowOf = (quote: StoredQuote) => ({
-    quote_id: quote.quote_id,
-    partner_id: quote.partner_id,
-    quote_number: quote.quote_number,
-    policy_number: quote.quote.policies[0]?.policy_number ?? "",
-    product_name: quote.quote.product.product_name,
-    tariff_version: quote.tariff_version,
-    price_amount: quote.quote.price.amount,
-    payments_per_year: quote.quote.price.payments_per_year,
-    created_at: quote.created_at,
-    activated_at: quote.activated_at,
-    quote_json: JSON.stringify(quote.quote),
-    worksheet_json: JSON.stringify(quote.worksheet)
-  })
   const selectKeyUse = database.prepare<[string, string], { fingerprint: string; quote_id: string; created_at: number }>(
     "SELECT fingerprint, quote_id, created_at FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ?"
   )
@@ -103,7 +56,7 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
       }
       if (earlier !== undefined) deleteKeyUse.run(quote.partner_id, key.key)
     }
-    insert.run(rowOf(quote))
+    insert.run(quoteRowOf(quote))
     if (key !== undefined) insertKeyUse.run(quote.partner_id, key.key, key.fingerprint, quote.quote_id, quote.created_at)
     return Option.none()
   }

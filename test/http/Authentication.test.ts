@@ -9,33 +9,16 @@ import { base64url, generateKeyPair, importJWK, SignJWT } from "jose"
 import { createHmac } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { addPartner, kasko, type PartnerCredentials } from "./credentials.js"
-import { makeClient, startTestService, type TestService } from "./support.js"
-import { temporaryDirectory } from "../support.js"
+import { describe, expect, it } from "vitest"
+import { addPartner, kasko, serviceWithPartners } from "./credentials.js"
 
-const directory = temporaryDirectory("kasko-auth-")
-let server: TestService
-let client: Awaited<ReturnType<typeof makeClient>>
-let alice: PartnerCredentials
-let bob: PartnerCredentials
+const service = serviceWithPartners("auth", ["alice-leasing", "bob-biler"])
 
 const NO_CREDENTIALS = 'Bearer realm="kasko"'
 const INVALID_TOKEN = 'Bearer realm="kasko", error="invalid_token"'
 
-beforeAll(async () => {
-  alice = await addPartner(directory.path, "alice-leasing")
-  bob = await addPartner(directory.path, "bob-biler")
-  server = await startTestService({ dataDirectory: directory.path, authenticate: "real" })
-  client = await makeClient(server.url)
-})
-afterAll(async () => {
-  await server.stop()
-  directory.remove()
-})
-
 const OFFER = "/insurance/car/offers"
-const offer = (headers: Record<string, string>, path = OFFER) => client.request("POST", path, { body: Examples.offerRequest(), headers })
+const offer = (headers: Record<string, string>, path = OFFER) => service.client.request("POST", path, { body: Examples.offerRequest(), headers })
 
 const expectUnauthorized = (answer: { status: number; headers: Headers; body: any }, challenge: string) => {
   expect(answer.status).toBe(401)
@@ -45,7 +28,7 @@ const expectUnauthorized = (answer: { status: number; headers: Headers; body: an
 }
 
 /** The embedded signing key, as an attacker who stole nothing would not have it — used to forge precise bad tokens. */
-const signingKey = () => JSON.parse(readFileSync(join(directory.path, "signing-key.json"), "utf8"))
+const signingKey = () => JSON.parse(readFileSync(join(service.directory.path, "signing-key.json"), "utf8"))
 
 const signWithServiceKey = async (
   claims: Record<string, unknown>,
@@ -64,27 +47,27 @@ const signWithServiceKey = async (
   return adjust(expires ? jwt.setExpirationTime(now + 600) : jwt).sign(key)
 }
 
-const withToken = (token: string) => ({ authorization: `Bearer ${token}`, "ocp-apim-subscription-key": alice.subscriptionKey })
+const withToken = (token: string) => ({ authorization: `Bearer ${token}`, "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey })
 
 describe("authentication (spec §5)", () => {
   it("serves a partner with a valid token and its own subscription key", async () => {
-    expect((await offer(alice.headers)).status).toBe(200)
+    expect((await offer(service.partners["alice-leasing"]!.headers)).status).toBe(200)
   })
 
   it("answers no credentials with a bare Bearer challenge", async () => {
     expectUnauthorized(await offer({}), NO_CREDENTIALS)
-    expectUnauthorized(await offer({ "ocp-apim-subscription-key": alice.subscriptionKey }), NO_CREDENTIALS)
+    expectUnauthorized(await offer({ "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }), NO_CREDENTIALS)
   })
 
   it("ignores a token in the query string", async () => {
-    expectUnauthorized(await offer({ "ocp-apim-subscription-key": alice.subscriptionKey }, `${OFFER}?access_token=${alice.token}`), NO_CREDENTIALS)
+    expectUnauthorized(await offer({ "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }, `${OFFER}?access_token=${service.partners["alice-leasing"]!.token}`), NO_CREDENTIALS)
   })
 
   it.each([
     ["a malformed Authorization header", { authorization: "Basic YWxpY2U6c2VjcmV0" }],
     ["a token that is not a JWT", { authorization: "Bearer not-a-token" }]
   ])("answers %s with invalid_token", async (_what, headers) => {
-    expectUnauthorized(await offer({ ...headers, "ocp-apim-subscription-key": alice.subscriptionKey }), INVALID_TOKEN)
+    expectUnauthorized(await offer({ ...headers, "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }), INVALID_TOKEN)
   })
 
   it("rejects hostile and broken tokens with invalid_token", async () => {
@@ -97,7 +80,7 @@ describe("authentication (spec §5)", () => {
     const header = base64url.encode(JSON.stringify({ alg: "HS256", typ: "JWT" }))
     const payload = base64url.encode(JSON.stringify({ sub: "alice-leasing", iss: "kasko", aud: "kasko-partner-api", exp: now + 600, scope: "offers:create" }))
     const confused = `${header}.${payload}.${base64url.encode(createHmac("sha256", JSON.stringify(publicJwk)).update(`${header}.${payload}`).digest())}`
-    const [head, body, signature] = alice.token.split(".") as [string, string, string]
+    const [head, body, signature] = service.partners["alice-leasing"]!.token.split(".") as [string, string, string]
     const tampered = `${head}.${base64url.encode(JSON.stringify({ ...JSON.parse(new TextDecoder().decode(base64url.decode(body))), scope: "quotes:create" }))}.${signature}`
     const flippedSignature = `${head}.${body}.${signature.slice(0, -4)}${signature.slice(-4) === "AAAA" ? "BBBB" : "AAAA"}`
     const stranger = await generateKeyPair("ES256")
@@ -130,23 +113,23 @@ describe("authentication (spec §5)", () => {
   })
 
   it("rejects a missing, unknown or revoked subscription key, and another partner's key", async () => {
-    const authorization = { authorization: `Bearer ${alice.token}` }
+    const authorization = { authorization: `Bearer ${service.partners["alice-leasing"]!.token}` }
     expectUnauthorized(await offer(authorization), INVALID_TOKEN)
     expectUnauthorized(await offer({ ...authorization, "ocp-apim-subscription-key": "ksk_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }), INVALID_TOKEN)
-    expectUnauthorized(await offer({ ...authorization, "ocp-apim-subscription-key": alice.subscriptionKey.slice(0, -1) + "x" }), INVALID_TOKEN)
-    expectUnauthorized(await offer({ ...authorization, "ocp-apim-subscription-key": bob.subscriptionKey }), INVALID_TOKEN)
+    expectUnauthorized(await offer({ ...authorization, "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey.slice(0, -1) + "x" }), INVALID_TOKEN)
+    expectUnauthorized(await offer({ ...authorization, "ocp-apim-subscription-key": service.partners["bob-biler"]!.subscriptionKey }), INVALID_TOKEN)
 
-    const carol = await addPartner(directory.path, "carol-cars")
-    const second = JSON.parse(await kasko(directory.path, "keys", "add", "--partner", "carol-cars")) as { subscription_key: string }
-    await kasko(directory.path, "keys", "revoke", "--partner", "carol-cars", "--key-prefix", carol.subscriptionKey.slice(0, 12))
+    const carol = await addPartner(service.directory.path, "carol-cars")
+    const second = JSON.parse(await kasko(service.directory.path, "keys", "add", "--partner", "carol-cars")) as { subscription_key: string }
+    await kasko(service.directory.path, "keys", "revoke", "--partner", "carol-cars", "--key-prefix", carol.subscriptionKey.slice(0, 12))
     expectUnauthorized(await offer(carol.headers), INVALID_TOKEN)
     expect((await offer({ ...carol.headers, "ocp-apim-subscription-key": second.subscription_key })).status).toBe(200)
   })
 
   it("rejects every credential of a suspended partner", async () => {
-    const dave = await addPartner(directory.path, "dave-dealer")
+    const dave = await addPartner(service.directory.path, "dave-dealer")
     expect((await offer(dave.headers)).status).toBe(200)
-    await kasko(directory.path, "partners", "suspend", "--id", "dave-dealer")
+    await kasko(service.directory.path, "partners", "suspend", "--id", "dave-dealer")
     expectUnauthorized(await offer(dave.headers), INVALID_TOKEN)
   })
 
@@ -154,9 +137,9 @@ describe("authentication (spec §5)", () => {
     "answers %s without its scope with insufficient_scope naming the scope",
     async (_id, operation) => {
       const scopes = "products:read offers:create quotes:create quotes:read quotes:activate".split(" ").filter((scope) => scope !== operation.scope)
-      const limited = await addPartner(directory.path, `limited-${operation.operationId.toLowerCase()}`, scopes.join(" "))
+      const limited = await addPartner(service.directory.path, `limited-${operation.operationId.toLowerCase()}`, scopes.join(" "))
       const path = operation.path.replace("{product_name}", "insurance-car-leasing").replace("{quote_id}", "0190a000-0000-7000-8000-000000000001")
-      const answer = await client.request(operation.method.toUpperCase(), path, {
+      const answer = await service.client.request(operation.method.toUpperCase(), path, {
         headers: limited.headers,
         ...(operation.requestBody === undefined ? {} : { body: Examples.quoteRequest() })
       })
@@ -165,20 +148,20 @@ describe("authentication (spec §5)", () => {
   )
 
   it("keeps health and readiness public", async () => {
-    expect((await client.request("GET", "/health")).status).toBe(200)
-    expect((await client.request("GET", "/ready")).status).toBe(200)
+    expect((await service.client.request("GET", "/health")).status).toBe(200)
+    expect((await service.client.request("GET", "/ready")).status).toBe(200)
   })
 
   it("stores no subscription key in plaintext", () => {
-    const database = readFileSync(join(directory.path, "kasko.db"))
+    const database = readFileSync(join(service.directory.path, "kasko.db"))
     const wal = (() => {
       try {
-        return readFileSync(join(directory.path, "kasko.db-wal"))
+        return readFileSync(join(service.directory.path, "kasko.db-wal"))
       } catch {
         return Buffer.alloc(0)
       }
     })()
-    for (const key of [alice.subscriptionKey, bob.subscriptionKey]) {
+    for (const key of [service.partners["alice-leasing"]!.subscriptionKey, service.partners["bob-biler"]!.subscriptionKey]) {
       const secret = key.slice(17)
       expect(database.includes(secret)).toBe(false)
       expect(wal.includes(secret)).toBe(false)
@@ -189,16 +172,16 @@ describe("authentication (spec §5)", () => {
 
 describe("isolation between partners", () => {
   it("answers 404 to partner B for partner A's quote, on retrieve and activate, exactly as for an unknown id", async () => {
-    const created = await client.request("POST", "/insurance/car/quotes", { body: Examples.quoteRequest(), headers: alice.headers })
+    const created = await service.client.request("POST", "/insurance/car/quotes", { body: Examples.quoteRequest(), headers: service.partners["alice-leasing"]!.headers })
     expect(created.status).toBe(200)
     const id = created.body.quote_id
-    const unknown = await client.request("GET", "/insurance/car/quotes/0190a000-0000-7000-8000-00000000abcd", { headers: bob.headers })
-    const retrieve = await client.request("GET", `/insurance/car/quotes/${id}`, { headers: bob.headers })
-    const activate = await client.request("POST", `/insurance/car/quotes/${id}/activation`, { headers: bob.headers })
+    const unknown = await service.client.request("GET", "/insurance/car/quotes/0190a000-0000-7000-8000-00000000abcd", { headers: service.partners["bob-biler"]!.headers })
+    const retrieve = await service.client.request("GET", `/insurance/car/quotes/${id}`, { headers: service.partners["bob-biler"]!.headers })
+    const activate = await service.client.request("POST", `/insurance/car/quotes/${id}/activation`, { headers: service.partners["bob-biler"]!.headers })
     expect(retrieve.status).toBe(404)
     expect(activate.status).toBe(404)
     expect(retrieve.text).toBe(unknown.text)
-    const own = await client.request("GET", `/insurance/car/quotes/${id}`, { headers: alice.headers })
+    const own = await service.client.request("GET", `/insurance/car/quotes/${id}`, { headers: service.partners["alice-leasing"]!.headers })
     expect(own.text).toBe(created.text)
   })
 })

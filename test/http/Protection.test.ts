@@ -5,36 +5,15 @@
  */
 import { Examples } from "@kasko/core"
 import { connect } from "node:net"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { temporaryDirectory } from "../support.js"
-import { addPartner, type PartnerCredentials } from "./credentials.js"
-import { makeClient, startTestService, type TestService } from "./support.js"
+import { describe, expect, it } from "vitest"
+import { serviceWithPartners, type PartnerCredentials } from "./credentials.js"
 
-const directory = temporaryDirectory("kasko-protection-")
-let server: TestService
-let client: Awaited<ReturnType<typeof makeClient>>
-let alice: PartnerCredentials
-let bob: PartnerCredentials
-
-beforeAll(async () => {
-  alice = await addPartner(directory.path, "alice-leasing")
-  bob = await addPartner(directory.path, "bob-biler")
-  server = await startTestService({
-    dataDirectory: directory.path,
-    authenticate: "real",
-    environment: { KASKO_RATE_LIMIT_PER_MINUTE: "5", KASKO_CORS_ORIGINS: "https://portal.partner.example" }
-  })
-  client = await makeClient(server.url)
-})
-afterAll(async () => {
-  await server.stop()
-  directory.remove()
-})
+const service = serviceWithPartners("protection", ["alice-leasing", "bob-biler"], { KASKO_RATE_LIMIT_PER_MINUTE: "5", KASKO_CORS_ORIGINS: "https://portal.partner.example" })
 
 /** Sends raw bytes and answers the raw response. */
 const rawRequest = (bytes: string) =>
   new Promise<string>((resolve, reject) => {
-    const url = new URL(server.url)
+    const url = new URL(service.server.url)
     const socket = connect(Number(url.port), url.hostname, () => socket.end(bytes))
     let answer = ""
     socket.on("data", (chunk) => (answer += String(chunk)))
@@ -44,7 +23,7 @@ const rawRequest = (bytes: string) =>
 
 describe("protection", () => {
   it("sends security headers for a JSON API and no X-Powered-By", async () => {
-    const answer = await client.request("GET", "/health")
+    const answer = await service.client.request("GET", "/health")
     expect(answer.headers.get("x-content-type-options")).toBe("nosniff")
     expect(answer.headers.get("content-security-policy")).toContain("default-src 'self'")
     expect(answer.headers.get("x-frame-options")).toBe("SAMEORIGIN")
@@ -52,17 +31,17 @@ describe("protection", () => {
   })
 
   it("allows CORS only for the configured origin", async () => {
-    const allowed = await fetch(`${server.url}/health`, { headers: { origin: "https://portal.partner.example" } })
+    const allowed = await fetch(`${service.server.url}/health`, { headers: { origin: "https://portal.partner.example" } })
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://portal.partner.example")
-    const other = await fetch(`${server.url}/health`, { headers: { origin: "https://evil.example" } })
+    const other = await fetch(`${service.server.url}/health`, { headers: { origin: "https://evil.example" } })
     expect(other.headers.get("access-control-allow-origin")).toBeNull()
   })
 
   it("answers a partner over its rate limit with 429, Retry-After and RateLimit headers, leaving another partner unaffected", async () => {
     const offer = (partner: PartnerCredentials) =>
-      client.request("POST", "/insurance/car/offers", { body: Examples.offerRequest(), headers: partner.headers })
+      service.client.request("POST", "/insurance/car/offers", { body: Examples.offerRequest(), headers: partner.headers })
     const answers = []
-    for (let count = 0; count < 6; count++) answers.push(await offer(alice))
+    for (let count = 0; count < 6; count++) answers.push(await offer(service.partners["alice-leasing"]!))
     expect(answers.slice(0, 5).map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200])
     const limited = answers[5]!
     expect(limited.status).toBe(429)
@@ -71,16 +50,16 @@ describe("protection", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
     expect(limited.headers.get("ratelimit-limit")).toBe("5")
     expect(limited.headers.get("ratelimit-remaining")).toBe("0")
-    expect((await offer(bob)).status).toBe(200)
+    expect((await offer(service.partners["bob-biler"]!)).status).toBe(200)
     // health and readiness are not rate-limited
-    expect((await client.request("GET", "/health", { headers: alice.headers })).status).toBe(200)
+    expect((await service.client.request("GET", "/health", { headers: service.partners["alice-leasing"]!.headers })).status).toBe(200)
   })
 
   it.each([
     ["nested deeper than 32 levels", `{"product": ${"[".repeat(40)}${"]".repeat(40)}}`, "nests deeper than 32 levels"],
     ["an array of more than 1 000 entries", JSON.stringify({ product: Array.from({ length: 1_001 }, () => 1) }), "more than 1000 entries"]
   ])("answers a body %s with 400 naming the body", async (_what, rawBody, message) => {
-    const answer = await client.request("POST", "/insurance/car/quotes", { rawBody, headers: { ...bob.headers, "content-type": "application/json" } })
+    const answer = await service.client.request("POST", "/insurance/car/quotes", { rawBody, headers: { ...service.partners["bob-biler"]!.headers, "content-type": "application/json" } })
     expect(answer.status).toBe(400)
     expect(answer.body.violations).toEqual([{ field: "body", message: expect.stringContaining(message) }])
   })

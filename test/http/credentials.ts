@@ -1,5 +1,8 @@
 /** Partners and credentials made with the real `kasko` command code, for end-to-end tests. */
 import { runCli } from "@kasko/server"
+import { afterAll, beforeAll } from "vitest"
+import { temporaryDirectory } from "../support.js"
+import { makeClient, startTestService, type TestService } from "./support.js"
 
 /** Runs a kasko admin command against a data directory; throws when it fails. */
 export const kasko = async (dataDirectory: string, ...args: Array<string>): Promise<string> => {
@@ -36,4 +39,30 @@ export const addPartner = async (dataDirectory: string, partnerId: string, scope
     token,
     headers: { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": added.subscription_key }
   }
+}
+
+/**
+ * For a test file: the real service (bearer token + subscription key) on a
+ * fresh data directory, with the given partners added through `kasko`; set up
+ * before the file's tests, stopped and removed after them. Read the fields
+ * inside tests and hooks (they exist once set up).
+ */
+export const serviceWithPartners = (name: string, partnerIds: ReadonlyArray<string>, environment: Record<string, string> = {}) => {
+  const directory = temporaryDirectory(`kasko-${name}-`)
+  const state = {
+    directory,
+    server: undefined as unknown as TestService,
+    client: undefined as unknown as Awaited<ReturnType<typeof makeClient>>,
+    partners: {} as Record<string, PartnerCredentials>
+  }
+  beforeAll(async () => {
+    for (const partnerId of partnerIds) state.partners[partnerId] = await addPartner(directory.path, partnerId)
+    state.server = await startTestService({ dataDirectory: directory.path, authenticate: "real", environment })
+    state.client = await makeClient(state.server.url)
+  }, 60_000)
+  afterAll(async () => {
+    await state.server?.stop()
+    directory.remove()
+  })
+  return state
 }

@@ -26,9 +26,6 @@ export const expiresAt = (quote: Pick<StoredQuote, "created_at">): number => quo
 /** True from the instant 30 × 24 h after creation, whatever the state. */
 export const isExpired = (quote: Pick<StoredQuote, "created_at">, now: number): boolean => now >= expiresAt(quote)
 
-export const stateOf = (quote: Pick<StoredQuote, "activated_at">): QuoteState =>
-  quote.activated_at === null ? "await_activation" : "activated"
-
 /** What retrieving a quote answers: the §2.9 form while awaiting activation, the §2.10 form after. */
 export type RetrievedQuote =
   | { readonly state: "await_activation"; readonly quote: Quote }

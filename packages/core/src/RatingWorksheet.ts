@@ -334,11 +334,3 @@ export const worksheetOf = (price: PriceComputation): RatingWorksheet => {
     }
   }
 }
-
-/** Folds the fired rules of a tariff into the rating worksheet. */
-export const foldWorksheet = (
-  tariff: Tariff,
-  facts: PricingFacts,
-  pricingDate: CalendarDate,
-  firedRules: ReadonlyArray<FiredRule>
-): RatingWorksheet => worksheetOf(foldPrice(tariff, facts, pricingDate, firedRules))

@@ -19,7 +19,7 @@ describe("the in-process embedding example", () => {
       "effect: refused product.parameters.vehicle_price must be between 1000 and 10000000",
       "promise: product insurance-car-standalone — 7 parameters in its features",
       expect.stringMatching(/^promise: offer \d+ kr a year or \d+ kr a month$/),
-      expect.stringMatching(/^promise: quote [0-9a-f-]{36} for \d+ DKK a month, product business-insurance-car-standalone$/),
+      expect.stringMatching(/^promise: quote [0-9a-f-]{36} for \d+ DKK a month, product business-car-insurance-standalone$/),
       "promise: retrieved, activated",
       "promise: another partner gets QuoteNotFound"
     ])

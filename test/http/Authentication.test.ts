@@ -15,15 +15,22 @@ import { addPartner, kasko, serviceWithPartners } from "./credentials.js"
 const service = serviceWithPartners("auth", ["alice-leasing", "bob-biler"])
 
 const NO_CREDENTIALS = 'Bearer realm="kasko"'
-const INVALID_TOKEN = 'Bearer realm="kasko", error="invalid_token"'
+const invalidToken = (why: string) => `Bearer realm="kasko", error="invalid_token", error_description="${why}"`
+const INVALID_KEY = 'Bearer realm="kasko", error="invalid_token", error_description="the subscription key is not valid for this token"'
+const INVALID_KEY_DETAIL = "The ocp-apim-subscription-key is not valid for this access token."
 
 const OFFER = "/insurance/car/offers"
 const offer = (headers: Record<string, string>, path = OFFER) => service.client.request("POST", path, { body: Examples.offerRequest(), headers })
 
-const expectUnauthorized = (answer: { status: number; headers: Headers; body: any }, challenge: string) => {
+const expectUnauthorized = (answer: { status: number; headers: Headers; body: any }, challenge: string, detail?: string | RegExp) => {
   expect(answer.status).toBe(401)
   expect(answer.headers.get("content-type")).toContain("application/problem+json")
-  expect(answer.body).toEqual({ type: "https://kasko.example/problems/unauthorized", title: "Unauthorized", status: 401 })
+  expect(answer.body).toEqual({
+    type: "https://kasko.example/problems/unauthorized",
+    title: "Unauthorized",
+    status: 401,
+    detail: detail instanceof RegExp ? expect.stringMatching(detail) : (detail ?? expect.any(String))
+  })
   expect(answer.headers.get("www-authenticate")).toBe(challenge)
 }
 
@@ -54,20 +61,38 @@ describe("authentication (spec §5)", () => {
     expect((await offer(service.partners["alice-leasing"]!.headers)).status).toBe(200)
   })
 
-  it("answers no credentials with a bare Bearer challenge", async () => {
-    expectUnauthorized(await offer({}), NO_CREDENTIALS)
-    expectUnauthorized(await offer({ "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }), NO_CREDENTIALS)
+  it("answers no credentials with a bare Bearer challenge whose detail names both headers", async () => {
+    expectUnauthorized(await offer({}), NO_CREDENTIALS, /Authorization header.*ocp-apim-subscription-key header/)
+    expectUnauthorized(await offer({ "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }), NO_CREDENTIALS, /Authorization header/)
   })
 
   it("ignores a token in the query string", async () => {
     expectUnauthorized(await offer({ "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }, `${OFFER}?access_token=${service.partners["alice-leasing"]!.token}`), NO_CREDENTIALS)
   })
 
+  it.each(["bearer", "BEARER", "BeArEr"])("accepts the authorization scheme spelt %s (RFC 9110: case-insensitive)", async (scheme) => {
+    const alice = service.partners["alice-leasing"]!
+    expect((await offer({ authorization: `${scheme} ${alice.token}`, "ocp-apim-subscription-key": alice.subscriptionKey })).status).toBe(200)
+  })
+
   it.each([
-    ["a malformed Authorization header", { authorization: "Basic YWxpY2U6c2VjcmV0" }],
-    ["a token that is not a JWT", { authorization: "Bearer not-a-token" }]
-  ])("answers %s with invalid_token", async (_what, headers) => {
-    expectUnauthorized(await offer({ ...headers, "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }), INVALID_TOKEN)
+    ["another scheme", "Basic YWxpY2U6c2VjcmV0"],
+    ["a bearer scheme without a token", "Bearer"],
+    ["a token with spaces inside", "Bearer abc def"]
+  ])("answers an Authorization header with %s with invalid_request naming the header", async (_what, authorization) => {
+    expectUnauthorized(
+      await offer({ authorization, "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }),
+      'Bearer realm="kasko", error="invalid_request", error_description="the Authorization header must read Bearer <token>"',
+      "The Authorization header must read Bearer <token>."
+    )
+  })
+
+  it("answers a token that is not a JWT with invalid_token saying so", async () => {
+    expectUnauthorized(
+      await offer({ authorization: "Bearer not-a-token", "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }),
+      invalidToken("the token is not a well-formed signed JWT"),
+      "The access token was refused: the token is not a well-formed signed JWT."
+    )
   })
 
   it("rejects hostile and broken tokens with invalid_token", async () => {
@@ -91,46 +116,59 @@ describe("authentication (spec §5)", () => {
       .setAudience("kasko-partner-api")
       .setExpirationTime(now + 600)
       .sign(stranger.privateKey)
-    const tokens = {
-      "alg none": unsigned,
-      "HS256 with the public key as secret": confused,
-      "tampered payload": tampered,
-      "tampered signature": flippedSignature,
-      "signed by another key": foreign,
-      expired: await signWithServiceKey({}, (jwt) => jwt.setIssuedAt(now - 7200).setExpirationTime(now - 3600)),
-      "not yet valid": await signWithServiceKey({}, (jwt) => jwt.setNotBefore(now + 3600)),
-      "wrong issuer": await signWithServiceKey({}, (jwt) => jwt.setIssuer("someone-else")),
-      "wrong audience": await signWithServiceKey({}, (jwt) => jwt.setAudience("another-api")),
-      "no expiry": await signWithServiceKey({}, (jwt) => jwt, false)
+    const badSignature = "the token's signature does not verify"
+    const badAlgorithm = "the token is signed with an algorithm this service does not accept"
+    const tokens: Record<string, [string, string]> = {
+      "alg none": [unsigned, badAlgorithm],
+      "HS256 with the public key as secret": [confused, badAlgorithm],
+      "tampered payload": [tampered, badSignature],
+      "tampered signature": [flippedSignature, badSignature],
+      "signed by another key": [foreign, badSignature],
+      expired: [await signWithServiceKey({}, (jwt) => jwt.setIssuedAt(now - 7200).setExpirationTime(now - 3600)), "the token has expired"],
+      "not yet valid": [await signWithServiceKey({}, (jwt) => jwt.setNotBefore(now + 3600)), "the token is not valid yet"],
+      "wrong issuer": [await signWithServiceKey({}, (jwt) => jwt.setIssuer("someone-else")), "the token was issued by another issuer"],
+      "wrong audience": [await signWithServiceKey({}, (jwt) => jwt.setAudience("another-api")), "the token is meant for another audience"],
+      "no expiry": [await signWithServiceKey({}, (jwt) => jwt, false), "the token lacks the exp claim"]
     }
-    for (const [name, token] of Object.entries(tokens)) {
+    for (const [name, [token, why]] of Object.entries(tokens)) {
       const answer = await offer(withToken(token))
-      expect({ name, status: answer.status, challenge: answer.headers.get("www-authenticate") }).toEqual({ name, status: 401, challenge: INVALID_TOKEN })
-      expect(answer.body).toEqual({ type: "https://kasko.example/problems/unauthorized", title: "Unauthorized", status: 401 })
+      expect({ name, status: answer.status, challenge: answer.headers.get("www-authenticate") }).toEqual({ name, status: 401, challenge: invalidToken(why) })
+      expect(answer.body).toEqual({ type: "https://kasko.example/problems/unauthorized", title: "Unauthorized", status: 401, detail: `The access token was refused: ${why}.` })
     }
     // the well-formed control token, signed the same way, is accepted
     expect((await offer(withToken(await signWithServiceKey({})))).status).toBe(200)
   })
 
-  it("rejects a missing, unknown or revoked subscription key, and another partner's key", async () => {
+  it("answers a missing subscription key with invalid_request naming the header", async () => {
     const authorization = { authorization: `Bearer ${service.partners["alice-leasing"]!.token}` }
-    expectUnauthorized(await offer(authorization), INVALID_TOKEN)
-    expectUnauthorized(await offer({ ...authorization, "ocp-apim-subscription-key": "ksk_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }), INVALID_TOKEN)
-    expectUnauthorized(await offer({ ...authorization, "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey.slice(0, -1) + "x" }), INVALID_TOKEN)
-    expectUnauthorized(await offer({ ...authorization, "ocp-apim-subscription-key": service.partners["bob-biler"]!.subscriptionKey }), INVALID_TOKEN)
+    expectUnauthorized(
+      await offer(authorization),
+      'Bearer realm="kasko", error="invalid_request", error_description="the ocp-apim-subscription-key header is missing"',
+      "Send the partner's subscription key in the ocp-apim-subscription-key header."
+    )
+  })
+
+  it("answers an unknown, altered, revoked or another partner's key, and a suspended partner, all the same way", async () => {
+    const authorization = { authorization: `Bearer ${service.partners["alice-leasing"]!.token}` }
+    const answers = [
+      await offer({ ...authorization, "ocp-apim-subscription-key": "ksk_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }),
+      await offer({ ...authorization, "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey.slice(0, -1) + "x" }),
+      await offer({ ...authorization, "ocp-apim-subscription-key": service.partners["bob-biler"]!.subscriptionKey })
+    ]
 
     const carol = await addPartner(service.directory.path, "carol-cars")
     const second = JSON.parse(await kasko(service.directory.path, "keys", "add", "--partner", "carol-cars")) as { subscription_key: string }
     await kasko(service.directory.path, "keys", "revoke", "--partner", "carol-cars", "--key-prefix", carol.subscriptionKey.slice(0, 12))
-    expectUnauthorized(await offer(carol.headers), INVALID_TOKEN)
+    answers.push(await offer(carol.headers))
     expect((await offer({ ...carol.headers, "ocp-apim-subscription-key": second.subscription_key })).status).toBe(200)
-  })
 
-  it("rejects every credential of a suspended partner", async () => {
     const dave = await addPartner(service.directory.path, "dave-dealer")
     expect((await offer(dave.headers)).status).toBe(200)
     await kasko(service.directory.path, "partners", "suspend", "--id", "dave-dealer")
-    expectUnauthorized(await offer(dave.headers), INVALID_TOKEN)
+    answers.push(await offer(dave.headers))
+
+    for (const answer of answers) expectUnauthorized(answer, INVALID_KEY, INVALID_KEY_DETAIL)
+    expect(new Set(answers.map((answer) => answer.text)).size).toBe(1)
   })
 
   it.each(OPERATIONS.filter((operation) => operation.scope !== undefined).map((operation) => [operation.operationId, operation] as const))(
@@ -143,7 +181,11 @@ describe("authentication (spec §5)", () => {
         headers: limited.headers,
         ...(operation.requestBody === undefined ? {} : { body: Examples.quoteRequest() })
       })
-      expectUnauthorized(answer, `Bearer realm="kasko", error="insufficient_scope", scope="${operation.scope}"`)
+      expectUnauthorized(
+        answer,
+        `Bearer realm="kasko", error="insufficient_scope", error_description="the token lacks the scope ${operation.scope}", scope="${operation.scope}"`,
+        `The access token lacks the scope ${operation.scope} this operation needs.`
+      )
     }
   )
 

@@ -64,10 +64,26 @@ describe("endpoint 2: POST /insurance/car/offers", () => {
     ])
   })
 
-  it("rejects a quote's policy and agent sent to the offer endpoint", async () => {
-    const answer = await client.request("POST", "/insurance/car/offers", { body: Examples.quoteRequest() })
+  it("prices the body of a quote request too: policy and agent are accepted and ignored", async () => {
+    const offer = await client.request("POST", "/insurance/car/offers", { body: Examples.offerRequest() })
+    const fromQuoteBody = await client.request("POST", "/insurance/car/offers", { body: Examples.quoteRequest() })
+    expect(fromQuoteBody.status).toBe(200)
+    expect(fromQuoteBody.text).toBe(offer.text)
+  })
+
+  it("still answers 400 naming any other unknown member", async () => {
+    const answer = await client.request("POST", "/insurance/car/offers", { body: { ...Examples.quoteRequest(), customer: { name: "x" } } })
     expectProblem(answer, 400, "Constraint Violation")
-    expect(answer.body.violations.map((violation: { field: string }) => violation.field)).toEqual(["policy", "agent"])
+    expect(answer.body.violations).toEqual([{ field: "customer", message: "is not a known field" }])
+  })
+
+  it("treats a blank optional parameter as absent", async () => {
+    const offer = await client.request("POST", "/insurance/car/offers", { body: Examples.offerRequest() })
+    const blank = await client.request("POST", "/insurance/car/offers", {
+      body: Examples.offerRequest(Examples.standardParameters({ youngest_user_age: "", youngest_user_birthdate: " " }))
+    })
+    expect(blank.status).toBe(200)
+    expect(blank.text).toBe(offer.text)
   })
 })
 
@@ -91,11 +107,26 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
 
     const activated = await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)
     expect(activated.status).toBe(200)
-    const { quote_number, created_at, activated_at, ...rest } = activated.body
+    const { quote_number, created_at, activated_at, polices, ...rest } = activated.body
     expect(rest).toEqual(created.body)
+    // the spelling of the specification's activated example, same content as `policies`
+    expect(polices).toEqual(created.body.policies)
     expect(quote_number).toMatch(/^\d{4} \d{4} \d{4} \d{4}$/)
     expect(created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
     expect(activated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+  })
+
+  it("accepts blank optional strings (floor, door, phone, …) and registers the party without them", async () => {
+    const request = Examples.quoteRequest() as any
+    Object.assign(request.policy.parties[0].address, { floor: "", door: "  " })
+    request.policy.parties[0].phone = ""
+    request.agent.organization.cvrp_number = " "
+    const created = await createQuote(request)
+    expect(created.status).toBe(200)
+    const party = created.body.policies[0].parties[0]
+    expect(party.address).toEqual({ street: "Æblevej", house_number: "7", postal_code: 8000, city: "Aarhus C" })
+    expect(party).not.toHaveProperty("phone")
+    expect(created.body.agent.organization).not.toHaveProperty("cvrp_number")
   })
 
   it("activates idempotently: a second activation answers 200 {} and changes nothing", async () => {

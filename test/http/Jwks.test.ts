@@ -31,6 +31,7 @@ const makeKey = async (kid: string, alg: "ES256" | "RS256"): Promise<SigningKey>
 const directory = temporaryDirectory("kasko-jwks-")
 let published: Array<SigningKey> = []
 let fetches = 0
+let failing = false
 let identityProvider: Server
 let server: TestService
 let client: Awaited<ReturnType<typeof makeClient>>
@@ -61,6 +62,7 @@ const offerWith = (token: string) =>
 beforeAll(async () => {
   identityProvider = createServer((request, response) => {
     fetches++
+    if (failing) return void response.writeHead(500).end()
     if (request.url !== "/.well-known/jwks.json") return void response.writeHead(404).end()
     response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: published.map((key) => key.publicJwk) }))
   })
@@ -101,7 +103,23 @@ describe("JWKS mode", () => {
     expect((await offerWith(await sign(second))).status).toBe(200)
     const removed = await offerWith(await sign(first))
     expect(removed.status).toBe(401)
-    expect(removed.headers.get("www-authenticate")).toBe('Bearer realm="kasko", error="invalid_token"')
+    expect(removed.headers.get("www-authenticate")).toBe(
+      'Bearer realm="kasko", error="invalid_token", error_description="the token is signed with a key this service does not know"'
+    )
+  })
+
+  it("answers 503 with Retry-After, not 401, while the identity provider's key set cannot be fetched", async () => {
+    const unpublished = await makeKey("key-2026-05", "ES256")
+    failing = true
+    try {
+      const answer = await offerWith(await sign(unpublished))
+      expect(answer.status).toBe(503)
+      expect(answer.headers.get("retry-after")).toMatch(/^\d+$/)
+    } finally {
+      failing = false
+    }
+    published = [unpublished]
+    expect((await offerWith(await sign(unpublished))).status).toBe(200)
   })
 
   it("rejects a token of the right key but the wrong issuer or audience", async () => {

@@ -72,7 +72,8 @@ describe("the OpenAPI document", () => {
     const request = document.components.schemas.QuoteRequest
     const parameters = request.properties.product.properties.parameters.properties
     expect(parameters.vehicle_price).toMatchObject({ pattern: "^[0-9]{1,12}$", maxLength: 12 })
-    expect(parameters.youngest_user_birthdate).toMatchObject({ format: "date", maxLength: 10 })
+    // optional strings document that a blank value is accepted (and counts as absent)
+    expect(parameters.youngest_user_birthdate).toMatchObject({ pattern: "^\\s*$|^[0-9]{4}-[0-9]{2}-[0-9]{2}$", maxLength: 10 })
     const policy = request.properties.policy.properties
     expect(policy.parties).toMatchObject({ maxItems: 10, minItems: 1 })
     expect(policy.brand_id.maxLength).toBe(50)

@@ -45,7 +45,7 @@ describe("the quote document", () => {
       yield* startClock
       const parameters = Examples.standardParameters({ policy_holder: "organization", vehicle_usage: "godstransport", vehicle_type: "varevogn" })
       const quote = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest(parameters, "insurance-car-standalone"))
-      expect(quote.product.product_name).toBe("business-insurance-car-standalone")
+      expect(quote.product.product_name).toBe("business-car-insurance-standalone")
       const policy = quote.policies[0]!
       expect(policy.insurer).toBeUndefined()
       expect(policy.insurable_object.vehicle).toMatchObject({ vehicle_type: "03", vehicle_usage: "40" })

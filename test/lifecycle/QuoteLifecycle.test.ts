@@ -26,6 +26,7 @@ describe("quote lifecycle", () => {
         price: quote.price,
         product: quote.product,
         policies: quote.policies,
+        polices: quote.policies,
         agent: quote.agent,
         created_at: "2026-03-02T09:00:00.000Z",
         activated_at: "2026-03-31T09:00:00.000Z"

@@ -5,6 +5,14 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { runOnMemoryEngine } from "../support.js"
 
+// spec §2.4: the response names shown, the irregular standalone Extended one included
+const SPECIFIED_PRODUCT_NAMES: Record<string, string> = {
+  "insurance-car-leasing standard": "private-insurance-car-leasing",
+  "insurance-car-leasing extended": "business-insurance-car-leasing",
+  "insurance-car-standalone standard": "private-insurance-car-standalone",
+  "insurance-car-standalone extended": "business-car-insurance-standalone"
+}
+
 const ROLES = ["policy_holder", "vehicle_user", "vehicle_owner"] as const
 type Role = (typeof ROLES)[number]
 
@@ -100,7 +108,7 @@ describe("quote properties", () => {
     )
   })
 
-  it("names the quoted product private-… for Standard and business-… for Extended", async () => {
+  it("names the quoted product by product and variant as spec §2.4 shows (private-… for Standard, business-… for Extended)", async () => {
     await fc.assert(
       fc.asyncProperty(
         parameterSets.map((parameters) => ({ ...parameters, vehicle_owner: "organization" })),
@@ -111,7 +119,7 @@ describe("quote properties", () => {
             parameters.policy_holder === "person" &&
             parameters.vehicle_user === "person" &&
             parameters.vehicle_usage === "privat_person_koersel"
-          expect(quote.product.product_name).toBe(`${standard ? "private" : "business"}-${product}`)
+          expect(quote.product.product_name).toBe(SPECIFIED_PRODUCT_NAMES[`${product} ${standard ? "standard" : "extended"}`])
           expect(quote.policies[0]!.insurer !== undefined).toBe(standard)
         }
       ),

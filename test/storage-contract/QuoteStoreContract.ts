@@ -52,6 +52,7 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
         state: "activated",
         quote: {
           ...fixture.quote,
+          polices: fixture.quote.policies,
           quote_number: fixture.quote_number,
           created_at: "2026-03-02T09:00:00.000Z",
           activated_at: "2026-03-03T09:00:00.000Z"

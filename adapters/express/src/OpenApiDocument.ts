@@ -59,7 +59,7 @@ class Components {
   /** A `$ref` to the schema, registered under `name`. */
   reference(name: string, schema: Schema.Schema.AnyNoContext, side: "request" | "response"): JsonObject {
     if (!(name in this.schemas)) {
-      const documented = side === "request" ? Schema.encodedBoundSchema(schema) : schema
+      const documented = side === "request" ? Schema.encodedBoundSchema(schema) : Schema.typeSchema(schema)
       const draft07 = JSONSchema.make(documented) as unknown as JsonObject
       for (const [definition, definitionSchema] of Object.entries((draft07["$defs"] as JsonObject | undefined) ?? {})) {
         if (definition !== name) this.schemas[definition] ??= toOpenApi30(definitionSchema)
@@ -171,7 +171,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
     info: {
       title: "Partner Car Insurance API",
       description:
-        "Product discovery, anonymous price offers and quotes (create, retrieve, activate) for the partner car-insurance products insurance-car-leasing and insurance-car-standalone. Errors are application/problem+json (RFC 7807). The activated form of a quote spells `policies` (the specification's example reads `polices`).",
+        "Product discovery, anonymous price offers and quotes (create, retrieve, activate) for the partner car-insurance products insurance-car-leasing and insurance-car-standalone. Errors are application/problem+json (RFC 7807). The activated form of a quote carries its policies twice, with the same content: as `polices` (the spelling of the specification's activated example) and as `policies` (as the awaiting form spells it).",
       termsOfService: "https://kasko.example/terms",
       contact: { name: "kasko partner support", email: "partners@kasko.example", url: "https://kasko.example/support" },
       license: { name: "MIT", url: "https://opensource.org/licenses/MIT" },

@@ -118,7 +118,8 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     path: "/insurance/car/offers",
     tag: "offers",
     summary: "Get an anonymous price offer",
-    description: "Prices the product parameters alone: no policy, parties or agent. Nothing is stored (spec §2.6).",
+    description:
+      "Prices the product parameters alone (spec §2.6); nothing is stored. A quote request's policy and agent may come along, so one body serves both endpoints: they are ignored.",
     scope: "offers:create",
     pathParameters: [],
     requestBody: Offer.OfferRequest.annotations({ identifier: "OfferRequest" }),

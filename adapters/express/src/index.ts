@@ -4,6 +4,7 @@ export {
   bearerAuthentication,
   SUBSCRIPTION_KEY_HEADER,
   type CredentialChecks,
+  type RejectedToken,
   type VerifiedToken
 } from "./BearerAuthentication.js"
 export { problemOfCoreError } from "./CoreErrorProblems.js"

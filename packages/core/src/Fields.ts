@@ -1,5 +1,5 @@
 /** String field schemas with the client-facing messages and documented maxima. */
-import { Schema } from "effect"
+import { Either, Option, ParseResult, Schema } from "effect"
 import { isCalendarDate } from "./CalendarDate.js"
 
 /** A non-blank string of at most `maxLength` characters. */
@@ -9,6 +9,63 @@ export const Text = (maxLength: number) =>
     Schema.filter((value) => value.length <= maxLength || `must be at most ${maxLength} characters`),
     Schema.annotations({ jsonSchema: { type: "string", minLength: 1, maxLength } })
   )
+
+/** True for "" and for whitespace only. */
+export const isBlank = (value: string): boolean => value.trim().length === 0
+
+/** Everything `optionalString` needs to know of a field to document it. */
+export interface OptionalStringShape {
+  readonly maxLength: number
+  /** The pattern a present value matches, when there is one (anchored, `^…$`). */
+  readonly pattern?: string
+  /** The values a present value is one of, when it is an enumeration. */
+  readonly enum?: ReadonlyArray<string>
+  readonly description?: string
+}
+
+/**
+ * An optional string field that treats a blank value as absent: partner
+ * systems send `""` (or spaces) for what they do not have — most Danish
+ * addresses have no floor or door. A present value must pass `schema`.
+ */
+export const optionalString = <A>(schema: Schema.Schema<A, string>, shape: OptionalStringShape) =>
+  Schema.optionalToOptional(sentString(schema, shape), schema, {
+    decode: Option.filter((value) => !isBlank(value)),
+    encode: (value) => value
+  })
+
+/**
+ * Like `optionalString`, for a field with a default: blank or absent both
+ * decode to `fallback` (its request form).
+ */
+export const optionalStringWithDefault = <A>(schema: Schema.Schema<A, string>, shape: OptionalStringShape, fallback: string) =>
+  Schema.optionalToRequired(sentString(schema, shape), schema, {
+    decode: (sent) => Option.getOrElse(Option.filter(sent, (value) => !isBlank(value)), () => fallback),
+    encode: Option.some
+  })
+
+/**
+ * What may be sent: blank, or a value `schema` accepts — checked here, on the
+ * encoded side, so that its violations are reported together with every other
+ * field's (a failure in one field stops a struct before its fields' decoded
+ * sides run). Documented so that a blank value validates too.
+ */
+const sentString = <A>(schema: Schema.Schema<A, string>, { maxLength, pattern, enum: values, description }: OptionalStringShape) => {
+  const decodePresent = ParseResult.decodeUnknownEither(schema)
+  return Schema.String.annotations({ message: () => "must be a string" }).pipe(
+    Schema.filter((value) => value.length <= maxLength || `must be at most ${maxLength} characters`),
+    Schema.filter((value) => isBlank(value) || Either.match(decodePresent(value), { onLeft: (error) => error, onRight: () => true })),
+    Schema.annotations({
+      jsonSchema: {
+        type: "string",
+        maxLength,
+        ...(pattern === undefined ? {} : { pattern: `^\\s*$|${pattern}` }),
+        ...(values === undefined ? {} : { enum: [...values, ""] }),
+        description: `${description === undefined ? "" : `${description}. `}Optional: an empty or blank value counts as absent.`
+      }
+    })
+  )
+}
 
 /** A string that must pass `isValid`, with the message to show when it does not. */
 export const CheckedString = (isValid: (value: string) => boolean, message: string, jsonSchema: object = {}) =>

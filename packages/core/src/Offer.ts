@@ -13,8 +13,17 @@ import { ipidHref, PRIVACY_POLICY_HREF } from "./ProductCatalogue.js"
 import { acceptSelection, echoSelection, ProductEcho, ProductSelection } from "./ProductSelection.js"
 import type { PriceComputation } from "./RatingWorksheet.js"
 
-/** `POST /insurance/car/offers` body. */
-export const OfferRequest = RequestObject({ product: ProductSelection })
+/** What an offer accepts and ignores: a quote request's `policy` and `agent`, so one body serves both endpoints. */
+const IgnoredByOffers = (member: string) =>
+  Schema.optionalWith(
+    Schema.Unknown.annotations({
+      description: `Accepted and ignored: the quote request's ${member}, so one body serves offers and quotes. An offer needs only the product (spec §4).`
+    }),
+    { exact: true }
+  )
+
+/** `POST /insurance/car/offers` body: the product selection; a quote request's policy and agent may come along. */
+export const OfferRequest = RequestObject({ product: ProductSelection, policy: IgnoredByOffers("policy"), agent: IgnoredByOffers("agent") })
 export type OfferRequest = typeof OfferRequest.Type
 export type OfferRequestInput = typeof OfferRequest.Encoded
 
@@ -55,11 +64,12 @@ export const decodeOfferRequest = (
   return failure !== undefined ? Either.left(failure) : Either.right(Either.getOrThrow(decoded))
 }
 
+const OFFER_MEMBERS: ReadonlySet<string> = new Set(Object.keys(OfferRequest.fields))
+
 /** The hot path: a well-formed offer request decoded without the Schema machinery; undefined sends it the long way. */
 const acceptOfferRequest = (input: unknown, pricingDate: CalendarDate): OfferRequest | undefined => {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined
-  const keys = Object.keys(input)
-  if (keys.length !== 1 || keys[0] !== "product") return undefined
+  for (const key of Object.keys(input)) if (!OFFER_MEMBERS.has(key)) return undefined
   const rawSelection = (input as { product: unknown }).product
   const product = acceptSelection(rawSelection)
   if (product === undefined) return undefined

@@ -6,7 +6,7 @@
 import { Schema } from "effect"
 import { ageOn, isCalendarDate, type CalendarDate } from "./CalendarDate.js"
 import type { Violation } from "./Errors.js"
-import { OneOf, RequestObject } from "./Fields.js"
+import { isBlank, OneOf, optionalString, optionalStringWithDefault, RequestObject } from "./Fields.js"
 
 export const POLICY_HOLDERS = ["person", "organization"] as const
 export const VEHICLE_TYPES = ["personbil", "varevogn"] as const
@@ -48,26 +48,41 @@ const digitsBetween = (min: number, max: number) =>
     { strict: true, decode: (digits) => Number(digits), encode: (value) => String(value) }
   ).pipe(Schema.filter((value) => (value >= min && value <= max) || `must be between ${min} and ${max}`))
 
-const PaymentsPerYear = Schema.transformLiterals(["1", 1], ["12", 12]).annotations({
-  message: () => ({ message: "must be one of: 1, 12", override: true })
-})
+const PaymentsPerYear = Schema.compose(
+  Schema.String,
+  Schema.transformLiterals(["1", 1], ["12", 12]).annotations({
+    message: () => ({ message: "must be one of: 1, 12", override: true })
+  }),
+  { strict: false }
+)
 
 const BirthDate = JsonString.pipe(
   Schema.filter((value) => isCalendarDate(value) || "must be a real date in the form YYYY-MM-DD"),
   Schema.annotations({ jsonSchema: { type: "string", format: "date", maxLength: 10 } })
 )
 
+// The longest value each optional parameter may be sent as; a longer one is refused even when blank.
+const MAX_LENGTH = { payments_per_year: 12, youngest_user_age: 12, youngest_user_birthdate: 10 } as const
+
 /** The nine parameters of both products, decoded from their JSON-string form. */
 export const ProductParameters = RequestObject({
-  payments_per_year: Schema.optionalWith(PaymentsPerYear, { exact: true, default: () => 1 as const }),
+  payments_per_year: optionalStringWithDefault(PaymentsPerYear, { maxLength: MAX_LENGTH.payments_per_year, enum: ["1", "12"], description: "Payments per year (default 1)" }, "1"),
   policy_holder: OneOf(POLICY_HOLDERS),
   vehicle_type: OneOf(VEHICLE_TYPES),
   vehicle_user: OneOf(POLICY_HOLDERS),
   vehicle_owner: OneOf(POLICY_HOLDERS),
   vehicle_usage: OneOf(VEHICLE_USAGES),
   vehicle_price: digitsBetween(VEHICLE_PRICE_MIN, VEHICLE_PRICE_MAX),
-  youngest_user_age: Schema.optionalWith(digitsBetween(DRIVER_AGE_MIN, DRIVER_AGE_MAX), { exact: true }),
-  youngest_user_birthdate: Schema.optionalWith(BirthDate, { exact: true })
+  youngest_user_age: optionalString(digitsBetween(DRIVER_AGE_MIN, DRIVER_AGE_MAX), {
+    maxLength: MAX_LENGTH.youngest_user_age,
+    pattern: "^[0-9]{1,12}$",
+    description: `The youngest driver's age: digits of a number from ${DRIVER_AGE_MIN} to ${DRIVER_AGE_MAX}`
+  }),
+  youngest_user_birthdate: optionalString(BirthDate, {
+    maxLength: MAX_LENGTH.youngest_user_birthdate,
+    pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+    description: "The youngest driver's birth date, YYYY-MM-DD"
+  })
 })
 export type ProductParameters = typeof ProductParameters.Type
 export type ProductParametersInput = typeof ProductParameters.Encoded
@@ -110,6 +125,12 @@ const PARAMETER_NAMES: ReadonlySet<string> = new Set(Object.keys(ProductParamete
 const isOneOf = <Values extends ReadonlyArray<string>>(values: Values, value: unknown): value is Values[number] =>
   (values as ReadonlyArray<unknown>).includes(value)
 
+/** An optional parameter's value as the Schema sees it: undefined when absent or blank (and short enough to be accepted). */
+const sentValue = (map: Record<string, unknown>, name: keyof typeof MAX_LENGTH): unknown => {
+  const value = map[name]
+  return typeof value === "string" && value.length <= MAX_LENGTH[name] && isBlank(value) ? undefined : value
+}
+
 /**
  * The hot path's acceptance check: the decoded parameters when the map is
  * exactly what `ProductParameters` accepts, undefined otherwise — then the
@@ -120,7 +141,10 @@ export const acceptParameters = (raw: unknown): ProductParameters | undefined =>
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined
   const map = raw as Record<string, unknown>
   for (const key of Object.keys(map)) if (!PARAMETER_NAMES.has(key)) return undefined
-  const { payments_per_year, policy_holder, vehicle_type, vehicle_user, vehicle_owner, vehicle_usage, youngest_user_age, youngest_user_birthdate } = map
+  const { policy_holder, vehicle_type, vehicle_user, vehicle_owner, vehicle_usage } = map
+  const payments_per_year = sentValue(map, "payments_per_year")
+  const youngest_user_age = sentValue(map, "youngest_user_age")
+  const youngest_user_birthdate = sentValue(map, "youngest_user_birthdate")
   const payments = payments_per_year === undefined || payments_per_year === "1" ? 1 : payments_per_year === "12" ? 12 : undefined
   const vehiclePrice = digitsWithin(map["vehicle_price"], VEHICLE_PRICE_MIN, VEHICLE_PRICE_MAX)
   const age = youngest_user_age === undefined ? null : digitsWithin(youngest_user_age, DRIVER_AGE_MIN, DRIVER_AGE_MAX)

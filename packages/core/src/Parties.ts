@@ -8,7 +8,7 @@ import { Schema } from "effect"
 import type { Violation } from "./Errors.js"
 import { isCprNumber, isCvrNumber, isPostalCode } from "./IdentityNumbers.js"
 import { POLICY_HOLDERS, type PartyKind } from "./Parameters.js"
-import { CheckedString, Flag, RequestArray, RequestObject, Text } from "./Fields.js"
+import { CheckedString, Flag, optionalString, RequestArray, RequestObject, Text } from "./Fields.js"
 
 export const ROLES = ["policy_holder", "vehicle_user", "vehicle_owner"] as const
 export type Role = (typeof ROLES)[number]
@@ -41,20 +41,21 @@ export const Address = RequestObject({
   protected: Schema.optionalWith(Flag, { exact: true }),
   street: Text(100),
   house_number: Text(10),
-  floor: Schema.optionalWith(Text(10), { exact: true }),
-  door: Schema.optionalWith(Text(10), { exact: true }),
+  floor: optionalString(Text(10), { maxLength: 10 }),
+  door: optionalString(Text(10), { maxLength: 10 }),
   postal_code: PostalCode,
   city: Text(100)
 })
 
-const Phone = CheckedString((value) => /^\+?[0-9 ]{8,20}$/.test(value), "must be a phone number: digits, spaces and an optional leading +", {
+const PHONE_FORM = /^\+?[0-9 ]{8,20}$/
+const Phone = CheckedString((value) => PHONE_FORM.test(value), "must be a phone number: digits, spaces and an optional leading +", {
   maxLength: 20
 })
-const Email = CheckedString(
-  (value) => value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value),
-  "must be an e-mail address",
-  { format: "email", maxLength: 254 }
-)
+const EMAIL_FORM = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const Email = CheckedString((value) => value.length <= 254 && EMAIL_FORM.test(value), "must be an e-mail address", {
+  format: "email",
+  maxLength: 254
+})
 
 /** A party as a quote request carries it and the quote registers it. */
 export const Party = RequestObject({
@@ -63,8 +64,8 @@ export const Party = RequestObject({
   vehicle_user: Schema.optionalWith(Flag, { exact: true }),
   person: Schema.optionalWith(Person, { exact: true }),
   organization: Schema.optionalWith(Organization, { exact: true }),
-  phone: Schema.optionalWith(Phone, { exact: true }),
-  email: Schema.optionalWith(Email, { exact: true }),
+  phone: optionalString(Phone, { maxLength: 20, pattern: PHONE_FORM.source, description: "A phone number: digits, spaces and an optional leading +" }),
+  email: optionalString(Email, { maxLength: 254, pattern: EMAIL_FORM.source, description: "An e-mail address" }),
   address: Schema.optionalWith(Address, { exact: true })
 })
 export type Party = typeof Party.Type

@@ -134,9 +134,14 @@ export const isProductName = (name: string): name is ProductName => (PRODUCT_NAM
 export const productDefinition = (name: string): ProductDefinition | undefined =>
   isProductName(name) ? DEFINITIONS[name] : undefined
 
-/** The product name a quote answers with: `private-…` for Standard, `business-…` for Extended (DESIGN §2). */
-export const quotedProductName = (name: ProductName, variant: Variant): string =>
-  `${variant === "standard" ? "private" : "business"}-${name}`
+// Spec §2.4 shows three of these; `business-car-insurance-standalone` is irregular, but it is what partners' clients read.
+const QUOTED_PRODUCT_NAMES: Readonly<Record<ProductName, Readonly<Record<Variant, string>>>> = {
+  "insurance-car-leasing": { standard: "private-insurance-car-leasing", extended: "business-insurance-car-leasing" },
+  "insurance-car-standalone": { standard: "private-insurance-car-standalone", extended: "business-car-insurance-standalone" }
+}
+
+/** The product name a quote answers with, one per product × variant (spec §2.4, DESIGN §2). */
+export const quotedProductName = (name: ProductName, variant: Variant): string => QUOTED_PRODUCT_NAMES[name][variant]
 
 /** URL of the product information document (IPID) of a product variant. */
 export const ipidHref = (name: ProductName, variant: Variant): string =>

@@ -55,10 +55,15 @@ export type Quote = typeof Quote.Type
 
 /**
  * An activated quote (spec §2.10): the quote's content plus its quote_number and
- * timestamps. The spec's example spells `polices`; kasko spells `policies`.
+ * timestamps. The policies appear twice, with the same content: as `polices`,
+ * the spelling of the specification's activated example that clients written
+ * against it read, and as `policies`, as the awaiting form spells it.
  */
 export const ActivatedQuote = Schema.Struct({
   ...Quote.fields,
+  polices: Schema.Array(QuotePolicy).annotations({
+    description: "The same policies as `policies`, under the spelling of the specification's activated example (spec §2.10)"
+  }),
   quote_number: Schema.String,
   created_at: Schema.String,
   activated_at: Schema.String

@@ -38,6 +38,7 @@ export const retrievedForm = (stored: StoredQuote): RetrievedQuote =>
         state: "activated",
         quote: {
           ...stored.quote,
+          polices: stored.quote.policies,
           quote_number: stored.quote_number,
           created_at: dateTimeOfMillis(stored.created_at),
           activated_at: dateTimeOfMillis(stored.activated_at)

@@ -1,7 +1,7 @@
 /**
  * The quote request (spec §2.8): product, policy (vehicle and parties) and agent.
  */
-import { Either, Schema } from "effect"
+import { Either } from "effect"
 import { isCalendarDate, type CalendarDate } from "./CalendarDate.js"
 import { decodeAll, rawAt } from "./Decoding.js"
 import { constraintViolationOf, type ConstraintViolation, type Violation } from "./Errors.js"
@@ -9,23 +9,39 @@ import { checkDriverAge } from "./Parameters.js"
 import { isPNumber, isVin } from "./IdentityNumbers.js"
 import { checkRoles, CvrNumber, Parties } from "./Parties.js"
 import { ProductSelection } from "./ProductSelection.js"
-import { CheckedString, DateText, RequestObject, Text } from "./Fields.js"
+import { CheckedString, DateText, optionalString, RequestObject, Text } from "./Fields.js"
+
+const VIN_PATTERN = "^[A-HJ-NPR-Z0-9]{17}$"
+const REGISTRATION_PATTERN = "^[A-ZÆØÅ0-9 ]{1,10}$"
+const REGISTRATION_FORM = new RegExp(REGISTRATION_PATTERN)
+const P_NUMBER_PATTERN = "^[0-9]{10}$"
 
 export const Vehicle = RequestObject({
   make: Text(50),
   model: Text(50),
-  variant: Schema.optionalWith(Text(100), { exact: true }),
-  vin: Schema.optionalWith(CheckedString(isVin, "must be 17 capital letters and digits, without I, O and Q", { pattern: "^[A-HJ-NPR-Z0-9]{17}$" }), { exact: true }),
-  registration_number: Schema.optionalWith(
-    CheckedString((value) => /^[A-ZÆØÅ0-9 ]{1,10}$/.test(value), "must be 1–10 capital letters, digits and spaces", { maxLength: 10 }),
-    { exact: true }
+  variant: optionalString(Text(100), { maxLength: 100 }),
+  vin: optionalString(CheckedString(isVin, "must be 17 capital letters and digits, without I, O and Q", { pattern: VIN_PATTERN }), {
+    maxLength: 17,
+    pattern: VIN_PATTERN,
+    description: "The vehicle identification number (ISO 3779)"
+  }),
+  registration_number: optionalString(
+    CheckedString((value) => REGISTRATION_FORM.test(value), "must be 1–10 capital letters, digits and spaces", {
+      maxLength: 10,
+      pattern: REGISTRATION_PATTERN
+    }),
+    { maxLength: 10, pattern: REGISTRATION_PATTERN }
   )
 })
 
 export const AgentOrganization = RequestObject({
   name: Text(200),
   cvr_number: CvrNumber,
-  cvrp_number: Schema.optionalWith(CheckedString(isPNumber, "must be a P-number of 10 digits", { pattern: "^[0-9]{10}$" }), { exact: true })
+  cvrp_number: optionalString(CheckedString(isPNumber, "must be a P-number of 10 digits", { pattern: P_NUMBER_PATTERN }), {
+    maxLength: 10,
+    pattern: P_NUMBER_PATTERN,
+    description: "The P-number of the agent's production unit"
+  })
 })
 
 export const Agent = RequestObject({
@@ -36,7 +52,7 @@ export type Agent = typeof Agent.Type
 
 export const PolicyRequest = RequestObject({
   brand_id: Text(50),
-  external_reference: Schema.optionalWith(Text(100), { exact: true }),
+  external_reference: optionalString(Text(100), { maxLength: 100 }),
   expected_effective_at: DateText,
   insurable_object: RequestObject({ vehicle: Vehicle }),
   parties: Parties

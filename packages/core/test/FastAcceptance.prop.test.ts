@@ -16,7 +16,7 @@ const schemaParameters = (raw: unknown) => Either.getOrUndefined(Schema.decodeUn
 const schemaSelection = (raw: unknown) => Either.getOrUndefined(Schema.decodeUnknownEither(ProductSelection, strict)(raw))
 
 const oddValue = fc.oneof(
-  fc.constantFrom("", " 1000", "1e5", "-17", "0017", "12.5", "person ", "Person", "2001-02-29", "2024-02-29", "1800-01-01", "99", "100", "16", "17"),
+  fc.constantFrom("", " ", "\t", " ".repeat(11), " ".repeat(13), " 1000", "1e5", "-17", "0017", "12.5", "person ", "Person", "2001-02-29", "2024-02-29", "1800-01-01", "99", "100", "16", "17"),
   fc.integer(),
   fc.constant(null),
   fc.boolean(),

@@ -1,6 +1,6 @@
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
-import { productDefinition } from "../src/ProductCatalogue.js"
+import { productDefinition, quotedProductName } from "../src/ProductCatalogue.js"
 import * as QuotingService from "../src/QuotingService.js"
 
 const ALL_NINE = [
@@ -72,5 +72,16 @@ describe("the product catalogue (spec §2.1–2.3)", () => {
   it("answers ProductNotFound for an unknown product", () => {
     const exit = Effect.runSyncExit(QuotingService.getProduct("insurance-bicycle"))
     expect(exit).toEqual(Exit.fail(expect.objectContaining({ _tag: "ProductNotFound", product_name: "insurance-bicycle" })))
+  })
+})
+
+describe("the product name a quote answers with (spec §2.4)", () => {
+  it.each([
+    ["insurance-car-leasing", "standard", "private-insurance-car-leasing"],
+    ["insurance-car-leasing", "extended", "business-insurance-car-leasing"],
+    ["insurance-car-standalone", "standard", "private-insurance-car-standalone"],
+    ["insurance-car-standalone", "extended", "business-car-insurance-standalone"]
+  ] as const)("answers %s in the %s variant as %s", (product, variant, quoted) => {
+    expect(quotedProductName(product, variant)).toBe(quoted)
   })
 })

@@ -4,8 +4,8 @@
  * algorithm, exp/nbf, issuer and audience. The partner is the `partner_id`
  * claim when present (a partner user's token), else the subject.
  */
-import type { VerifiedToken } from "@kasko/express"
-import { createRemoteJWKSet, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey, type CryptoKey } from "jose"
+import type { RejectedToken, VerifiedToken } from "@kasko/express"
+import { createRemoteJWKSet, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey, type CryptoKey } from "jose"
 import { randomUUID } from "node:crypto"
 import { SIGNING_ALGORITHM, type SigningKey } from "./SigningKey.js"
 
@@ -52,15 +52,17 @@ const CACHED_TOKENS_MAX = 10_000
 const CLOCK_TOLERANCE_SECONDS = 5
 
 /**
- * A verifier over a key or a key set; undefined for every token that does not
- * verify. A token that verified is remembered until its `exp`, keyed by the
- * whole token string — signature included, so no other string can hit it —
- * sparing the signature check on a partner's every request.
+ * A verifier over a key or a key set: the token's partner and scopes, or why it
+ * does not verify. A token that verified is remembered until its `exp`, keyed
+ * by the whole token string — signature included, so no other string can hit
+ * it — sparing the signature check on a partner's every request. Refusals are
+ * never remembered: a key set that learns a new key accepts the token next time.
+ * Rejects when the key set cannot be fetched (the service, not the token, is at fault).
  */
 export const makeTokenVerifier = (key: CryptoKey | JWTVerifyGetKey, expected: TokenAudience) => {
   const verified = new Map<string, { readonly token: VerifiedToken; readonly expiresAtSeconds: number }>()
   const verify = verifyToken(key, expected)
-  return async (token: string): Promise<VerifiedToken | undefined> => {
+  return async (token: string): Promise<VerifiedToken | RejectedToken> => {
     const remembered = verified.get(token)
     const nowSeconds = Date.now() / 1000
     if (remembered !== undefined) {
@@ -68,16 +70,42 @@ export const makeTokenVerifier = (key: CryptoKey | JWTVerifyGetKey, expected: To
       verified.delete(token)
     }
     const result = await verify(token)
-    if (result === undefined) return undefined
+    if ("rejected" in result) return result
     if (verified.size >= CACHED_TOKENS_MAX) verified.clear()
     verified.set(token, result)
     return result.token
   }
 }
 
+const CLAIM_PROBLEMS: Readonly<Record<string, string>> = {
+  nbf: "the token is not valid yet",
+  iss: "the token was issued by another issuer",
+  aud: "the token is meant for another audience",
+  iat: "the token's issue time lies in the future"
+}
+
+/** Why jose refused a token, in words for its bearer; throws what is not the token's fault. */
+const rejectionOf = (error: unknown): RejectedToken => {
+  if (error instanceof errors.JWTExpired) return { rejected: "the token has expired" }
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.reason === "missing") return { rejected: `the token lacks the ${error.claim} claim` }
+    return { rejected: CLAIM_PROBLEMS[error.claim] ?? `the token's ${error.claim} claim is not acceptable` }
+  }
+  if (error instanceof errors.JWSSignatureVerificationFailed) return { rejected: "the token's signature does not verify" }
+  if (error instanceof errors.JWKSNoMatchingKey) return { rejected: "the token is signed with a key this service does not know" }
+  if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
+    return { rejected: "the token is signed with an algorithm this service does not accept" }
+  }
+  // the key set could not be fetched or read (jose throws the bare JOSEError for that): not the token's fault
+  const keySetUnavailable =
+    error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError) || error.constructor === errors.JOSEError
+  if (keySetUnavailable) throw error
+  return { rejected: "the token is not a well-formed signed JWT" }
+}
+
 const verifyToken =
   (key: CryptoKey | JWTVerifyGetKey, expected: TokenAudience) =>
-  async (token: string): Promise<{ readonly token: VerifiedToken; readonly expiresAtSeconds: number } | undefined> => {
+  async (token: string): Promise<{ readonly token: VerifiedToken; readonly expiresAtSeconds: number } | RejectedToken> => {
     try {
       const { payload } = await jwtVerify(token, key as CryptoKey, {
         algorithms: ACCEPTED_ALGORITHMS,
@@ -87,9 +115,9 @@ const verifyToken =
         clockTolerance: CLOCK_TOLERANCE_SECONDS
       })
       const partnerId = partnerOf(payload)
-      return partnerId === undefined ? undefined : { token: { partnerId, scopes: scopesOf(payload) }, expiresAtSeconds: payload.exp! }
-    } catch {
-      return undefined
+      return partnerId === undefined ? { rejected: "the token names no partner" } : { token: { partnerId, scopes: scopesOf(payload) }, expiresAtSeconds: payload.exp! }
+    } catch (error) {
+      return rejectionOf(error)
     }
   }
 

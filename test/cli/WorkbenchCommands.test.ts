@@ -2,7 +2,8 @@
 import { Resvg } from "@resvg/resvg-js"
 import { runCli } from "@kasko/server"
 import { parse } from "csv-parse/sync"
-import { readFileSync, writeFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
@@ -11,6 +12,7 @@ const ROOT = join(import.meta.dirname, "..", "..")
 const LEASING_V1 = join(ROOT, "packages", "core", "tariffs", "insurance-car-leasing", "v1.json")
 const PROPOSAL = join(ROOT, "examples", "actuary-workbench", "tariffs", "insurance-car-leasing-v2-proposal.json")
 const GOLDEN = join(ROOT, "examples", "actuary-workbench", "golden", "reference-tariff-v1.csv")
+const MAIN = join(ROOT, "packages", "server", "dist", "src", "main.js")
 const directory = temporaryDirectory("kasko-workbench-")
 afterAll(() => directory.remove())
 
@@ -43,6 +45,27 @@ describe("kasko price", () => {
   })
 })
 
+/** WCAG relative luminance of an `rgb(r, g, b)`, `white` or `black` fill. */
+const luminance = (fill: string): number => {
+  const channels = fill === "white" ? [255, 255, 255] : fill === "black" ? [0, 0, 0] : fill.match(/\d+/g)!.map(Number)
+  const [r, g, b] = channels.map((value) => {
+    const unit = value / 255
+    return unit <= 0.03928 ? unit / 12.92 : ((unit + 0.055) / 1.055) ** 2.4
+  }) as [number, number, number]
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b
+}
+
+/** The contrast of each cell's label with the cell beneath it, matched by their aria-labels. */
+const cellLabelContrasts = (svg: string): Array<number> => {
+  const fills = (mark: string) =>
+    new Map([...svg.matchAll(new RegExp(`aria-label="([^"]*?); [^;"]*: \\d+"[^>]*aria-roledescription="${mark} mark"[^>]*fill="([^"]+)"`, "g"))].map((match) => [match[1]!, match[2]!]))
+  const cells = fills("rect")
+  return [...fills("text")].map(([cell, text]) => {
+    const [lighter, darker] = [luminance(text), luminance(cells.get(cell)!)].sort((a, b) => b - a) as [number, number]
+    return (lighter + 0.05) / (darker + 0.05)
+  })
+}
+
 describe("kasko price-grid", () => {
   it("writes the grid as CSV and as an SVG heat map with one cell per grid point", async () => {
     const out = join(directory.path, "grid", "leasing")
@@ -71,10 +94,29 @@ describe("kasko price-grid", () => {
     const svg = readFileSync(`${out}.svg`, "utf8")
     expect(svg.startsWith("<svg")).toBe(true)
     expect(svg.match(/aria-roledescription="rect mark"/g)).toHaveLength(15)
+    // axes in words, and what the chart holds fixed in its subtitle
+    expect(svg).toContain(">Vehicle price (kr)</text>")
+    expect(svg).toContain(">Youngest driver's age</text>")
+    expect(svg).not.toMatch(/>(vehicle_price|youngest_user_age)<\/text>/)
+    expect(svg).toContain("Priced 2026-03-02 with Policy holder: person · Vehicle user: person · Vehicle owner: organization · Vehicle type: personbil · Vehicle usage: privat_person_koersel")
+    // every cell's label reads on its colour (WCAG AA for small text: contrast at least 4.5)
+    const contrasts = cellLabelContrasts(svg)
+    expect(contrasts).toHaveLength(15)
+    expect(Math.min(...contrasts)).toBeGreaterThanOrEqual(4.5)
     const image = new Resvg(svg).render()
     expect(image.width).toBeGreaterThan(200)
     expect(image.height).toBeGreaterThan(100)
     expect(image.asPng().subarray(1, 4).toString()).toBe("PNG")
+  })
+
+  it("writes into the current directory when --out is not given, as its help says", async () => {
+    const cwd = join(directory.path, "grid-here")
+    mkdirSync(cwd)
+    const run = spawnSync(process.execPath, [MAIN, "price-grid", "--product", "insurance-car-leasing", "--feature", "standard", ...STANDARD_CAR,
+      "--x", "vehicle_price=100000:200000:100000", "--y", "youngest_user_age=30", "--date", "2026-03-02"], { cwd, encoding: "utf8" })
+    expect(run.status, run.stderr).toBe(0)
+    expect(readdirSync(cwd).sort()).toEqual(["price-grid.csv", "price-grid.svg"])
+    expect((await runCli(["price-grid", "--help"])).stdout).toContain("price-grid in the current directory unless --out names another")
   })
 
   it("exits 2 for a malformed axis", async () => {

@@ -27,6 +27,9 @@ const INIT = `window.ui = SwaggerUIBundle({ url: "openapi.json", dom_id: "#swagg
 
 const SWAGGER_UI_DIRECTORY = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"))
 
+/** The paths of the page and its script (its assets are static files below `/docs/assets/`). */
+export const API_REFERENCE_PATHS = ["/docs", "/docs/init.js"] as const
+
 /** The routes of the reference page and its assets. */
 export const apiReferencePage = (): Router => {
   const router = express.Router()

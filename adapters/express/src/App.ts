@@ -8,7 +8,7 @@ import { Cause, Exit, Option, type ManagedRuntime } from "effect"
 import express, { type Express, type RequestHandler } from "express"
 import type { Logger } from "pino"
 import { createHash } from "node:crypto"
-import { apiReferencePage } from "./ApiReferencePage.js"
+import { API_REFERENCE_PATHS, apiReferencePage } from "./ApiReferencePage.js"
 import { isPrincipal, type Authenticate } from "./Authentication.js"
 import { isServerFault, problemOfCoreError, RETRY_AFTER_SECONDS } from "./CoreErrorProblems.js"
 import { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
@@ -115,7 +115,9 @@ export const makeApp = (options: AppOptions): Express => {
       sendProblem(response, { problem: PROBLEMS.internal })
     }
 
-  const methodsByPath = new Map<string, Array<string>>()
+  // the partner API, mounted under the base path; probes stay at the root
+  const api = express.Router({ caseSensitive: true, strict: true })
+  const methodsByPath = { api: new Map<string, Array<string>>(), root: new Map<string, Array<string>>() }
   for (const operation of OPERATIONS) {
     const path = expressPath(operation.path)
     const handlers = [
@@ -123,19 +125,22 @@ export const makeApp = (options: AppOptions): Express => {
       ...(operation.requestBody === undefined ? [] : admitJson),
       run(operation)
     ]
-    app[operation.method](path, ...handlers)
-    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), operation.method.toUpperCase()])
+    const [router, methods] = operation.servedAtRoot ? [app, methodsByPath.root] : [api, methodsByPath.api]
+    router[operation.method](path, ...handlers)
+    methods.set(path, [...(methods.get(path) ?? []), operation.method.toUpperCase()])
   }
 
   const document = JSON.stringify(openApiDocument(OPERATIONS, options.document))
-  app.get("/openapi.json", (_request, response) => {
+  api.get("/openapi.json", (_request, response) => {
     response.type("application/json").send(document)
   })
-  methodsByPath.set("/openapi.json", ["GET"])
-  app.use(apiReferencePage())
-  methodsByPath.set("/docs", ["GET"])
+  methodsByPath.api.set("/openapi.json", ["GET"])
+  api.use(apiReferencePage())
+  for (const path of API_REFERENCE_PATHS) methodsByPath.api.set(path, ["GET"])
 
-  installMethodNotAllowed(app, methodsByPath)
+  installMethodNotAllowed(api, methodsByPath.api)
+  installMethodNotAllowed(app, methodsByPath.root)
+  app.use(options.document.basePath || "/", api)
   installProblemFallbacks(app, logger)
   return app
 }

@@ -1,19 +1,22 @@
 /**
  * The OpenAPI 3.0.1 document, generated from the operation table and the same
  * Schemas that validate requests and shape responses. Effect writes JSON
- * Schema draft-07; this module hoists its definitions into
- * `components.schemas` and rewrites the few keywords OpenAPI 3.0 spells
- * differently.
+ * Schema draft-07; this module hoists the operations' schemas into
+ * `components.schemas`, inlines the schema library's own definitions (`Int`)
+ * and drops its generated titles, and rewrites the few keywords OpenAPI 3.0
+ * spells differently. Every body and answer carries a working example.
  */
 import { JSONSchema, Schema } from "effect"
 import type { Operation } from "./Operations.js"
-import { ConstraintViolationProblem, PROBLEM_CONTENT_TYPE, Problem } from "./Problem.js"
+import { ConstraintViolationProblem, PROBLEM_CONTENT_TYPE, PROBLEMS, Problem } from "./Problem.js"
 
 export interface DocumentSettings {
   /** The API's version (the server package's version). */
   readonly version: string
-  /** Where clients reach the API, e.g. `http://localhost:8080`. */
+  /** Where clients reach the service's root, e.g. `http://localhost:8080`. */
   readonly serverUrl: string
+  /** Where the partner API is mounted below the root (e.g. `/partner/car/v1`); the root itself when absent. */
+  readonly basePath?: string
 }
 
 type JsonObject = { [key: string]: unknown }
@@ -21,51 +24,90 @@ type JsonObject = { [key: string]: unknown }
 const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value)
 
 const COMPONENT_PREFIX = "#/components/schemas/"
+const DEFINITION_PREFIX = "#/$defs/"
 
-/** Rewrites one draft-07 node as an OpenAPI 3.0 schema object. */
-const toOpenApi30 = (node: unknown): unknown => {
-  if (Array.isArray(node)) return node.map(toOpenApi30)
-  if (!isObject(node)) return node
-  const result: JsonObject = {}
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "$schema" || key === "$defs" || key === "$id") continue
-    // OpenAPI 3.0 requires a non-empty `required`; draft-07 allows []
-    if (key === "required" && Array.isArray(value) && value.length === 0) continue
-    if (key === "$ref" && typeof value === "string") result[key] = value.replace("#/$defs/", COMPONENT_PREFIX)
-    else if (key === "const") result["enum"] = [value]
-    else if (key === "examples" && Array.isArray(value)) result["example"] = value[0]
-    else if (key === "exclusiveMinimum" && typeof value === "number") {
-      result["minimum"] = value
-      result["exclusiveMinimum"] = true
-    } else if (key === "exclusiveMaximum" && typeof value === "number") {
-      result["maximum"] = value
-      result["exclusiveMaximum"] = true
-    } else result[key] = toOpenApi30(value)
+// keywords whose value is a map of schemas, a list of schemas, or one schema; everything else is data
+const SCHEMA_MAPS = new Set(["properties", "patternProperties"])
+const SCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf"])
+const SCHEMA_VALUES = new Set(["items", "additionalProperties", "not"])
+
+/**
+ * Rewrites one draft-07 schema as an OpenAPI 3.0 schema object: references to
+ * the draft's own definitions are inlined (they are the schema library's, like
+ * `Int`), except where a definition refers to itself, which becomes a component.
+ */
+class Converter {
+  private readonly expanding = new Set<string>()
+
+  constructor(
+    private readonly definitions: JsonObject,
+    private readonly components: Record<string, unknown>
+  ) {}
+
+  schema(node: unknown): unknown {
+    if (!isObject(node)) return node
+    const reference = node["$ref"]
+    if (typeof reference === "string" && reference.startsWith(DEFINITION_PREFIX)) return this.definition(reference.slice(DEFINITION_PREFIX.length))
+    const result: JsonObject = {}
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$schema" || key === "$defs" || key === "$id" || key === "title") continue
+      // OpenAPI 3.0 requires a non-empty `required`; draft-07 allows []
+      if (key === "required" && Array.isArray(value) && value.length === 0) continue
+      if (SCHEMA_MAPS.has(key) && isObject(value)) {
+        result[key] = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, this.schema(schema)]))
+      } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) result[key] = value.map((schema) => this.schema(schema))
+      else if (SCHEMA_VALUES.has(key)) result[key] = this.schema(value)
+      else if (key === "const") result["enum"] = [value]
+      else if (key === "examples" && Array.isArray(value)) result["example"] = value[0]
+      else if (key === "exclusiveMinimum" && typeof value === "number") {
+        result["minimum"] = value
+        result["exclusiveMinimum"] = true
+      } else if (key === "exclusiveMaximum" && typeof value === "number") {
+        result["maximum"] = value
+        result["exclusiveMaximum"] = true
+      } else result[key] = value
+    }
+    return nullableOf(result)
   }
-  // draft-07 `anyOf [X, {type: null}]` is OpenAPI 3.0's `nullable`
-  const anyOf = result["anyOf"]
-  if (Array.isArray(anyOf) && anyOf.some((member) => isObject(member) && member["type"] === "null")) {
-    const others = anyOf.filter((member) => !(isObject(member) && member["type"] === "null"))
-    delete result["anyOf"]
-    Object.assign(result, others.length === 1 ? (others[0] as JsonObject) : { anyOf: others }, { nullable: true })
+
+  private definition(name: string): unknown {
+    if (this.expanding.has(name) || name in this.components) {
+      this.components[name] ??= {}
+      return { $ref: `${COMPONENT_PREFIX}${name}` }
+    }
+    this.expanding.add(name)
+    // the library's named schemas (`Int`) describe themselves in its words ("an integer"): keep only the constraints
+    const { description: _libraryWords, ...definition } = (this.definitions[name] ?? {}) as JsonObject
+    const inlined = this.schema(definition)
+    this.expanding.delete(name)
+    if (name in this.components) this.components[name] = inlined
+    return inlined
   }
-  return result
 }
 
-/** Collects schemas under their identifiers into `components.schemas`. */
+/** draft-07 `anyOf [X, {type: null}]` is OpenAPI 3.0's `nullable`. */
+const nullableOf = (schema: JsonObject): JsonObject => {
+  const anyOf = schema["anyOf"]
+  if (!Array.isArray(anyOf) || !anyOf.some((member) => isObject(member) && member["type"] === "null")) return schema
+  const others = anyOf.filter((member) => !(isObject(member) && member["type"] === "null"))
+  const { anyOf: _anyOf, ...rest } = schema
+  return { ...rest, ...(others.length === 1 ? (others[0] as JsonObject) : { anyOf: others }), nullable: true }
+}
+
+/** Collects the documented schemas under their identifiers into `components.schemas`. */
 class Components {
   readonly schemas: Record<string, unknown> = {}
 
-  /** A `$ref` to the schema, registered under `name`. */
-  reference(name: string, schema: Schema.Schema.AnyNoContext, side: "request" | "response"): JsonObject {
+  /** A `$ref` to the schema, registered under its identifier. */
+  reference(schema: Schema.Schema.AnyNoContext, side: "request" | "response"): JsonObject {
+    const name = identifierOf(schema)
     if (!(name in this.schemas)) {
       const documented = side === "request" ? Schema.encodedBoundSchema(schema) : Schema.typeSchema(schema)
       const draft07 = JSONSchema.make(documented) as unknown as JsonObject
-      for (const [definition, definitionSchema] of Object.entries((draft07["$defs"] as JsonObject | undefined) ?? {})) {
-        if (definition !== name) this.schemas[definition] ??= toOpenApi30(definitionSchema)
-      }
-      const own = draft07["$ref"] === `#/$defs/${name}` ? (draft07["$defs"] as JsonObject)[name] : draft07
-      this.schemas[name] = toOpenApi30(own)
+      const definitions = (draft07["$defs"] as JsonObject | undefined) ?? {}
+      const own = draft07["$ref"] === `${DEFINITION_PREFIX}${name}` ? definitions[name] : draft07
+      this.schemas[name] = {}
+      this.schemas[name] = new Converter(definitions, this.schemas).schema(own)
     }
     return { $ref: `${COMPONENT_PREFIX}${name}` }
   }
@@ -79,105 +121,160 @@ const identifierOf = (schema: Schema.Schema.AnyNoContext): string => {
 
 const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: "Constraint Violation: the request breaks one or more rules, each named in `violations`",
-  401: "Unauthorized: missing or invalid credentials, or the token lacks the operation's scope. WWW-Authenticate says which (RFC 6750): no error code when no credentials were sent, error=\"invalid_token\", or error=\"insufficient_scope\" with scope=\"…\". A missing scope answers 401, not RFC 6750's 403, as the specification requires.",
+  401: "Unauthorized: missing or invalid credentials, or the token lacks the operation's scope. `detail` and WWW-Authenticate (RFC 6750) say which: no error code when no credentials were sent; error=\"invalid_request\" for a malformed Authorization header or a missing subscription key; error=\"invalid_token\" with error_description for a refused token or subscription key; error=\"insufficient_scope\" with scope=\"…\". A missing scope answers 401, not RFC 6750's 403, as the specification requires.",
   404: "Not Found: unknown, expired (30 days) or another partner's resource",
-  405: "Method Not Allowed (see Allow)",
   413: "Payload Too Large: the body is over the size limit",
   415: "Unsupported Media Type: the body must be application/json",
   422: "Unprocessable Entity: the Idempotency-Key was used with a different request in the last 24 hours",
   429: "Too Many Requests: the subscription key is over its rate limit (see Retry-After and RateLimit-*)",
   500: "Internal Server Error",
-  503: "Service Unavailable: storage or pricing is temporarily unavailable (see Retry-After)"
+  503: "Service Unavailable: storage, pricing or the identity provider is temporarily unavailable (see Retry-After)"
 }
+
+const PROBLEM_EXAMPLES: Readonly<Record<number, object>> = {
+  400: { ...PROBLEMS.constraintViolation, violations: [{ field: "product.parameters.vehicle_price", message: "must be between 1000 and 10000000" }] },
+  401: { ...PROBLEMS.unauthorized, detail: "The access token was refused: the token has expired." },
+  404: PROBLEMS.notFound,
+  413: PROBLEMS.payloadTooLarge,
+  415: { ...PROBLEMS.unsupportedMediaType, detail: "The body must be application/json." },
+  422: { ...PROBLEMS.idempotencyKeyReused, detail: "This Idempotency-Key was used with a different request in the last 24 hours." },
+  429: PROBLEMS.tooManyRequests,
+  500: PROBLEMS.internal,
+  503: PROBLEMS.serviceUnavailable
+}
+
+const HEADERS = {
+  XRequestId: {
+    description: "The request's id: the client's X-Request-Id when it is a safe token, a new UUID otherwise; it names the request in the service's log",
+    schema: { type: "string", maxLength: 128 }
+  },
+  RetryAfter: { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } },
+  WWWAuthenticate: {
+    description: "The Bearer challenge (RFC 6750): error, error_description and, for a missing scope, scope",
+    schema: { type: "string" },
+    example: 'Bearer realm="kasko", error="invalid_token", error_description="the token has expired"'
+  },
+  RateLimitLimit: { description: "Requests the subscription key may make per window", schema: { type: "integer" } },
+  RateLimitRemaining: { description: "Requests left in the current window", schema: { type: "integer" } },
+  RateLimitReset: { description: "Seconds until the window resets", schema: { type: "integer" } }
+} as const
+
+const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` })
+
+const headersOf = (status: number, rateLimited: boolean): JsonObject => ({
+  "X-Request-Id": header("XRequestId"),
+  ...(status === 401 ? { "WWW-Authenticate": header("WWWAuthenticate") } : {}),
+  ...(status === 429 || status === 503 ? { "Retry-After": header("RetryAfter") } : {}),
+  ...(rateLimited && (status === 200 || status === 429)
+    ? { "RateLimit-Limit": header("RateLimitLimit"), "RateLimit-Remaining": header("RateLimitRemaining"), "RateLimit-Reset": header("RateLimitReset") }
+    : {})
+})
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes a retry safe: the same key with the same body within 24 hours answers the original quote and creates none; the same key with another body answers 422. Keys are per partner.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+  example: "order-2026-0042-quote"
+}
+
+/** The document's entry for one operation. */
+const operationObject = (operation: Operation, components: Components, rootServers: ReadonlyArray<object> | undefined): JsonObject => {
+  const rateLimited = operation.scope !== undefined
+  const errorStatuses = [...new Set([...operation.errorStatuses, ...(rateLimited ? [401, 429] : []), 500])].sort()
+  const responseSchemas = operation.responses.map((schema) => components.reference(schema, "response"))
+  const [onlyExample] = operation.responseExamples
+  const parameters = [
+    ...operation.pathParameters.map((parameter) => ({ ...parameter, in: "path", required: true })),
+    ...(operation.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])
+  ]
+  return {
+    operationId: operation.operationId,
+    tags: [operation.tag],
+    summary: operation.summary,
+    description: rateLimited
+      ? `${operation.description} Requires a bearer token with the scope \`${operation.scope}\` and the partner's subscription key.`
+      : `${operation.description} Public: no credentials needed.`,
+    security: rateLimited ? [{ bearerToken: [], subscriptionKey: [] }] : [],
+    ...(rateLimited ? { "x-required-scopes": [operation.scope] } : {}),
+    ...(rootServers === undefined ? {} : { servers: rootServers }),
+    ...(parameters.length === 0 ? {} : { parameters }),
+    ...(operation.requestBody === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: components.reference(operation.requestBody, "request"), example: operation.requestExample } }
+          }
+        }),
+    responses: {
+      "200": {
+        description: operation.responseDescription,
+        headers: headersOf(200, rateLimited),
+        content: {
+          "application/json": {
+            schema: responseSchemas.length === 1 ? responseSchemas[0] : { oneOf: responseSchemas },
+            ...(operation.responseExamples.length === 1 && onlyExample !== undefined
+              ? { example: onlyExample.value }
+              : { examples: Object.fromEntries(operation.responseExamples.map(({ name, summary, value }) => [name, { summary, value }])) })
+          }
+        }
+      },
+      ...Object.fromEntries(
+        errorStatuses.map((status) => [
+          String(status),
+          {
+            description: STATUS_DESCRIPTIONS[status],
+            headers: headersOf(status, rateLimited),
+            content: {
+              [PROBLEM_CONTENT_TYPE]: {
+                schema: components.reference(status === 400 ? ConstraintViolationProblem : Problem, "response"),
+                example: PROBLEM_EXAMPLES[status]
+              }
+            }
+          }
+        ])
+      )
+    }
+  }
+}
+
+const documentationOperation = (operationId: string, summary: string, description: string, mediaType: string, answer: string) => ({
+  get: {
+    operationId,
+    tags: ["documentation"],
+    summary,
+    description: `${description} Public: no credentials needed.`,
+    security: [],
+    responses: { "200": { description: answer, content: { [mediaType]: { schema: mediaType === "application/json" ? { type: "object" } : { type: "string" } } } } }
+  }
+})
 
 /** The OpenAPI 3.0.1 document of the operations. */
 export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: DocumentSettings): JsonObject => {
   const components = new Components()
-  const problemContent = (status: number) => ({
-    [PROBLEM_CONTENT_TYPE]: {
-      schema:
-        status === 400
-          ? components.reference("ConstraintViolationProblem", ConstraintViolationProblem, "response")
-          : components.reference("Problem", Problem, "response")
-    }
-  })
+  // probes stay at the root when the partner API has a base path: their entries name the root as their server
+  const basePath = settings.basePath ?? ""
+  const rootServers = basePath === "" ? undefined : [{ url: settings.serverUrl, description: "The service's root, where its probes answer" }]
   const paths: Record<string, JsonObject> = {}
   for (const operation of operations) {
-    const responseSchemas = operation.responses.map((schema) => components.reference(identifierOf(schema), schema, "response"))
-    const errorStatuses = [...new Set([...operation.errorStatuses, ...(operation.scope === undefined ? [] : [401, 429]), 500])].sort()
     paths[operation.path] ??= {}
-    paths[operation.path]![operation.method] = {
-      operationId: operation.operationId,
-      tags: [operation.tag],
-      summary: operation.summary,
-      description:
-        operation.scope === undefined
-          ? `${operation.description} Public: no credentials needed.`
-          : `${operation.description} Requires a bearer token with the scope \`${operation.scope}\` and the partner's subscription key.`,
-      security: operation.scope === undefined ? [] : [{ bearerToken: [], subscriptionKey: [] }],
-      ...(operation.scope === undefined ? {} : { "x-required-scopes": [operation.scope] }),
-      ...(operation.pathParameters.length === 0 && !operation.idempotent
-        ? {}
-        : {
-            parameters: [
-              ...operation.pathParameters.map((parameter) => ({
-                name: parameter.name,
-                in: "path",
-                required: true,
-                description: parameter.description,
-                schema: parameter.schema
-              })),
-              ...(operation.idempotent
-                ? [
-                    {
-                      name: "Idempotency-Key",
-                      in: "header",
-                      required: false,
-                      description:
-                        "Makes a retry safe: the same key with the same body within 24 hours answers the original quote and creates none; the same key with another body answers 422. Keys are per partner.",
-                      schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" }
-                    }
-                  ]
-                : [])
-            ]
-          }),
-      ...(operation.requestBody === undefined
-        ? {}
-        : {
-            requestBody: {
-              required: true,
-              content: {
-                "application/json": {
-                  schema: components.reference(identifierOf(operation.requestBody), operation.requestBody, "request")
-                }
-              }
-            }
-          }),
-      responses: {
-        "200": {
-          description: operation.responseDescription,
-          content: {
-            "application/json": { schema: responseSchemas.length === 1 ? responseSchemas[0] : { oneOf: responseSchemas } }
-          }
-        },
-        ...Object.fromEntries(
-          errorStatuses.map((status) => [String(status), { description: STATUS_DESCRIPTIONS[status], content: problemContent(status) }])
-        )
-      }
-    }
+    paths[operation.path]![operation.method] = operationObject(operation, components, operation.servedAtRoot ? rootServers : undefined)
   }
   return {
     openapi: "3.0.1",
     info: {
       title: "Partner Car Insurance API",
       description:
-        "Product discovery, anonymous price offers and quotes (create, retrieve, activate) for the partner car-insurance products insurance-car-leasing and insurance-car-standalone. Errors are application/problem+json (RFC 7807). The activated form of a quote carries its policies twice, with the same content: as `polices` (the spelling of the specification's activated example) and as `policies` (as the awaiting form spells it).",
+        "Product discovery, anonymous price offers and quotes (create, retrieve, activate) for the partner car-insurance products insurance-car-leasing and insurance-car-standalone. Errors are application/problem+json (RFC 7807). The activated form of a quote carries its policies twice, with the same content: as `polices` (the spelling of the specification's activated example) and as `policies` (as the awaiting form spells it). Optional strings accept an empty or blank value as absent.",
       termsOfService: "https://kasko.example/terms",
       contact: { name: "kasko partner support", email: "partners@kasko.example", url: "https://kasko.example/support" },
       license: { name: "MIT", url: "https://opensource.org/licenses/MIT" },
       version: settings.version
     },
-    servers: [{ url: settings.serverUrl, description: "This kasko service" }],
+    servers: [{ url: `${settings.serverUrl}${basePath}`, description: "This kasko service's partner API" }],
     externalDocs: { description: "Partner car insurance quoting: the specification", url: "https://kasko.example/docs/partner-car-insurance-api" },
     tags: [
       { name: "products", description: "Product definitions: parameters, allowed values, features" },
@@ -188,33 +285,19 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
     ],
     paths: {
       ...paths,
-      "/openapi.json": {
-        get: {
-          operationId: "getOpenApiDocument",
-          tags: ["documentation"],
-          summary: "This OpenAPI document",
-          responses: { "200": { description: "The OpenAPI 3.0.1 document", content: { "application/json": { schema: { type: "object" } } } } }
-        }
-      },
-      "/docs": {
-        get: {
-          operationId: "getApiReference",
-          tags: ["documentation"],
-          summary: "The API reference page",
-          responses: { "200": { description: "An HTML page rendering this document", content: { "text/html": { schema: { type: "string" } } } } }
-        }
-      },
-      "/docs/init.js": {
-        get: {
-          operationId: "getApiReferenceScript",
-          tags: ["documentation"],
-          summary: "The script that starts the reference page (its assets are under /docs/assets/)",
-          responses: { "200": { description: "JavaScript", content: { "application/javascript": { schema: { type: "string" } } } } }
-        }
-      }
+      "/openapi.json": documentationOperation("getOpenApiDocument", "This OpenAPI document", "The OpenAPI 3.0.1 document of this API.", "application/json", "The OpenAPI 3.0.1 document"),
+      "/docs": documentationOperation("getApiReference", "The API reference page", "Swagger UI rendering this document, served from the service (no CDN).", "text/html", "An HTML page rendering this document"),
+      "/docs/init.js": documentationOperation(
+        "getApiReferenceScript",
+        "The script that starts the reference page",
+        "Starts Swagger UI on the reference page; its assets are served under /docs/assets/.",
+        "application/javascript",
+        "JavaScript"
+      )
     },
     components: {
       schemas: components.schemas,
+      headers: HEADERS,
       securitySchemes: {
         bearerToken: {
           type: "http",

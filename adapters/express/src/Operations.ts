@@ -5,6 +5,7 @@
  */
 import {
   type CoreError,
+  Examples,
   type IdGenerator,
   Offer,
   ProductCatalogue,
@@ -36,6 +37,15 @@ export interface PathParameter {
   readonly name: string
   readonly description: string
   readonly schema: object
+  /** A value that works (the document's example, and Try it out's default). */
+  readonly example: string
+}
+
+/** A documented answer: what a working request is answered with. */
+export interface AnswerExample {
+  readonly name: string
+  readonly summary: string
+  readonly value: unknown
 }
 
 export interface Operation {
@@ -51,9 +61,15 @@ export interface Operation {
   readonly pathParameters: ReadonlyArray<PathParameter>
   /** The JSON body the operation takes, when it takes one. */
   readonly requestBody: Schema.Schema.AnyNoContext | undefined
+  /** A body the operation answers 200 to (documented, and sent by the document's own test). */
+  readonly requestExample: unknown
+  /** Served at the service's root even when the partner API has a base path (probes). */
+  readonly servedAtRoot: boolean
   /** The 200 body, as one schema or the alternatives of a `oneOf`. */
   readonly responses: ReadonlyArray<Schema.Schema.AnyNoContext>
   readonly responseDescription: string
+  /** What the 200 answers look like, one per response schema. */
+  readonly responseExamples: ReadonlyArray<AnswerExample>
   /** Error statuses the operation answers beyond those every operation may (404 for unknown paths, 500, …). */
   readonly errorStatuses: ReadonlyArray<number>
   /** Quote answers must not be cached anywhere (`Cache-Control: no-store`). */
@@ -64,7 +80,11 @@ export interface Operation {
   readonly handle: (request: OperationRequest) => Effect.Effect<unknown, CoreError, Services>
 }
 
-export const ActivationAnswer = Schema.Struct({}).annotations({ identifier: "ActivationAnswer", description: "An empty JSON object" })
+// a Struct of no fields would document "object or array"; the answer is exactly {}
+export const ActivationAnswer = Schema.Struct({}).annotations({
+  identifier: "ActivationAnswer",
+  jsonSchema: { type: "object", description: "An empty JSON object", properties: {}, additionalProperties: false }
+})
 
 export const HealthAnswer = Schema.Struct({ status: Schema.Literal("ok", "ready") }).annotations({ identifier: "HealthAnswer" })
 
@@ -75,10 +95,13 @@ export const HealthAnswer = Schema.Struct({ status: Schema.Literal("ok", "ready"
  */
 const wireForm = <A, I extends A>(_schema: Schema.Schema<A, I>) => (value: A): unknown => value
 
+const EXAMPLE_QUOTE = Examples.quoteAnswer()
+
 const quoteIdParameter: PathParameter = {
   name: "quote_id",
   description: "The quote's id, as answered when it was created",
-  schema: { type: "string", format: "uuid" }
+  schema: { type: "string", format: "uuid" },
+  example: EXAMPLE_QUOTE.quote_id
 }
 
 const encodeProduct = wireForm(ProductCatalogue.ProductDefinition)
@@ -101,12 +124,16 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
       {
         name: "product_name",
         description: "The product",
-        schema: { type: "string", enum: [...ProductCatalogue.PRODUCT_NAMES] }
+        schema: { type: "string", enum: [...ProductCatalogue.PRODUCT_NAMES] },
+        example: "insurance-car-leasing"
       }
     ],
     requestBody: undefined,
+    requestExample: undefined,
+    servedAtRoot: false,
     responses: [ProductCatalogue.ProductDefinition.annotations({ identifier: "ProductDefinition" })],
     responseDescription: "The product definition",
+    responseExamples: [{ name: "leasing", summary: "The leasing product", value: ProductCatalogue.productDefinition("insurance-car-leasing") }],
     errorStatuses: [404],
     noStore: false,
     idempotent: false,
@@ -123,8 +150,11 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     scope: "offers:create",
     pathParameters: [],
     requestBody: Offer.OfferRequest.annotations({ identifier: "OfferRequest" }),
+    requestExample: Examples.offerRequest(),
+    servedAtRoot: false,
     responses: [Offer.PriceOffer.annotations({ identifier: "PriceOffer" })],
     responseDescription: "The price offer",
+    responseExamples: [{ name: "offer", summary: "A Standard leasing offer", value: Examples.priceOfferAnswer() }],
     errorStatuses: [400, 413, 415, 503],
     noStore: true,
     idempotent: false,
@@ -141,8 +171,11 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     scope: "quotes:create",
     pathParameters: [],
     requestBody: QuoteRequest.QuoteRequest.annotations({ identifier: "QuoteRequest" }),
+    requestExample: Examples.quoteRequest(),
+    servedAtRoot: false,
     responses: [Quote.Quote.annotations({ identifier: "Quote" })],
     responseDescription: "The quote, awaiting activation",
+    responseExamples: [{ name: "quote", summary: "A Standard leasing quote", value: EXAMPLE_QUOTE }],
     errorStatuses: [400, 413, 415, 422, 503],
     noStore: true,
     idempotent: true,
@@ -159,8 +192,14 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     scope: "quotes:read",
     pathParameters: [quoteIdParameter],
     requestBody: undefined,
+    requestExample: undefined,
+    servedAtRoot: false,
     responses: [Quote.Quote.annotations({ identifier: "Quote" }), Quote.ActivatedQuote.annotations({ identifier: "ActivatedQuote" })],
     responseDescription: "The quote",
+    responseExamples: [
+      { name: "awaiting_activation", summary: "Awaiting activation (spec §2.9)", value: EXAMPLE_QUOTE },
+      { name: "activated", summary: "Activated (spec §2.10)", value: Examples.activatedQuoteAnswer() }
+    ],
     errorStatuses: [404, 503],
     noStore: true,
     idempotent: false,
@@ -179,8 +218,11 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     scope: "quotes:activate",
     pathParameters: [quoteIdParameter],
     requestBody: undefined,
+    requestExample: undefined,
+    servedAtRoot: false,
     responses: [ActivationAnswer],
     responseDescription: "An empty JSON object",
+    responseExamples: [{ name: "activated", summary: "Activated", value: {} }],
     errorStatuses: [404, 503],
     noStore: true,
     // activation is idempotent by nature: the header is accepted, a repeat changes nothing
@@ -197,8 +239,11 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     scope: undefined,
     pathParameters: [],
     requestBody: undefined,
+    requestExample: undefined,
+    servedAtRoot: true,
     responses: [HealthAnswer],
     responseDescription: "The service is alive",
+    responseExamples: [{ name: "alive", summary: "Alive", value: { status: "ok" } }],
     errorStatuses: [],
     noStore: true,
     idempotent: false,
@@ -214,8 +259,11 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     scope: undefined,
     pathParameters: [],
     requestBody: undefined,
+    requestExample: undefined,
+    servedAtRoot: true,
     responses: [HealthAnswer],
     responseDescription: "The service can serve quotes",
+    responseExamples: [{ name: "ready", summary: "Ready", value: { status: "ready" } }],
     errorStatuses: [503],
     noStore: true,
     idempotent: false,

@@ -2,7 +2,7 @@
  * The answers Express would otherwise give itself — unknown path, wrong method,
  * body-parser failures, unexpected errors — as problem+json. Installed last.
  */
-import type { ErrorRequestHandler, Express } from "express"
+import type { ErrorRequestHandler, Express, IRouter } from "express"
 import type { Logger } from "pino"
 import { constraintViolation, PROBLEMS, sendProblem, type ProblemAnswer } from "./Problem.js"
 import { requestIdOf } from "./RequestId.js"
@@ -18,10 +18,10 @@ const BODY_PARSER_PROBLEMS: Readonly<Record<string, () => ProblemAnswer>> = {
 }
 
 /** Answers 405 with Allow on each path for the methods it lacks. */
-export const installMethodNotAllowed = (app: Express, methodsByPath: ReadonlyMap<string, ReadonlyArray<string>>): void => {
+export const installMethodNotAllowed = (router: IRouter, methodsByPath: ReadonlyMap<string, ReadonlyArray<string>>): void => {
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods, ...(methods.includes("GET") ? ["HEAD"] : [])].join(", ")
-    app.all(path, (_request, response) => {
+    router.all(path, (_request, response) => {
       sendProblem(response, { problem: PROBLEMS.methodNotAllowed, headers: { Allow: allow } })
     })
   }

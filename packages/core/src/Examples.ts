@@ -1,7 +1,20 @@
 /**
- * Example requests a partner sends: documentation for embedders and API
- * readers, and the fixtures of kasko's own tests and command line.
+ * Example requests a partner sends, and what they are answered with:
+ * documentation for embedders and API readers (the OpenAPI document's
+ * examples), and the fixtures of kasko's own tests and command line.
  */
+import { Either } from "effect"
+import { groupsOfFour, luhnCheckDigit } from "./IdGenerator.js"
+import { decodeOfferRequest, offerOf, type PriceOffer } from "./Offer.js"
+import { computeCompiled, priceCompiled, type PricingRequest } from "./Pricing.js"
+import type { ProductName } from "./ProductCatalogue.js"
+import { chosenFeature, type ProductSelection } from "./ProductSelection.js"
+import { quoteOf, type ActivatedQuote, type Quote } from "./Quote.js"
+import { retrievedForm } from "./QuoteLifecycle.js"
+import { decodeQuoteRequest } from "./QuoteRequest.js"
+import type { StoredQuote } from "./QuoteStore.js"
+import { tariffInForce } from "./Tariff.js"
+import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "./TariffBook.js"
 
 /** Product parameters as a request carries them: every value a JSON string. */
 export type ParameterValues = Record<string, string>
@@ -69,4 +82,50 @@ export const quoteRequest = (
     },
     agent: { user_id: "agent-7", organization: { name: "Bilhuset Øst A/S", cvr_number: "12345690", cvrp_number: "1012345678" } }
   }
+}
+
+/** The day the example answers are priced on (tariff v1 and its charges are in force). */
+export const EXAMPLE_PRICING_DATE = "2026-03-02"
+const EXAMPLE_CREATED_AT = Date.parse(`${EXAMPLE_PRICING_DATE}T09:00:00.000Z`)
+
+const exampleTariff = (productName: ProductName) =>
+  tariffInForce(decodeTariffs(SHIPPED_TARIFF_DOCUMENTS), productName, EXAMPLE_PRICING_DATE)!
+
+const pricingRequestOf = (selection: ProductSelection): PricingRequest => ({
+  product_name: selection.product_name,
+  parameters: selection.parameters,
+  feature: chosenFeature(selection),
+  pricing_date: EXAMPLE_PRICING_DATE
+})
+
+/** What `offerRequest()` is answered with (spec §2.6): documentation, priced by the engine with the shipped tariff. */
+export const priceOfferAnswer = (): PriceOffer => {
+  const request = Either.getOrThrow(decodeOfferRequest(offerRequest(), EXAMPLE_PRICING_DATE))
+  return offerOf(request, computeCompiled(exampleTariff(request.product.product_name), pricingRequestOf(request.product)))
+}
+
+const exampleStoredQuote = (): StoredQuote => {
+  const request = Either.getOrThrow(decodeQuoteRequest(quoteRequest(), EXAMPLE_PRICING_DATE))
+  const worksheet = priceCompiled(exampleTariff(request.product.product_name), pricingRequestOf(request.product))
+  const ids = { quote_id: "0195574f-8e28-7c3a-9b1d-5f2e8a4c6d10", policy_number: `100000421${luhnCheckDigit("100000421")}` }
+  return {
+    ...ids,
+    partner_id: "bilhuset",
+    quote_number: groupsOfFour(`400000123456789${luhnCheckDigit("400000123456789")}`),
+    created_at: EXAMPLE_CREATED_AT,
+    activated_at: null,
+    tariff_version: worksheet.tariff_version,
+    quote: quoteOf(request, worksheet, ids),
+    worksheet
+  }
+}
+
+/** What `quoteRequest()` is answered with (spec §2.9), as created and retrieved while awaiting activation. */
+export const quoteAnswer = (): Quote => exampleStoredQuote().quote
+
+/** The same quote retrieved after its activation (spec §2.10). */
+export const activatedQuoteAnswer = (): ActivatedQuote => {
+  const retrieved = retrievedForm({ ...exampleStoredQuote(), activated_at: EXAMPLE_CREATED_AT + 2 * 60 * 60 * 1000 })
+  if (retrieved.state !== "activated") throw new Error("an activated quote retrieves in its activated form")
+  return retrieved.quote
 }

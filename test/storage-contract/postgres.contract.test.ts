@@ -1,18 +1,18 @@
 /**
- * The storage contracts against PostgreSQL: the server on 127.0.0.1:5432 (user
- * postgres, database test, trust auth), or KASKO_TEST_DATABASE_URL. Each store
- * gets its own schema, dropped afterwards. When the server is unreachable
- * these tests fail — they never skip.
+ * The storage contracts against PostgreSQL: the server of TestDatabase.ts (the
+ * configured one, or an embedded one started for the run). Each store gets its
+ * own schema, dropped afterwards. When no server can be had these tests fail —
+ * they never skip.
  */
 import { PartnerStore, QuoteStore } from "@kasko/core"
 import { PostgresStores } from "@kasko/postgres"
 import { Layer } from "effect"
 import pg from "pg"
 import { afterAll } from "vitest"
+import { testDatabaseUrl } from "../postgres/TestDatabase.js"
 import { partnerStoreContract } from "./PartnerStoreContract.js"
 import { quoteStoreContract } from "./QuoteStoreContract.js"
 
-const CONNECTION = process.env["KASKO_TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 const schemas: Array<string> = []
 const freshSchema = () => {
   const schema = `kasko_contract_${process.pid}_${schemas.length}`
@@ -21,7 +21,7 @@ const freshSchema = () => {
 }
 
 afterAll(async () => {
-  const client = new pg.Client({ connectionString: CONNECTION })
+  const client = new pg.Client({ connectionString: testDatabaseUrl })
   await client.connect()
   try {
     for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
@@ -30,7 +30,7 @@ afterAll(async () => {
   }
 })
 
-const stores = () => PostgresStores.layer({ connectionString: CONNECTION, schema: freshSchema(), poolSize: 8 })
+const stores = () => PostgresStores.layer({ connectionString: testDatabaseUrl, schema: freshSchema(), poolSize: 8 })
 
 quoteStoreContract("PostgreSQL", () => Layer.project(stores(), QuoteStore.QuoteStore, QuoteStore.QuoteStore, (store) => store))
 partnerStoreContract("PostgreSQL", () => Layer.project(stores(), PartnerStore.PartnerStore, PartnerStore.PartnerStore, (store) => store))

@@ -46,16 +46,20 @@ class KeyTaken extends Error {}
 
 const inTransaction = async <A>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<A>): Promise<A> => {
   const client = await pool.connect()
+  let lostConnection: Error | undefined
   try {
     await client.query("BEGIN")
     const result = await work(client)
     await client.query("COMMIT")
     return result
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined)
+    await client.query("ROLLBACK").catch((rollbackFailure: Error) => {
+      lostConnection = rollbackFailure
+    })
     throw error
   } finally {
-    client.release()
+    // a client that cannot even roll back has lost its connection: released with the error, the pool discards it
+    client.release(lostConnection)
   }
 }
 
@@ -193,16 +197,25 @@ export const layer = (
         ),
         (pool) => Effect.promise(() => pool.end())
       )
-      // an idle client losing its connection must not crash the process: the next query reconnects
+      // A client whose connection dies emits 'error', and an 'error' nobody listens to crashes the process.
+      // The pool re-emits an idle client's error as its own; a checked-out client (in a transaction, migrating)
+      // has no listener but this one, which every client gets once, on connecting. Swallowing is safe: the
+      // statement in flight, or the next one, fails with the loss, and a broken client is discarded on release.
       pool.on("error", () => undefined)
+      pool.on("connect", (client) => client.on("error", () => undefined))
       yield* Effect.tryPromise({
         try: async () => {
           const client = await pool.connect()
+          let failure: Error | undefined
           try {
             await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
             await migrate(client)
+          } catch (error) {
+            failure = error instanceof Error ? error : new Error(String(error))
+            throw error
           } finally {
-            client.release()
+            // after a failure the session may still hold the migration lock: discard it rather than pool it
+            client.release(failure)
           }
         },
         catch: (error) =>

@@ -1,0 +1,121 @@
+/**
+ * Two `kasko serve` processes on one PostgreSQL schema of their own, for the
+ * suites about several instances: started before a file's tests, stopped and
+ * the schema dropped after. Each process's exit is recorded, so a suite can
+ * tell a crash from an answer.
+ */
+import { runCli } from "@kasko/server"
+import { spawn, type ChildProcess } from "node:child_process"
+import { join } from "node:path"
+import { createInterface } from "node:readline"
+import pg from "pg"
+import { afterAll, beforeAll } from "vitest"
+import { temporaryDirectory } from "../support.js"
+import { testDatabaseUrl } from "./TestDatabase.js"
+
+const MAIN = join(import.meta.dirname, "..", "..", "packages", "server", "dist", "src", "main.js")
+
+/** One running `kasko serve`: its URL, and how it ended if it did. */
+export interface ServiceInstance {
+  readonly child: ChildProcess
+  readonly url: string
+  /** `exit code 1`, `signal SIGKILL`…, once the process has ended. */
+  ended?: string
+  /** Its last lines of standard error: the reason, when it crashed. */
+  readonly lastErrors: Array<string>
+}
+
+/** A service answer, its body parsed. */
+export interface Answer {
+  readonly status: number
+  readonly text: string
+  readonly body: any
+  readonly retryAfter: string | null
+}
+
+/** Starts two instances on the schema `<name>_<pid>` before the file's tests; the returned object reaches them. */
+export const twoInstancesOnOneSchema = (name: string, partnerId: string) => {
+  const schema = `${name}_${process.pid}`
+  const directory = temporaryDirectory(`${name}-`)
+  const environment = {
+    KASKO_DATA_DIR: directory.path,
+    KASKO_DATABASE_URL: testDatabaseUrl,
+    KASKO_DATABASE_SCHEMA: schema,
+    // these suites load the service on purpose: the rate limit is not under test here
+    KASKO_RATE_LIMIT_PER_MINUTE: "1000000"
+  }
+  const instances: Array<ServiceInstance> = []
+  let headers: Record<string, string> = {}
+  let database: pg.Client
+
+  const kasko = async (...args: Array<string>) => {
+    const saved = { ...process.env }
+    Object.assign(process.env, environment)
+    try {
+      const result = await runCli(args)
+      if (result.exitCode !== 0) throw new Error(result.stderr)
+      return result.stdout
+    } finally {
+      for (const key of Object.keys(environment)) delete process.env[key]
+      Object.assign(process.env, saved)
+    }
+  }
+
+  const startInstance = () =>
+    new Promise<ServiceInstance>((resolve, reject) => {
+      const child = spawn(process.execPath, [MAIN, "serve"], {
+        env: { ...process.env, ...environment, PORT: "0", HOST: "127.0.0.1", KASKO_LOG_LEVEL: "warn" },
+        stdio: ["ignore", "ignore", "pipe"]
+      })
+      const lastErrors: Array<string> = []
+      let instance: ServiceInstance | undefined
+      child.on("error", reject)
+      child.on("exit", (code, signal) => {
+        const ended = signal === null ? `exit code ${code}` : `signal ${signal}`
+        if (instance === undefined) reject(new Error(`kasko serve ended before serving (${ended}): ${lastErrors.join("\n")}`))
+        else instance.ended = ended
+      })
+      createInterface({ input: child.stderr! }).on("line", (line) => {
+        lastErrors.push(line)
+        if (lastErrors.length > 60) lastErrors.shift()
+        const match = /serves on (http:\/\/[^ ]+)/.exec(line)
+        if (match && instance === undefined) resolve((instance = { child, url: match[1]!, lastErrors }))
+      })
+    })
+
+  beforeAll(async () => {
+    database = new pg.Client({ connectionString: testDatabaseUrl })
+    await database.connect()
+    await database.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+    const { subscription_key } = JSON.parse(await kasko("partners", "add", "--id", partnerId, "--name", "Fleet Partner A/S"))
+    const token = (await kasko("tokens", "issue", "--partner", partnerId, "--scopes", "offers:create quotes:create quotes:read quotes:activate")).trim()
+    headers = { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": subscription_key, "content-type": "application/json" }
+    instances.push(...(await Promise.all([startInstance(), startInstance()])))
+  }, 60_000)
+
+  afterAll(async () => {
+    const running = instances.filter((instance) => instance.ended === undefined)
+    await Promise.all(running.map(({ child }) => new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGTERM")))))
+    await database.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+    await database.end()
+    directory.remove()
+  })
+
+  return {
+    schema,
+    /** The two instances, in start order. */
+    instances: () => instances,
+    /** The database, for checks behind the service's back. */
+    database: () => database,
+    /** Sends a request to instance 0 or 1 with the partner's credentials. */
+    call: async (instance: number, method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Answer> => {
+      const response = await fetch(`${instances[instance]!.url}${path}`, {
+        method,
+        headers: { ...headers, ...extra },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      })
+      const text = await response.text()
+      return { status: response.status, text, body: text === "" ? undefined : JSON.parse(text), retryAfter: response.headers.get("retry-after") }
+    }
+  }
+}

@@ -2,9 +2,12 @@
 import { IdGenerator, type QuoteStore, TariffBook } from "@kasko/core"
 import { MemoryQuoteStore } from "@kasko/memory"
 import { Duration, Effect, Layer, TestClock, TestContext } from "effect"
+import { runCli } from "@kasko/server"
+import { spawn, type ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { createInterface } from "node:readline"
 
 export const NOW = Date.parse("2026-03-02T09:00:00.000Z")
 export const DAY = Duration.toMillis(Duration.days(1))
@@ -40,3 +43,60 @@ export const temporaryDirectory = (prefix: string) => {
 
 /** The in-process embedding example, built by `pnpm test`'s typecheck step. */
 export const EMBED_EXAMPLE = join(import.meta.dirname, "..", "examples", "embed-in-process")
+
+const SERVER_MAIN = join(import.meta.dirname, "..", "packages", "server", "dist", "src", "main.js")
+
+/** One running `kasko serve` process: its URL, and how it ended if it did. */
+export interface ServiceProcess {
+  readonly child: ChildProcess
+  readonly url: string
+  /** `exit code 1`, `signal SIGKILL`…, once the process has ended. */
+  ended?: string
+  /** Its last lines of standard error: the reason, when it crashed. */
+  readonly lastErrors: Array<string>
+  /** Sends SIGTERM and waits for the process to end. */
+  readonly stop: () => Promise<void>
+}
+
+/** Starts `kasko serve` in a process of its own (its own file descriptors, its own crash) on a free port. */
+export const startServiceProcess = (environment: Record<string, string>) =>
+  new Promise<ServiceProcess>((resolve, reject) => {
+    const child = spawn(process.execPath, [SERVER_MAIN, "serve"], {
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", KASKO_LOG_LEVEL: "warn", ...environment },
+      stdio: ["ignore", "ignore", "pipe"]
+    })
+    const lastErrors: Array<string> = []
+    let instance: ServiceProcess | undefined
+    child.on("error", reject)
+    child.on("exit", (code, signal) => {
+      const ended = signal === null ? `exit code ${code}` : `signal ${signal}`
+      if (instance === undefined) reject(new Error(`kasko serve ended before serving (${ended}): ${lastErrors.join("\n")}`))
+      else instance.ended = ended
+    })
+    const stop = () =>
+      new Promise<void>((stopped) => {
+        if (instance?.ended !== undefined) return stopped()
+        child.once("exit", () => stopped())
+        child.kill("SIGTERM")
+      })
+    createInterface({ input: child.stderr! }).on("line", (line) => {
+      lastErrors.push(line)
+      if (lastErrors.length > 60) lastErrors.shift()
+      const match = /serves on (http:\/\/[^ ]+)/.exec(line)
+      if (match && instance === undefined) resolve((instance = { child, url: match[1]!, lastErrors, stop }))
+    })
+  })
+
+/** Runs a `kasko` command with extra environment variables; answers its standard output, throws on failure. */
+export const kaskoWith = async (environment: Record<string, string>, ...args: Array<string>): Promise<string> => {
+  const saved = { ...process.env }
+  Object.assign(process.env, environment)
+  try {
+    const result = await runCli(args)
+    if (result.exitCode !== 0) throw new Error(`kasko ${args.join(" ")} failed: ${result.stderr}`)
+    return result.stdout
+  } finally {
+    for (const key of Object.keys(environment)) delete process.env[key]
+    Object.assign(process.env, saved)
+  }
+}

@@ -100,13 +100,28 @@ describe("kasko tokens issue", () => {
     [["tokens", "issue", "--partner", "bilhuset"], 2, "--scopes is required"],
     [["tokens", "issue", "--scopes", "offers:create"], 2, "--partner is required"],
     [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "forever"], 2, "--ttl takes a number and a unit"],
-    [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "90d"], 2, "between 1s and 30d"]
+    [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "25h"], 2, "--ttl may be at most 86400 seconds"],
+    [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "0s"], 2, "--ttl takes a number and a unit"]
   ])("kasko %j exits %i: %s", async (args, exitCode, message) => {
     await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
     const result = await kasko(...args)
     expect(result.exitCode).toBe(exitCode)
     expect(result.stderr).toContain(message)
     expect(result.stdout).toBe("")
+  })
+
+  it("issues as long a token as KASKO_TOKEN_MAX_LIFETIME allows, and no longer", async () => {
+    await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
+    process.env["KASKO_TOKEN_MAX_LIFETIME"] = "3d"
+    try {
+      const result = await kasko("tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "2d")
+      expect(result.exitCode).toBe(0)
+      const claims = decodeJwt(result.stdout.trim())
+      expect(claims.exp! - claims.iat!).toBe(2 * 86_400)
+      expect(await kasko("tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "4d")).toMatchObject({ exitCode: 2 })
+    } finally {
+      delete process.env["KASKO_TOKEN_MAX_LIFETIME"]
+    }
   })
 
   it("refuses a suspended partner", async () => {

@@ -40,7 +40,8 @@ const signingKey = () => JSON.parse(readFileSync(join(service.directory.path, "s
 const signWithServiceKey = async (
   claims: Record<string, unknown>,
   adjust: (jwt: SignJWT) => SignJWT = (jwt) => jwt,
-  expires = true
+  expires = true,
+  issuedAt = true
 ) => {
   const jwk = signingKey()
   const key = await importJWK(jwk, "ES256")
@@ -50,7 +51,7 @@ const signWithServiceKey = async (
     .setSubject("alice-leasing")
     .setIssuer("kasko")
     .setAudience("kasko-partner-api")
-    .setIssuedAt(now)
+  if (issuedAt) jwt.setIssuedAt(now)
   return adjust(expires ? jwt.setExpirationTime(now + 600) : jwt).sign(key)
 }
 
@@ -128,15 +129,25 @@ describe("authentication (spec §5)", () => {
       "not yet valid": [await signWithServiceKey({}, (jwt) => jwt.setNotBefore(now + 3600)), "the token is not valid yet"],
       "wrong issuer": [await signWithServiceKey({}, (jwt) => jwt.setIssuer("someone-else")), "the token was issued by another issuer"],
       "wrong audience": [await signWithServiceKey({}, (jwt) => jwt.setAudience("another-api")), "the token is meant for another audience"],
-      "no expiry": [await signWithServiceKey({}, (jwt) => jwt, false), "the token lacks the exp claim"]
+      "no expiry": [await signWithServiceKey({}, (jwt) => jwt, false), "the token lacks the exp claim"],
+      "issued an hour from now": [await signWithServiceKey({}, (jwt) => jwt.setIssuedAt(now + 3600).setExpirationTime(now + 7200)), "the token's issue time lies in the future"],
+      "living two days": [
+        await signWithServiceKey({}, (jwt) => jwt.setExpirationTime(now + 2 * 86_400)),
+        "the token's lifetime (exp - iat) exceeds the 86400 seconds this service accepts"
+      ],
+      "without iat, expiring in two days": [
+        await signWithServiceKey({}, (jwt) => jwt.setExpirationTime(now + 2 * 86_400), true, false),
+        "the token's lifetime (exp - iat) exceeds the 86400 seconds this service accepts"
+      ]
     }
     for (const [name, [token, why]] of Object.entries(tokens)) {
       const answer = await offer(withToken(token))
       expect({ name, status: answer.status, challenge: answer.headers.get("www-authenticate") }).toEqual({ name, status: 401, challenge: invalidToken(why) })
       expect(answer.body).toEqual({ type: "https://kasko.example/problems/unauthorized", title: "Unauthorized", status: 401, detail: `The access token was refused: ${why}.` })
     }
-    // the well-formed control token, signed the same way, is accepted
+    // the well-formed control tokens, signed the same way, are accepted — with and without iat
     expect((await offer(withToken(await signWithServiceKey({})))).status).toBe(200)
+    expect((await offer(withToken(await signWithServiceKey({}, (jwt) => jwt, true, false)))).status).toBe(200)
   })
 
   it("answers a missing subscription key with invalid_request naming the header", async () => {

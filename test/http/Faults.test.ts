@@ -3,7 +3,7 @@
  * with Retry-After, or 500 when retrying cannot help) and defects (500 with a
  * generic title; the details only in the log, redacted).
  */
-import { IdGenerator, QuoteStore, StorageUnavailable, TariffBook, Examples } from "@kasko/core"
+import { Examples, IdGenerator, QuoteStore, Readiness, StorageUnavailable, TariffBook } from "@kasko/core"
 import { makeApp, singlePartner } from "@kasko/express"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { createServer, type Server } from "node:http"
@@ -27,16 +27,17 @@ const serveWithStore = async (failure: Effect.Effect<never, StorageUnavailable>)
     insertIdempotent: () => failure,
     find: () => failure,
     markActivated: () => failure,
-    purge: () => failure
+    purge: () => failure,
+    checkWritable: failure
   })
-  const runtime = ManagedRuntime.make(Layer.mergeAll(store, IdGenerator.layerSequential, TariffBook.shipped))
+  const runtime = ManagedRuntime.make(Layer.mergeAll(store, Readiness.layer.pipe(Layer.provide(store)), IdGenerator.layerSequential, TariffBook.shipped))
   const logLines: Array<string> = []
   const app = makeApp({
     runtime,
     logger: pino({ level: "info" }, { write: (line: string) => void logLines.push(line) }),
     authenticate: singlePartner("partner-a"),
     bodyLimitBytes: 100_000,
-    protection: { requestsPerMinute: 1_000, corsOrigins: [] },
+    protection: { requestsPerMinute: 1_000, failedAuthenticationsPerMinute: 1_000, corsOrigins: [] },
     requestTimeoutMillis: 300,
     document: { version: "1.0.0", serverUrl: "http://localhost" }
   })

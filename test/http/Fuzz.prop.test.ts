@@ -1,12 +1,14 @@
 /**
  * HTTP fuzzing against the real server: generated methods, paths, headers and
- * bodies — random JSON of every shape, and valid requests with one field
- * replaced by anything. Never a 5xx; every error is problem+json (violations on
+ * bodies — random JSON of every shape, valid requests with one field
+ * replaced by anything, paths with good and malformed percent-encodings, and
+ * bodies under every Content-Encoding, compressed or not. Never a 5xx; every error is problem+json (violations on
  * a 400); every answer conforms to /openapi.json. Seeded: set KASKO_FUZZ_SEED
  * to replay a run; fast-check prints the seed and path of a failure.
  */
 import { Examples } from "@kasko/core"
 import fc from "fast-check"
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
 import { addPartner, type PartnerCredentials } from "./credentials.js"
@@ -68,14 +70,41 @@ const body = fc.oneof(
   { weight: 1, arbitrary: fc.constant(undefined) }
 )
 
+/** Percent-encodings good and bad: truncated, not hex, overlong UTF-8, encoded NUL, slash and bidi override. */
+const percentEncoded = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom("%", "%f", "%zz", "%ff", "%C0%AE", "%E2%80%AE", "%00", "%2F", "%25", "%%", "%c3%28"),
+      fc.integer({ min: 0, max: 255 }).map((byte) => `%${byte.toString(16).padStart(2, "0")}`),
+      fc.webSegment()
+    ),
+    { minLength: 1, maxLength: 4 }
+  )
+  .map((parts) => parts.join(""))
+
 const path = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom("/insurance/car/offers", "/insurance/car/quotes", "/products/insurance-car-leasing", "/products/insurance-car-standalone") },
   { weight: 2, arbitrary: fc.constantFrom("quote", "unknown", "malformed").map((kind) => `/insurance/car/quotes/${kind === "quote" ? quoteId : kind === "unknown" ? "0190a000-0000-7000-8000-000000000000" : "x"}`) },
   { weight: 1, arbitrary: fc.constantFrom("quote", "unknown").map((kind) => `/insurance/car/quotes/${kind === "quote" ? quoteId : "0190a000-0000-7000-8000-00000000ffff"}/activation`) },
   { weight: 1, arbitrary: fc.constantFrom("/health", "/ready", "/openapi.json", "/", "/products/", "/products/%00", "/insurance/car/quotes/..%2F..%2Fetc", "/PRODUCTS/insurance-car-leasing", "/insurance//car/offers") },
   { weight: 1, arbitrary: fc.webSegment().map((segment) => `/products/${segment}`) },
-  { weight: 1, arbitrary: fc.array(fc.webSegment(), { maxLength: 4 }).map((segments) => `/${segments.join("/")}`) }
+  { weight: 1, arbitrary: fc.array(fc.webSegment(), { maxLength: 4 }).map((segments) => `/${segments.join("/")}`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom("/products/#", "/insurance/car/quotes/#", "/insurance/car/quotes/#/activation", "/#", "/insurance/car/#"), percentEncoded)
+      .map(([template, encoded]) => template.replace("#", encoded))
+  }
 )
+
+const COMPRESSORS: Record<string, (bytes: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }
+
+/** A Content-Encoding — accepted, unknown or nonsense — and a body that may or may not be encoded with it. */
+const encoded = fc.record({
+  encoding: fc.constantFrom("gzip", "deflate", "br", "identity", "compress", "zstd", "gzip, br", "x-unknown", ""),
+  compress: fc.boolean(),
+  noise: fc.uint8Array({ maxLength: 64 })
+})
 
 const headers = fc.record(
   {
@@ -98,10 +127,17 @@ const headersOf = (choice: { credentials: string; contentType: string; requestId
 describe("HTTP fuzzing", () => {
   it(`answers ${RUNS} generated requests with no 5xx, problem+json errors and documented answers (seed ${SEED})`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("GET", "POST", "POST", "PUT", "DELETE", "PATCH", "HEAD"), path, headers, body, async (method, target, headerChoice, rawBody) => {
+      fc.asyncProperty(fc.constantFrom("GET", "POST", "POST", "PUT", "DELETE", "PATCH", "HEAD"), path, headers, body, fc.option(encoded, { freq: 4 }), async (method, target, headerChoice, rawBody, encoding) => {
+        const requestHeaders = headersOf(headerChoice)
+        let sent: string | Uint8Array | undefined = rawBody
+        if (encoding !== null && rawBody !== undefined) {
+          if (encoding.encoding !== "") requestHeaders["content-encoding"] = encoding.encoding
+          const compress = COMPRESSORS[encoding.encoding]
+          sent = encoding.compress && compress !== undefined ? compress(Buffer.from(rawBody)) : Buffer.concat([Buffer.from(rawBody), encoding.noise])
+        }
         const answer = await client.request(method, target, {
-          headers: headersOf(headerChoice),
-          ...(rawBody === undefined || method === "GET" || method === "HEAD" ? {} : { rawBody })
+          headers: requestHeaders,
+          ...(sent === undefined || method === "GET" || method === "HEAD" ? {} : { rawBody: sent })
         })
         expect(answer.status, `${method} ${target} → ${answer.status} ${answer.text.slice(0, 300)}`).toBeLessThan(500)
         if (answer.status >= 400 && method !== "HEAD") {

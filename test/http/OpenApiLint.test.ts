@@ -4,7 +4,7 @@
  * partner API at the root and under a base path.
  */
 import { spawnSync } from "node:child_process"
-import { copyFileSync, writeFileSync } from "node:fs"
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
@@ -35,7 +35,7 @@ describe.each([
 ])("the served OpenAPI document, partner API %s", (_where, environment, documentPath) => {
   it("passes redocly lint with the recommended ruleset: no error", async () => {
     const cwd = join(directory.path, `redocly-${documentPath.length}`)
-    spawnSync("mkdir", ["-p", cwd])
+    mkdirSync(cwd, { recursive: true })
     writeFileSync(join(cwd, "openapi.json"), await servedDocument(environment, documentPath))
     const result = lint("redocly", ["lint", "openapi.json", "--extends", "recommended", "--format", "stylish"], cwd)
     expect(result.output).not.toMatch(/\berror\b/i)
@@ -44,7 +44,7 @@ describe.each([
 
   it("passes spectral lint with spectral:oas: no error", async () => {
     const cwd = join(directory.path, `spectral-${documentPath.length}`)
-    spawnSync("mkdir", ["-p", cwd])
+    mkdirSync(cwd, { recursive: true })
     writeFileSync(join(cwd, "openapi.json"), await servedDocument(environment, documentPath))
     copyFileSync(join(import.meta.dirname, "lint", "spectral.yaml"), join(cwd, ".spectral.yaml"))
     const result = lint("spectral", ["lint", "openapi.json", "--ruleset", ".spectral.yaml", "--fail-severity", "error"], cwd)

@@ -1,5 +1,5 @@
 /** Every route Express serves is described in /openapi.json: no undocumented endpoint can slip in. */
-import { IdGenerator, TariffBook } from "@kasko/core"
+import { IdGenerator, Readiness, TariffBook } from "@kasko/core"
 import { makeApp, openApiDocument, OPERATIONS } from "@kasko/express"
 import { MemoryQuoteStore } from "@kasko/memory"
 import { Layer, ManagedRuntime } from "effect"
@@ -7,7 +7,8 @@ import type { Express } from "express"
 import { pino } from "pino"
 import { afterAll, describe, expect, it } from "vitest"
 
-const runtime = ManagedRuntime.make(Layer.mergeAll(MemoryQuoteStore.layer, IdGenerator.layerSequential, TariffBook.shipped))
+const store = MemoryQuoteStore.layer
+const runtime = ManagedRuntime.make(Layer.mergeAll(store, Readiness.layer.pipe(Layer.provide(store)), IdGenerator.layerSequential, TariffBook.shipped))
 afterAll(() => runtime.dispose())
 
 interface Layered {
@@ -34,9 +35,9 @@ describe("the route inventory", () => {
     const app = makeApp({
       runtime,
       logger: pino({ level: "silent" }),
-      authenticate: async () => ({ partnerId: "p" }),
+      authenticate: async () => ({ partnerId: "p", rateLimitKey: "p" }),
       bodyLimitBytes: 1_000,
-      protection: { requestsPerMinute: 10, corsOrigins: [] },
+      protection: { requestsPerMinute: 10, failedAuthenticationsPerMinute: 10, corsOrigins: [] },
       requestTimeoutMillis: 1_000,
       document: { version: "1", serverUrl: "http://localhost" }
     }) as Express & { router: { stack: ReadonlyArray<Layered> } }

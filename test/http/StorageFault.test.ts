@@ -1,9 +1,9 @@
 /**
  * A storage fault during traffic: the database file and its WAL become
  * read-only (the immutable attribute — as root, permissions alone would not
- * stop writes). Quote creation answers 503 with Retry-After, nothing crashes,
- * offers still price, and once the fault clears the service is whole again
- * with every acknowledged quote intact.
+ * stop writes). Quote creation and readiness answer 503 with Retry-After,
+ * nothing crashes, offers still price, and once the fault clears the service is
+ * whole and ready again with every acknowledged quote intact.
  */
 import { Examples } from "@kasko/core"
 import { execFileSync } from "node:child_process"
@@ -33,6 +33,20 @@ afterAll(async () => {
   directory.remove()
 })
 
+// a readiness probe's outcome answers for a second
+const PROBE_SETTLE_MILLIS = 2_500
+
+/** Asks /ready until it answers `status`, or the time is up; answers the last answer. */
+const readinessWithin = async (millis: number, status: number) => {
+  const deadline = Date.now() + millis
+  let answer = await client.request("GET", "/ready")
+  while (answer.status !== status && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    answer = await client.request("GET", "/ready")
+  }
+  return answer
+}
+
 const createQuote = () => client.request("POST", "/insurance/car/quotes", { body: Examples.quoteRequest(), headers: partner.headers })
 
 describe("a storage fault", () => {
@@ -51,9 +65,14 @@ describe("a storage fault", () => {
       // pricing needs no storage, and the process is still up
       expect((await client.request("POST", "/insurance/car/offers", { body: Examples.offerRequest(), headers: partner.headers })).status).toBe(200)
       expect((await client.request("GET", "/health")).status).toBe(200)
+      // readiness tells the truth: reads still work, but the store cannot commit
+      const ready = await readinessWithin(PROBE_SETTLE_MILLIS, 503)
+      expect(ready.status).toBe(503)
+      expect(ready.headers.get("retry-after")).toBe("5")
     } finally {
       setImmutable(false)
     }
+    expect((await readinessWithin(PROBE_SETTLE_MILLIS, 200)).status).toBe(200)
 
     const after = await createQuote()
     expect(after.status).toBe(200)

@@ -1,22 +1,10 @@
 /** Partners and credentials made with the real `kasko` command code, for end-to-end tests. */
-import { runCli } from "@kasko/server"
 import { afterAll, beforeAll } from "vitest"
-import { temporaryDirectory } from "../support.js"
+import { kaskoWith, temporaryDirectory } from "../support.js"
 import { makeClient, startTestService, type TestService } from "./support.js"
 
 /** Runs a kasko admin command against a data directory; throws when it fails. */
-export const kasko = async (dataDirectory: string, ...args: Array<string>): Promise<string> => {
-  const previous = process.env["KASKO_DATA_DIR"]
-  process.env["KASKO_DATA_DIR"] = dataDirectory
-  try {
-    const result = await runCli(args)
-    if (result.exitCode !== 0) throw new Error(`kasko ${args.join(" ")} failed: ${result.stderr}`)
-    return result.stdout
-  } finally {
-    if (previous === undefined) delete process.env["KASKO_DATA_DIR"]
-    else process.env["KASKO_DATA_DIR"] = previous
-  }
-}
+export const kasko = (dataDirectory: string, ...args: Array<string>): Promise<string> => kaskoWith({ KASKO_DATA_DIR: dataDirectory }, ...args)
 
 export const ALL_SCOPES = "products:read offers:create quotes:create quotes:read quotes:activate"
 

@@ -21,7 +21,10 @@ export interface TestService {
 }
 
 /** Authentication for tests: the partner named by `x-test-partner`, `partner-a` otherwise. */
-export const partnerFromTestHeader: Authenticate = async (request) => ({ partnerId: request.get("x-test-partner") ?? "partner-a" })
+export const partnerFromTestHeader: Authenticate = async (request) => {
+  const partnerId = request.get("x-test-partner") ?? "partner-a"
+  return { partnerId, rateLimitKey: partnerId }
+}
 
 export const startTestService = async (
   options: { dataDirectory?: string; environment?: Record<string, string>; authenticate?: Authenticate | "real" } = {}
@@ -101,7 +104,7 @@ export const makeClient = async (baseUrl: string) => {
   const request = async (
     method: string,
     path: string,
-    options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}
+    options: { body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {}
   ): Promise<Answer> => {
     const headers: Record<string, string> = { ...(options.body !== undefined ? { "content-type": "application/json" } : {}), ...options.headers }
     const response = await fetch(`${baseUrl}${path}`, {

@@ -4,26 +4,13 @@
  * the schema dropped after. Each process's exit is recorded, so a suite can
  * tell a crash from an answer.
  */
-import { runCli } from "@kasko/server"
-import { spawn, type ChildProcess } from "node:child_process"
-import { join } from "node:path"
-import { createInterface } from "node:readline"
 import pg from "pg"
 import { afterAll, beforeAll } from "vitest"
-import { temporaryDirectory } from "../support.js"
+import { kaskoWith, startServiceProcess, temporaryDirectory, type ServiceProcess } from "../support.js"
 import { testDatabaseUrl } from "./TestDatabase.js"
 
-const MAIN = join(import.meta.dirname, "..", "..", "packages", "server", "dist", "src", "main.js")
-
 /** One running `kasko serve`: its URL, and how it ended if it did. */
-export interface ServiceInstance {
-  readonly child: ChildProcess
-  readonly url: string
-  /** `exit code 1`, `signal SIGKILL`…, once the process has ended. */
-  ended?: string
-  /** Its last lines of standard error: the reason, when it crashed. */
-  readonly lastErrors: Array<string>
-}
+export type ServiceInstance = ServiceProcess
 
 /** A service answer, its body parsed. */
 export interface Answer {
@@ -48,40 +35,8 @@ export const twoInstancesOnOneSchema = (name: string, partnerId: string) => {
   let headers: Record<string, string> = {}
   let database: pg.Client
 
-  const kasko = async (...args: Array<string>) => {
-    const saved = { ...process.env }
-    Object.assign(process.env, environment)
-    try {
-      const result = await runCli(args)
-      if (result.exitCode !== 0) throw new Error(result.stderr)
-      return result.stdout
-    } finally {
-      for (const key of Object.keys(environment)) delete process.env[key]
-      Object.assign(process.env, saved)
-    }
-  }
-
-  const startInstance = () =>
-    new Promise<ServiceInstance>((resolve, reject) => {
-      const child = spawn(process.execPath, [MAIN, "serve"], {
-        env: { ...process.env, ...environment, PORT: "0", HOST: "127.0.0.1", KASKO_LOG_LEVEL: "warn" },
-        stdio: ["ignore", "ignore", "pipe"]
-      })
-      const lastErrors: Array<string> = []
-      let instance: ServiceInstance | undefined
-      child.on("error", reject)
-      child.on("exit", (code, signal) => {
-        const ended = signal === null ? `exit code ${code}` : `signal ${signal}`
-        if (instance === undefined) reject(new Error(`kasko serve ended before serving (${ended}): ${lastErrors.join("\n")}`))
-        else instance.ended = ended
-      })
-      createInterface({ input: child.stderr! }).on("line", (line) => {
-        lastErrors.push(line)
-        if (lastErrors.length > 60) lastErrors.shift()
-        const match = /serves on (http:\/\/[^ ]+)/.exec(line)
-        if (match && instance === undefined) resolve((instance = { child, url: match[1]!, lastErrors }))
-      })
-    })
+  const kasko = (...args: Array<string>) => kaskoWith(environment, ...args)
+  const startInstance = () => startServiceProcess(environment)
 
   beforeAll(async () => {
     database = new pg.Client({ connectionString: testDatabaseUrl })
@@ -94,8 +49,7 @@ export const twoInstancesOnOneSchema = (name: string, partnerId: string) => {
   }, 60_000)
 
   afterAll(async () => {
-    const running = instances.filter((instance) => instance.ended === undefined)
-    await Promise.all(running.map(({ child }) => new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGTERM")))))
+    await Promise.all(instances.map((instance) => instance.stop()))
     await database.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
     await database.end()
     directory.remove()

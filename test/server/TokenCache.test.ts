@@ -11,7 +11,7 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-const AUDIENCE = { issuer: "kasko", audience: "kasko-partner-api" }
+const AUDIENCE = { issuer: "kasko", audience: "kasko-partner-api", maxLifetimeSeconds: 86_400 }
 
 const sign = (privateKey: CryptoKey, ttl = "60s") =>
   new SignJWT({ scope: "offers:create" })

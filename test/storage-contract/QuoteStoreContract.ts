@@ -77,6 +77,19 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
       expect(found(outcome.own).activated_at).toBeNull()
     })
 
+    it("takes a readiness write probe, again and again, without changing what readers see", async () => {
+      const fixture = fixtures[0]!
+      const readBack = await withStore((store) =>
+        Effect.gen(function* () {
+          yield* store.insert(fixture)
+          yield* store.checkWritable
+          yield* store.checkWritable
+          return yield* store.find(fixture.partner_id, fixture.quote_id)
+        })
+      )
+      expect(found(readBack)).toEqual(fixture)
+    })
+
     it("finds nothing for an unknown id", async () => {
       const outcome = await withStore((store) =>
         Effect.all([store.find("partner-a", "0190a000-0000-7000-8000-ffffffffffff"), store.markActivated("partner-a", "nope", 1)])

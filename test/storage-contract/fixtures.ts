@@ -11,7 +11,8 @@ const capturingStore = (captured: Array<StoredQuote>) =>
     insertIdempotent: (quote) => Effect.sync(() => (captured.push(quote), Option.none())),
     find: () => Effect.succeed(Option.none()),
     markActivated: () => Effect.succeed(Option.none()),
-    purge: () => Effect.succeed(0)
+    purge: () => Effect.succeed(0),
+    checkWritable: Effect.void
   })
 
 const everyPartyField = () => {

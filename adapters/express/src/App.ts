@@ -9,13 +9,21 @@ import express, { type Express, type RequestHandler } from "express"
 import type { Logger } from "pino"
 import { createHash } from "node:crypto"
 import { API_REFERENCE_PATHS, apiReferencePage } from "./ApiReferencePage.js"
-import { isPrincipal, type Authenticate } from "./Authentication.js"
+import { isPrincipal, PRINCIPAL, type Authenticate, type Principal } from "./Authentication.js"
 import { isServerFault, problemOfCoreError, RETRY_AFTER_SECONDS } from "./CoreErrorProblems.js"
 import { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 import { OPERATIONS, type Operation, type Services } from "./Operations.js"
 import { jsonBody } from "./JsonBody.js"
 import { constraintViolation, PROBLEMS, sendProblem } from "./Problem.js"
-import { corsFor, rateLimitPerKey, securityHeaders, type ProtectionOptions } from "./Protection.js"
+import {
+  corsFor,
+  limitFailedAuthentication,
+  rateLimitPerKey,
+  requireHost,
+  securityHeaders,
+  trustProxySetting,
+  type ProtectionOptions
+} from "./Protection.js"
 import { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"
 import { requestId, requestIdOf } from "./RequestId.js"
 import { runEffect } from "./RunEffect.js"
@@ -66,23 +74,34 @@ export const makeApp = (options: AppOptions): Express => {
   app.set("case sensitive routing", true)
   app.set("strict routing", true)
   app.set("query parser", "simple")
+  app.set("trust proxy", trustProxySetting(options.protection.trustProxy))
 
   app.use(requestId)
   app.use(requestLog(logger))
   app.use(securityHeaders())
+  app.use(requireHost)
   for (const middleware of corsFor(options.protection.corsOrigins)) app.use(middleware)
+  const limitFailures = limitFailedAuthentication(options.protection.failedAuthenticationsPerMinute)
   const limitRate = rateLimitPerKey(options.protection.requestsPerMinute)
-
   const admitJson = jsonBody(options.bodyLimitBytes)
 
-  const run =
+  // credentials first, from the headers alone: a caller without them never gets a body read or decompressed
+  const authenticating =
     (operation: Operation): RequestHandler =>
-    async (request, response) => {
+    async (request, response, next) => {
       const caller = await authenticate(request, operation)
       if (!isPrincipal(caller)) {
         sendProblem(response, caller)
         return
       }
+      response.locals[PRINCIPAL] = caller
+      next()
+    }
+
+  const run =
+    (operation: Operation): RequestHandler =>
+    async (request, response) => {
+      const caller = response.locals[PRINCIPAL] as Principal
       const idempotency = operation.idempotent ? idempotencyOf(request) : undefined
       if (idempotency instanceof Error) {
         sendProblem(response, constraintViolation([{ field: "Idempotency-Key", message: idempotency.message }]))
@@ -121,6 +140,8 @@ export const makeApp = (options: AppOptions): Express => {
   for (const operation of OPERATIONS) {
     const path = expressPath(operation.path)
     const handlers = [
+      ...(operation.scope === undefined ? [] : [limitFailures]),
+      authenticating(operation),
       ...(operation.scope === undefined ? [] : [limitRate]),
       ...(operation.requestBody === undefined ? [] : admitJson),
       run(operation)

@@ -28,8 +28,8 @@ export interface RejectedToken {
 export interface CredentialChecks {
   /** The token's partner and scopes, or why it does not verify. Rejects when the keys to verify it cannot be had. */
   readonly verifyToken: (token: string) => Promise<VerifiedToken | RejectedToken>
-  /** The active partner a subscription key belongs to, or undefined. Rejects when storage is unavailable. */
-  readonly partnerOfSubscriptionKey: (key: string) => Promise<string | undefined>
+  /** The active partner a subscription key belongs to and the key's public id, or undefined. Rejects when storage is unavailable. */
+  readonly partnerOfSubscriptionKey: (key: string) => Promise<{ readonly partnerId: string; readonly keyId: string } | undefined>
 }
 
 export const SUBSCRIPTION_KEY_HEADER = "ocp-apim-subscription-key"
@@ -89,7 +89,7 @@ const isRejected = (outcome: VerifiedToken | RejectedToken): outcome is Rejected
 export const bearerAuthentication =
   (checks: CredentialChecks): Authenticate =>
   async (request, operation): Promise<Principal | ProblemAnswer> => {
-    if (operation.scope === undefined) return { partnerId: "" }
+    if (operation.scope === undefined) return { partnerId: "", rateLimitKey: "" }
     const token = bearerToken(request)
     if (token === undefined) return NO_CREDENTIALS
     if (token === null) return MALFORMED_AUTHORIZATION
@@ -103,13 +103,13 @@ export const bearerAuthentication =
     const key = request.get(SUBSCRIPTION_KEY_HEADER)
     if (key === undefined || key === "") return MISSING_SUBSCRIPTION_KEY
     if (key.length > 200) return INVALID_SUBSCRIPTION_KEY
-    let keyPartner: string | undefined
+    let keyOwner: { readonly partnerId: string; readonly keyId: string } | undefined
     try {
-      keyPartner = await checks.partnerOfSubscriptionKey(key)
+      keyOwner = await checks.partnerOfSubscriptionKey(key)
     } catch {
       return UNAVAILABLE
     }
-    if (keyPartner === undefined || keyPartner !== verified.partnerId) return INVALID_SUBSCRIPTION_KEY
+    if (keyOwner === undefined || keyOwner.partnerId !== verified.partnerId) return INVALID_SUBSCRIPTION_KEY
     if (!verified.scopes.has(operation.scope)) return insufficientScope(operation.scope)
-    return { partnerId: verified.partnerId }
+    return { partnerId: verified.partnerId, rateLimitKey: keyOwner.keyId }
   }

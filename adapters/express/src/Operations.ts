@@ -11,14 +11,15 @@ import {
   ProductCatalogue,
   Quote,
   QuoteRequest,
-  QuoteStore,
+  type QuoteStore,
   QuotingService,
+  Readiness,
   type TariffBook
 } from "@kasko/core"
 import { Effect, Schema } from "effect"
 
 /** The services every operation may use; the composition root provides them once. */
-export type Services = QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook
+export type Services = QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook | Readiness.Readiness
 
 /** The scopes a token may carry, one per operation (enforced by the authentication middleware). */
 export const SCOPES = ["products:read", "offers:create", "quotes:create", "quotes:read", "quotes:activate"] as const
@@ -108,8 +109,6 @@ const encodeProduct = wireForm(ProductCatalogue.ProductDefinition)
 const encodeOffer = wireForm(Offer.PriceOffer)
 const encodeQuote = wireForm(Quote.Quote)
 const encodeActivatedQuote = wireForm(Quote.ActivatedQuote)
-
-const READINESS_PROBE_ID = "readiness-probe"
 
 export const OPERATIONS: ReadonlyArray<Operation> = [
   {
@@ -255,7 +254,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     path: "/ready",
     tag: "operations",
     summary: "Readiness",
-    description: "Answers 200 when the quote storage answers, 503 when it does not.",
+    description: "Answers 200 while the quote storage can commit a write (probed at most once a second), 503 while it cannot.",
     scope: undefined,
     pathParameters: [],
     requestBody: undefined,
@@ -267,9 +266,6 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     errorStatuses: [503],
     noStore: true,
     idempotent: false,
-    handle: () =>
-      Effect.flatMap(QuoteStore.QuoteStore, (store) => store.find(READINESS_PROBE_ID, READINESS_PROBE_ID)).pipe(
-        Effect.as({ status: "ready" })
-      )
+    handle: () => Effect.flatMap(Readiness.Readiness, (readiness) => readiness.check).pipe(Effect.as({ status: "ready" }))
   }
 ]

@@ -32,6 +32,7 @@ export const PROBLEMS = {
   unauthorized: problemOf("unauthorized", "Unauthorized", 401),
   notFound: problemOf("not-found", "Not Found", 404),
   methodNotAllowed: problemOf("method-not-allowed", "Method Not Allowed", 405),
+  requestTimeout: problemOf("request-timeout", "Request Timeout", 408),
   payloadTooLarge: problemOf("payload-too-large", "Payload Too Large", 413),
   unsupportedMediaType: problemOf("unsupported-media-type", "Unsupported Media Type", 415),
   idempotencyKeyReused: problemOf("idempotency-key-reused", "Unprocessable Entity", 422),

@@ -10,7 +10,7 @@ export {
 export { problemOfCoreError } from "./CoreErrorProblems.js"
 export { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 export { OPERATIONS, SCOPES, type Operation, type Scope, type Services } from "./Operations.js"
-export { constraintViolation, PROBLEM_CONTENT_TYPE, PROBLEMS, sendProblem, type ProblemAnswer } from "./Problem.js"
+export { constraintViolation, PROBLEM_CONTENT_TYPE, PROBLEMS, sendProblem, type Problem, type ProblemAnswer } from "./Problem.js"
 export { redact } from "./RequestLog.js"
 export { jsonBody } from "./JsonBody.js"
 export { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"

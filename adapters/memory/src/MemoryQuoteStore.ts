@@ -54,7 +54,9 @@ export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => {
           deleted++
         }
         return deleted
-      })
+      }),
+    // memory can always take a write
+    checkWritable: Effect.void
   }
 }
 

@@ -58,6 +58,11 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       );
       CREATE INDEX subscription_keys_by_partner ON subscription_keys (partner_id);
     `
+  },
+  {
+    version: 2,
+    name: "store facts: the readiness write probe",
+    sql: `CREATE TABLE store_info (key text PRIMARY KEY, value text NOT NULL);`
   }
 ]
 

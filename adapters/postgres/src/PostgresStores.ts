@@ -126,7 +126,15 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
           awaitingCreatedAtOrBefore,
           activatedCreatedAtOrBefore
         ])
-      ).pipe(Effect.map((result) => result.rowCount ?? 0))
+      ).pipe(Effect.map((result) => result.rowCount ?? 0)),
+    checkWritable: Effect.clockWith((clock) =>
+      attempt("probe a write", () =>
+        pool.query(
+          "INSERT INTO store_info (key, value) VALUES ('write_probe', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+          [new Date(clock.unsafeCurrentTimeMillis()).toISOString()]
+        )
+      )
+    ).pipe(Effect.asVoid)
   }
 }
 

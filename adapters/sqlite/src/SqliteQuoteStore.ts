@@ -89,6 +89,10 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
     activate.run(activatedAt, partnerId, quoteId)
     return select.get(partnerId, quoteId)
   })
+  const recordProbe = database.prepare<[string]>(
+    "INSERT INTO store_info (key, value) VALUES ('write_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+  )
+  const probeWrite = database.transaction((at: string) => void recordProbe.run(at))
   const purgeQuotes = database.transaction((awaitingCutoff: number, activatedCutoff: number) =>
     purge.run(awaitingCutoff, activatedCutoff).changes
   )
@@ -105,7 +109,10 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
         Effect.map((row) => Option.map(Option.fromNullable(row), quoteOfRow))
       ),
     purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
-      attempt("purge quotes", () => purgeQuotes.immediate(awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore))
+      attempt("purge quotes", () => purgeQuotes.immediate(awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore)),
+    checkWritable: Effect.clockWith((clock) =>
+      attempt("probe a write", () => probeWrite.immediate(new Date(clock.unsafeCurrentTimeMillis()).toISOString()))
+    )
   }
 }
 

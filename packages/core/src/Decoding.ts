@@ -4,16 +4,12 @@
  */
 import { Either, ParseResult, Schema } from "effect"
 import type { Violation } from "./Errors.js"
+import { fieldPath } from "./FieldPath.js"
+import { cleanText } from "./RequestText.js"
+
+export { fieldPath } from "./FieldPath.js"
 
 const PARSE_OPTIONS = { errors: "all", onExcessProperty: "error" } as const
-
-/** `["policy", "parties", 1, "organization"]` → `policy.parties[1].organization`. */
-export const fieldPath = (path: ReadonlyArray<PropertyKey>): string =>
-  path.reduce<string>((joined, key) => {
-    if (typeof key === "number") return `${joined}[${key}]`
-    const name = String(key)
-    return joined === "" ? name : `${joined}.${name}`
-  }, "")
 
 const messageOf = (issue: ParseResult.ArrayFormatterIssue): string => {
   switch (issue._tag) {
@@ -33,13 +29,26 @@ export const violationsOf = (error: ParseResult.ParseError, prefix: ReadonlyArra
     message: messageOf(issue)
   }))
 
-/** Decodes client input, reporting every violation (not just the first) and rejecting unknown fields. */
+/**
+ * Decodes client input, reporting every violation (not just the first) and
+ * rejecting unknown fields. Strings are NFC-normalised first, and a string with
+ * control characters, unpaired surrogates or bidirectional overrides is a
+ * violation of its own field (which the Schema then does not report again).
+ */
 export const decodeAll = <A, I>(
   schema: Schema.Schema<A, I>,
   input: unknown,
   prefix: ReadonlyArray<PropertyKey> = []
-): Either.Either<A, Array<Violation>> =>
-  Schema.decodeUnknownEither(schema, PARSE_OPTIONS)(input).pipe(Either.mapLeft((error) => violationsOf(error, prefix)))
+): Either.Either<A, Array<Violation>> => {
+  const text = cleanText(input)
+  const decoded = Schema.decodeUnknownEither(schema, PARSE_OPTIONS)(text.input).pipe(Either.mapLeft((error) => violationsOf(error, prefix)))
+  if (text.violations.length === 0) return decoded
+  const refused = text.violations.map((violation) => ({ ...violation, field: prefixed(prefix, violation.field) }))
+  const fields = new Set(refused.map((violation) => violation.field))
+  return Either.left([...refused, ...(Either.isLeft(decoded) ? decoded.left.filter((violation) => !fields.has(violation.field)) : [])])
+}
+
+const prefixed = (prefix: ReadonlyArray<PropertyKey>, field: string) => (prefix.length === 0 ? field : `${fieldPath(prefix)}.${field}`)
 
 /** The raw value at a path of untrusted input, or undefined. */
 export const rawAt = (input: unknown, ...path: ReadonlyArray<string>): unknown =>

@@ -55,6 +55,11 @@ export class QuoteStore extends Context.Tag("@kasko/core/QuoteStore")<
      * answers how many it deleted.
      */
     readonly purge: (cutoffs: PurgeCutoffs) => Effect.Effect<number, StorageUnavailable>
+    /**
+     * Proves the store can commit now, with a cheap write no reader ever sees
+     * (readiness: a full disk fails it while reads still work).
+     */
+    readonly checkWritable: Effect.Effect<void, StorageUnavailable>
   }
 >() {}
 

@@ -11,7 +11,7 @@ import { parseArgs } from "node:util"
 import { messageOf } from "./FailureMessages.js"
 import type { CommandResult } from "./OfferCommand.js"
 import { storesLayer } from "./Service.js"
-import { readServiceConfig, tokenAudienceOf, type ServiceConfig } from "./ServiceConfig.js"
+import { durationSeconds, readServiceConfig, tokenRulesOf, type ServiceConfig } from "./ServiceConfig.js"
 import { loadOrCreateSigningKey } from "./SigningKey.js"
 import { generateSubscriptionKey } from "./SubscriptionKeys.js"
 import { issueToken } from "./Tokens.js"
@@ -60,15 +60,13 @@ const runOnStore = async <A, E>(config: ServiceConfig, program: Effect.Effect<A,
   throw new CommandError(Option.isSome(failure) ? messageOf(failure.value) : Cause.pretty(exit.cause))
 }
 
-const TTL_FORM = /^(\d+)(s|m|h|d)$/
-const TTL_UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const
-const MAX_TTL_SECONDS = 30 * 86_400
-
-const ttlSeconds = (ttl: string): number => {
-  const match = TTL_FORM.exec(ttl)
-  if (match === null) throw new UsageError(`--ttl takes a number and a unit s, m, h or d (like 1h), not "${ttl}"`)
-  const seconds = Number(match[1]) * TTL_UNIT_SECONDS[match[2] as keyof typeof TTL_UNIT_SECONDS]
-  if (seconds < 1 || seconds > MAX_TTL_SECONDS) throw new UsageError("--ttl must be between 1s and 30d")
+/** The token lifetime `--ttl` asks for, within 1 second and the service's KASKO_TOKEN_MAX_LIFETIME. */
+const ttlSeconds = (ttl: string, maxLifetimeSeconds: number): number => {
+  const seconds = durationSeconds(ttl)
+  if (seconds === undefined) throw new UsageError(`--ttl takes a number and a unit s, m, h or d (like 1h), not "${ttl}"`)
+  if (seconds > maxLifetimeSeconds) {
+    throw new UsageError(`--ttl may be at most ${maxLifetimeSeconds} seconds: the service refuses tokens living longer (KASKO_TOKEN_MAX_LIFETIME)`)
+  }
   return seconds
 }
 
@@ -116,13 +114,13 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const values = options(args, ["partner", "scopes", "ttl"])
     const partnerId = required(values, "partner")
     const scopes = scopesOf(required(values, "scopes"))
-    const ttl = ttlSeconds(values["ttl"] ?? "1h")
+    const ttl = ttlSeconds(values["ttl"] ?? "1h", config.tokenMaxLifetimeSeconds)
     if (Option.isSome(config.jwksUrl)) throw new CommandError("KASKO_JWKS_URL is set: tokens come from the identity provider, not from kasko")
     const partner = await runOnStore(config, Effect.flatMap(PartnerStore.PartnerStore, (store) => store.findPartner(partnerId)))
     if (Option.isNone(partner)) throw new CommandError(`no partner with id "${partnerId}"`)
     if (partner.value.status !== "active") throw new CommandError(`partner "${partnerId}" is suspended`)
     const key = await loadOrCreateSigningKey(config.dataDirectory)
-    return `${await issueToken(key, { ...tokenAudienceOf(config), partnerId, scopes, ttlSeconds: ttl })}\n`
+    return `${await issueToken(key, { ...tokenRulesOf(config), partnerId, scopes, ttlSeconds: ttl })}\n`
   }
 }
 

@@ -7,7 +7,7 @@ import { PartnerAdministration, type PartnerStore } from "@kasko/core"
 import { runEffect, type CredentialChecks } from "@kasko/express"
 import { Cause, Exit, Option, type ManagedRuntime } from "effect"
 import { loadOrCreateSigningKey } from "./SigningKey.js"
-import { tokenAudienceOf, type ServiceConfig } from "./ServiceConfig.js"
+import { tokenRulesOf, type ServiceConfig } from "./ServiceConfig.js"
 import { matchesStoredHash, prefixOf } from "./SubscriptionKeys.js"
 import { makeTokenVerifier, remoteKeySet } from "./Tokens.js"
 
@@ -15,7 +15,7 @@ export const makeCredentialChecks = async (
   config: ServiceConfig,
   runtime: ManagedRuntime.ManagedRuntime<PartnerStore.PartnerStore, unknown>
 ): Promise<CredentialChecks> => {
-  const expected = tokenAudienceOf(config)
+  const expected = tokenRulesOf(config)
   const verifyToken = Option.isSome(config.jwksUrl)
     ? makeTokenVerifier(remoteKeySet(config.jwksUrl.value.toString(), config.jwksCacheSeconds, config.jwksCooldownSeconds), expected)
     : makeTokenVerifier((await loadOrCreateSigningKey(config.dataDirectory)).publicKey, expected)
@@ -26,7 +26,7 @@ export const makeCredentialChecks = async (
       if (prefix === undefined) return undefined
       const exit = await runEffect(runtime, PartnerAdministration.partnerOfSubscriptionKey(prefix, (storedHash) => matchesStoredHash(key, storedHash)))
       if (Exit.isFailure(exit)) throw Cause.squash(exit.cause)
-      return Option.getOrUndefined(exit.value)?.partner_id
+      return Option.match(exit.value, { onNone: () => undefined, onSome: (partner) => ({ partnerId: partner.partner_id, keyId: prefix }) })
     }
   }
 }

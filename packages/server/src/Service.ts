@@ -3,18 +3,18 @@
  * serves the Express app, purges expired quotes periodically, and stops
  * gracefully — no new connections, in-flight requests finished, database closed.
  */
-import { IdGenerator, type PartnerStore, type QuoteStore, QuotingService, TariffBook } from "@kasko/core"
+import { IdGenerator, type PartnerStore, type QuoteStore, QuotingService, Readiness, TariffBook } from "@kasko/core"
 import { PostgresStores } from "@kasko/postgres"
-import { bearerAuthentication, makeApp, PROBLEMS, type Authenticate, type Services } from "@kasko/express"
+import { bearerAuthentication, makeApp, type Authenticate, type Services } from "@kasko/express"
 import { SqliteStores } from "@kasko/sqlite"
 import { Cause, type Clock, Layer, ManagedRuntime, Option } from "effect"
-import { createServer, type Server } from "node:http"
+import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import type { Duplex } from "node:stream"
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
 import { pino, type Logger } from "pino"
 import { makeCredentialChecks } from "./Credentials.js"
+import { makeHttpServer } from "./HttpServer.js"
 import { API_VERSION, publicUrlOf, type ServiceConfig } from "./ServiceConfig.js"
 
 export interface ServiceOptions {
@@ -35,23 +35,7 @@ export interface RunningService {
 }
 
 const DAY_MILLIS = 24 * 60 * 60 * 1000
-const MAX_HEADER_BYTES = 16 * 1024
 
-/**
- * Requests Node rejects before Express sees them (headers over the limit,
- * malformed HTTP) still get problem+json, not Node's bare answer.
- */
-const answerClientError = (error: Error & { code?: string }, socket: Duplex) => {
-  if (!socket.writable) return socket.destroy()
-  const tooLarge = error.code === "HPE_HEADER_OVERFLOW"
-  const problem = tooLarge
-    ? PROBLEMS.headersTooLarge
-    : { ...PROBLEMS.constraintViolation, violations: [{ field: "request", message: "is not valid HTTP" }] }
-  const body = JSON.stringify(problem)
-  socket.end(
-    `HTTP/1.1 ${problem.status} ${problem.title}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
-  )
-}
 const SHUTDOWN_GRACE_MILLIS = 10_000
 
 /** The database file inside the data directory. */
@@ -96,8 +80,10 @@ const closeServer = (server: Server) =>
 export const startService = async (options: ServiceOptions): Promise<RunningService> => {
   const { config } = options
   const logger = options.logger ?? makeLogger(config)
+  const stores = storesLayer(config)
   const services: Layer.Layer<Services | PartnerStore.PartnerStore, unknown> = Layer.mergeAll(
-    storesLayer(config),
+    stores,
+    Readiness.layer.pipe(Layer.provide(stores)),
     IdGenerator.layerFromRandomBytes(randomBytes),
     TariffBook.shipped
   )
@@ -116,19 +102,30 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     await runtime.dispose()
     throw error
   }
-  const server = createServer(
-    { maxHeaderSize: MAX_HEADER_BYTES },
-    makeApp({
-      runtime,
-      logger,
-      authenticate,
-      bodyLimitBytes: config.bodyLimitBytes,
-      protection: { requestsPerMinute: config.rateLimitPerMinute, corsOrigins: config.corsOrigins },
-      requestTimeoutMillis: config.requestTimeoutMillis,
-      document: { version: API_VERSION, serverUrl: publicUrlOf(config, config.port), basePath: config.basePath }
-    })
+  const app = makeApp({
+    runtime,
+    logger,
+    authenticate,
+    bodyLimitBytes: config.bodyLimitBytes,
+    protection: {
+      requestsPerMinute: config.rateLimitPerMinute,
+      failedAuthenticationsPerMinute: config.authFailuresPerMinute,
+      corsOrigins: config.corsOrigins,
+      trustProxy: config.trustProxy
+    },
+    requestTimeoutMillis: config.requestTimeoutMillis,
+    document: { version: API_VERSION, serverUrl: publicUrlOf(config, config.port), basePath: config.basePath }
+  })
+  const server = makeHttpServer(
+    app,
+    {
+      headersTimeoutMillis: config.headersTimeoutMillis,
+      requestTimeoutMillis: Math.max(config.bodyTimeoutMillis, config.headersTimeoutMillis),
+      keepAliveTimeoutMillis: config.keepAliveTimeoutMillis,
+      maxConnections: config.maxConnections
+    },
+    logger
   )
-  server.on("clientError", answerClientError)
   let port: number
   try {
     port = await listen(server, config.port, config.host)

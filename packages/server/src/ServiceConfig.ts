@@ -48,6 +48,23 @@ export const ServiceConfig = Config.all({
   jwksCooldownSeconds: integerBetween("KASKO_JWKS_COOLDOWN_SECONDS", 30, 0, 60 * 60),
   requestTimeoutMillis: integerBetween("KASKO_REQUEST_TIMEOUT_MS", 10_000, 100, 600_000),
   rateLimitPerMinute: integerBetween("KASKO_RATE_LIMIT_PER_MINUTE", 6_000, 1, 10_000_000),
+  authFailuresPerMinute: integerBetween("KASKO_AUTH_FAILURES_PER_MINUTE", 300, 1, 10_000_000),
+  trustProxy: Config.string("KASKO_TRUST_PROXY").pipe(
+    Config.withDefault(""),
+    Config.validate({
+      message: "KASKO_TRUST_PROXY must be a number of proxy hops (1), or addresses and subnets like loopback, 10.0.0.0/8",
+      validation: (value) => value === "" || /^\d{1,2}$/.test(value) || /^[\w.:/]+(\s*,\s*[\w.:/]+)*$/.test(value)
+    })
+  ),
+  maxConnections: integerBetween("KASKO_MAX_CONNECTIONS", 4_096, 1, 1_000_000),
+  headersTimeoutMillis: integerBetween("KASKO_HEADERS_TIMEOUT_MS", 10_000, 100, 600_000),
+  bodyTimeoutMillis: integerBetween("KASKO_BODY_TIMEOUT_MS", 30_000, 100, 600_000),
+  keepAliveTimeoutMillis: integerBetween("KASKO_KEEP_ALIVE_TIMEOUT_MS", 5_000, 100, 600_000),
+  tokenMaxLifetimeSeconds: Config.string("KASKO_TOKEN_MAX_LIFETIME").pipe(
+    Config.withDefault("24h"),
+    Config.validate({ message: "KASKO_TOKEN_MAX_LIFETIME must be a number and a unit s, m, h or d, like 24h", validation: (value) => durationSeconds(value) !== undefined }),
+    Config.map((value) => durationSeconds(value)!)
+  ),
   corsOrigins: Config.string("KASKO_CORS_ORIGINS").pipe(
     Config.withDefault(""),
     Config.map((origins) => origins.split(",").map((origin) => origin.trim()).filter((origin) => origin !== "")),
@@ -79,8 +96,26 @@ export const CONFIG_HELP = `environment:
   KASKO_JWKS_CACHE_SECONDS         how long fetched keys are trusted (default 600)
   KASKO_JWKS_COOLDOWN_SECONDS      least time between two fetches of the key set (default 30)
   KASKO_REQUEST_TIMEOUT_MS         longest a request may wait (for storage) before it answers 503 (default 10000)
-  KASKO_RATE_LIMIT_PER_MINUTE      requests one subscription key may make per minute (default 6000)
+  KASKO_RATE_LIMIT_PER_MINUTE      requests one subscription key may make per minute, counted after authentication (default 6000)
+  KASKO_AUTH_FAILURES_PER_MINUTE   requests refused with 401 one client address may make per minute before it gets 429 (default 300)
+  KASKO_TRUST_PROXY                the proxies in front whose X-Forwarded-For names the client: hops (1) or addresses (default none)
+  KASKO_MAX_CONNECTIONS            connections held at once, kept below the open-files limit (default 4096)
+  KASKO_HEADERS_TIMEOUT_MS         longest a client may take to send a request's headers (default 10000)
+  KASKO_BODY_TIMEOUT_MS            longest a client may take to send a whole request; 408 after (default 30000)
+  KASKO_KEEP_ALIVE_TIMEOUT_MS      how long an idle keep-alive connection stays open (default 5000)
+  KASKO_TOKEN_MAX_LIFETIME         longest lifetime (exp - iat) a token may have, like 24h (default 24h)
   KASKO_CORS_ORIGINS               comma-separated origins browsers may call from (default none: CORS off)`
+
+const DURATION = /^(\d{1,7})(s|m|h|d)$/
+const DURATION_UNIT_SECONDS = { s: 1, m: 60, h: 3_600, d: 86_400 } as const
+
+/** `90s`, `15m`, `24h`, `7d` in seconds; undefined for anything else. */
+export const durationSeconds = (text: string): number | undefined => {
+  const match = DURATION.exec(text)
+  if (match === null) return undefined
+  const seconds = Number(match[1]) * DURATION_UNIT_SECONDS[match[2] as keyof typeof DURATION_UNIT_SECONDS]
+  return seconds > 0 ? seconds : undefined
+}
 
 /** Reads the configuration from an environment; the error names each bad variable. */
 export const readServiceConfig = (environment: Readonly<Record<string, string | undefined>>): Either.Either<ServiceConfig, string> => {
@@ -97,10 +132,11 @@ export const readServiceConfig = (environment: Readonly<Record<string, string | 
   )
 }
 
-/** The issuer and audience tokens must carry. */
-export const tokenAudienceOf = (config: ServiceConfig) => ({
+/** The issuer and audience tokens must carry, and the longest lifetime they may have. */
+export const tokenRulesOf = (config: ServiceConfig) => ({
   issuer: Option.getOrElse(config.tokenIssuer, () => "kasko"),
-  audience: Option.getOrElse(config.tokenAudience, () => "kasko-partner-api")
+  audience: Option.getOrElse(config.tokenAudience, () => "kasko-partner-api"),
+  maxLifetimeSeconds: config.tokenMaxLifetimeSeconds
 })
 
 /** The URL the OpenAPI document names as the server. */

@@ -17,6 +17,11 @@ export interface TokenAudience {
   readonly audience: string
 }
 
+/** What a token must satisfy besides its signature: issuer, audience, and a lifetime (exp − iat) no longer than this. */
+export interface TokenRules extends TokenAudience {
+  readonly maxLifetimeSeconds: number
+}
+
 export interface TokenRequest extends TokenAudience {
   readonly partnerId: string
   readonly scopes: ReadonlyArray<string>
@@ -59,7 +64,7 @@ const CLOCK_TOLERANCE_SECONDS = 5
  * never remembered: a key set that learns a new key accepts the token next time.
  * Rejects when the key set cannot be fetched (the service, not the token, is at fault).
  */
-export const makeTokenVerifier = (key: CryptoKey | JWTVerifyGetKey, expected: TokenAudience) => {
+export const makeTokenVerifier = (key: CryptoKey | JWTVerifyGetKey, expected: TokenRules) => {
   const verified = new Map<string, { readonly token: VerifiedToken; readonly expiresAtSeconds: number }>()
   const verify = verifyToken(key, expected)
   return async (token: string): Promise<VerifiedToken | RejectedToken> => {
@@ -103,8 +108,22 @@ const rejectionOf = (error: unknown): RejectedToken => {
   return { rejected: "the token is not a well-formed signed JWT" }
 }
 
+/**
+ * Why a verified token's times are still not acceptable: issued in the future
+ * (beyond the clock tolerance), or living longer than the rules allow — a
+ * stolen long-lived token is a long-lived door. Without `iat`, its lifetime
+ * counts from now.
+ */
+const lifetimeProblem = (payload: JWTPayload, rules: TokenRules, nowSeconds: number): RejectedToken | undefined => {
+  if (payload.iat !== undefined && payload.iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) return { rejected: CLAIM_PROBLEMS["iat"]! }
+  const lifetime = payload.exp! - (payload.iat ?? nowSeconds)
+  return lifetime > rules.maxLifetimeSeconds + CLOCK_TOLERANCE_SECONDS
+    ? { rejected: `the token's lifetime (exp - iat) exceeds the ${rules.maxLifetimeSeconds} seconds this service accepts` }
+    : undefined
+}
+
 const verifyToken =
-  (key: CryptoKey | JWTVerifyGetKey, expected: TokenAudience) =>
+  (key: CryptoKey | JWTVerifyGetKey, expected: TokenRules) =>
   async (token: string): Promise<{ readonly token: VerifiedToken; readonly expiresAtSeconds: number } | RejectedToken> => {
     try {
       const { payload } = await jwtVerify(token, key as CryptoKey, {
@@ -115,7 +134,9 @@ const verifyToken =
         clockTolerance: CLOCK_TOLERANCE_SECONDS
       })
       const partnerId = partnerOf(payload)
-      return partnerId === undefined ? { rejected: "the token names no partner" } : { token: { partnerId, scopes: scopesOf(payload) }, expiresAtSeconds: payload.exp! }
+      if (partnerId === undefined) return { rejected: "the token names no partner" }
+      const tooLong = lifetimeProblem(payload, expected, Date.now() / 1000)
+      return tooLong ?? { token: { partnerId, scopes: scopesOf(payload) }, expiresAtSeconds: payload.exp! }
     } catch (error) {
       return rejectionOf(error)
     }

@@ -1,0 +1,93 @@
+/**
+ * The Node HTTP server in front of the app: how long a client may take to send
+ * its headers and its whole request, how long an idle keep-alive connection
+ * stays, how many connections are held at once (well below the process's file
+ * descriptors), and problem+json for every request Node refuses before Express
+ * sees it — headers too large, malformed HTTP, too slow.
+ */
+import { PROBLEMS, type Problem } from "@kasko/express"
+import type { RequestListener } from "node:http"
+import { createServer, type Server } from "node:http"
+import { readFileSync } from "node:fs"
+import type { Duplex } from "node:stream"
+import type { Logger } from "pino"
+
+export interface ConnectionLimits {
+  /** Longest a client may take to send a request's headers. */
+  readonly headersTimeoutMillis: number
+  /** Longest a client may take to send a whole request, body included. */
+  readonly requestTimeoutMillis: number
+  /** How long an idle keep-alive connection is kept open. */
+  readonly keepAliveTimeoutMillis: number
+  /** Connections held at once; more are closed as they arrive. */
+  readonly maxConnections: number
+}
+
+const MAX_HEADER_BYTES = 16 * 1024
+// file descriptors the process keeps for itself: the database, its WAL, logs, outgoing connections
+const RESERVED_DESCRIPTORS = 256
+
+/** The soft limit on open files (Linux), or undefined where it cannot be read. */
+export const openFilesLimit = (): number | undefined => {
+  try {
+    const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((row) => row.startsWith("Max open files"))
+    const soft = Number(line?.split(/\s{2,}/)[1])
+    return Number.isSafeInteger(soft) && soft > 0 ? soft : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** The configured connection limit, lowered to stay below the file descriptors the process may open. */
+export const connectionsWithin = (configured: number, descriptors: number | undefined = openFilesLimit()): number =>
+  descriptors === undefined ? configured : Math.max(1, Math.min(configured, descriptors - RESERVED_DESCRIPTORS))
+
+interface ClientError extends Error {
+  readonly code?: string
+}
+
+const PROBLEM_OF_CLIENT_ERROR: Readonly<Record<string, Problem>> = {
+  HPE_HEADER_OVERFLOW: PROBLEMS.headersTooLarge,
+  ERR_HTTP_REQUEST_TIMEOUT: { ...PROBLEMS.requestTimeout, detail: "The request was not received in time." }
+}
+
+const rawProblem = (problem: Problem) => {
+  const body = JSON.stringify(problem)
+  return `HTTP/1.1 ${problem.status} ${problem.title}\r\nContent-Type: application/problem+json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`
+}
+
+/**
+ * Answers what Node refuses itself as problem+json — unless an answer is
+ * already on its way on that connection, or the client has gone — and closes
+ * the connection.
+ */
+const answerClientError = (logger: Logger) => (error: ClientError, socket: Duplex & { readonly _httpMessage?: { readonly headersSent?: boolean } }) => {
+  const code = error.code ?? "UNKNOWN"
+  if (code === "ECONNRESET" || !socket.writable || socket._httpMessage?.headersSent === true) {
+    socket.destroy()
+    return
+  }
+  logger.warn({ code }, "refused a request before it reached the app")
+  const problem = PROBLEM_OF_CLIENT_ERROR[code] ?? { ...PROBLEMS.constraintViolation, violations: [{ field: "request", message: "is not valid HTTP" }] }
+  socket.end(rawProblem(problem), () => socket.destroy())
+}
+
+/** An HTTP server for the app with the given limits. */
+export const makeHttpServer = (app: RequestListener, limits: ConnectionLimits, logger: Logger): Server => {
+  const server = createServer(
+    {
+      maxHeaderSize: MAX_HEADER_BYTES,
+      headersTimeout: limits.headersTimeoutMillis,
+      requestTimeout: limits.requestTimeoutMillis,
+      keepAliveTimeout: limits.keepAliveTimeoutMillis,
+      // how often Node looks for connections past their timeouts (30 s by default: too coarse for these limits)
+      connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(limits.headersTimeoutMillis / 4))),
+      // a missing Host gets the app's problem+json instead of Node's bare 400
+      requireHostHeader: false
+    },
+    app
+  )
+  server.maxConnections = connectionsWithin(limits.maxConnections)
+  server.on("clientError", answerClientError(logger))
+  return server
+}

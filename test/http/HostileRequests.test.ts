@@ -1,0 +1,217 @@
+/**
+ * What an outside attacker sent that once answered 500, reached the body parser
+ * before the credentials, or spent a partner's rate limit: malformed
+ * percent-encoding, bodies that do not decompress, bytes that are not UTF-8, a
+ * missing Host, slow headers and bodies, and floods of bad credentials carrying
+ * a victim's subscription key. Every answer is problem+json with the usual
+ * security headers; nothing is logged as an error.
+ */
+import { Examples } from "@kasko/core"
+import { request as httpRequest } from "node:http"
+import { connect, type Socket } from "node:net"
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib"
+import { describe, expect, it } from "vitest"
+import { serviceWithPartners } from "./credentials.js"
+
+const service = serviceWithPartners("hostile", ["alice-leasing", "bob-biler"], {
+  KASKO_AUTH_FAILURES_PER_MINUTE: "40",
+  KASKO_RATE_LIMIT_PER_MINUTE: "30",
+  KASKO_HEADERS_TIMEOUT_MS: "600",
+  KASKO_BODY_TIMEOUT_MS: "1200"
+})
+
+const OFFER = "/insurance/car/offers"
+
+interface RawAnswer {
+  readonly status: number
+  readonly headers: Record<string, string | Array<string> | undefined>
+  readonly body: any
+}
+
+/** An HTTP request from a chosen local address (127.0.0.x), with the body as bytes. */
+const send = (
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: Buffer | string,
+  localAddress = "127.0.0.1"
+) =>
+  new Promise<RawAnswer>((resolve, reject) => {
+    const url = new URL(service.server.url)
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, method, path, headers, localAddress }, (incoming) => {
+      const chunks: Array<Buffer> = []
+      incoming.on("data", (chunk: Buffer) => chunks.push(chunk))
+      incoming.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8")
+        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text === "" ? text : JSON.parse(text) })
+      })
+    })
+    outgoing.on("error", reject)
+    outgoing.end(body)
+  })
+
+/** Raw bytes on a socket; answers everything until the server closes. */
+const rawExchange = (bytes: string, keepOpenMillis = 0) =>
+  new Promise<{ text: string; closedAfterMillis: number }>((resolve, reject) => {
+    const url = new URL(service.server.url)
+    const started = Date.now()
+    const socket: Socket = connect(Number(url.port), url.hostname, () => {
+      if (keepOpenMillis === 0) socket.end(bytes)
+      else socket.write(bytes)
+    })
+    let text = ""
+    socket.on("data", (chunk) => (text += String(chunk)))
+    socket.on("close", () => resolve({ text, closedAfterMillis: Date.now() - started }))
+    socket.on("error", reject)
+  })
+
+const problemOf = (raw: string) => JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4))
+
+const expectProblem = (answer: RawAnswer, status: number) => {
+  expect(answer.status).toBe(status)
+  expect(answer.headers["content-type"]).toContain("application/problem+json")
+  expect(answer.headers["x-content-type-options"]).toBe("nosniff")
+  expect(answer.headers["content-security-policy"]).toContain("default-src 'self'")
+  expect(answer.body).toMatchObject({ status, type: expect.stringMatching(/^https:\/\//), title: expect.any(String) })
+}
+
+const jsonHeaders = (partner = "alice-leasing") => ({ ...service.partners[partner]!.headers, "content-type": "application/json" })
+
+const noErrorLogged = () => {
+  const errors = service.server.logLines.filter((line) => (line["level"] as number) >= 50)
+  expect(errors).toEqual([])
+  for (const line of service.server.logLines) expect(JSON.stringify(line)).not.toMatch(/\n\s+at /)
+}
+
+describe("malformed percent-encoding in a path", () => {
+  it.each([
+    ["GET", "/products/%ff"],
+    ["GET", "/products/%C0%AE"],
+    ["GET", "/insurance/car/quotes/%zz"],
+    ["POST", "/insurance/car/quotes/%zz/activation"]
+  ])("answers %s %s with 400 naming the path, with or without credentials", async (method, path) => {
+    for (const headers of [{}, service.partners["alice-leasing"]!.headers]) {
+      const answer = await send(method, path, headers)
+      expectProblem(answer, 400)
+      expect(answer.body.violations).toEqual([{ field: "path", message: "has malformed percent-encoding" }])
+    }
+    const warned = service.server.logLines.filter((line) => line["msg"] === "refused a malformed request")
+    expect(warned.length).toBeGreaterThan(0)
+    expect(warned.every((line) => line["level"] === 40)).toBe(true)
+    noErrorLogged()
+  })
+
+  it("answers a lone % that routes nowhere with 404", async () => {
+    expectProblem(await send("GET", "/%", {}), 404)
+  })
+})
+
+describe("Content-Encoding", () => {
+  const offer = Buffer.from(JSON.stringify(Examples.offerRequest()))
+
+  it.each([
+    ["gzip", gzipSync],
+    ["deflate", deflateSync],
+    ["br", brotliCompressSync]
+  ] as const)("prices a %s-compressed body", async (encoding, compress) => {
+    const answer = await send("POST", OFFER, { ...jsonHeaders(), "content-encoding": encoding }, compress(offer))
+    expect(answer.status).toBe(200)
+  })
+
+  it.each(["gzip", "deflate", "br"])("answers a %s body that does not decode with 400 naming the body", async (encoding) => {
+    const answer = await send("POST", OFFER, { ...jsonHeaders(), "content-encoding": encoding }, Buffer.from("certainly not compressed"))
+    expectProblem(answer, 400)
+    expect(answer.body.violations).toEqual([{ field: "body", message: "does not decode with its Content-Encoding" }])
+    noErrorLogged()
+  })
+
+  it("answers an encoding it does not accept with 415", async () => {
+    const answer = await send("POST", OFFER, { ...jsonHeaders(), "content-encoding": "compress" }, offer)
+    expectProblem(answer, 415)
+    expect(answer.body.detail).toContain("identity, gzip, deflate or br")
+  })
+
+  it("counts the size limit after decompression: a small bomb answers 413", async () => {
+    const bomb = gzipSync(Buffer.from(`{"product": "${"a".repeat(2_000_000)}"}`))
+    expect(bomb.length).toBeLessThan(10_000)
+    expectProblem(await send("POST", OFFER, { ...jsonHeaders(), "content-encoding": "gzip" }, bomb), 413)
+  })
+})
+
+describe("bytes that are not UTF-8", () => {
+  it("answers a body with invalid UTF-8 with 400 naming the body, instead of storing U+FFFD", async () => {
+    const body = Buffer.concat([Buffer.from('{"product": "'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')])
+    const answer = await send("POST", OFFER, jsonHeaders(), body)
+    expectProblem(answer, 400)
+    expect(answer.body.violations).toEqual([{ field: "body", message: "is not valid UTF-8" }])
+  })
+
+  it("answers a charset other than UTF-8 with 415", async () => {
+    expectProblem(await send("POST", OFFER, { ...jsonHeaders(), "content-type": "application/json; charset=latin1" }, "{}"), 415)
+    expectProblem(await send("POST", OFFER, { ...jsonHeaders(), "content-type": "application/json; charset=utf-16" }, "{}"), 415)
+  })
+
+  it("answers control characters and bidi overrides in a quote's strings with 400 naming the field", async () => {
+    const request = Examples.quoteRequest() as any
+    request.policy.parties[0].person.first_name = "S\u202Eøren"
+    request.agent.user_id = "agent\u0000"
+    const answer = await send("POST", "/insurance/car/quotes", jsonHeaders(), JSON.stringify(request))
+    expectProblem(answer, 400)
+    expect(answer.body.violations.map((violation: { field: string }) => violation.field)).toEqual(["policy.parties[0].person.first_name", "agent.user_id"])
+  })
+})
+
+describe("answers Node would give in its own words", () => {
+  it("answers an HTTP/1.1 request without Host with 400 problem+json", async () => {
+    const { text } = await rawExchange("GET /health HTTP/1.1\r\nConnection: close\r\n\r\n")
+    expect(text).toMatch(/^HTTP\/1\.1 400 /)
+    expect(text).toContain("application/problem+json")
+    expect(problemOf(text)).toMatchObject({ status: 400, violations: [{ field: "Host" }] })
+  })
+
+  it("answers headers that do not arrive within the headers timeout with 408 problem+json and closes", async () => {
+    const { text, closedAfterMillis } = await rawExchange("GET /health HTTP/1.1\r\nHost: localhost\r\n", 1)
+    expect(text).toMatch(/^HTTP\/1\.1 408 /)
+    expect(problemOf(text)).toMatchObject({ status: 408, title: "Request Timeout" })
+    // 600 ms, checked every 150 ms
+    expect(closedAfterMillis).toBeLessThan(3_000)
+  })
+
+  it("answers a body that does not arrive within the body timeout with 408 problem+json and closes", async () => {
+    const alice = service.partners["alice-leasing"]!
+    const head = `POST ${OFFER} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 500\r\nAuthorization: ${alice.headers["authorization"]}\r\nocp-apim-subscription-key: ${alice.subscriptionKey}\r\n\r\n{"product":`
+    const { text, closedAfterMillis } = await rawExchange(head, 1)
+    expect(text).toMatch(/^HTTP\/1\.1 408 /)
+    expect(problemOf(text)).toMatchObject({ status: 408 })
+    expect(closedAfterMillis).toBeLessThan(4_000)
+  })
+})
+
+describe("credentials before the body", () => {
+  it("answers bad credentials at once, without waiting for a body that never comes", async () => {
+    const { text, closedAfterMillis } = await rawExchange(
+      `POST ${OFFER} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\nConnection: close\r\nAuthorization: Bearer abc.def.ghi\r\nocp-apim-subscription-key: ${service.partners["bob-biler"]!.subscriptionKey}\r\n\r\n`,
+      1
+    )
+    expect(text).toMatch(/^HTTP\/1\.1 401 /)
+    // the body timeout is 1.2 s: the 401 came before it, not from it
+    expect(text).not.toMatch(/HTTP\/1\.1 408/)
+    expect(closedAfterMillis).toBeLessThan(1_000)
+  })
+})
+
+describe("the rate limits", () => {
+  it("never lets a flood of bad tokens carrying a victim's key spend the victim's limit; it limits the flooding address", async () => {
+    const victim = service.partners["bob-biler"]!
+    const flood = { authorization: "Bearer forged.token.value", "ocp-apim-subscription-key": victim.subscriptionKey, "content-type": "application/json" }
+    const statuses: Array<number> = []
+    for (let attempt = 0; attempt < 60; attempt++) statuses.push((await send("POST", OFFER, flood, JSON.stringify(Examples.offerRequest()), "127.0.0.2")).status)
+    // 40 failures a minute per address, then 429
+    expect(statuses.slice(0, 40).every((status) => status === 401)).toBe(true)
+    expect(statuses.slice(40).every((status) => status === 429)).toBe(true)
+    // the victim, from its own address, is untouched: its key's count starts at its own first request
+    const answer = await send("POST", OFFER, jsonHeaders("bob-biler"), JSON.stringify(Examples.offerRequest()))
+    expect(answer.status).toBe(200)
+    expect(answer.headers["ratelimit-remaining"]).toBe("29")
+  })
+})

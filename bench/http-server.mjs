@@ -1,24 +1,50 @@
 // A server under test, in its own process so the load generator does not share its core.
 //   node http-server.mjs kasko <dataDirectory>   the real service: SQLite FULL, bearer token + key
-//   node http-server.mjs baseline <sizes.json>   bare Express 5 answering fixed bodies of the same sizes
+//   node http-server.mjs express <sizes.json>    bare Express 5 answering fixed bodies of the same sizes
+//   node http-server.mjs node <sizes.json>       bare node:http doing the same: the runtime's limit
 // Prints {"port": …} on stdout when it listens.
 import express from "express"
-import { readFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
+import { createServer } from "node:http"
+import { createInterface } from "node:readline"
 import { pino } from "pino"
 
 const [mode, argument] = process.argv.slice(2)
 
-if (mode === "baseline") {
+/** Fixed answers of the sizes kasko's offer and quote answers have. */
+const fixedBodies = () => {
   const sizes = JSON.parse(readFileSync(argument, "utf8"))
   const bodyOf = (size) => JSON.stringify({ padding: "x".repeat(Math.max(0, size - 14)) })
-  const offer = bodyOf(sizes.offer)
-  const quote = bodyOf(sizes.quote)
+  return { offer: bodyOf(sizes.offer), quote: bodyOf(sizes.quote) }
+}
+
+const announce = (port) => process.stdout.write(`${JSON.stringify({ port })}\n`)
+
+if (mode === "express") {
+  const { offer, quote } = fixedBodies()
   const app = express()
   app.disable("x-powered-by")
   app.post("/offers", express.json(), (_request, response) => void response.type("json").send(offer))
   app.post("/quotes", express.json(), (_request, response) => void response.type("json").send(quote))
   app.get("/quotes/:id", (_request, response) => void response.type("json").send(quote))
-  const server = app.listen(0, "127.0.0.1", () => process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`))
+  const server = app.listen(0, "127.0.0.1", () => announce(server.address().port))
+} else if (mode === "node") {
+  // the runtime's limit: node:http reading the JSON body and answering a fixed one, nothing else
+  const { offer, quote } = fixedBodies()
+  const answer = (response, body) => {
+    response.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) })
+    response.end(body)
+  }
+  const server = createServer((request, response) => {
+    if (request.method === "GET") return answer(response, quote)
+    const chunks = []
+    request.on("data", (chunk) => chunks.push(chunk))
+    request.on("end", () => {
+      JSON.parse(Buffer.concat(chunks).toString("utf8"))
+      answer(response, request.url === "/offers" ? offer : quote)
+    })
+  })
+  server.listen(0, "127.0.0.1", () => announce(server.address().port))
 } else {
   const { readServiceConfig, startService } = await import("@kasko/server")
   // the load generator uses one subscription key: lift its rate limit
@@ -26,6 +52,20 @@ if (mode === "baseline") {
   // production logging: one JSON line per request, written asynchronously (here to /dev/null)
   const logger = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false }))
   const service = await startService({ config: config.right, logger })
-  process.stdout.write(`${JSON.stringify({ port: service.port })}\n`)
+  announce(service.port)
+  // profile.mjs drives V8's CPU profiler through standard input: "start", then "stop" writes the profile
+  const profileFile = process.env.KASKO_BENCH_PROFILE
+  if (profileFile !== undefined) {
+    const { Session } = await import("node:inspector/promises")
+    const session = new Session()
+    session.connect()
+    await session.post("Profiler.enable")
+    await session.post("Profiler.setSamplingInterval", { interval: 100 })
+    createInterface({ input: process.stdin }).on("line", async (line) => {
+      if (line === "start") await session.post("Profiler.start")
+      if (line === "stop") writeFileSync(profileFile, JSON.stringify((await session.post("Profiler.stop")).profile))
+      process.stdout.write(`${JSON.stringify({ done: line })}\n`)
+    })
+  }
   process.on("SIGTERM", () => void service.stop().then(() => process.exit(0)))
 }

@@ -1,5 +1,7 @@
-// HTTP section: the service's endpoints against a bare Express 5 endpoint returning a fixed
-// body of the same size, on loopback with autocannon, measured in one run.
+// HTTP section: the service's endpoints against two baselines answering a fixed body of the
+// same size — bare Express 5 (the framework under kasko) and bare node:http (the runtime's
+// limit) — on loopback with autocannon. The sides are interleaved in rounds and each figure
+// is the median of its rounds, so the machine's drift hits every side alike.
 import { Examples } from "@kasko/core"
 import { runCli } from "@kasko/server"
 import autocannon from "autocannon"
@@ -9,7 +11,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 
-const DURATION_SECONDS = 8
+const ROUNDS = Number(process.env.KASKO_BENCH_ROUNDS ?? 3)
+const DURATION_SECONDS = Number(process.env.KASKO_BENCH_SECONDS ?? 5)
 const CONNECTIONS = 32
 
 const startServer = (...args) =>
@@ -21,17 +24,28 @@ const startServer = (...args) =>
 
 const stopServer = ({ child }) => new Promise((resolve) => { child.once("exit", resolve); child.kill("SIGTERM") })
 
-const load = (options) =>
+const load = (options, seconds = DURATION_SECONDS) =>
   new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION_SECONDS, ...options }, (error, result) => (error ? reject(error) : resolve(result)))
+    autocannon({ connections: CONNECTIONS, duration: seconds, ...options }, (error, result) => (error ? reject(error) : resolve(result)))
   })
 
 const measure = async (name, options) => {
   const result = await load(options)
   const failures = result.non2xx + result.errors + result.timeouts
   if (failures > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`)
-  return { endpoint: name, requests_per_second: result.requests.average, p50_ms: result.latency.p50, p99_ms: result.latency.p99 }
+  return { requests_per_second: result.requests.average, p50_ms: result.latency.p50, p99_ms: result.latency.p99 }
 }
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2
+}
+
+const medianOf = (runs) => ({
+  requests_per_second: median(runs.map((run) => run.requests_per_second)),
+  p50_ms: median(runs.map((run) => run.p50_ms)),
+  p99_ms: median(runs.map((run) => run.p99_ms))
+})
 
 const kaskoAdmin = async (dataDirectory, ...args) => {
   process.env.KASKO_DATA_DIR = dataDirectory
@@ -42,6 +56,7 @@ const kaskoAdmin = async (dataDirectory, ...args) => {
 
 export const runHttpBench = async () => {
   const directory = mkdtempSync(join(tmpdir(), "kasko-http-bench-"))
+  const servers = []
   try {
     const { subscription_key } = JSON.parse(await kaskoAdmin(directory, "partners", "add", "--id", "bench-partner", "--name", "Bench Partner A/S"))
     const token = (await kaskoAdmin(directory, "tokens", "issue", "--partner", "bench-partner", "--scopes", "offers:create quotes:create quotes:read", "--ttl", "1h")).trim()
@@ -50,39 +65,49 @@ export const runHttpBench = async () => {
     const quoteBody = JSON.stringify(Examples.quoteRequest())
 
     const kasko = await startServer("kasko", directory)
-    let rows
-    try {
-      const offer = await (await fetch(`${kasko.url}/insurance/car/offers`, { method: "POST", headers, body: offerBody })).text()
-      const quote = await (await fetch(`${kasko.url}/insurance/car/quotes`, { method: "POST", headers, body: quoteBody })).text()
-      const quoteId = JSON.parse(quote).quote_id
-      writeFileSync(join(directory, "sizes.json"), JSON.stringify({ offer: Buffer.byteLength(offer), quote: Buffer.byteLength(quote) }))
-      rows = [
-        await measure("POST /insurance/car/offers", { url: `${kasko.url}/insurance/car/offers`, method: "POST", headers, body: offerBody }),
-        await measure("POST /insurance/car/quotes (SQLite FULL)", { url: `${kasko.url}/insurance/car/quotes`, method: "POST", headers, body: quoteBody }),
-        await measure("GET /insurance/car/quotes/{id}", { url: `${kasko.url}/insurance/car/quotes/${quoteId}`, method: "GET", headers })
-      ]
-    } finally {
-      await stopServer(kasko)
+    servers.push(kasko)
+    const offer = await (await fetch(`${kasko.url}/insurance/car/offers`, { method: "POST", headers, body: offerBody })).text()
+    const quote = await (await fetch(`${kasko.url}/insurance/car/quotes`, { method: "POST", headers, body: quoteBody })).text()
+    const quoteId = JSON.parse(quote).quote_id
+    const sizes = join(directory, "sizes.json")
+    writeFileSync(sizes, JSON.stringify({ offer: Buffer.byteLength(offer), quote: Buffer.byteLength(quote) }))
+    const express = await startServer("express", sizes)
+    servers.push(express)
+    const node = await startServer("node", sizes)
+    servers.push(node)
+
+    const endpoints = [
+      { name: "POST /insurance/car/offers", kasko: { url: `${kasko.url}/insurance/car/offers`, method: "POST", body: offerBody }, baseline: { path: "/offers", method: "POST", body: offerBody } },
+      { name: "POST /insurance/car/quotes (SQLite FULL)", kasko: { url: `${kasko.url}/insurance/car/quotes`, method: "POST", body: quoteBody }, baseline: { path: "/quotes", method: "POST", body: quoteBody } },
+      { name: "GET /insurance/car/quotes/{id}", kasko: { url: `${kasko.url}/insurance/car/quotes/${quoteId}`, method: "GET" }, baseline: { path: "/quotes/x", method: "GET" } }
+    ]
+    const rows = []
+    for (const endpoint of endpoints) {
+      const sides = {
+        kasko: { ...endpoint.kasko, headers },
+        express: { url: `${express.url}${endpoint.baseline.path}`, method: endpoint.baseline.method, headers, ...(endpoint.baseline.body === undefined ? {} : { body: endpoint.baseline.body }) },
+        node: { url: `${node.url}${endpoint.baseline.path}`, method: endpoint.baseline.method, headers, ...(endpoint.baseline.body === undefined ? {} : { body: endpoint.baseline.body }) }
+      }
+      for (const options of Object.values(sides)) await load(options, 1)
+      const runs = { kasko: [], express: [], node: [] }
+      for (let round = 0; round < ROUNDS; round++) for (const [side, options] of Object.entries(sides)) runs[side].push(await measure(`${endpoint.name} ${side}`, options))
+      const [kaskoMedian, expressMedian, nodeMedian] = [medianOf(runs.kasko), medianOf(runs.express), medianOf(runs.node)]
+      rows.push(
+        { endpoint: `bare node:http, same ${endpoint.baseline.method} body`, ...nodeMedian, vs_express: nodeMedian.requests_per_second / expressMedian.requests_per_second, p99_vs_express: nodeMedian.p99_ms / expressMedian.p99_ms },
+        { endpoint: `bare Express 5, same ${endpoint.baseline.method} body`, ...expressMedian, vs_express: 1, p99_vs_express: 1 },
+        {
+          endpoint: endpoint.name,
+          ...kaskoMedian,
+          vs_express: kaskoMedian.requests_per_second / expressMedian.requests_per_second,
+          p99_vs_express: kaskoMedian.p99_ms / expressMedian.p99_ms,
+          vs_node_http: kaskoMedian.requests_per_second / nodeMedian.requests_per_second,
+          rounds_requests_per_second: runs.kasko.map((run) => Math.round(run.requests_per_second)).join(" / ")
+        }
+      )
     }
-    const baseline = await startServer("baseline", join(directory, "sizes.json"))
-    let baselines
-    try {
-      baselines = [
-        await measure("bare Express 5: POST, fixed offer-sized body", { url: `${baseline.url}/offers`, method: "POST", headers, body: offerBody }),
-        await measure("bare Express 5: POST, fixed quote-sized body", { url: `${baseline.url}/quotes`, method: "POST", headers, body: quoteBody }),
-        await measure("bare Express 5: GET, fixed quote-sized body", { url: `${baseline.url}/quotes/x`, method: "GET", headers })
-      ]
-    } finally {
-      await stopServer(baseline)
-    }
-    return rows.flatMap((row, index) => {
-      const base = baselines[index]
-      return [
-        { ...base, vs_baseline: 1, p99_vs_baseline: 1 },
-        { ...row, vs_baseline: row.requests_per_second / base.requests_per_second, p99_vs_baseline: row.p99_ms / base.p99_ms }
-      ]
-    })
+    return rows
   } finally {
+    await Promise.all(servers.map(stopServer))
     rmSync(directory, { recursive: true, force: true })
   }
 }

@@ -23,7 +23,7 @@ const core = await runCoreBench()
 printTable("1. Core: offers priced through the public API, 512 different requests (ratios: against the hand-written limit and json-rules-engine)", core)
 
 const http = await runHttpBench()
-printTable("2. HTTP on loopback, autocannon, 32 connections, 8 s each (ratios: against bare Express 5 answering a fixed body of the same size)", http)
+printTable("2. HTTP on loopback, autocannon, 32 connections, medians of rounds interleaving kasko, bare Express 5 and bare node:http (fixed bodies of the same size)", http)
 
 const memory = runMemoryBench()
 printTable("3. Memory: 100 000 offers then 100 000 quotes (SQLite), twice", [

@@ -6,11 +6,11 @@
 import { Either } from "effect"
 import { groupsOfFour, luhnCheckDigit } from "./IdGenerator.js"
 import { decodeOfferRequest, offerOf, type PriceOffer } from "./Offer.js"
-import { computeCompiled, priceCompiled, type PricingRequest } from "./Pricing.js"
+import { priceWith, pricingRequestOf } from "./Pricing.js"
 import type { ProductName } from "./ProductCatalogue.js"
-import { chosenFeature, type ProductSelection } from "./ProductSelection.js"
 import { quoteOf, type ActivatedQuote, type Quote } from "./Quote.js"
 import { retrievedForm } from "./QuoteLifecycle.js"
+import { worksheetOf } from "./RatingWorksheet.js"
 import { decodeQuoteRequest } from "./QuoteRequest.js"
 import type { StoredQuote } from "./QuoteStore.js"
 import { tariffInForce } from "./Tariff.js"
@@ -91,22 +91,15 @@ const EXAMPLE_CREATED_AT = Date.parse(`${EXAMPLE_PRICING_DATE}T09:00:00.000Z`)
 const exampleTariff = (productName: ProductName) =>
   tariffInForce(decodeTariffs(SHIPPED_TARIFF_DOCUMENTS), productName, EXAMPLE_PRICING_DATE)!
 
-const pricingRequestOf = (selection: ProductSelection): PricingRequest => ({
-  product_name: selection.product_name,
-  parameters: selection.parameters,
-  feature: chosenFeature(selection),
-  pricing_date: EXAMPLE_PRICING_DATE
-})
-
 /** What `offerRequest()` is answered with (spec §2.6): documentation, priced by the engine with the shipped tariff. */
 export const priceOfferAnswer = (): PriceOffer => {
   const request = Either.getOrThrow(decodeOfferRequest(offerRequest(), EXAMPLE_PRICING_DATE))
-  return offerOf(request, computeCompiled(exampleTariff(request.product.product_name), pricingRequestOf(request.product)))
+  return offerOf(request, priceWith(exampleTariff(request.product.product_name), pricingRequestOf(request.product, EXAMPLE_PRICING_DATE)))
 }
 
 const exampleStoredQuote = (): StoredQuote => {
   const request = Either.getOrThrow(decodeQuoteRequest(quoteRequest(), EXAMPLE_PRICING_DATE))
-  const worksheet = priceCompiled(exampleTariff(request.product.product_name), pricingRequestOf(request.product))
+  const worksheet = worksheetOf(priceWith(exampleTariff(request.product.product_name), pricingRequestOf(request.product, EXAMPLE_PRICING_DATE)))
   const ids = { quote_id: "0195574f-8e28-7c3a-9b1d-5f2e8a4c6d10", policy_number: `100000421${luhnCheckDigit("100000421")}` }
   return {
     ...ids,

@@ -8,10 +8,10 @@ import { decodeAll, rawAt } from "./Decoding.js"
 import { constraintViolationOf, type ConstraintViolation } from "./Errors.js"
 import { checkDriverAge } from "./Parameters.js"
 import { RequestObject } from "./Fields.js"
-import { Coverage, coveragesOf } from "./Coverage.js"
+import { Coverage } from "./Coverage.js"
 import { ipidHref, PRIVACY_POLICY_HREF } from "./ProductCatalogue.js"
 import { acceptSelection, echoSelection, ProductEcho, ProductSelection } from "./ProductSelection.js"
-import type { PriceComputation } from "./RatingWorksheet.js"
+import type { PriceComputation } from "./PricingPlan.js"
 
 /** What an offer accepts and ignores: a quote request's `policy` and `agent`, so one body serves both endpoints. */
 const IgnoredByOffers = (member: string) =>
@@ -44,7 +44,7 @@ const PRIVACY = { policy_href: PRIVACY_POLICY_HREF } as const
 export const offerOf = (request: OfferRequest, price: PriceComputation): PriceOffer => ({
   price: { annually: price.annually, monthly: price.monthly },
   product: echoSelection(request.product),
-  policies: [{ ipid_href: ipidHref(request.product.product_name, price.facts.variant), coverages: coveragesOf(price) }],
+  policies: [{ ipid_href: ipidHref(request.product.product_name, price.facts.variant), coverages: price.recipe.coverages }],
   privacy: PRIVACY
 })
 

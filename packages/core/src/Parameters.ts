@@ -161,17 +161,18 @@ export const acceptParameters = (raw: unknown): ProductParameters | undefined =>
   ) {
     return undefined
   }
-  return {
+  const accepted: { -readonly [Name in keyof ProductParameters]: ProductParameters[Name] } = {
     payments_per_year: payments,
     policy_holder,
     vehicle_type,
     vehicle_user,
     vehicle_owner,
     vehicle_usage,
-    vehicle_price: vehiclePrice,
-    ...(age === null ? {} : { youngest_user_age: age }),
-    ...(youngest_user_birthdate === undefined ? {} : { youngest_user_birthdate: youngest_user_birthdate as string })
+    vehicle_price: vehiclePrice
   }
+  if (age !== null) accepted.youngest_user_age = age
+  if (youngest_user_birthdate !== undefined) accepted.youngest_user_birthdate = youngest_user_birthdate as string
+  return accepted
 }
 
 /** Parameters in their request form: every value a string, the default filled in. */

@@ -1,21 +1,25 @@
 /**
- * Pricing: the tariff in force on the pricing date, its rules fired over
- * precomputed facts, the fired instructions folded into a rating worksheet.
- * Rules fire compiled (TariffCompiler) on every request; json-rules-engine,
- * the tariff's reference interpreter, stays behind this module (STYLE §6) for
- * the workbench and the differential tests.
+ * Pricing: the tariff in force on the pricing date prices a request through
+ * its pricing plan, synchronously — plain functions an embedder can call
+ * without Effect (`priceOffer`, `explainOffer`); the Effect API wraps them.
+ * json-rules-engine, the tariff's reference interpreter, stays behind this
+ * module (STYLE §6): it decides which rules fire for the workbench and the
+ * differential tests, and the same plan folds what it fired.
  */
-import { Effect } from "effect"
+import { Either } from "effect"
 import { Engine } from "json-rules-engine"
 import type { CalendarDate } from "./CalendarDate.js"
-import { TariffNotInForce } from "./Errors.js"
+import { TariffNotInForce, type ConstraintViolation } from "./Errors.js"
+import { decodeOfferRequest, offerOf, type OfferRequest, type PriceOffer } from "./Offer.js"
 import { youngestDriverAge, type ProductParameters } from "./Parameters.js"
+import { planOf, type PriceComputation } from "./PricingPlan.js"
 import type { FeatureName, ProductName } from "./ProductCatalogue.js"
-import { foldPrice, worksheetOf, type FiredRule, type PriceComputation, type PricingFacts, type RatingWorksheet } from "./RatingWorksheet.js"
+import { chosenFeature, type ProductSelection } from "./ProductSelection.js"
+import { worksheetOf, type PricingFacts, type RatingWorksheet } from "./RatingWorksheet.js"
 import { tariffInForce, type Tariff } from "./Tariff.js"
-import { compiledTariffOf } from "./TariffCompiler.js"
-import { TariffBook, type RuleEngine } from "./TariffBook.js"
 import { deriveVariant } from "./Variant.js"
+
+export type { PriceComputation } from "./PricingPlan.js"
 
 /** What a price depends on, and nothing else. */
 export interface PricingRequest {
@@ -24,6 +28,14 @@ export interface PricingRequest {
   readonly feature: FeatureName
   readonly pricing_date: CalendarDate
 }
+
+/** The pricing request of a decoded product selection. */
+export const pricingRequestOf = (selection: ProductSelection, pricingDate: CalendarDate): PricingRequest => ({
+  product_name: selection.product_name,
+  parameters: selection.parameters,
+  feature: chosenFeature(selection),
+  pricing_date: pricingDate
+})
 
 /** The facts the tariff's rules read, computed once so the rules need no fact callbacks. */
 export const pricingFacts = (request: PricingRequest): PricingFacts => ({
@@ -36,62 +48,83 @@ export const pricingFacts = (request: PricingRequest): PricingFacts => ({
   youngest_driver_age: youngestDriverAge(request.parameters, request.pricing_date) ?? null
 })
 
+/** Prices with one tariff version, its rules compiled: the service's way. */
+export const priceWith = (tariff: Tariff, request: PricingRequest): PriceComputation => {
+  const plan = planOf(tariff)
+  const facts = pricingFacts(request)
+  return plan.price(facts, request.pricing_date, plan.fire(facts))
+}
+
+/** Prices with the product's tariff in force on the pricing date. */
+export const price = (tariffs: ReadonlyArray<Tariff>, request: PricingRequest): Either.Either<PriceComputation, TariffNotInForce> => {
+  const tariff = tariffInForce(tariffs, request.product_name, request.pricing_date)
+  return tariff === undefined
+    ? Either.left(new TariffNotInForce({ product_name: request.product_name, pricing_date: request.pricing_date }))
+    : Either.right(priceWith(tariff, request))
+}
+
 /**
- * Runs the tariff's rules with json-rules-engine. A fresh Engine per run: an
- * Engine keeps one run status, and when its rules sit at several priorities a
- * run that finishes marks it finished, so an overlapping run on a shared Engine
- * would skip its remaining priority sets.
+ * The rules json-rules-engine fires, as the plan's fired flags. A fresh Engine
+ * per run: an Engine keeps one run status, and when its rules sit at several
+ * priorities a run that finishes marks it finished, so an overlapping run on a
+ * shared Engine would skip its remaining priority sets.
  */
-export const fireRulesInterpreted = async (tariff: Tariff, facts: PricingFacts): Promise<Array<FiredRule>> => {
-    const engine = new Engine(
-      tariff.rules.map((rule) => ({
-        name: rule.name,
-        ...(rule.priority === undefined ? {} : { priority: rule.priority }),
-        conditions: rule.conditions as never,
-        event: { type: rule.event.type }
-      }))
-    )
-    const { results } = await engine.run({ ...facts })
-    const positions = new Map(tariff.rules.map((rule, position) => [rule.name, position]))
-    return results
-      .map((result) => {
-        const position = positions.get(String(result.name))!
-        return { name: tariff.rules[position]!.name, position, instruction: tariff.rules[position]!.event }
-      })
-      .sort((a, b) => a.position - b.position)
+export const firedByJsonRulesEngine = async (tariff: Tariff, facts: PricingFacts): Promise<Uint8Array> => {
+  const engine = new Engine(
+    tariff.rules.map((rule) => ({
+      name: rule.name,
+      ...(rule.priority === undefined ? {} : { priority: rule.priority }),
+      conditions: rule.conditions as never,
+      event: { type: rule.event.type }
+    }))
+  )
+  const { results } = await engine.run({ ...facts })
+  const positions = new Map(tariff.rules.map((rule, position) => [rule.name, position]))
+  const fired = new Uint8Array(tariff.rules.length)
+  for (const result of results) fired[positions.get(String(result.name))!] = 1
+  return fired
 }
 
-/** The price as numbers, rules compiled: the hot path of an offer. */
-export const computeCompiled = (tariff: Tariff, request: PricingRequest): PriceComputation => {
+/** Prices with one tariff version, its rules run by json-rules-engine (the reference interpreter). */
+export const priceInterpreted = async (tariff: Tariff, request: PricingRequest): Promise<PriceComputation> => {
   const facts = pricingFacts(request)
-  return foldPrice(tariff, facts, request.pricing_date, compiledTariffOf(tariff).fire(facts))
+  return planOf(tariff).price(facts, request.pricing_date, await firedByJsonRulesEngine(tariff, facts))
 }
 
-/** Prices with a tariff, its rules compiled, into the rating worksheet. */
-export const priceCompiled = (tariff: Tariff, request: PricingRequest): RatingWorksheet => worksheetOf(computeCompiled(tariff, request))
-
-/** The price as numbers, its rules run by json-rules-engine (the reference interpreter). */
-export const computeInterpreted = async (tariff: Tariff, request: PricingRequest): Promise<PriceComputation> => {
-  const facts = pricingFacts(request)
-  return foldPrice(tariff, facts, request.pricing_date, await fireRulesInterpreted(tariff, facts))
+/** An offer request priced: the request as decoded, and its price. */
+export interface PricedOffer {
+  readonly request: OfferRequest
+  readonly price: PriceComputation
 }
 
-/** Prices with a tariff, its rules run by json-rules-engine (the reference interpreter). */
-export const priceInterpreted = async (tariff: Tariff, request: PricingRequest): Promise<RatingWorksheet> =>
-  worksheetOf(await computeInterpreted(tariff, request))
+/** Decodes an offer request `{product}` and prices it on `pricingDate`; every violation is reported together. */
+export const priceOfferRequest = (
+  tariffs: ReadonlyArray<Tariff>,
+  input: unknown,
+  pricingDate: CalendarDate
+): Either.Either<PricedOffer, ConstraintViolation | TariffNotInForce> => {
+  // every offer takes this path: plain branches, no combinators
+  const decoded = decodeOfferRequest(input, pricingDate)
+  if (Either.isLeft(decoded)) return Either.left(decoded.left)
+  const request = decoded.right
+  const priced = price(tariffs, pricingRequestOf(request.product, pricingDate))
+  return Either.isLeft(priced) ? Either.left(priced.left) : Either.right({ request, price: priced.right })
+}
 
-/** The price as numbers, with the product's tariff in force on the pricing date. */
-export const computePrice = (request: PricingRequest): Effect.Effect<PriceComputation, TariffNotInForce, TariffBook> =>
-  Effect.flatMap(TariffBook, (book) => {
-    const tariff = tariffInForce(book.tariffs, request.product_name, request.pricing_date)
-    if (tariff === undefined) return Effect.fail(new TariffNotInForce({ product_name: request.product_name, pricing_date: request.pricing_date }))
-    return computeWith(book.rules, tariff, request)
-  })
+/** An anonymous price offer (spec §2.6) from an offer request, priced on `pricingDate`: a plain function, no Effect. */
+export const priceOffer = (
+  tariffs: ReadonlyArray<Tariff>,
+  input: unknown,
+  pricingDate: CalendarDate
+): Either.Either<PriceOffer, ConstraintViolation | TariffNotInForce> => {
+  const priced = priceOfferRequest(tariffs, input, pricingDate)
+  return Either.isLeft(priced) ? Either.left(priced.left) : Either.right(offerOf(priced.right.request, priced.right.price))
+}
 
-/** Prices with the book's way of firing rules: synchronously when compiled. */
-export const computeWith = (rules: RuleEngine, tariff: Tariff, request: PricingRequest): Effect.Effect<PriceComputation> =>
-  rules === "compiled" ? Effect.succeed(computeCompiled(tariff, request)) : Effect.promise(() => computeInterpreted(tariff, request))
-
-/** The rating worksheet, with the product's tariff in force on the pricing date. */
-export const price = (request: PricingRequest): Effect.Effect<RatingWorksheet, TariffNotInForce, TariffBook> =>
-  Effect.map(computePrice(request), worksheetOf)
+/** The rating worksheet behind an offer request's price on `pricingDate`: a plain function, no Effect. */
+export const explainOffer = (
+  tariffs: ReadonlyArray<Tariff>,
+  input: unknown,
+  pricingDate: CalendarDate
+): Either.Either<RatingWorksheet, ConstraintViolation | TariffNotInForce> =>
+  Either.map(priceOfferRequest(tariffs, input, pricingDate), (priced) => worksheetOf(priced.price))

@@ -14,13 +14,13 @@ import {
   type StorageUnavailable
 } from "./Errors.js"
 import { IdGenerator, isQuoteId } from "./IdGenerator.js"
-import { decodeOfferRequest, offerOf, type OfferRequest, type PriceOffer } from "./Offer.js"
-import { computeCompiled, computeWith, price } from "./Pricing.js"
-import { worksheetOf, type PriceComputation, type RatingWorksheet } from "./RatingWorksheet.js"
+import { decodeOfferRequest, offerOf, type PriceOffer } from "./Offer.js"
+import { price, priceInterpreted, priceOfferRequest, pricingRequestOf, type PricedOffer, type PriceComputation } from "./Pricing.js"
+import { worksheetOf, type RatingWorksheet } from "./RatingWorksheet.js"
 import { tariffInForce } from "./Tariff.js"
 import { TariffBook } from "./TariffBook.js"
 import { productDefinition, type ProductDefinition } from "./ProductCatalogue.js"
-import { chosenFeature, type ProductSelection } from "./ProductSelection.js"
+import type { ProductSelection } from "./ProductSelection.js"
 import { quoteOf, type Quote } from "./Quote.js"
 import { isExpired, purgeCutoffs, retrievedForm, type RetrievedQuote } from "./QuoteLifecycle.js"
 import { decodeQuoteRequest } from "./QuoteRequest.js"
@@ -32,35 +32,34 @@ export const getProduct = (productName: string): Effect.Effect<ProductDefinition
   return definition === undefined ? Effect.fail(new ProductNotFound({ product_name: productName })) : Effect.succeed(definition)
 }
 
-const pricingRequestOf = (selection: ProductSelection, pricingDate: string) => ({
-  product_name: selection.product_name,
-  parameters: selection.parameters,
-  feature: chosenFeature(selection),
-  pricing_date: pricingDate
-})
-
-const priceSelection = (selection: ProductSelection, pricingDate: string) => price(pricingRequestOf(selection, pricingDate))
+/** Prices a decoded selection with the book's tariffs: synchronously when compiled, through json-rules-engine when asked. */
+const priceSelection = (
+  book: TariffBook["Type"],
+  selection: ProductSelection,
+  pricingDate: string
+): Effect.Effect<PriceComputation, TariffNotInForce> => {
+  const request = pricingRequestOf(selection, pricingDate)
+  if (book.rules === "compiled") return Either.match(price(book.tariffs, request), { onLeft: Effect.fail, onRight: Effect.succeed })
+  const tariff = tariffInForce(book.tariffs, request.product_name, pricingDate)
+  return tariff === undefined
+    ? Effect.fail(new TariffNotInForce({ product_name: request.product_name, pricing_date: pricingDate }))
+    : Effect.promise(() => priceInterpreted(tariff, request))
+}
 
 /**
- * Decodes an offer request and prices it on today's tariff, as numbers —
- * synchronously inside one service lookup and one clock read, because every
- * offer request takes this path.
+ * Decodes an offer request and prices it on today's tariff, as numbers — one
+ * service lookup and one clock read around the plain pricing functions,
+ * because every offer request takes this path.
  */
-const priceOfferRequest = (
-  input: unknown
-): Effect.Effect<{ readonly request: OfferRequest; readonly computed: PriceComputation }, ConstraintViolation | TariffNotInForce, TariffBook> =>
+const pricedOfferRequest = (input: unknown): Effect.Effect<PricedOffer, ConstraintViolation | TariffNotInForce, TariffBook> =>
   Effect.flatMap(TariffBook, (book) =>
-    Effect.clockWith((clock): Effect.Effect<{ readonly request: OfferRequest; readonly computed: PriceComputation }, ConstraintViolation | TariffNotInForce> => {
+    Effect.clockWith((clock): Effect.Effect<PricedOffer, ConstraintViolation | TariffNotInForce> => {
       const pricingDate = calendarDateOfMillis(clock.unsafeCurrentTimeMillis())
-      const request = decodeOfferRequest(input, pricingDate)
-      if (Either.isLeft(request)) return Effect.fail(request.left)
-      const pricingRequest = pricingRequestOf(request.right.product, pricingDate)
-      const tariff = tariffInForce(book.tariffs, pricingRequest.product_name, pricingDate)
-      if (tariff === undefined) return Effect.fail(new TariffNotInForce({ product_name: pricingRequest.product_name, pricing_date: pricingDate }))
-      const offerRequest = request.right
-      return book.rules === "compiled"
-        ? Effect.succeed({ request: offerRequest, computed: computeCompiled(tariff, pricingRequest) })
-        : Effect.map(computeWith(book.rules, tariff, pricingRequest), (computed) => ({ request: offerRequest, computed }))
+      if (book.rules === "compiled") return Either.match(priceOfferRequest(book.tariffs, input, pricingDate), { onLeft: Effect.fail, onRight: Effect.succeed })
+      return Either.match(decodeOfferRequest(input, pricingDate), {
+        onLeft: Effect.fail,
+        onRight: (request) => Effect.map(priceSelection(book, request.product, pricingDate), (computed) => ({ request, price: computed }))
+      })
     })
   )
 
@@ -68,13 +67,13 @@ const priceOfferRequest = (
 export const explainPrice = (
   input: unknown
 ): Effect.Effect<RatingWorksheet, ConstraintViolation | TariffNotInForce, TariffBook> =>
-  Effect.map(priceOfferRequest(input), ({ computed }) => worksheetOf(computed))
+  Effect.map(pricedOfferRequest(input), (priced) => worksheetOf(priced.price))
 
 /** An anonymous price offer from an offer request `{product}` (spec §2.6); nothing is stored. */
 export const createOffer = (
   input: unknown
 ): Effect.Effect<PriceOffer, ConstraintViolation | TariffNotInForce, TariffBook> =>
-  Effect.map(priceOfferRequest(input), ({ request, computed }) => offerOf(request, computed))
+  Effect.map(pricedOfferRequest(input), (priced) => offerOf(priced.request, priced.price))
 
 /** How long an Idempotency-Key answers with the quote it first created. */
 export const IDEMPOTENCY_KEY_VALIDITY_MILLIS = 24 * 60 * 60 * 1000
@@ -104,7 +103,7 @@ export const createQuote = (
     const now = yield* Clock.currentTimeMillis
     const pricingDate = calendarDateOfMillis(now)
     const request = yield* decodeQuoteRequest(input, pricingDate)
-    const worksheet = yield* priceSelection(request.product, pricingDate)
+    const worksheet = worksheetOf(yield* priceSelection(yield* TariffBook, request.product, pricingDate))
     const ids = yield* IdGenerator
     const quote = quoteOf(request, worksheet, { quote_id: yield* ids.quoteId, policy_number: yield* ids.policyNumber })
     const stored: StoredQuote = {

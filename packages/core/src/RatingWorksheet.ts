@@ -1,27 +1,14 @@
 /**
- * The rating worksheet: the fired tariff instructions folded, in a fixed order,
- * into coverage lines (base, each loading, result), charges, the annual total
- * and its rounding to `annually` and `monthly`. It explains every krone.
- * Pure: the rules engine decides which rules fire; this module does the sums.
+ * The rating worksheet: a price's numbers (its pricing plan computes them) with
+ * the words that explain every krone — coverage lines (base, each loading,
+ * result), charges, the annual total and its rounding to `annually` and
+ * `monthly`. Stored with each quote.
  */
 import { Schema } from "effect"
-import type { CalendarDate } from "./CalendarDate.js"
 import { FEATURE_NAMES, PRODUCT_NAMES } from "./ProductCatalogue.js"
-import {
-  add,
-  applyBasisPoints,
-  applyPercent,
-  approximate,
-  exactOre,
-  formatKroner,
-  kronerHalfUp,
-  kronerUp,
-  multiplyExact,
-  roundHalfUp,
-  times,
-  type ExactOre
-} from "./Money.js"
-import { chargesInForce, type Charge, type Instruction, type Premium, type Tariff } from "./Tariff.js"
+import { approximate, formatKroner } from "./Money.js"
+import { basePremium, chargeBase, type PriceComputation } from "./PricingPlan.js"
+import type { Charge, Premium } from "./Tariff.js"
 
 export const AppliedLoading = Schema.Struct({
   loading: Schema.String,
@@ -83,78 +70,6 @@ export const RatingWorksheet = Schema.Struct({
 })
 export type RatingWorksheet = typeof RatingWorksheet.Type
 
-/** A rule whose conditions held, with its position in the tariff. */
-export interface FiredRule {
-  readonly name: string
-  readonly position: number
-  readonly instruction: Instruction
-}
-
-/** A coverage line with its exact base: the numbers of a worksheet line, before any description. */
-export interface PricedLine {
-  readonly coverage: string
-  readonly id: string
-  readonly rule: string
-  readonly position: number
-  readonly base: ExactOre
-  readonly basePremium: Premium
-  readonly loadings: ReadonlyArray<typeof AppliedLoading.Type>
-  readonly premium_ore: number
-  readonly deductible_ore?: number
-  readonly limit_ore?: number
-}
-
-/** A charge with its amount, and the lines it was levied on. */
-export interface PricedCharge {
-  readonly charge: string
-  readonly row: Charge
-  readonly base_lines: ReadonlyArray<string>
-  readonly base_ore: number
-  readonly amount_ore: number
-  readonly shown_in_price_details: boolean
-  readonly listed_as_coverage?: { readonly id: string; readonly position: number }
-}
-
-/** Everything a price is, as numbers: what an offer needs; a worksheet adds the words. */
-export interface PriceComputation {
-  readonly tariff: Tariff
-  readonly facts: PricingFacts
-  readonly pricing_date: CalendarDate
-  readonly coverage_lines: ReadonlyArray<PricedLine>
-  readonly charge_lines: ReadonlyArray<PricedCharge>
-  readonly annual_total_ore: number
-  readonly monthly_exact: ExactOre
-  readonly annually: number
-  readonly monthly: number
-}
-
-interface LineDraft {
-  coverage: string
-  id: string
-  rule: string
-  position: number
-  basePremium: Premium
-  base: ExactOre
-  factor: ExactOre
-  loadings: Array<typeof AppliedLoading.Type>
-  deductible_ore?: number
-  limit_ore?: number
-}
-
-const basePremiumOf = (premium: Premium, vehiclePrice: number): ExactOre => {
-  if (premium.type === "fixed") return exactOre(premium.amount)
-  // Σ part of the price in each band (kroner) × rate (basis points) = øre × 100
-  let lowerBound = 0
-  let numerator: ExactOre["numerator"] = 0
-  for (const band of premium.bands) {
-    const upperBound = band.up_to ?? Number.POSITIVE_INFINITY
-    const portion = Math.max(0, Math.min(vehiclePrice, upperBound) - lowerBound)
-    if (portion > 0) numerator = add(numerator, times(portion, band.rate_basis_points))
-    lowerBound = upperBound
-  }
-  return { numerator, denominator: 100 }
-}
-
 const describeBase = (premium: Premium, vehiclePrice: number): string => {
   if (premium.type === "fixed") return `fixed ${formatKroner(premium.amount)} kr`
   let lowerBound = 0
@@ -168,169 +83,53 @@ const describeBase = (premium: Premium, vehiclePrice: number): string => {
   return parts.join(" + ") || "no part of the price in any band"
 }
 
-// Coverages are added first, then terms set, then loadings applied — whatever order the rules fired in.
-const PHASE: Record<Instruction["type"], number> = {
-  add_coverage: 0,
-  list_charge_as_coverage: 0,
-  set_deductible: 1,
-  set_limit: 1,
-  apply_loading: 2
-}
-
-const priceCharge = (
-  charge: Charge,
-  lines: ReadonlyArray<PricedLine>,
-  listed: { readonly id: string; readonly position: number } | undefined
-): PricedCharge => {
-  const baseLines: Array<string> = []
-  let base = 0
-  let amount = 0
-  if (charge.type === "flat") {
-    amount = charge.amount
-  } else {
-    const named = charge.base.coverages
-    const inBase = charge.base.type === "coverages"
-    for (const line of lines) {
-      if (named.includes(line.coverage) !== inBase) continue
-      baseLines.push(line.coverage)
-      base += line.premium_ore
-    }
-    amount = roundHalfUp(applyBasisPoints(exactOre(base), charge.rate_basis_points))
-  }
-  const priced: Mutable<PricedCharge> = {
-    charge: charge.charge,
-    row: charge,
-    base_lines: baseLines,
-    base_ore: base,
-    amount_ore: amount,
-    shown_in_price_details: charge.shown_in_price_details
-  }
-  if (listed !== undefined) priced.listed_as_coverage = listed
-  return priced
-}
-
-type Mutable<T> = { -readonly [Key in keyof T]: T[Key] }
-
-/**
- * Folds the fired rules of a tariff (in tariff order) into the price, as
- * numbers. Throws when two rules add the same coverage: the tariff is wrong.
- */
-export const foldPrice = (
-  tariff: Tariff,
-  facts: PricingFacts,
-  pricingDate: CalendarDate,
-  firedRules: ReadonlyArray<FiredRule>
-): PriceComputation => {
-  const lines = new Map<string, LineDraft>()
-  const listedCharges = new Map<string, { id: string; position: number }>()
-  for (let phase = 0; phase <= 2; phase++) for (const { name, position, instruction } of firedRules) {
-    if (PHASE[instruction.type] !== phase) continue
-    switch (instruction.type) {
-      case "add_coverage": {
-        const { coverage, id, premium } = instruction.params
-        const existing = lines.get(coverage)
-        if (existing !== undefined) {
-          throw new Error(`tariff ${tariff.version}: coverage ${coverage} is added by both "${existing.rule}" and "${name}"`)
-        }
-        lines.set(coverage, {
-          coverage,
-          id,
-          rule: name,
-          position,
-          basePremium: premium,
-          base: basePremiumOf(premium, facts.vehicle_price),
-          factor: exactOre(1),
-          loadings: []
-        })
-        break
-      }
-      case "list_charge_as_coverage":
-        listedCharges.set(instruction.params.charge, { id: instruction.params.id, position })
-        break
-      case "set_deductible": {
-        const line = lines.get(instruction.params.coverage)
-        if (line !== undefined) line.deductible_ore = instruction.params.amount
-        break
-      }
-      case "set_limit": {
-        const line = lines.get(instruction.params.coverage)
-        if (line !== undefined) line.limit_ore = instruction.params.amount
-        break
-      }
-      case "apply_loading":
-        for (const coverage of instruction.params.coverages) {
-          const line = lines.get(coverage)
-          if (line === undefined) continue
-          line.factor = applyPercent(line.factor, instruction.params.percent)
-          line.loadings.push({ loading: instruction.params.loading, percent: instruction.params.percent, rule: name })
-        }
-        break
-    }
-  }
-  const pricedLines: Array<PricedLine> = []
-  for (const line of lines.values()) {
-    const priced: Mutable<PricedLine> = {
-      coverage: line.coverage,
-      id: line.id,
-      rule: line.rule,
-      position: line.position,
-      base: line.base,
-      basePremium: line.basePremium,
-      loadings: line.loadings,
-      premium_ore: roundHalfUp(multiplyExact(line.base, line.factor))
-    }
-    if (line.deductible_ore !== undefined) priced.deductible_ore = line.deductible_ore
-    if (line.limit_ore !== undefined) priced.limit_ore = line.limit_ore
-    pricedLines.push(priced)
-  }
-  const chargeLines = chargesInForce(tariff, pricingDate).map((charge) => priceCharge(charge, pricedLines, listedCharges.get(charge.charge)))
-  let annualTotal = 0
-  for (const line of pricedLines) annualTotal += line.premium_ore
-  for (const line of chargeLines) annualTotal += line.amount_ore
-  const monthlyExact = { numerator: times(annualTotal, 100 + tariff.monthly_surcharge_percent), denominator: 1200 }
-  return {
-    tariff,
-    facts,
-    pricing_date: pricingDate,
-    coverage_lines: pricedLines,
-    charge_lines: chargeLines,
-    annual_total_ore: annualTotal,
-    monthly_exact: monthlyExact,
-    annually: kronerHalfUp(annualTotal),
-    monthly: kronerUp(monthlyExact)
-  }
-}
-
-const describeCharge = (charge: PricedCharge): string =>
-  charge.row.type === "flat"
-    ? `flat ${formatKroner(charge.row.amount)} kr per policy and year`
-    : `${(charge.row.rate_basis_points / 100).toFixed(2)} % of ${formatKroner(charge.base_ore)} kr (${charge.base_lines.join(", ") || "no coverage"}), rounded half up`
+const describeCharge = (charge: Charge, base: number, baseLines: ReadonlyArray<string>): string =>
+  charge.type === "flat"
+    ? `flat ${formatKroner(charge.amount)} kr per policy and year`
+    : `${(charge.rate_basis_points / 100).toFixed(2)} % of ${formatKroner(base)} kr (${baseLines.join(", ") || "no coverage"}), rounded half up`
 
 /** The worksheet of a price: its numbers with the words that explain each. */
-export const worksheetOf = (price: PriceComputation): RatingWorksheet => {
-  const { tariff, annual_total_ore: annualTotal } = price
+export const worksheetOf = (computation: PriceComputation): RatingWorksheet => {
+  const { plan, facts, recipe, annual_total_ore: annualTotal } = computation
+  const tariff = plan.tariff
+  const coverageLines = recipe.lines.map((line, index): CoverageLine => ({
+    coverage: line.coverage,
+    id: line.rule.instruction.type === "add_coverage" ? line.rule.instruction.params.id : "",
+    rule: line.rule.name,
+    position: line.rule.position,
+    base_description: describeBase(line.premium, facts.vehicle_price),
+    base_ore: approximate(basePremium(line.premium, facts.vehicle_price)),
+    loadings: line.loadings.map((loading) => ({
+      loading: loading.instruction.type === "apply_loading" ? loading.instruction.params.loading : "",
+      percent: loading.instruction.type === "apply_loading" ? loading.instruction.params.percent : 0,
+      rule: loading.name
+    })),
+    premium_ore: computation.premiums[index]!,
+    ...(line.deductible_ore === undefined ? {} : { deductible_ore: line.deductible_ore }),
+    ...(line.limit_ore === undefined ? {} : { limit_ore: line.limit_ore })
+  }))
+  const chargeLines = recipe.charges.map(({ charge, lines, listed_as_coverage: listed }, index): ChargeLine => ({
+    charge: charge.charge,
+    description: describeCharge(charge, chargeBase(computation, index), lines.map((line) => recipe.lines[line]!.coverage)),
+    amount_ore: computation.charge_amounts[index]!,
+    shown_in_price_details: charge.shown_in_price_details,
+    ...(listed === undefined ? {} : { listed_as_coverage: listed })
+  }))
   return {
     product_name: tariff.product_name,
     tariff_version: tariff.version,
-    pricing_date: price.pricing_date,
-    facts: price.facts,
-    coverage_lines: price.coverage_lines.map(({ base, basePremium, ...line }) => ({
-      ...line,
-      base_description: describeBase(basePremium, price.facts.vehicle_price),
-      base_ore: approximate(base)
-    })),
-    charge_lines: price.charge_lines.map((charge) => {
-      const { row: _row, base_lines: _baseLines, base_ore: _baseOre, ...shown } = charge
-      return { ...shown, description: describeCharge(charge) }
-    }),
+    pricing_date: computation.pricing_date,
+    facts,
+    coverage_lines: coverageLines,
+    charge_lines: chargeLines,
     annual_total_ore: annualTotal,
-    annually: price.annually,
-    monthly: price.monthly,
+    annually: computation.annually,
+    monthly: computation.monthly,
     rounding: {
-      annually: `${formatKroner(annualTotal)} kr rounded half up to whole kroner = ${price.annually} kr`,
+      annually: `${formatKroner(annualTotal)} kr rounded half up to whole kroner = ${computation.annually} kr`,
       monthly: `${formatKroner(annualTotal)} kr × ${100 + tariff.monthly_surcharge_percent} % ÷ 12 = ${
-        (approximate(price.monthly_exact) / 100).toFixed(4)
-      } kr, rounded up to whole kroner = ${price.monthly} kr`
+        (approximate(computation.monthly_exact) / 100).toFixed(4)
+      } kr, rounded up to whole kroner = ${computation.monthly} kr`
     }
   }
 }

@@ -199,13 +199,14 @@ export const tariffInForce = (
   tariffs: ReadonlyArray<Tariff>,
   productName: ProductName,
   pricingDate: CalendarDate
-): Tariff | undefined =>
-  tariffs
-    .filter((tariff) => tariff.product_name === productName && tariff.effective_from <= pricingDate)
-    .reduce<Tariff | undefined>(
-      (latest, tariff) => (latest === undefined || tariff.effective_from > latest.effective_from ? tariff : latest),
-      undefined
-    )
+): Tariff | undefined => {
+  let latest: Tariff | undefined
+  for (const tariff of tariffs) {
+    if (tariff.product_name !== productName || tariff.effective_from > pricingDate) continue
+    if (latest === undefined || tariff.effective_from > latest.effective_from) latest = tariff
+  }
+  return latest
+}
 
 const chargesByDate = new WeakMap<Tariff, { date: CalendarDate; charges: ReadonlyArray<Charge> }>()
 

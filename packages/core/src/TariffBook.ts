@@ -4,7 +4,7 @@
  */
 import { Context, Either, Layer } from "effect"
 import { decodeTariff, type Tariff } from "./Tariff.js"
-import { compiledTariffOf } from "./TariffCompiler.js"
+import { planOf } from "./PricingPlan.js"
 import leasingV1 from "../tariffs/insurance-car-leasing/v1.json" with { type: "json" }
 import standaloneV1 from "../tariffs/insurance-car-standalone/v1.json" with { type: "json" }
 
@@ -24,7 +24,7 @@ export const decodeTariffs = (documents: ReadonlyArray<unknown>): ReadonlyArray<
   documents.map((document, index) => {
     const tariff = Either.getOrThrowWith(decodeTariff(document), (message) => new Error(`tariff document ${index} is invalid:\n${message}`))
     try {
-      compiledTariffOf(tariff)
+      planOf(tariff)
     } catch (error) {
       throw new Error(`tariff document ${index} (${tariff.product_name} ${tariff.version}) cannot be compiled: ${(error as Error).message}`)
     }

@@ -1,28 +1,45 @@
 /**
- * The tariff compiler: each rule's condition tree becomes a plain synchronous
- * closure, once per tariff version at load time, with json-rules-engine's
- * semantics (TariffConditions states them; a differential test holds the two
- * together). Firing a compiled tariff is a loop over closures: no promises, no
- * engine, no almanac.
+ * The tariff compiler: a rule's condition tree becomes a plain synchronous
+ * predicate, once per tariff version at load time, with json-rules-engine's
+ * exact semantics — `all` and `any` of nothing both hold; `in`/`notIn` test
+ * membership of the value's list; the numeric operators hold only for a fact
+ * that parses as a number. A differential test holds it to json-rules-engine,
+ * which stays the reference. The pricing plan and the tariff linter both
+ * evaluate conditions through it.
  */
-import type { FiredRule, PricingFacts } from "./RatingWorksheet.js"
-import type { Condition, FactCondition, Tariff } from "./Tariff.js"
+import { FACT_NAMES, type Condition, type FactCondition, type FactName } from "./Tariff.js"
 
-type Predicate = (facts: PricingFacts) => boolean
+/** The facts a condition reads. */
+export type Facts = Readonly<Record<FactName, unknown>>
+
+/**
+ * The facts as a tuple in FACT_NAMES order: a compiled condition reads its
+ * fact by index, so one property-load site serves every fact at full speed
+ * (reading `facts[name]` with a different name per condition would not).
+ */
+export type FactSlots = ReadonlyArray<unknown>
+
+/** A compiled condition over fact slots. */
+export type SlotPredicate = (facts: FactSlots) => boolean
+
+/** A compiled condition. */
+export type Predicate = (facts: Facts) => boolean
+
+const SLOT_OF_FACT = new Map<string, number>(FACT_NAMES.map((name, index) => [name, index]))
+
+/** The facts in FACT_NAMES order. */
+export const factSlotsOf = (facts: Facts): FactSlots => FACT_NAMES.map((name) => facts[name])
 
 /** A rule the compiler cannot evaluate exactly as json-rules-engine would; refused at load time. */
 export class TariffNotCompilable extends Error {}
 
-export interface CompiledTariff {
-  readonly tariff: Tariff
-  /** The rules whose conditions hold, in tariff order. */
-  readonly fire: (facts: PricingFacts) => ReadonlyArray<FiredRule>
-}
+// json-rules-engine's test for the numeric operators: a number, or anything that parses as one
+const isNumeric = (value: unknown) =>
+  typeof value === "number" ? !Number.isNaN(value) : Number.parseFloat(value as string).toString() !== "NaN"
 
-const isNumeric = (value: unknown) => Number.parseFloat(value as string).toString() !== "NaN"
-
-const compileFactCondition = (condition: FactCondition, ruleName: string): Predicate => {
-  const fact = condition.fact
+const compileFactCondition = (condition: FactCondition, ruleName: string): SlotPredicate => {
+  const fact = SLOT_OF_FACT.get(condition.fact)
+  if (fact === undefined) throw new TariffNotCompilable(`rule "${ruleName}": there is no fact "${String(condition.fact)}"`)
   switch (condition.operator) {
     case "equal": {
       const value = condition.value
@@ -34,11 +51,11 @@ const compileFactCondition = (condition: FactCondition, ruleName: string): Predi
     }
     case "in": {
       const members = condition.value
-      return (facts) => members.indexOf(facts[fact]) > -1
+      return (facts) => members.indexOf(facts[fact] as (typeof members)[number]) > -1
     }
     case "notIn": {
       const members = condition.value
-      return (facts) => members.indexOf(facts[fact]) === -1
+      return (facts) => members.indexOf(facts[fact] as (typeof members)[number]) === -1
     }
     case "lessThan": {
       const value = condition.value as number
@@ -61,27 +78,34 @@ const compileFactCondition = (condition: FactCondition, ruleName: string): Predi
   }
 }
 
-const compileCondition = (condition: Condition, ruleName: string): Predicate => {
+/** The predicate of a condition tree over fact slots; throws TariffNotCompilable for what it cannot evaluate exactly. */
+export const compileOnSlots = (condition: Condition, ruleName = "a rule"): SlotPredicate => {
   if ("all" in condition) {
-    const parts = condition.all.map((inner) => compileCondition(inner, ruleName))
+    const parts = condition.all.map((inner) => compileOnSlots(inner, ruleName))
+    // json-rules-engine: `all` of nothing holds; the common shapes get a closure of their own
+    if (parts.length === 0) return () => true
     if (parts.length === 1) return parts[0]!
+    if (parts.length === 2) {
+      const [first, second] = parts as [SlotPredicate, SlotPredicate]
+      return (facts) => first(facts) && second(facts)
+    }
     return (facts) => {
-      for (const part of parts) if (!part(facts)) return false
+      for (let index = 0; index < parts.length; index++) if (!parts[index]!(facts)) return false
       return true
     }
   }
   if ("any" in condition) {
-    const parts = condition.any.map((inner) => compileCondition(inner, ruleName))
+    const parts = condition.any.map((inner) => compileOnSlots(inner, ruleName))
     // json-rules-engine: `any` of nothing holds
     if (parts.length === 0) return () => true
     if (parts.length === 1) return parts[0]!
     return (facts) => {
-      for (const part of parts) if (part(facts)) return true
+      for (let index = 0; index < parts.length; index++) if (parts[index]!(facts)) return true
       return false
     }
   }
   if ("not" in condition) {
-    const inner = compileCondition(condition.not, ruleName)
+    const inner = compileOnSlots(condition.not, ruleName)
     return (facts) => !inner(facts)
   }
   if (typeof condition !== "object" || condition === null || !("fact" in condition)) {
@@ -90,30 +114,16 @@ const compileCondition = (condition: Condition, ruleName: string): Predicate => 
   return compileFactCondition(condition, ruleName)
 }
 
-/** Compiles every rule of a tariff; throws TariffNotCompilable naming the first rule it cannot compile. */
-export const compileTariff = (tariff: Tariff): CompiledTariff => {
-  const rules = tariff.rules.map((rule, position) => ({
-    holds: compileCondition(rule.conditions, rule.name),
-    fired: { name: rule.name, position, instruction: rule.event } satisfies FiredRule
-  }))
-  return {
-    tariff,
-    fire: (facts) => {
-      const fired: Array<FiredRule> = []
-      for (const rule of rules) if (rule.holds(facts)) fired.push(rule.fired)
-      return fired
-    }
-  }
+/** The predicate of a condition tree over named facts; throws TariffNotCompilable for what it cannot evaluate exactly. */
+export const compileCondition = (condition: Condition, ruleName = "a rule"): Predicate => {
+  const holds = compileOnSlots(condition, ruleName)
+  return (facts) => holds(factSlotsOf(facts))
 }
 
-const compiledTariffs = new WeakMap<Tariff, CompiledTariff>()
-
-/** The compiled form of a decoded tariff, compiled the first time it is asked for. */
-export const compiledTariffOf = (tariff: Tariff): CompiledTariff => {
-  let compiled = compiledTariffs.get(tariff)
-  if (compiled === undefined) {
-    compiled = compileTariff(tariff)
-    compiledTariffs.set(tariff, compiled)
-  }
-  return compiled
+/** Every fact condition inside a condition tree. */
+export const factConditionsOf = (condition: Condition): Array<FactCondition> => {
+  if ("all" in condition) return condition.all.flatMap(factConditionsOf)
+  if ("any" in condition) return condition.any.flatMap(factConditionsOf)
+  if ("not" in condition) return factConditionsOf(condition.not)
+  return [condition]
 }

@@ -1,18 +1,22 @@
 /**
- * The compiled tariff and json-rules-engine agree: the same rules fire and the
- * same worksheet comes out, for generated parameter sets on the shipped
- * tariffs and for randomly generated tariffs.
+ * The compiled tariff and json-rules-engine agree: a compiled condition holds
+ * exactly when json-rules-engine fires its rule, and a pricing plan fires the
+ * same rules and prices the same worksheet, for generated parameter sets on
+ * the shipped tariffs and for randomly generated tariffs.
  */
 import { Either, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { FEATURE_NAMES, PRODUCT_NAMES } from "../src/ProductCatalogue.js"
 import { POLICY_HOLDERS, VEHICLE_TYPES, VEHICLE_USAGES, type ProductParameters } from "../src/Parameters.js"
-import { fireRulesInterpreted, priceCompiled, priceInterpreted, pricingFacts, type PricingRequest } from "../src/Pricing.js"
-import { decodeTariff, Tariff, type TariffDocument } from "../src/Tariff.js"
+import { Engine } from "json-rules-engine"
+import { firedByJsonRulesEngine, priceInterpreted, priceWith, pricingFacts, type PricingRequest } from "../src/Pricing.js"
+import { planOf } from "../src/PricingPlan.js"
+import { worksheetOf } from "../src/RatingWorksheet.js"
+import { decodeTariff, FACT_NAMES, Tariff, type Condition, type TariffDocument } from "../src/Tariff.js"
 import { conditionTrees } from "./arbitraries.js"
 import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "../src/TariffBook.js"
-import { compileTariff, TariffNotCompilable } from "../src/TariffCompiler.js"
+import { compileCondition, TariffNotCompilable, type Facts } from "../src/TariffCompiler.js"
 
 const shipped = decodeTariffs(SHIPPED_TARIFF_DOCUMENTS)
 
@@ -49,9 +53,10 @@ const outcome = async (price: () => unknown) => {
 
 const expectSameOutcome = async (tariff: Tariff, pricingRequest: PricingRequest) => {
   const facts = pricingFacts(pricingRequest)
-  const interpretedRules = await fireRulesInterpreted(tariff, facts)
-  expect(compileTariff(tariff).fire(facts)).toEqual(interpretedRules)
-  expect(await outcome(() => priceCompiled(tariff, pricingRequest))).toEqual(await outcome(() => priceInterpreted(tariff, pricingRequest)))
+  expect(planOf(tariff).fire(facts)).toEqual(await firedByJsonRulesEngine(tariff, facts))
+  expect(await outcome(() => worksheetOf(priceWith(tariff, pricingRequest)))).toEqual(
+    await outcome(async () => worksheetOf(await priceInterpreted(tariff, pricingRequest)))
+  )
 }
 
 // random tariffs: rules over every fact and operator, with every kind of instruction
@@ -124,7 +129,24 @@ describe("the compiled tariff against json-rules-engine", () => {
   it("refuses, at load time, a rule it cannot evaluate exactly", () => {
     const tariff = Schema.decodeUnknownSync(Tariff)(SHIPPED_TARIFF_DOCUMENTS[0])
     const broken = { ...tariff, rules: [{ ...tariff.rules[0]!, conditions: { all: [{ fact: "variant", operator: "startsWith", value: "s" }] } }] } as unknown as Tariff
-    expect(() => compileTariff(broken)).toThrow(TariffNotCompilable)
-    expect(() => compileTariff(broken)).toThrow(/rule "standard: kasko": operator "startsWith" is not supported/)
+    expect(() => planOf(broken)).toThrow(TariffNotCompilable)
+    expect(() => planOf(broken)).toThrow(/rule "standard: kasko": operator "startsWith" is not supported/)
+  })
+})
+
+describe("a compiled condition", () => {
+  const conditionFactValue = fc.oneof(fc.constantFrom("standard", "extended", "personbil", "godstransport", "premium", ""), fc.integer({ min: -5, max: 400_000 }), fc.constant(null))
+  const conditions = conditionTrees(conditionFactValue).topLevel
+  const facts = fc.record(Object.fromEntries(FACT_NAMES.map((name) => [name, conditionFactValue]))) as fc.Arbitrary<Facts>
+
+  it("holds exactly when json-rules-engine fires its rule (1 500 cases)", async () => {
+    await fc.assert(
+      fc.asyncProperty(conditions, facts, async (condition, factValues) => {
+        const engine = new Engine([{ name: "rule", conditions: condition as never, event: { type: "fired" } }])
+        const { results } = await engine.run({ ...factValues })
+        expect(compileCondition(condition as Condition)(factValues)).toBe(results.length === 1)
+      }),
+      { numRuns: 1500 }
+    )
   })
 })

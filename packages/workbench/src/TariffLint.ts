@@ -4,7 +4,7 @@
  * coverages with no premium, and rules reading parameters the product does
  * not define.
  */
-import { Parameters, ProductCatalogue, Tariff, TariffConditions, Variant } from "@kasko/core"
+import { Parameters, ProductCatalogue, Tariff, TariffCompiler, Variant } from "@kasko/core"
 import { Either } from "effect"
 
 export interface Finding {
@@ -33,7 +33,7 @@ const NUMERIC_DOMAINS = {
 const samplesOf = (fact: keyof typeof NUMERIC_DOMAINS, tariff: Tariff.Tariff): Array<number> => {
   const [min, max] = NUMERIC_DOMAINS[fact]
   const constants = tariff.rules
-    .flatMap((rule) => TariffConditions.factConditionsOf(rule.conditions))
+    .flatMap((rule) => TariffCompiler.factConditionsOf(rule.conditions))
     .filter((condition) => condition.fact === fact)
     .flatMap((condition) => (Array.isArray(condition.value) ? condition.value : [condition.value]))
     .filter((value): value is number => typeof value === "number")
@@ -42,10 +42,10 @@ const samplesOf = (fact: keyof typeof NUMERIC_DOMAINS, tariff: Tariff.Tariff): A
 }
 
 /** Every combination of facts a request can produce, with numeric facts sampled at the rules' boundaries. */
-const reachableFacts = (tariff: Tariff.Tariff): Array<TariffConditions.Facts> => {
+const reachableFacts = (tariff: Tariff.Tariff): Array<TariffCompiler.Facts> => {
   const prices = samplesOf("vehicle_price", tariff)
   const ages = [null, ...samplesOf("youngest_driver_age", tariff)]
-  const facts: Array<TariffConditions.Facts> = []
+  const facts: Array<TariffCompiler.Facts> = []
   for (const policy_holder of Parameters.POLICY_HOLDERS)
     for (const vehicle_user of Parameters.POLICY_HOLDERS)
       for (const vehicle_usage of Parameters.VEHICLE_USAGES)
@@ -68,7 +68,10 @@ const reachableFacts = (tariff: Tariff.Tariff): Array<TariffConditions.Facts> =>
 const unreachableRules = (tariff: Tariff.Tariff): Array<Finding> => {
   const samples = reachableFacts(tariff)
   return tariff.rules
-    .filter((rule) => !samples.some((facts) => TariffConditions.conditionHolds(rule.conditions, facts)))
+    .filter((rule) => {
+      const holds = TariffCompiler.compileCondition(rule.conditions, rule.name)
+      return !samples.some(holds)
+    })
     .map((rule) => ({ severity: "error", rule: rule.name, message: "is unreachable: no request makes its conditions hold" }))
 }
 
@@ -106,7 +109,7 @@ const undefinedParameters = (tariff: Tariff.Tariff): Array<Finding> => {
   const product = ProductCatalogue.productDefinition(tariff.product_name)!
   const defined = new Set(product.features.flatMap((feature) => feature.parameter_refs))
   return tariff.rules.flatMap((rule) => {
-    const facts = new Set(TariffConditions.factConditionsOf(rule.conditions).map((condition) => condition.fact))
+    const facts = new Set(TariffCompiler.factConditionsOf(rule.conditions).map((condition) => condition.fact))
     return [...facts].flatMap((fact) => {
       const missing = PARAMETERS_OF_FACT[fact].filter((parameter) => !defined.has(parameter))
       return missing.length === 0

@@ -1,0 +1,70 @@
+/**
+ * The rating worksheet on the page: coverage lines (base, loadings,
+ * premium, terms), charges, the annual total and both roundings — every
+ * krone explained — and the same worksheet as `kasko price` prints it.
+ */
+import { Money, type RatingWorksheet } from "@kasko/core"
+import { worksheetTable } from "@kasko/workbench/browser"
+import { h } from "../Dom.js"
+import { dataTable } from "./DataTable.js"
+
+/** Kroner from øre with thin groups: `12 345.67`. */
+export const kroner = (ore: number): string => Money.formatKroner(Math.round(ore)).replace(/\B(?=(\d{3})+(?!\d))/g, " ")
+
+const exactKroner = (ore: number) => (ore / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 4 }).replace(/,/g, " ")
+
+/** The worksheet, titled; `name` makes its export file names tell cases apart. */
+export const worksheetView = (worksheet: RatingWorksheet.RatingWorksheet, name = "worksheet"): HTMLElement => {
+  const { facts } = worksheet
+  return h(
+    "div",
+    { class: "worksheet" },
+    h(
+      "p",
+      { class: "worksheet-heading" },
+      `${worksheet.product_name} · tariff ${worksheet.tariff_version} · priced ${worksheet.pricing_date} · ${facts.variant} variant · ${facts.feature} feature`
+    ),
+    h(
+      "p",
+      { class: "facts" },
+      `facts: vehicle_type=${facts.vehicle_type} vehicle_usage=${facts.vehicle_usage} vehicle_price=${facts.vehicle_price} youngest_driver_age=${facts.youngest_driver_age ?? "—"}`
+    ),
+    dataTable({
+      caption: "Coverage lines",
+      columns: [{ title: "coverage" }, { title: "base" }, { title: "base kr", numeric: true }, { title: "loadings" }, { title: "premium kr", numeric: true }, { title: "terms" }],
+      rows: worksheet.coverage_lines.map((line) => [
+        h("span", { "data-coverage": line.coverage }, line.coverage),
+        line.base_description,
+        exactKroner(line.base_ore),
+        line.loadings.map((loading) => `${loading.percent >= 0 ? "+" : ""}${loading.percent} % ${loading.loading}`).join(", ") || "—",
+        h("span", { "data-premium-of": line.coverage }, kroner(line.premium_ore)),
+        [
+          ...(line.deductible_ore === undefined ? [] : [`deductible ${kroner(line.deductible_ore)}`]),
+          ...(line.limit_ore === undefined ? [] : [`limit ${kroner(line.limit_ore)}`])
+        ].join(", ")
+      ]),
+      csvName: `${name}-coverage-lines.csv`
+    }),
+    dataTable({
+      caption: "Charges",
+      columns: [{ title: "charge" }, { title: "how" }, { title: "amount kr", numeric: true }],
+      rows: worksheet.charge_lines.map((charge) => [
+        charge.charge + (charge.listed_as_coverage === undefined ? "" : " (listed as a coverage)"),
+        charge.description,
+        kroner(charge.amount_ore)
+      ]),
+      csvName: `${name}-charges.csv`
+    }),
+    h(
+      "dl",
+      { class: "totals" },
+      h("dt", {}, "annual total"),
+      h("dd", {}, `${kroner(worksheet.annual_total_ore)} kr`),
+      h("dt", {}, "annually"),
+      h("dd", { "data-rounding": "annually" }, worksheet.rounding.annually),
+      h("dt", {}, "monthly"),
+      h("dd", { "data-rounding": "monthly" }, worksheet.rounding.monthly)
+    ),
+    h("details", { class: "as-text" }, h("summary", {}, "The worksheet as text (as kasko price prints it)"), h("pre", { class: "worksheet-text" }, worksheetTable(worksheet)))
+  )
+}

@@ -15,6 +15,8 @@ const verdict = (result: GoldenRowResult) => (result._tag === "Passed" ? "✓ pa
 
 export const goldenResultsView = (results: ReadonlyArray<GoldenRowResult>): HTMLElement => {
   const failed = results.filter((result) => result._tag !== "Passed").length
+  // the first failure's worksheet open; the others a click away
+  const firstFailure = results.findIndex((result) => result._tag === "Failed")
   const summary = `${results.length - failed} of ${results.length} golden rows pass`
   return h(
     "div",
@@ -61,7 +63,7 @@ export const goldenResultsView = (results: ReadonlyArray<GoldenRowResult>): HTML
               )
             )
           ),
-          h("details", { open: true }, h("summary", {}, `Worksheet of ${result.row.name}`), worksheetView(result.worksheet, `golden-${result.row.name}`))
+          h("details", { open: index === firstFailure }, h("summary", {}, `Worksheet of ${result.row.name}`), worksheetView(result.worksheet, `golden-${result.row.name}`))
         )
       },
       csvName: "golden-results.csv",

@@ -79,6 +79,7 @@ describe.skipIf(skipBrowser)("the check view", () => {
     const details = main.locator("tr.failed", { hasText: row.name }).locator("xpath=following-sibling::tr[1]")
     expect(await details.locator('tr[data-item="premium vejhjælp"] td').allTextContents()).toEqual(["premium vejhjælp", "400.00", "450.00"])
     expect(await details.locator('tr[data-item="annually"] td').allTextContents()).toEqual(["annually", "9622", "9672"])
+    await details.locator("details.as-text summary").click()
     expect(await details.locator("pre.worksheet-text").textContent()).toBe(worksheetTable(await priceCase(row, [proposal])))
     await screenshot(page, "check", true)
     await close()

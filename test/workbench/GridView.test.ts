@@ -90,6 +90,9 @@ describe.skipIf(skipBrowser)("the price grid view", () => {
     // the axes' parameters are the map's; every other one is in the form
     expect(await main.locator('[name="vehicle_price"], [name="youngest_user_age"]').count()).toBe(0)
     await main.locator('select[name="vehicle_usage"]').selectOption("godstransport")
+    // show the worksheets' text form (it stays shown), then point at the cell
+    await main.locator('rect[data-x="100000"][data-y="18"]').hover()
+    await main.locator(".cell-detail details.as-text summary").click()
     await main.locator('rect[data-x="300000"][data-y="21"]').hover()
     expect(await main.locator(".cell-detail h3").textContent()).toBe("Cell vehicle_price=300000, youngest_user_age=21")
     const cell = { ...CASE, name: "cell", parameters: { ...CASE.parameters, vehicle_usage: "godstransport", vehicle_price: "300000", youngest_user_age: "21" } }

@@ -39,6 +39,8 @@ describe.skipIf(skipBrowser)("the price view", () => {
     const { page, problems, foreignRequests, close } = await openPage(browser, workbench)
     await page.goto(`${workbench.url}/#price`)
     await page.locator('main[data-view="price"] [data-price="annually"]').waitFor()
+    // the worksheet as text is written once shown; shown once, it stays shown
+    await page.locator("main details.as-text summary").click()
     for (const row of GOLDEN_ROWS) {
       await fillCase(page, row)
       const shown = await shownPrice(page)

@@ -26,6 +26,26 @@ const upToDate = () => {
   return inputs.every((input) => existsSync(input) && statSync(input).mtimeMs < builtAt)
 }
 
+/**
+ * The workspace's own sources (core, workbench) run nothing when imported
+ * (STYLE §2), but their packages do not say so (`sideEffects: false`), so a
+ * bundler would keep every module behind the core's main entry — quotes,
+ * partners, stores — and run it on load. Saying it here lets esbuild leave
+ * out what the page never uses.
+ */
+const WORKSPACE_SOURCES = [join(packageDirectory, "..", "core", "src"), join(packageDirectory, "..", "workbench", "src")]
+const pureWorkspaceSources = {
+  name: "pure-workspace-sources",
+  setup(builder) {
+    builder.onResolve({ filter: /^(@kasko\/|\.\.?\/)/ }, async (args) => {
+      if (args.pluginData?.resolving) return undefined
+      const result = await builder.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { resolving: true } })
+      if (result.errors.length > 0) return result
+      return WORKSPACE_SOURCES.some((directory) => result.path.startsWith(directory)) ? { ...result, sideEffects: false } : result
+    })
+  }
+}
+
 if (!upToDate()) {
   rmSync(outdir, { recursive: true, force: true })
   mkdirSync(outdir, { recursive: true })
@@ -46,6 +66,7 @@ if (!upToDate()) {
       "csv-stringify/sync": "csv-stringify/browser/esm/sync"
     },
     chunkNames: "chunks/[name]-[hash]",
+    plugins: [pureWorkspaceSources],
     minify: true,
     sourcemap: "linked",
     metafile: true,
@@ -53,6 +74,12 @@ if (!upToDate()) {
     logLevel: "warning"
   })
   cpSync(staticDirectory, outdir, { recursive: true })
+  // the chunks app.js imports, fetched at once rather than after app.js has been read
+  const preloads = result.metafile.outputs["dist/browser/app.js"].imports
+    .filter((imported) => imported.kind === "import-statement")
+    .map((imported) => `<link rel="modulepreload" href="/${imported.path.replace(/^dist\/browser\//, "")}" />`)
+  const indexPath = join(outdir, "index.html")
+  writeFileSync(indexPath, readFileSync(indexPath, "utf8").replace("<!--MODULE-PRELOADS-->", preloads.join("\n    ")))
   writeFileSync(metafilePath, JSON.stringify(result.metafile))
   const sizes = Object.entries(result.metafile.outputs)
     .filter(([file]) => file.endsWith(".js"))

@@ -4,6 +4,9 @@
  * re-price from the keystroke's event to the updated worksheet.
  */
 
+/** Marked when the script starts, and when the workspace is decoded: where the first load's time goes. */
+export const SCRIPT_START = "kasko:script-start"
+export const WORKSPACE_LOADED = "kasko:workspace-loaded"
 /** Marked when the first priced form is in the page, and again once it has been painted. */
 export const FIRST_PRICE = "kasko:first-price"
 export const FIRST_PRICE_PAINTED = "kasko:first-price-painted"

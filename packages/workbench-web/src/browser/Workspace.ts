@@ -19,7 +19,8 @@ export interface Workspace {
   readonly today: string
   readonly directory: string
   readonly versions: ReadonlyArray<TariffVersion>
-  readonly goldenTables: ReadonlyArray<GoldenTable>
+  /** The golden tables, parsed when first asked for: pricing the first case needs none. */
+  readonly goldenTables: () => ReadonlyArray<GoldenTable>
 }
 
 const goldenTableOf = (file: string, csv: string): GoldenTable => {
@@ -32,16 +33,22 @@ const goldenTableOf = (file: string, csv: string): GoldenTable => {
 
 /** Fetches the workspace from the server and decodes it. */
 export const loadWorkspace = async (): Promise<Workspace> => {
-  const response = await fetch("/api/workspace", { cache: "no-store" })
+  // the same request as index.html's preload, so that the preloaded answer is used (the server forbids caching it)
+  const response = await fetch("/api/workspace")
   if (!response.ok) throw new Error(`the workbench server answered ${response.status}: ${await response.text()}`)
   const document = Schema.decodeUnknownSync(WorkspaceDocument)(await response.json())
   return {
     today: document.today,
     directory: document.tariff_directory,
     versions: document.tariffs.map((file) => tariffVersionOf(file.file, file.source)),
-    goldenTables: document.golden_tables.map((table) => goldenTableOf(table.file, table.csv))
+    goldenTables: once(() => document.golden_tables.map((table) => goldenTableOf(table.file, table.csv)))
   }
 }
 
+const once = <A>(compute: () => A): (() => A) => {
+  let computed: { readonly value: A } | undefined
+  return () => (computed ??= { value: compute() }).value
+}
+
 /** Every golden row of the workspace, in table order. */
-export const goldenRows = (workspace: Workspace): Array<GoldenCase> => workspace.goldenTables.flatMap((table) => table.rows)
+export const goldenRows = (workspace: Workspace): Array<GoldenCase> => workspace.goldenTables().flatMap((table) => table.rows)

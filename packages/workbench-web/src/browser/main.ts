@@ -5,7 +5,7 @@
  */
 import { App } from "./App.js"
 import { h, replaceChildren } from "./Dom.js"
-import { markFirstPrice } from "./Timing.js"
+import { markFirstPrice, SCRIPT_START, WORKSPACE_LOADED } from "./Timing.js"
 import { renderCheckView } from "./views/CheckView.js"
 import { renderCompareView } from "./views/CompareView.js"
 import { renderEditView } from "./views/EditView.js"
@@ -29,11 +29,13 @@ const viewOfLocation = (): ViewName => {
 }
 
 const start = async () => {
+  performance.mark(SCRIPT_START)
   const main = document.getElementById("view")!
   const nav = document.getElementById("views")!
   let app: App
   try {
     app = new App(await loadWorkspace())
+    performance.mark(WORKSPACE_LOADED)
   } catch (error) {
     replaceChildren(main, h("p", { class: "problem", role: "alert" }, `The workspace could not be loaded: ${(error as Error).message}`))
     return

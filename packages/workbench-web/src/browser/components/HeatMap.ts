@@ -166,4 +166,4 @@ export const heatMap = (options: HeatMapOptions): HTMLElement => {
 }
 
 const formatLegend = (value: number, scale: "sequential" | "diverging") =>
-  scale === "sequential" ? `${Math.round(value).toLocaleString("en").replace(/,/g, " ")} kr` : `${value > 0 ? "+" : ""}${value.toFixed(2)} %`
+  scale === "sequential" ? `${String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, " ")} kr` : `${value > 0 ? "+" : ""}${value.toFixed(2)} %`

@@ -25,12 +25,12 @@ export const showVersionCheck = async (slot: HTMLElement, version: TariffVersion
     "section",
     { "aria-labelledby": goldenTitle },
     h("h3", { id: goldenTitle }, "Golden tables"),
-    workspace.goldenTables.flatMap((table) => (table.problem === undefined ? [] : [h("p", { class: "problem" }, `${table.file} cannot be read: ${table.problem}`)]))
+    workspace.goldenTables().flatMap((table) => (table.problem === undefined ? [] : [h("p", { class: "problem" }, `${table.file} cannot be read: ${table.problem}`)]))
   )
   if (version.tariff === undefined) {
     golden.append(h("p", { class: "summary failed", "data-summary": "golden" }, `✗ the golden rows cannot run: ${version.key} ${version.problem ?? "does not load"}`))
   } else {
-    const tables = workspace.goldenTables.map((table) => table.file).join(", ") || "none in the directory"
+    const tables = workspace.goldenTables().map((table) => table.file).join(", ") || "none in the directory"
     golden.append(h("p", { class: "hint" }, `The rows of ${version.tariff.product_name} in ${tables}, priced with this version.`))
     const results = await checkGoldenRows(goldenRows(workspace), version.tariff)
     if (checks.get(slot) !== token) return

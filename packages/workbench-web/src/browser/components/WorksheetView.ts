@@ -9,9 +9,48 @@ import { h } from "../Dom.js"
 import { dataTable } from "./DataTable.js"
 
 /** Kroner from øre with thin groups: `12 345.67`. */
-export const kroner = (ore: number): string => Money.formatKroner(Math.round(ore)).replace(/\B(?=(\d{3})+(?!\d))/g, " ")
+export const kroner = (ore: number): string => groupThousands(Money.formatKroner(Math.round(ore)))
 
-const exactKroner = (ore: number) => (ore / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 4 }).replace(/,/g, " ")
+const groupThousands = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, " ")
+
+/**
+ * An exact base in kroner with two to four decimals, as the text worksheet
+ * prints it — without Intl, whose locale data costs tens of milliseconds on
+ * a page's first use. (Bases are whole hundredths of an øre: no rounding tie.)
+ */
+const exactKroner = (ore: number) => {
+  const [whole, decimals] = (ore / 100).toFixed(4).split(".") as [string, string]
+  return `${groupThousands(whole)}.${decimals.replace(/0{1,2}$/, "")}`
+}
+
+/** Whether the worksheets' text form is shown: opened once, it stays open as the worksheet is drawn again. */
+let textShown = false
+
+/**
+ * The worksheet as `kasko price` prints it, written when first shown: the
+ * workbench's text table formats numbers with a new Intl formatter per
+ * line, which costs more than the whole re-price of a keystroke.
+ */
+const worksheetText = (worksheet: RatingWorksheet.RatingWorksheet): HTMLElement => {
+  const text = h("pre", { class: "worksheet-text" })
+  const fill = () => {
+    if (text.textContent === "") text.textContent = worksheetTable(worksheet)
+  }
+  if (textShown) fill()
+  return h(
+    "details",
+    {
+      class: "as-text",
+      open: textShown,
+      ontoggle: (event) => {
+        textShown = (event.target as HTMLDetailsElement).open
+        if (textShown) fill()
+      }
+    },
+    h("summary", {}, "The worksheet as text (as kasko price prints it)"),
+    text
+  )
+}
 
 /** The worksheet, titled; `name` makes its export file names tell cases apart. */
 export const worksheetView = (worksheet: RatingWorksheet.RatingWorksheet, name = "worksheet"): HTMLElement => {
@@ -65,6 +104,6 @@ export const worksheetView = (worksheet: RatingWorksheet.RatingWorksheet, name =
       h("dt", {}, "monthly"),
       h("dd", { "data-rounding": "monthly" }, worksheet.rounding.monthly)
     ),
-    h("details", { class: "as-text" }, h("summary", {}, "The worksheet as text (as kasko price prints it)"), h("pre", { class: "worksheet-text" }, worksheetTable(worksheet)))
+    worksheetText(worksheet)
   )
 }

@@ -76,7 +76,8 @@ export const createTariffEditor = (parent: HTMLElement, text: string, label: str
         // Tab is left to the browser: keyboard users move on out of the editor with it
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...foldKeymap, ...completionKeymap, ...lintKeymap]),
         EditorView.cspNonce.of(styleNonce()),
-        EditorView.contentAttributes.of({ "aria-label": label, "aria-describedby": describedBy }),
+        // an explicit tabindex, as a contenteditable already has: tools (axe-core) then see the scroller's content as focusable
+        EditorView.contentAttributes.of({ "aria-label": label, "aria-describedby": describedBy, tabindex: "0" }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged && !opening) onChange(update.state.doc.toString())
         })

@@ -38,7 +38,7 @@ export const renderCompareView = (app: App): HTMLElement => {
   }
 
   const cases = (): Array<GoldenCase> =>
-    app.workspace.goldenTables.filter((table) => app.state.compare.cases === ALL_TABLES || table.file === app.state.compare.cases).flatMap((table) => table.rows)
+    app.workspace.goldenTables().filter((table) => app.state.compare.cases === ALL_TABLES || table.file === app.state.compare.cases).flatMap((table) => table.rows)
 
   const drawChanges = async () => {
     const token = (drawing = Symbol("changes"))
@@ -193,7 +193,7 @@ export const renderCompareView = (app: App): HTMLElement => {
             "Cases",
             "cases",
             app.state.compare.cases,
-            [[ALL_TABLES, "every golden table"] as const, ...app.workspace.goldenTables.map((table) => [table.file, table.file] as const)],
+            [[ALL_TABLES, "every golden table"] as const, ...app.workspace.goldenTables().map((table) => [table.file, table.file] as const)],
             (cases) => setCompare({ cases })
           )
         ),

@@ -4,7 +4,6 @@
  * in a golden table).
  */
 import { ProductCatalogue, type Tariff } from "@kasko/core"
-import type { PricingCase } from "@kasko/workbench/browser"
 import type { TariffVersion } from "./TariffVersion.js"
 
 export interface CaseInput {
@@ -25,15 +24,6 @@ export const PARAMETER_DEFINITIONS = ProductCatalogue.productDefinition("insuran
 /** The parameters sent for a case: the non-empty ones. */
 export const sentParameters = (input: CaseInput): Record<string, string> =>
   Object.fromEntries(Object.entries(input.parameters).filter(([, value]) => value !== ""))
-
-/** The case as the workbench's pricing functions take it. */
-export const pricingCaseOf = (input: CaseInput, name: string): PricingCase => ({
-  name,
-  product_name: input.product_name,
-  feature: input.feature,
-  pricing_date: input.pricing_date,
-  parameters: sentParameters(input)
-})
 
 /**
  * The tariffs a case is priced with, in the workbench's convention

@@ -28,9 +28,6 @@ export const parseAxisValues = (text: string): Either.Either<ReadonlyArray<strin
   return Either.right(Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, index) => String(from + index * step)))
 }
 
-/** The axis text `kasko price-grid --x` would take: `vehicle_price=100000:1000000:100000`. */
-export const axisArgument = (parameter: string, text: string): string => `${parameter}=${text.replace(/\s+/g, "")}`
-
 /** A useful first axis for a parameter: every option of an enum, a spread of prices or ages. */
 export const defaultAxisText = (parameter: string): string => {
   const definition = PARAMETER_DEFINITIONS.find((candidate) => candidate.name === parameter)

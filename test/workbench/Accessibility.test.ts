@@ -100,7 +100,7 @@ describe.skipIf(skipBrowser)("the workbench's accessibility", () => {
     await tabTo(page, "main .cm-content")
     await page.keyboard.press("Control+End")
     await page.keyboard.type(" ")
-    expect(await page.locator("main .draft-status").textContent()).toMatch(/^Edited, not saved\./)
+    await page.locator("main .draft-status", { hasText: "Edited, not saved." }).waitFor()
     await page.keyboard.press("Tab")
     expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent)).toBe("Save as a new version")
     await close()

@@ -77,6 +77,8 @@ describe.skipIf(skipBrowser)("the edit view", () => {
     const options = page.locator(".cm-tooltip-autocomplete li")
     await options.first().waitFor()
     expect(await options.allTextContents()).toEqual(['"DKK"allowed value'])
+    // CodeMirror ignores keys for its interactionDelay (75 ms) after the list opens, so that a list popping up mid-typing takes no stray Enter
+    await page.waitForTimeout(150)
     await page.keyboard.press("Enter")
     expect(await page.locator("main .cm-content").innerText()).toBe('{\n  "currency": "DKK"')
 

@@ -9,6 +9,9 @@ import { loadWorkspace, type Workspace } from "./Workspace.js"
 export class App {
   readonly store: Store<WorkbenchState>
 
+  /** Applies edits still waiting for a pause in the typing (set by the edit view while it has some). */
+  settleEdits: (() => void) | undefined
+
   constructor(public workspace: Workspace) {
     this.store = new Store(initialState(workspace))
   }

@@ -45,6 +45,7 @@ const start = async () => {
   replaceChildren(nav, h("ul", {}, links))
 
   const show = (moveFocus: boolean) => {
+    app.settleEdits?.()
     const name = viewOfLocation()
     for (const link of nav.querySelectorAll("a")) {
       if (link.dataset["view"] === name) link.setAttribute("aria-current", "page")

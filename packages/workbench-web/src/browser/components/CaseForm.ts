@@ -69,15 +69,15 @@ export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
     options.chooseVersion === false
       ? null
       : selectField(
-      "Product",
-      "product_name",
-      input.product_name,
-      ProductCatalogue.PRODUCT_NAMES.map((name) => [name, `${ProductCatalogue.productDefinition(name)!.title} (${name})`] as const),
-      (value) => {
-        setCase({ product_name: value, tariff: IN_FORCE })
-        options.onStructureChange()
-      }
-    ),
+          "Product",
+          "product_name",
+          input.product_name,
+          ProductCatalogue.PRODUCT_NAMES.map((name) => [name, `${ProductCatalogue.productDefinition(name)!.title} (${name})`] as const),
+          (value) => {
+            setCase({ product_name: value, tariff: IN_FORCE })
+            options.onStructureChange()
+          }
+        ),
     selectField("Feature", "feature", feature.name, product.features.map((candidate) => [candidate.name, `${candidate.title} (${candidate.name})`] as const), (value) => {
       setCase({ feature: value })
       options.onStructureChange()

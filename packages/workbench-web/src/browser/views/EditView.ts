@@ -30,19 +30,31 @@ export const renderEditView = (app: App): HTMLElement => {
   const describe = () => {
     const draft = app.state.draft
     const current = draft ?? app.version(app.state.opened)
-    if (current === undefined) return (draftStatus.textContent = "No version opened.")
+    if (current === undefined) {
+      draftStatus.textContent = "No version opened."
+      return
+    }
     const state = draft === undefined ? `Opened ${app.state.opened}, unchanged.` : "Edited, not saved."
-    draftStatus.textContent = current.tariff === undefined ? `${state} It does not load: ${current.problem ?? ""}` : `${state} It loads as ${versionLabel(current)}.`
+    const status = current.tariff === undefined ? `${state} It does not load: ${current.problem ?? ""}` : `${state} It loads as ${versionLabel(current)}.`
+    // announced only when it changes, not on every keystroke
+    if (draftStatus.textContent !== status) draftStatus.textContent = status
     draftStatus.className = current.tariff === undefined ? "draft-status failed" : "draft-status"
   }
 
   const checkNow = () => void showVersionCheck(check, app.state.draft ?? app.version(app.state.opened), app.workspace)
 
-  const onEdit = (source: string) => {
+  // decoding and checking the whole tariff waits for a pause in the typing; leaving the view does it at once
+  const settle = (source: string) => {
+    clearTimeout(pendingCheck)
+    app.settleEdits = undefined
     app.store.update((state) => ({ ...state, draft: tariffVersionOf(DRAFT_KEY, source) }))
     describe()
+    checkNow()
+  }
+  const onEdit = (source: string) => {
     clearTimeout(pendingCheck)
-    pendingCheck = setTimeout(checkNow, CHECK_DELAY_MS)
+    pendingCheck = setTimeout(() => settle(source), CHECK_DELAY_MS)
+    app.settleEdits = () => settle(source)
   }
 
   const drawOpen = () =>
@@ -58,6 +70,7 @@ export const renderEditView = (app: App): HTMLElement => {
     )
 
   const save = async () => {
+    app.settleEdits?.()
     const source = editor?.view.state.doc.toString() ?? text()
     saveMessage.className = "save-message"
     saveMessage.setAttribute("role", "status")

@@ -39,19 +39,19 @@ export const renderPriceView = (app: App): HTMLElement => {
 
   const draw = () =>
     redrawKeepingFocus(view, () => {
-    const form: CaseForm = caseForm(app, {
-      onInput: (event) => {
-        reprice(form)
-        measureReprice(event)
-      },
-      onStructureChange: draw
-    })
-    replaceChildren(
-      view,
-      h("h2", { id: "price-title" }, "Price a case"),
-      h("div", { class: "columns" }, h("div", { class: "column-form" }, form.element), h("div", { class: "column-result" }, summary, worksheet))
-    )
-    reprice(form)
+      const form: CaseForm = caseForm(app, {
+        onInput: (event) => {
+          reprice(form)
+          measureReprice(event)
+        },
+        onStructureChange: draw
+      })
+      replaceChildren(
+        view,
+        h("h2", { id: "price-title" }, "Price a case"),
+        h("div", { class: "columns" }, h("div", { class: "column-form" }, form.element), h("div", { class: "column-result" }, summary, worksheet))
+      )
+      reprice(form)
     })
   draw()
   return view

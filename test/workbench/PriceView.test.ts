@@ -6,9 +6,10 @@
  */
 import { ProductCatalogue } from "@kasko/core"
 import { priceCase, worksheetTable } from "@kasko/workbench"
+import { parse } from "csv-parse/sync"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { fillCase, GOLDEN_ROWS, launchChromium, openPage, PROPOSAL, screenshot, SHIPPED, skipBrowser, startTestWorkbench, type TestWorkbench } from "./support.js"
+import { downloadedText, fillCase, GOLDEN_ROWS, launchChromium, openPage, PROPOSAL, screenshot, SHIPPED, skipBrowser, startTestWorkbench, type TestWorkbench } from "./support.js"
 
 /** What the page shows for the priced case. */
 const shownPrice = async (page: Page) => {
@@ -99,6 +100,27 @@ describe.skipIf(skipBrowser)("the price view", () => {
     await main.locator('select[name="tariff"]').selectOption("in-force")
     await main.locator('input[name="pricing_date"]').fill("2027-02-01")
     expect(await heading.textContent()).toContain("tariff v2-proposal · priced 2027-02-01")
+    await close()
+  }, 60_000)
+
+  it("exports the worksheet's tables as CSV", async () => {
+    const { page, close } = await openPage(browser, workbench)
+    await page.goto(`${workbench.url}/#price`)
+    const main = page.locator("main")
+    await main.locator('[data-price="annually"]').waitFor()
+    const row = GOLDEN_ROWS.find((candidate) => candidate.name === "leasing extended age 24")!
+    await fillCase(page, row)
+    const engine = await priceCase(row, SHIPPED)
+    const coverageLines = await downloadedText(page, () => main.locator("button", { hasText: "Export Coverage lines as CSV" }).click())
+    expect(coverageLines.name).toBe("price-coverage-lines.csv")
+    const records = parse(coverageLines.text, { columns: true }) as Array<Record<string, string>>
+    expect(records.map((record) => [record["coverage"], record["premium kr"]!.replace(/\s/g, "")])).toEqual(
+      engine.coverage_lines.map((line) => [line.coverage, (line.premium_ore / 100).toFixed(2)])
+    )
+    const charges = await downloadedText(page, () => main.locator("button", { hasText: "Export Charges as CSV" }).click())
+    expect((parse(charges.text, { columns: true }) as Array<Record<string, string>>).map((record) => record["charge"]!.replace(" (listed as a coverage)", ""))).toEqual(
+      engine.charge_lines.map((line) => line.charge)
+    )
     await close()
   }, 60_000)
 

@@ -99,7 +99,7 @@ describe.skipIf(skipBrowser)("the compare view", () => {
     const oldAnnual = Number(before.find((cell) => cell["vehicle_price"] === "300000" && cell["vehicle_usage"] === "godstransport")!["annually"])
     const newAnnual = Number(after.find((cell) => cell["vehicle_price"] === "300000" && cell["vehicle_usage"] === "godstransport")!["annually"])
     const detail = await main.locator(".cell-detail .cell-change").textContent()
-    expect(detail!.replace(/\s/g, "")).toContain(`${oldAnnual}.00kr→${newAnnual}.00kr`)
+    expect(detail!.replace(/\s/g, "")).toContain(`${oldAnnual}kr→${newAnnual}kra year`.replace(/\s/g, ""))
     expect(await main.locator(".cell-detail .side pre.worksheet-text").count()).toBe(2)
     await screenshot(page, "compare", true)
     await close()

@@ -39,7 +39,7 @@ if (skipBrowser) console.warn(`skipping the workbench browser tests: ${CHROMIUM}
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-partial-raster"]
   })
 
 export interface TestWorkbench extends RunningWorkbench {
@@ -110,9 +110,15 @@ export const screenshot = async (page: Page, name: string, fullPage = false) => 
   mkdirSync(SCREENSHOTS, { recursive: true })
   // no focus ring or open picker in the picture
   await page.evaluate(() => {
-    const window = globalThis as unknown as { scrollTo: (x: number, y: number) => void; document: { activeElement: { blur?: () => void } | null } }
+    const window = globalThis as unknown as {
+      scrollTo: (x: number, y: number) => void
+      document: { activeElement: { blur?: () => void } | null; getElementById: (id: string) => { textContent: string | null } | null }
+    }
     window.document.activeElement?.blur?.()
     window.scrollTo(0, 0)
+    // the test's temporary directory has a new random name each run: the picture shows a stable one
+    const directory = window.document.getElementById("directory")
+    if (directory !== null) directory.textContent = (directory.textContent ?? "").replace(/\/\S*kasko-workbench-page-[^ ]+/, "./my-tariffs")
   })
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage })
 }

@@ -41,7 +41,8 @@ export const heatMap = (options: HeatMapOptions): HTMLElement => {
   const cellWidth = Math.max(46, Math.min(90, Math.floor(900 / Math.max(1, xValues.length))), ...cells.map((cell) => textWidth(cell.label) + 8))
   const left = Math.max(90, ...yValues.map((value) => textWidth(value) + 24)) + 18
   const top = 44
-  const width = left + cellWidth * xValues.length + 20
+  // wide enough for the cells and for the title above them
+  const width = Math.max(left + cellWidth * xValues.length + 20, left + options.title.length * 8 + 20)
   const legendTop = top + CELL_HEIGHT * yValues.length + 60
   const height = legendTop + 48
   const values = cells.flatMap((cell) => (cell.value === null ? [] : [cell.value]))

@@ -8,10 +8,11 @@ import { worksheetTable } from "@kasko/workbench/browser"
 import { h } from "../Dom.js"
 import { dataTable } from "./DataTable.js"
 
-/** Kroner from øre with thin groups: `12 345.67`. */
-export const kroner = (ore: number): string => groupThousands(Money.formatKroner(Math.round(ore)))
+/** Kroner from øre, grouped: `12 345.67`. */
+const kroner = (ore: number): string => groupThousands(Money.formatKroner(Math.round(ore)))
 
-const groupThousands = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, " ")
+/** Digits grouped by thousands with spaces: `14 337`. */
+export const groupThousands = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, " ")
 
 /**
  * An exact base in kroner with two to four decimals, as the text worksheet

@@ -17,8 +17,7 @@ import { dataTable } from "../components/DataTable.js"
 import { selectField, versionField } from "../components/Fields.js"
 import { heatMap } from "../components/HeatMap.js"
 import { violationList } from "../components/ViolationList.js"
-import { kroner } from "../components/WorksheetView.js"
-import { worksheetView } from "../components/WorksheetView.js"
+import { groupThousands, worksheetView } from "../components/WorksheetView.js"
 import { h, redrawKeepingFocus, replaceChildren } from "../Dom.js"
 import { ALL_TABLES } from "../WorkbenchState.js"
 
@@ -94,7 +93,7 @@ export const renderCompareView = (app: App): HTMLElement => {
         ? h(
             "p",
             { class: "cell-change" },
-            `${kroner(cell.old.worksheet.annually * 100)} kr → ${kroner(cell.new.worksheet.annually * 100)} kr a year`,
+            `${groupThousands(String(cell.old.worksheet.annually))} kr → ${groupThousands(String(cell.new.worksheet.annually))} kr a year`,
             cell.change_percent === null ? "" : ` (${signed(cell.change_percent, 2)} %)`
           )
         : null,

@@ -12,7 +12,8 @@ commands:
 
 ${ADMIN_USAGE}
 
-  price, price-grid, tariff   the actuary's workbench (kasko price --help)`
+  price, price-grid, tariff   the actuary's workbench (kasko price --help)
+  workbench                   the actuary's workbench in the browser (kasko workbench --help)`
 
 const today = () => new Date().toISOString().slice(0, 10)
 
@@ -30,6 +31,8 @@ export const runCli = async (args: ReadonlyArray<string>): Promise<CommandResult
       const [action = "", ...tariffArgs] = rest
       return (await import("./WorkbenchCommands.js")).runWorkbenchCommand(`tariff ${action}`, tariffArgs, today())
     }
+    case "workbench":
+      return (await import("./WorkbenchServeCommand.js")).runWorkbenchServeCommand(rest)
     case "partners":
     case "keys":
     case "tokens":

@@ -1,0 +1,47 @@
+/**
+ * Prices the form's case synchronously, on every keystroke, with the core's
+ * compiled engine: the request decoded by the same Schema the service decodes
+ * offers with (its violations become the form's messages), the tariff chosen
+ * as `priceCase` chooses it, and the tariff's pricing plan for the worksheet.
+ */
+import { CalendarDate, Offer, Pricing, RatingWorksheet, Tariff } from "@kasko/core"
+import { Either } from "effect"
+import { sentParameters, type CaseInput } from "./CaseInput.js"
+
+export interface FieldViolation {
+  /** A parameter name, `pricing_date`, or the request field the Schema names. */
+  readonly field: string
+  readonly message: string
+}
+
+export type CasePrice =
+  | { readonly _tag: "Priced"; readonly worksheet: RatingWorksheet.RatingWorksheet }
+  | { readonly _tag: "Rejected"; readonly violations: ReadonlyArray<FieldViolation> }
+
+const PARAMETER_FIELD = /^product\.parameters\.([a-z_]+)$/
+
+/** `product.parameters.vehicle_price` → `vehicle_price`: the form field a violation belongs to. */
+const formFieldOf = (field: string): string => PARAMETER_FIELD.exec(field)?.[1] ?? field
+
+/** The worksheet of a case, or every reason it cannot be priced. */
+export const priceCaseInput = (input: CaseInput, tariffs: ReadonlyArray<Tariff.Tariff>): CasePrice => {
+  if (!CalendarDate.isCalendarDate(input.pricing_date)) {
+    return { _tag: "Rejected", violations: [{ field: "pricing_date", message: "must be a real date in the form YYYY-MM-DD" }] }
+  }
+  const request = Offer.decodeOfferRequest(
+    { product: { product_name: input.product_name, parameters: sentParameters(input), features: [{ name: input.feature }] } },
+    input.pricing_date
+  )
+  if (Either.isLeft(request)) {
+    return { _tag: "Rejected", violations: request.left.violations.map((violation) => ({ field: formFieldOf(violation.field), message: violation.message })) }
+  }
+  const selection = request.right.product
+  const tariff = tariffs.length === 1 ? tariffs[0] : Tariff.tariffInForce(tariffs, selection.product_name, input.pricing_date)
+  if (tariff === undefined || tariff.product_name !== selection.product_name) {
+    return { _tag: "Rejected", violations: [{ field: "tariff", message: `no tariff of ${selection.product_name} in force on ${input.pricing_date}` }] }
+  }
+  return {
+    _tag: "Priced",
+    worksheet: RatingWorksheet.worksheetOf(Pricing.priceWith(tariff, Pricing.pricingRequestOf(selection, input.pricing_date)))
+  }
+}

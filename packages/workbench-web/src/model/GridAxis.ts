@@ -1,0 +1,38 @@
+/**
+ * An axis of a price grid, written as `kasko price-grid` takes it:
+ * `from:to:step` (`100000:1000000:100000`) or a list (`18,21,25`).
+ * (The command's own parser lives in PriceGrid.ts beside the Vega chart,
+ * which a browser bundle must not pull in; this one reads the same syntax.)
+ */
+import { Either } from "effect"
+import { PARAMETER_DEFINITIONS } from "./CaseInput.js"
+
+export interface GridAxis {
+  readonly parameter: string
+  readonly values: ReadonlyArray<string>
+}
+
+/** The most cells the page prices and draws at once. */
+export const MAX_GRID_CELLS = 2_500
+
+/** The values an axis text stands for, or why it stands for none. */
+export const parseAxisValues = (text: string): Either.Either<ReadonlyArray<string>, string> => {
+  const stepped = /^\s*(\d+)\s*:\s*(\d+)\s*:\s*(\d+)\s*$/.exec(text)
+  if (stepped === null) {
+    const values = text.split(",").map((value) => value.trim()).filter((value) => value !== "")
+    return values.length === 0 ? Either.left("give from:to:step or a list v1,v2,…") : Either.right(values)
+  }
+  const [from, to, step] = stepped.slice(1).map(Number) as [number, number, number]
+  if (step <= 0 || to < from) return Either.left("from ≤ to and a positive step, please")
+  if ((to - from) / step > 200) return Either.left("at most 200 steps")
+  return Either.right(Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, index) => String(from + index * step)))
+}
+
+/** A useful first axis for a parameter: every option of an enum, a spread of prices or ages. */
+export const defaultAxisText = (parameter: string): string => {
+  const definition = PARAMETER_DEFINITIONS.find((candidate) => candidate.name === parameter)
+  if (definition?.options !== undefined) return definition.options.map((option) => option.id).join(",")
+  if (parameter === "vehicle_price") return "100000:1000000:100000"
+  if (parameter === "youngest_user_age") return "18,20,21,24,25,27,28,35"
+  return ""
+}

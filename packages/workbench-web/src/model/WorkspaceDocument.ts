@@ -1,0 +1,37 @@
+/**
+ * What the server of `kasko workbench` sends the page and answers a save
+ * with: the tariff files of the directory as written (the page decodes them
+ * with the core, as `kasko price --tariff` would) and the golden tables as CSV.
+ */
+import { Schema } from "effect"
+
+/** A tariff file of the directory: its path below the directory and its text. */
+export const TariffFile = Schema.Struct({
+  file: Schema.String,
+  source: Schema.String
+})
+export type TariffFile = typeof TariffFile.Type
+
+/** A golden table (or a file of cases without expectations), as CSV. */
+export const GoldenTableFile = Schema.Struct({
+  file: Schema.String,
+  csv: Schema.String
+})
+export type GoldenTableFile = typeof GoldenTableFile.Type
+
+/** `GET /api/workspace`: everything the page works on, read fresh from disk. */
+export const WorkspaceDocument = Schema.Struct({
+  /** The server's date: the default pricing date, and the date the save rule compares `effective_from` with. */
+  today: Schema.String,
+  tariff_directory: Schema.String,
+  tariffs: Schema.Array(TariffFile),
+  golden_tables: Schema.Array(GoldenTableFile)
+})
+export type WorkspaceDocument = typeof WorkspaceDocument.Type
+
+/** `POST /api/tariffs`: the file a new version was written to, or why it was not. */
+export const SaveAnswer = Schema.Union(
+  Schema.Struct({ saved: Schema.String }),
+  Schema.Struct({ refused: Schema.String })
+)
+export type SaveAnswer = typeof SaveAnswer.Type

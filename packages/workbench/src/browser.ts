@@ -1,0 +1,12 @@
+/**
+ * Everything of the workbench but the Vega charts of PriceGrid.ts: pricing
+ * cases, golden tables, tariff diffs, the linter and worksheet tables. Vega
+ * declares no `sideEffects: false`, so a bundler keeps all of it once any
+ * export of PriceGrid.ts is imported; this entry lets a browser bundle (the
+ * workbench web app) leave it out.
+ */
+export { actualPrice, formatGoldenTable, parseGoldenTable, PARAMETER_COLUMNS, type ExpectedPrice, type GoldenCase } from "./GoldenTable.js"
+export { CaseRejected, priceCase, type PricingCase, type RuleEngine } from "./PricingCase.js"
+export { diffReport, diffTariffs, type PriceChange } from "./TariffDiff.js"
+export { lintReport, lintTariff, type Finding } from "./TariffLint.js"
+export { worksheetTable } from "./WorksheetTable.js"

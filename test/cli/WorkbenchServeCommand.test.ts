@@ -1,0 +1,79 @@
+/**
+ * `kasko workbench` as a process: prints its URL, serves the page and the
+ * workspace on 127.0.0.1 (the shipped tariffs and the repository's golden
+ * table by default, or the directory given), and exits 0 on SIGINT/SIGTERM.
+ */
+import { runCli } from "@kasko/server"
+import { spawn, type ChildProcess } from "node:child_process"
+import { cpSync } from "node:fs"
+import { join } from "node:path"
+import { createInterface } from "node:readline"
+import { afterAll, describe, expect, it } from "vitest"
+import { temporaryDirectory } from "../support.js"
+
+const ROOT = join(import.meta.dirname, "..", "..")
+const MAIN = join(ROOT, "packages", "server", "dist", "src", "main.js")
+const directory = temporaryDirectory("kasko-workbench-command-")
+afterAll(() => directory.remove())
+
+const workbench = (args: ReadonlyArray<string>) => spawn(process.execPath, [MAIN, "workbench", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] })
+
+const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+
+/** The URL the command prints on its first line. */
+const urlOf = (child: ChildProcess) =>
+  new Promise<string>((resolve, reject) => {
+    child.on("exit", (code) => reject(new Error(`kasko workbench exited ${code} before printing its URL`)))
+    createInterface({ input: child.stdout! }).on("line", (line) => {
+      const match = /^kasko workbench: (http:\/\/[^/ ]+)\/ /.exec(line)
+      if (match) resolve(match[1]!)
+    })
+  })
+
+describe("kasko workbench", () => {
+  it("serves the shipped tariffs and the repository's golden table on 127.0.0.1 until SIGINT", async () => {
+    const child = workbench(["--port", "0"])
+    const url = await urlOf(child)
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    const page = await fetch(`${url}/`)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('<script type="module" src="/app.js">')
+    const workspace = (await (await fetch(`${url}/api/workspace`)).json()) as { tariffs: Array<{ file: string }>; golden_tables: Array<{ file: string }> }
+    expect(workspace.tariffs.map((file) => file.file)).toEqual(["insurance-car-leasing/v1.json", "insurance-car-standalone/v1.json"])
+    expect(workspace.golden_tables.map((table) => table.file)).toEqual(["reference-tariff-v1.csv"])
+    const exited = exitOf(child)
+    child.kill("SIGINT")
+    expect(await exited).toBe(0)
+  }, 60_000)
+
+  it("serves the tariff directory given, and stops on SIGTERM", async () => {
+    const tariffs = join(directory.path, "tariffs")
+    cpSync(join(ROOT, "examples", "actuary-workbench", "tariffs"), tariffs, { recursive: true })
+    const child = workbench(["--tariffs", tariffs, "--host", "127.0.0.1", "--port", "0"])
+    const url = await urlOf(child)
+    const workspace = (await (await fetch(`${url}/api/workspace`)).json()) as { tariff_directory: string; tariffs: Array<{ file: string }>; golden_tables: Array<unknown> }
+    expect(workspace.tariff_directory).toBe(tariffs)
+    expect(workspace.tariffs.map((file) => file.file)).toEqual(["insurance-car-leasing-v2-proposal.json"])
+    expect(workspace.golden_tables).toEqual([])
+    const exited = exitOf(child)
+    child.kill("SIGTERM")
+    expect(await exited).toBe(0)
+  }, 60_000)
+
+  it.each([
+    [["--port", "70000"], "--port takes 0–65535"],
+    [["--tariffs", "/no/such/directory"], "no tariff directory at /no/such/directory"],
+    [["--golden", "/no/such/golden.csv"], "no golden table at /no/such/golden.csv"],
+    [["--colour"], "Unknown option '--colour'"]
+  ])("refuses %j with exit code 2: %s", async (args, message) => {
+    const result = await runCli(["workbench", ...args])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(message)
+    expect(result.stderr).toContain("usage: kasko workbench")
+  })
+
+  it("explains itself with --help, and is listed by kasko help", async () => {
+    expect((await runCli(["workbench", "--help"])).stdout).toContain("--tariffs   the tariff directory")
+    expect((await runCli(["help"])).stdout).toMatch(/workbench\s+the actuary's workbench in the browser/)
+  })
+})

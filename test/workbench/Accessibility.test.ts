@@ -1,0 +1,108 @@
+/**
+ * The workbench for keyboard and screen-reader users: axe-core finds no
+ * serious or critical violation in any view, every view is reached from the
+ * navigation by keyboard, the form prices by keyboard, the heat map's cells
+ * are reached with the arrow keys, and the editor lets Tab go.
+ */
+import type { Browser, Page } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { launchChromium, openPage, PROPOSAL, seriousAccessibilityViolations, skipBrowser, startTestWorkbench, type TestWorkbench } from "./support.js"
+
+/** Presses Tab until the focused element matches the selector (at most `limit` times). */
+const tabTo = async (page: Page, selector: string, limit = 60) => {
+  for (let presses = 0; presses < limit; presses++) {
+    await page.keyboard.press("Tab")
+    if (await page.evaluate((wanted) => (globalThis as unknown as { document: { activeElement: { matches: (s: string) => boolean } | null } }).document.activeElement?.matches(wanted) ?? false, selector)) return
+  }
+  throw new Error(`Tab never reached ${selector}`)
+}
+
+const VIEWS = [
+  { name: "price", ready: '[data-price="annually"]' },
+  { name: "grid", ready: ".heat-map" },
+  { name: "compare", ready: '.changes[aria-busy="false"]' },
+  { name: "check", ready: '.check-results[aria-busy="false"] [data-summary="golden"]' },
+  { name: "edit", ready: '.cm-content' }
+] as const
+
+describe.skipIf(skipBrowser)("the workbench's accessibility", () => {
+  let browser: Browser
+  let workbench: TestWorkbench
+  beforeAll(async () => {
+    browser = await launchChromium()
+    workbench = await startTestWorkbench({ "insurance-car-leasing/v2-proposal.json": PROPOSAL })
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await workbench?.stop()
+  })
+
+  it.each(VIEWS)("has no serious or critical axe-core violation in the $name view", async ({ name, ready }) => {
+    const { page, close } = await openPage(browser, workbench)
+    await page.goto(`${workbench.url}/#${name}`)
+    if (name === "compare") await page.locator('main select[name="new-version"]').selectOption("insurance-car-leasing/v2-proposal.json")
+    if (name === "check") await page.locator('main select[name="check-version"]').selectOption("insurance-car-leasing/v2-proposal.json")
+    await page.locator(`main ${ready}`).first().waitFor()
+    if (name === "grid") await page.locator('main rect[data-x="300000"][data-y="21"]').hover()
+    expect(await seriousAccessibilityViolations(page)).toEqual([])
+    await close()
+  }, 60_000)
+
+  it("reaches every view from the navigation by keyboard, and moves focus into the view", async () => {
+    const { page, close } = await openPage(browser, workbench)
+    await page.goto(`${workbench.url}/`)
+    await page.locator('main [data-price="annually"]').waitFor()
+    for (const { name, ready } of VIEWS.slice(1)) {
+      await tabTo(page, `nav a[data-view="${name}"]`)
+      await page.keyboard.press("Enter")
+      await page.locator(`main[data-view="${name}"] ${ready}`).first().waitFor()
+      expect(await page.locator(`nav a[data-view="${name}"]`).getAttribute("aria-current")).toBe("page")
+      expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id)).toBe("view")
+      // back to the top for the next link
+      await page.locator("header h1").click()
+    }
+    await close()
+  }, 90_000)
+
+  it("prices as one types, by keyboard alone", async () => {
+    const { page, close } = await openPage(browser, workbench)
+    await page.goto(`${workbench.url}/#price`)
+    const annually = page.locator('main [data-price="annually"]')
+    await annually.waitFor()
+    await tabTo(page, 'main input[name="vehicle_price"]')
+    await page.keyboard.press("End")
+    const before = Number(await annually.textContent())
+    await page.keyboard.type("0")
+    expect(await page.locator('main input[name="vehicle_price"]').inputValue()).toBe("2500000")
+    expect(Number(await annually.textContent())).toBeGreaterThan(before)
+    await close()
+  }, 60_000)
+
+  it("moves between the heat map's cells with the arrow keys, showing each cell's worksheet", async () => {
+    const { page, close } = await openPage(browser, workbench)
+    await page.goto(`${workbench.url}/#grid`)
+    await page.locator("main .heat-map").waitFor()
+    await tabTo(page, "main .chart-frame")
+    const status = page.locator("main .cell-status")
+    expect(await status.textContent()).toBe("vehicle_price 100000, youngest_user_age 18: 8334")
+    await page.keyboard.press("ArrowRight")
+    await page.keyboard.press("ArrowRight")
+    await page.keyboard.press("ArrowDown")
+    expect(await status.textContent()).toMatch(/^vehicle_price 300000, youngest_user_age 20: \d+$/)
+    expect(await page.locator("main .cell-detail h3").textContent()).toBe("Cell vehicle_price=300000, youngest_user_age=20")
+    await close()
+  }, 60_000)
+
+  it("lets Tab leave the tariff editor, and types into it from the keyboard", async () => {
+    const { page, close } = await openPage(browser, workbench)
+    await page.goto(`${workbench.url}/#edit`)
+    await page.locator("main .cm-content").waitFor()
+    await tabTo(page, "main .cm-content")
+    await page.keyboard.press("Control+End")
+    await page.keyboard.type(" ")
+    await page.locator("main .draft-status", { hasText: "Edited, not saved." }).waitFor()
+    await page.keyboard.press("Tab")
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent)).toBe("Save as a new version")
+    await close()
+  }, 60_000)
+})

@@ -5,7 +5,7 @@
  */
 import { Examples, ProductCatalogue } from "@kasko/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeClient, startTestService, type TestService } from "./support.js"
+import { asPartner, makeClient, startTestService, type TestService } from "./support.js"
 
 const DAY = 24 * 60 * 60 * 1000
 const PROBLEM = "application/problem+json"
@@ -22,7 +22,7 @@ afterAll(async () => {
 })
 
 const createQuote = async (request: unknown = Examples.quoteRequest(), partner = "partner-a") =>
-  client.request("POST", "/insurance/car/quotes", { body: request, headers: { "x-test-partner": partner } })
+  client.request("POST", "/insurance/car/quotes", { body: request, headers: asPartner(partner) })
 
 const expectProblem = (answer: { status: number; headers: Headers; body: any }, status: number, title: string) => {
   expect(answer.status).toBe(status)
@@ -163,7 +163,7 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
       ["not-a-uuid", "partner-a"],
       [created.body.quote_id, "partner-b"]
     ]) {
-      const headers = { "x-test-partner": partner! }
+      const headers = asPartner(partner!)
       expectProblem(await client.request("GET", `/insurance/car/quotes/${id}`, { headers }), 404, "Not Found")
       expectProblem(await client.request("POST", `/insurance/car/quotes/${id}/activation`, { headers }), 404, "Not Found")
     }

@@ -3,14 +3,14 @@
  * with Retry-After, or 500 when retrying cannot help) and defects (500 with a
  * generic title; the details only in the log, redacted).
  */
-import { Examples, IdGenerator, QuoteStore, Readiness, StorageUnavailable, TariffBook } from "@kasko/core"
-import { makeApp, singlePartner } from "@kasko/express"
+import { Examples, QuoteStore, StorageUnavailable } from "@kasko/core"
+import { makeApp } from "@kasko/express"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { pino } from "pino"
 import { afterEach, describe, expect, it } from "vitest"
-import { makeClient } from "./support.js"
+import { makeClient, servicesOver } from "./support.js"
 
 const running: Array<{ server: Server; runtime: ManagedRuntime.ManagedRuntime<any, any> }> = []
 afterEach(async () => {
@@ -30,12 +30,11 @@ const serveWithStore = async (failure: Effect.Effect<never, StorageUnavailable>)
     purge: () => failure,
     checkWritable: failure
   })
-  const runtime = ManagedRuntime.make(Layer.mergeAll(store, Readiness.layer.pipe(Layer.provide(store)), IdGenerator.layerSequential, TariffBook.shipped))
+  const runtime = ManagedRuntime.make(servicesOver(store))
   const logLines: Array<string> = []
   const app = makeApp({
     runtime,
     logger: pino({ level: "info" }, { write: (line: string) => void logLines.push(line) }),
-    authenticate: singlePartner("partner-a"),
     bodyLimitBytes: 100_000,
     protection: { requestsPerMinute: 1_000, failedAuthenticationsPerMinute: 1_000, corsOrigins: [] },
     requestTimeoutMillis: 300,

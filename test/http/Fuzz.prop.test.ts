@@ -25,7 +25,7 @@ let quoteId = ""
 
 beforeAll(async () => {
   partner = await addPartner(directory.path, "fuzz-partner")
-  server = await startTestService({ dataDirectory: directory.path, authenticate: "real" })
+  server = await startTestService({ dataDirectory: directory.path, authentication: "real" })
   client = await makeClient(server.url)
   quoteId = (await client.request("POST", "/insurance/car/quotes", { body: Examples.quoteRequest(), headers: partner.headers })).body.quote_id
 })

@@ -19,7 +19,7 @@ let notFoundBody = ""
 
 beforeAll(async () => {
   for (const id of ["partner-one", "partner-two", "partner-three"]) partners.push(await addPartner(directory.path, id))
-  server = await startTestService({ dataDirectory: directory.path, authenticate: "real" })
+  server = await startTestService({ dataDirectory: directory.path, authentication: "real" })
   client = await makeClient(server.url)
   for (const [owner, partner] of partners.entries()) {
     for (let count = 0; count < 2; count++) {

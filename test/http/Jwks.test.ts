@@ -71,7 +71,7 @@ beforeAll(async () => {
   subscriptionKey = JSON.parse(await kasko(directory.path, "partners", "add", "--id", "fleet-leasing", "--name", "Fleet Leasing A/S")).subscription_key
   server = await startTestService({
     dataDirectory: directory.path,
-    authenticate: "real",
+    authentication: "real",
     environment: {
       KASKO_JWKS_URL: jwksUrl,
       KASKO_TOKEN_ISSUER: ISSUER,

@@ -20,7 +20,7 @@ let partners: Array<PartnerCredentials> = []
 
 beforeAll(async () => {
   partners = [await addPartner(directory.path, "load-one"), await addPartner(directory.path, "load-two")]
-  server = await startTestService({ dataDirectory: directory.path, authenticate: "real", environment: { KASKO_RATE_LIMIT_PER_MINUTE: "10000000" } })
+  server = await startTestService({ dataDirectory: directory.path, authentication: "real", environment: { KASKO_RATE_LIMIT_PER_MINUTE: "10000000" } })
 })
 afterAll(async () => {
   await server.stop()

@@ -24,7 +24,7 @@ const setImmutable = (on: boolean) => execFileSync("chattr", [on ? "+i" : "-i", 
 
 beforeAll(async () => {
   partner = await addPartner(directory.path, "fault-partner")
-  server = await startTestService({ dataDirectory: directory.path, authenticate: "real" })
+  server = await startTestService({ dataDirectory: directory.path, authentication: "real" })
   client = await makeClient(server.url)
 })
 afterAll(async () => {

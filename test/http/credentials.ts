@@ -45,7 +45,7 @@ export const serviceWithPartners = (name: string, partnerIds: ReadonlyArray<stri
   }
   beforeAll(async () => {
     for (const partnerId of partnerIds) state.partners[partnerId] = await addPartner(directory.path, partnerId)
-    state.server = await startTestService({ dataDirectory: directory.path, authenticate: "real", environment })
+    state.server = await startTestService({ dataDirectory: directory.path, authentication: "real", environment })
     state.client = await makeClient(state.server.url)
   }, 60_000)
   afterAll(async () => {

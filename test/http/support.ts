@@ -3,11 +3,13 @@
  * SQLite file and an adjustable clock, its log lines captured, and an HTTP
  * client that checks every answer against the served OpenAPI document.
  */
-import type { Authenticate } from "@kasko/express"
+import { Authentication, IdGenerator, type QuoteStore, Readiness, TariffBook } from "@kasko/core"
+import type { Services } from "@kasko/express"
+import { MemoryRateLimiter } from "@kasko/memory"
 import { makeAdjustableClock, readServiceConfig, startService, type RunningService } from "@kasko/server"
 import { Ajv } from "ajv"
 import addFormats from "ajv-formats"
-import { Either } from "effect"
+import { Effect, Either, Layer } from "effect"
 import { pino } from "pino"
 import { temporaryDirectory } from "../support.js"
 
@@ -20,14 +22,23 @@ export interface TestService {
   readonly stop: () => Promise<void>
 }
 
-/** Authentication for tests: the partner named by `x-test-partner`, `partner-a` otherwise. */
-export const partnerFromTestHeader: Authenticate = async (request) => {
-  const partnerId = request.get("x-test-partner") ?? "partner-a"
-  return { partnerId, rateLimitKey: partnerId }
-}
+/** Authentication for tests: the partner an `Authorization: Test <partner>` header names, `partner-a` otherwise. */
+export const testAuthentication: Layer.Layer<Authentication.Authentication> = Layer.succeed(Authentication.Authentication, {
+  authenticate: (credentials) => {
+    const partnerId = /^Test (\S+)$/.exec(credentials.authorization ?? "")?.[1] ?? "partner-a"
+    return Effect.succeed({ partnerId, rateLimitKey: partnerId })
+  }
+})
+
+/** The headers that make a request `partner`'s under testAuthentication. */
+export const asPartner = (partner: string) => ({ authorization: `Test ${partner}` })
+
+/** Every service an app needs, over a given quote store, with test authentication: for apps made without the server. */
+export const servicesOver = (store: Layer.Layer<QuoteStore.QuoteStore>): Layer.Layer<Services> =>
+  Layer.mergeAll(store, Readiness.layer.pipe(Layer.provide(store)), testAuthentication, MemoryRateLimiter.layer, IdGenerator.layerSequential, TariffBook.shipped)
 
 export const startTestService = async (
-  options: { dataDirectory?: string; environment?: Record<string, string>; authenticate?: Authenticate | "real" } = {}
+  options: { dataDirectory?: string; environment?: Record<string, string>; authentication?: "test" | "real" } = {}
 ): Promise<TestService> => {
   const directory = options.dataDirectory ?? temporaryDirectory("kasko-e2e-").path
   const config = Either.getOrThrowWith(
@@ -38,8 +49,7 @@ export const startTestService = async (
   const logger = pino({ level: "info" }, { write: (line: string) => void logLines.push(JSON.parse(line)) })
   const clock = makeAdjustableClock()
   // "real" selects the service's own bearer-token authentication
-  const authenticate = options.authenticate === undefined ? partnerFromTestHeader : options.authenticate === "real" ? undefined : options.authenticate
-  const service = await startService({ config, clock: clock.clock, logger, ...(authenticate === undefined ? {} : { authenticate }) })
+  const service = await startService({ config, clock: clock.clock, logger, ...(options.authentication === "real" ? {} : { authentication: testAuthentication }) })
   return { service, url: service.url, dataDirectory: directory, logLines, adjustClock: clock.adjust, stop: service.stop }
 }
 

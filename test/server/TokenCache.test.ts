@@ -3,7 +3,7 @@
  * once, not on every request — still refuses one once it has expired, and
  * never remembers a refusal.
  */
-import { makeTokenVerifier } from "@kasko/server"
+import { Tokens } from "@kasko/credentials"
 import { generateKeyPair, SignJWT, type CryptoKey, type JWTVerifyGetKey } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
 
@@ -39,7 +39,7 @@ describe("remembered tokens", () => {
   it("are accepted again without a signature check, until their exp", async () => {
     const { privateKey, publicKey } = await generateKeyPair("ES256")
     const { getKey, lookups } = countingKeys(() => publicKey)
-    const verify = makeTokenVerifier(getKey, AUDIENCE)
+    const { verify } = Tokens.makeTokenVerifier(getKey, AUDIENCE)
     const token = await sign(privateKey)
     const accepted = { partnerId: "partner-a", scopes: new Set(["offers:create"]) }
     expect(await verify(token)).toEqual(accepted)
@@ -57,7 +57,7 @@ describe("remembered tokens", () => {
     const { privateKey, publicKey } = await generateKeyPair("ES256")
     let published: CryptoKey | undefined
     const { getKey, lookups } = countingKeys(() => published)
-    const verify = makeTokenVerifier(getKey, AUDIENCE)
+    const { verify } = Tokens.makeTokenVerifier(getKey, AUDIENCE)
     const token = await sign(privateKey)
     expect(await verify(token)).toEqual({ rejected: "the token is signed with a key this service does not know" })
     expect(await verify(token)).toEqual({ rejected: "the token is signed with a key this service does not know" })
@@ -69,7 +69,7 @@ describe("remembered tokens", () => {
   it("refuses a token signed by another key, every time, with the reason", async () => {
     const { publicKey } = await generateKeyPair("ES256")
     const stranger = await generateKeyPair("ES256")
-    const verify = makeTokenVerifier(publicKey, AUDIENCE)
+    const { verify } = Tokens.makeTokenVerifier(publicKey, AUDIENCE)
     const forged = await sign(stranger.privateKey)
     expect(await verify(forged)).toEqual({ rejected: "the token's signature does not verify" })
     expect(await verify(forged)).toEqual({ rejected: "the token's signature does not verify" })

@@ -1,41 +1,63 @@
-/** The SQLite partner store remembers lookups, and forgets them the moment another connection changes the database. */
-import { PartnerAdministration, PartnerStore } from "@kasko/core"
+/**
+ * Authentication remembers a subscription key that checked out — no hashing,
+ * no lookup on the partner's next request — and forgets it the moment the
+ * SQLite database changes through another connection (the `kasko` command
+ * revoking a key or suspending a partner), while it stays remembered as long
+ * as nothing changes.
+ */
+import { Authentication as AuthenticationPort, PartnerAdministration, PartnerStore } from "@kasko/core"
+import { Authentication, SubscriptionKeys } from "@kasko/credentials"
 import { SqliteConnection, SqlitePartnerStore } from "@kasko/sqlite"
-import { Effect, Option } from "effect"
+import { Effect, Either } from "effect"
+import { generateKeyPair, SignJWT } from "jose"
 import { afterAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
 
 const directory = temporaryDirectory("kasko-partner-cache-")
 afterAll(() => directory.remove())
 
-const key = (prefix: string) => ({ key_prefix: prefix, key_hash: `hash-${prefix}` })
-const matches = (prefix: string) => (hash: string) => hash === `hash-${prefix}`
+const RULES = { issuer: "kasko", audience: "kasko-partner-api", maxLifetimeSeconds: 86_400 }
 
-describe("the SQLite partner store's memory", () => {
-  it("sees a revocation and a suspension made through another connection on the next lookup", async () => {
+describe("authentication's memory of subscription keys on SQLite", () => {
+  it("looks a key up once while nothing changes, and sees a revocation and a suspension made through another connection on the next request", async () => {
     const filename = directory.newFile("partners.db")
     const service = SqliteConnection.openConnection({ filename })
     const admin = SqliteConnection.openConnection({ filename })
     const serviceStore = SqlitePartnerStore.makePartnerStore(service)
-    const adminStore = SqlitePartnerStore.makePartnerStore(admin)
-    const onService = <A, E>(program: Effect.Effect<A, E, PartnerStore.PartnerStore>) =>
-      Effect.runPromise(Effect.provideService(program, PartnerStore.PartnerStore, serviceStore))
+    let lookups = 0
+    const countingStore: PartnerStore.PartnerStore["Type"] = {
+      ...serviceStore,
+      findSubscriptionKey: (prefix) => Effect.suspend(() => ((lookups += 1), serviceStore.findSubscriptionKey(prefix)))
+    }
     const onAdmin = <A, E>(program: Effect.Effect<A, E, PartnerStore.PartnerStore>) =>
-      Effect.runPromise(Effect.provideService(program, PartnerStore.PartnerStore, adminStore))
+      Effect.runPromise(Effect.provideService(program, PartnerStore.PartnerStore, SqlitePartnerStore.makePartnerStore(admin)))
+    const { privateKey, publicKey } = await generateKeyPair("ES256")
+    const token = await new SignJWT({ scope: "offers:create" })
+      .setProtectedHeader({ alg: "ES256" })
+      .setSubject("partner-a")
+      .setIssuer("kasko")
+      .setAudience("kasko-partner-api")
+      .setIssuedAt()
+      .setExpirationTime("10m")
+      .sign(privateKey)
+    const authentication = await Effect.runPromise(Authentication.make(publicKey, RULES).pipe(Effect.provideService(PartnerStore.PartnerStore, countingStore)))
+    const authenticate = (subscriptionKey: string) =>
+      Effect.runPromise(Effect.either(authentication.authenticate({ authorization: `Bearer ${token}`, subscriptionKey }, "offers:create" satisfies AuthenticationPort.Scope)))
     try {
-      await onAdmin(PartnerAdministration.addPartner({ partner_id: "partner-a", name: "A" }, key("aaaa00000001")))
-      await onAdmin(PartnerAdministration.addSubscriptionKey("partner-a", key("aaaa00000002")))
-      const lookup = (prefix: string) => onService(PartnerAdministration.partnerOfSubscriptionKey(prefix, matches(prefix)))
-      // warm the service's memory
-      expect(Option.isSome(await lookup("aaaa00000001"))).toBe(true)
-      expect(Option.isSome(await lookup("aaaa00000001"))).toBe(true)
+      const first = SubscriptionKeys.generateSubscriptionKey()
+      const second = SubscriptionKeys.generateSubscriptionKey()
+      await onAdmin(PartnerAdministration.addPartner({ partner_id: "partner-a", name: "A" }, first))
+      await onAdmin(PartnerAdministration.addSubscriptionKey("partner-a", second))
 
-      await onAdmin(PartnerAdministration.revokeSubscriptionKey("partner-a", "aaaa00000001"))
-      expect(await lookup("aaaa00000001")).toEqual(Option.none())
-      expect(Option.isSome(await lookup("aaaa00000002"))).toBe(true)
+      for (let request = 0; request < 5; request++) expect(Either.isRight(await authenticate(first.key))).toBe(true)
+      expect(lookups).toBe(1)
+
+      await onAdmin(PartnerAdministration.revokeSubscriptionKey("partner-a", first.key_prefix))
+      expect(await authenticate(first.key)).toMatchObject(Either.left({ reason: "invalid_subscription_key" }))
+      expect(Either.isRight(await authenticate(second.key))).toBe(true)
 
       await onAdmin(PartnerAdministration.suspendPartner("partner-a"))
-      expect(await lookup("aaaa00000002")).toEqual(Option.none())
+      expect(await authenticate(second.key)).toMatchObject(Either.left({ reason: "invalid_subscription_key" }))
     } finally {
       SqliteConnection.closeConnection(admin)
       SqliteConnection.closeConnection(service)

@@ -1,167 +1,120 @@
 /**
- * The Express application: request id, log line, authentication, JSON bodies,
- * the operations, the document and its page — and problem+json for every
- * failure, replacing each of Express's default answers.
+ * The Express application. A request for an operation runs as one Effect
+ * program in the service's runtime (RequestProgram); Express only hands it
+ * the request and writes the answer it comes back with. Everything else — the
+ * document, its page, 404s, 405s, Express's own errors — answers
+ * problem+json through Express's routes, with the same request id, log line
+ * and security headers.
  */
-import type { CoreError } from "@kasko/core"
-import { Cause, Exit, Option, type ManagedRuntime } from "effect"
-import express, { type Express, type RequestHandler } from "express"
+import { Exit, type ManagedRuntime } from "effect"
+import express, { type Express, type Request, type Response } from "express"
 import type { Logger } from "pino"
-import { createHash } from "node:crypto"
 import { API_REFERENCE_PATHS, apiReferencePage } from "./ApiReferencePage.js"
-import { isPrincipal, PRINCIPAL, type Authenticate, type Principal } from "./Authentication.js"
-import { isServerFault, problemOfCoreError, RETRY_AFTER_SECONDS } from "./CoreErrorProblems.js"
+import { makeDispatch } from "./Dispatch.js"
 import { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
-import { OPERATIONS, type Operation, type Services } from "./Operations.js"
-import { jsonBody } from "./JsonBody.js"
-import { constraintViolation, PROBLEMS, sendProblem } from "./Problem.js"
-import {
-  corsFor,
-  limitFailedAuthentication,
-  rateLimitPerKey,
-  requireHost,
-  securityHeaders,
-  trustProxySetting,
-  type ProtectionOptions
-} from "./Protection.js"
+import { OPERATIONS, type Services } from "./Operations.js"
+import { PROBLEM_CONTENT_TYPE, PROBLEMS } from "./Problem.js"
 import { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"
-import { requestId, requestIdOf } from "./RequestId.js"
-import { runEffect } from "./RunEffect.js"
+import { clientAddressKey, corsFor, requireHost, securityHeaderList, securityHeaders, trustProxySetting, type ProtectionOptions } from "./Protection.js"
+import { requestId, requestIdFor } from "./RequestId.js"
 import { redact, requestLog } from "./RequestLog.js"
+import { requestProgram, type Answer, type ProgramSettings } from "./RequestProgram.js"
 
 export interface AppOptions {
-  /** The runtime holding the store, ids and tariffs: built once at start-up, never per request. */
+  /** The runtime holding every service a request needs: built once at start-up, never per request. */
   readonly runtime: ManagedRuntime.ManagedRuntime<Services, unknown>
   readonly logger: Logger
-  readonly authenticate: Authenticate
   /** Largest accepted request body. */
   readonly bodyLimitBytes: number
   readonly protection: ProtectionOptions
-  /** Longest an operation may wait (storage, say) before the request answers 503 instead of hanging. */
+  /** Longest a request may wait on the identity provider or on storage before it answers 503 instead of hanging. */
   readonly requestTimeoutMillis: number
   readonly document: DocumentSettings
 }
 
-/** `/insurance/car/quotes/{quote_id}` → `/insurance/car/quotes/:quote_id` */
-const expressPath = (template: string) => template.replace(/\{(\w+)\}/g, ":$1")
-
-const TIMED_OUT = Symbol("timed out")
-
-/** The outcome, or TIMED_OUT once the budget is spent (the work may still finish; an Idempotency-Key makes the retry safe). */
-const withinBudget = <A>(outcome: Promise<A>, budgetMillis: number): Promise<A | typeof TIMED_OUT> => {
-  let timer: NodeJS.Timeout | undefined
-  const expiry = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), budgetMillis)
-  })
-  return Promise.race([outcome, expiry]).finally(() => clearTimeout(timer))
-}
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
-
-/** The Idempotency-Key and a fingerprint of the body (SHA-256 of its JSON), or why the key is malformed. */
-const idempotencyOf = (request: express.Request): { key: string; fingerprint: string } | undefined | Error => {
-  const key = request.get("idempotency-key")
-  if (key === undefined) return undefined
-  if (!IDEMPOTENCY_KEY.test(key)) return new Error("must be 1–255 visible ASCII characters")
-  return { key, fingerprint: createHash("sha256").update(JSON.stringify(request.body ?? null)).digest("hex") }
+// what a request's program comes back with when the runtime itself is gone (shutting down)
+const SHUTTING_DOWN: Answer = {
+  status: 503,
+  headers: { "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, "Retry-After": "5" },
+  body: JSON.stringify(PROBLEMS.serviceUnavailable)
 }
 
 export const makeApp = (options: AppOptions): Express => {
-  const { runtime, logger, authenticate } = options
+  const { runtime, logger } = options
+  const basePath = options.document.basePath ?? ""
   const app = express()
   app.disable("x-powered-by")
   app.disable("etag")
   app.set("case sensitive routing", true)
   app.set("strict routing", true)
   app.set("query parser", "simple")
-  app.set("trust proxy", trustProxySetting(options.protection.trustProxy))
+  const trustProxy = trustProxySetting(options.protection.trustProxy)
+  app.set("trust proxy", trustProxy)
 
-  app.use(requestId)
-  app.use(requestLog(logger))
-  app.use(securityHeaders())
-  app.use(requireHost)
-  for (const middleware of corsFor(options.protection.corsOrigins)) app.use(middleware)
-  const limitFailures = limitFailedAuthentication(options.protection.failedAuthenticationsPerMinute)
-  const limitRate = rateLimitPerKey(options.protection.requestsPerMinute)
-  const admitJson = jsonBody(options.bodyLimitBytes)
+  const headers = securityHeaderList()
+  const settings: ProgramSettings = {
+    bodyLimitBytes: options.bodyLimitBytes,
+    budgetMillis: options.requestTimeoutMillis,
+    requestsPerMinute: options.protection.requestsPerMinute,
+    failedAuthenticationsPerMinute: options.protection.failedAuthenticationsPerMinute,
+    logger
+  }
+  const dispatch = makeDispatch(OPERATIONS, basePath)
 
-  // credentials first, from the headers alone: a caller without them never gets a body read or decompressed
-  const authenticating =
-    (operation: Operation): RequestHandler =>
-    async (request, response, next) => {
-      const caller = await authenticate(request, operation)
-      if (!isPrincipal(caller)) {
-        sendProblem(response, caller)
-        return
-      }
-      response.locals[PRINCIPAL] = caller
-      next()
-    }
-
-  const run =
-    (operation: Operation): RequestHandler =>
-    async (request, response) => {
-      const caller = response.locals[PRINCIPAL] as Principal
-      const idempotency = operation.idempotent ? idempotencyOf(request) : undefined
-      if (idempotency instanceof Error) {
-        sendProblem(response, constraintViolation([{ field: "Idempotency-Key", message: idempotency.message }]))
-        return
-      }
-      const outcome = runEffect(
-        runtime,
-        operation.handle({ params: request.params as Record<string, string>, body: request.body, partnerId: caller.partnerId, idempotency })
-      )
-      const exit = outcome instanceof Promise ? await withinBudget(outcome, options.requestTimeoutMillis) : outcome
-      if (exit === TIMED_OUT) {
-        logger.warn({ request_id: requestIdOf(response.locals), budget_ms: options.requestTimeoutMillis }, "request over its time budget")
-        sendProblem(response, { problem: { ...PROBLEMS.serviceUnavailable, detail: "The request took too long; retry it (with its Idempotency-Key)." }, headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } })
-        return
-      }
-      if (Exit.isSuccess(exit)) {
-        if (operation.noStore) response.setHeader("Cache-Control", "no-store")
-        response.status(200).json(exit.value)
-        return
-      }
-      const failure = Cause.failureOption(exit.cause) as Option.Option<CoreError>
-      if (Option.isSome(failure)) {
-        if (isServerFault(failure.value)) {
-          logger.error({ request_id: requestIdOf(response.locals), error: redact(JSON.stringify(failure.value)) }, "storage or pricing failure")
-        }
-        sendProblem(response, problemOfCoreError(failure.value))
-        return
-      }
-      logger.error({ request_id: requestIdOf(response.locals), error: redact(Cause.pretty(exit.cause)) }, "defect")
-      sendProblem(response, { problem: PROBLEMS.internal })
-    }
-
-  // the partner API, mounted under the base path; probes stay at the root
-  const api = express.Router({ caseSensitive: true, strict: true })
-  const methodsByPath = { api: new Map<string, Array<string>>(), root: new Map<string, Array<string>>() }
-  for (const operation of OPERATIONS) {
-    const path = expressPath(operation.path)
-    const handlers = [
-      ...(operation.scope === undefined ? [] : [limitFailures]),
-      authenticating(operation),
-      ...(operation.scope === undefined ? [] : [limitRate]),
-      ...(operation.requestBody === undefined ? [] : admitJson),
-      run(operation)
-    ]
-    const [router, methods] = operation.servedAtRoot ? [app, methodsByPath.root] : [api, methodsByPath.api]
-    router[operation.method](path, ...handlers)
-    methods.set(path, [...(methods.get(path) ?? []), operation.method.toUpperCase()])
+  const writeAnswer = (request: Request, response: Response, answer: Answer, id: string, started: bigint) => {
+    response.statusCode = answer.status
+    for (const [name, value] of headers) response.setHeader(name, value)
+    response.setHeader("X-Request-Id", id)
+    for (const name in answer.headers) response.setHeader(name, answer.headers[name]!)
+    response.setHeader("Content-Length", Buffer.byteLength(answer.body))
+    response.end(answer.body)
+    logger.info(
+      { request_id: id, method: request.method, path: redact(request.url), status: answer.status, duration_ms: Number(process.hrtime.bigint() - started) / 1e6 },
+      "request"
+    )
   }
 
+  for (const middleware of corsFor(options.protection.corsOrigins)) app.use(middleware)
+
+  // the operations: one program per request, run in the service's runtime
+  app.use((request, response, next) => {
+    const match = dispatch(request.method, request.url)
+    if (match === undefined) return next()
+    const started = process.hrtime.bigint()
+    const id = requestIdFor(request.headers["x-request-id"])
+    if ("refused" in match) {
+      const { problem, headers: problemHeaders } = match.refused
+      logger.warn({ request_id: id, status: problem.status }, "refused a malformed request")
+      return writeAnswer(request, response, { status: problem.status, headers: { "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, ...problemHeaders }, body: JSON.stringify(problem) }, id, started)
+    }
+    const address = clientAddressKey((trustProxy === false ? request.socket.remoteAddress : request.ip) ?? "unknown")
+    runtime.runCallback(requestProgram({ operation: match.operation, params: match.params, request, address, requestId: id }, settings), {
+      onExit: (exit) => writeAnswer(request, response, Exit.isSuccess(exit) ? exit.value : SHUTTING_DOWN, id, started)
+    })
+  })
+
+  // everything else: the document, its page, 404s and 405s
+  app.use(requestId)
+  app.use(requestLog(logger))
+  app.use(securityHeaders(headers))
+  app.use(requireHost)
+  const api = express.Router({ caseSensitive: true, strict: true })
   const document = JSON.stringify(openApiDocument(OPERATIONS, options.document))
   api.get("/openapi.json", (_request, response) => {
     response.type("application/json").send(document)
   })
-  methodsByPath.api.set("/openapi.json", ["GET"])
   api.use(apiReferencePage())
+  const methodsByPath = { api: new Map<string, Array<string>>(), root: new Map<string, Array<string>>() }
+  for (const operation of OPERATIONS) {
+    const path = operation.path.replace(/\{(\w+)\}/g, ":$1")
+    const methods = operation.servedAtRoot ? methodsByPath.root : methodsByPath.api
+    methods.set(path, [...(methods.get(path) ?? []), operation.method.toUpperCase()])
+  }
+  methodsByPath.api.set("/openapi.json", ["GET"])
   for (const path of API_REFERENCE_PATHS) methodsByPath.api.set(path, ["GET"])
-
   installMethodNotAllowed(api, methodsByPath.api)
   installMethodNotAllowed(app, methodsByPath.root)
-  app.use(options.document.basePath || "/", api)
+  app.use(basePath || "/", api)
   installProblemFallbacks(app, logger)
   return app
 }

@@ -2,7 +2,7 @@
  * The one table from the core's failures to HTTP answers. A new core error does
  * not compile until it has a row here.
  */
-import type { CoreError } from "@kasko/core"
+import type { AuthenticationRefused, CoreError } from "@kasko/core"
 import { constraintViolation, PROBLEMS, type ProblemAnswer } from "./Problem.js"
 
 /** Seconds a client should wait before retrying after a 503. */
@@ -13,11 +13,45 @@ const unavailable: ProblemAnswer = {
   headers: { "Retry-After": String(RETRY_AFTER_SECONDS) }
 }
 
+const REALM = 'Bearer realm="kasko"'
+
+// RFC 6750 §3: the error codes under the refusal reasons; no code at all when no credentials were sent
+const BEARER_ERROR: Readonly<Record<AuthenticationRefused["reason"], string | undefined>> = {
+  no_credentials: undefined,
+  malformed_authorization: "invalid_request",
+  missing_subscription_key: "invalid_request",
+  invalid_token: "invalid_token",
+  invalid_subscription_key: "invalid_token",
+  insufficient_scope: "insufficient_scope"
+}
+
+// RFC 6750 §3: error_description is printable ASCII without `"` and `\`
+const quotable = (text: string) => text.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, "?")
+
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
+
+/**
+ * 401 with a WWW-Authenticate challenge that says what to fix, and the same in
+ * the problem's `detail`. A missing scope is 401, not RFC 6750's 403, because
+ * the specification says so.
+ */
+const unauthorized = (error: AuthenticationRefused): ProblemAnswer => {
+  const code = BEARER_ERROR[error.reason]
+  const challenge =
+    code === undefined
+      ? REALM
+      : `${REALM}, error="${code}", error_description="${quotable(error.description)}"${error.scope === undefined ? "" : `, scope="${error.scope}"`}`
+  const detail = error.reason === "invalid_token" ? `The access token was refused: ${error.description}.` : sentence(error.description)
+  return { problem: { ...PROBLEMS.unauthorized, detail }, headers: { "WWW-Authenticate": challenge } }
+}
+
 const PROBLEM_OF_CORE_ERROR = {
+  AuthenticationRefused: unauthorized,
   ConstraintViolation: (error) => constraintViolation(error.violations),
   IdempotencyKeyReused: () => ({
     problem: { ...PROBLEMS.idempotencyKeyReused, detail: "This Idempotency-Key was used with a different request in the last 24 hours." }
   }),
+  IdentityProviderUnavailable: () => unavailable,
   ProductNotFound: () => ({ problem: PROBLEMS.notFound }),
   QuoteNotFound: () => ({ problem: PROBLEMS.notFound }),
   TariffNotInForce: () => unavailable,
@@ -30,4 +64,10 @@ export const problemOfCoreError = (error: CoreError): ProblemAnswer =>
 
 /** True for the failures that mean the service, not the client, is at fault (logged at error level). */
 export const isServerFault = (error: CoreError): boolean =>
-  error._tag === "StorageUnavailable" || error._tag === "TariffNotInForce"
+  error._tag === "StorageUnavailable" || error._tag === "TariffNotInForce" || error._tag === "IdentityProviderUnavailable"
+
+/** A 503 for a request whose operation waited past its time budget. */
+export const overBudget: ProblemAnswer = {
+  problem: { ...PROBLEMS.serviceUnavailable, detail: "The request took too long; retry it (with its Idempotency-Key)." },
+  headers: { "Retry-After": String(RETRY_AFTER_SECONDS) }
+}

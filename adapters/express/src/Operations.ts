@@ -1,9 +1,10 @@
 /**
  * The API's operations (spec §4, plus health and readiness): one table that
- * drives the Express routes, the 405 answers and the OpenAPI document, so the
+ * drives the request dispatch, the 405 answers and the OpenAPI document, so the
  * three can never drift apart.
  */
 import {
+  Authentication,
   type CoreError,
   Examples,
   type IdGenerator,
@@ -13,22 +14,29 @@ import {
   QuoteRequest,
   type QuoteStore,
   QuotingService,
+  type RateLimiter,
   Readiness,
   type TariffBook
 } from "@kasko/core"
 import { Effect, Schema } from "effect"
 
-/** The services every operation may use; the composition root provides them once. */
-export type Services = QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook | Readiness.Readiness
+/** The services a request's program uses; the composition root provides them once. */
+export type Services =
+  | QuoteStore.QuoteStore
+  | IdGenerator.IdGenerator
+  | TariffBook.TariffBook
+  | Readiness.Readiness
+  | Authentication.Authentication
+  | RateLimiter.RateLimiter
 
-/** The scopes a token may carry, one per operation (enforced by the authentication middleware). */
-export const SCOPES = ["products:read", "offers:create", "quotes:create", "quotes:read", "quotes:activate"] as const
-export type Scope = (typeof SCOPES)[number]
+/** The scopes a token may carry, one per operation. */
+export const SCOPES = Authentication.SCOPES
+export type Scope = Authentication.Scope
 
 export interface OperationRequest {
   readonly params: Readonly<Record<string, string>>
   readonly body: unknown
-  /** The partner the request acts for, set by the authentication middleware. */
+  /** The partner the request acts for, once authenticated ("" for public operations). */
   readonly partnerId: string
   /** The request's Idempotency-Key and the fingerprint of its body, when it sent one. */
   readonly idempotency: { readonly key: string; readonly fingerprint: string } | undefined

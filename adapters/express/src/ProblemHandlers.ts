@@ -1,27 +1,12 @@
 /**
  * The answers Express would otherwise give itself — unknown path, wrong method,
- * body-parser failures, unexpected errors — as problem+json. Installed last.
+ * a path that does not decode, unexpected errors — as problem+json. Installed last.
  */
 import type { ErrorRequestHandler, Express, IRouter } from "express"
 import type { Logger } from "pino"
 import { constraintViolation, PROBLEMS, sendProblem, type ProblemAnswer } from "./Problem.js"
 import { requestIdOf } from "./RequestId.js"
 import { redact } from "./RequestLog.js"
-
-const ACCEPTED_ENCODINGS = "identity, gzip, deflate or br"
-
-// body-parser's failures, by their `type`
-const BODY_PARSER_PROBLEMS: Readonly<Record<string, () => ProblemAnswer>> = {
-  "entity.parse.failed": () => constraintViolation([{ field: "body", message: "is not valid JSON" }]),
-  "entity.invalid.utf8": () => constraintViolation([{ field: "body", message: "is not valid UTF-8" }]),
-  "entity.too.large": () => ({ problem: PROBLEMS.payloadTooLarge }),
-  "charset.unsupported": () => ({ problem: { ...PROBLEMS.unsupportedMediaType, detail: "The body must be UTF-8 JSON." } }),
-  "encoding.unsupported": () => ({
-    problem: { ...PROBLEMS.unsupportedMediaType, detail: `The Content-Encoding is not accepted: send ${ACCEPTED_ENCODINGS}.` }
-  }),
-  "request.aborted": () => constraintViolation([{ field: "body", message: "was not received completely" }]),
-  "request.size.invalid": () => constraintViolation([{ field: "body", message: "does not match its Content-Length" }])
-}
 
 interface HttpError {
   readonly type?: unknown
@@ -30,18 +15,12 @@ interface HttpError {
   readonly message?: unknown
 }
 
-// zlib codes (Z_DATA_ERROR…) and brotli ones (ERR__ERROR_FORMAT_PADDING_1…)
-const isDecompressionError = (error: HttpError) => typeof error.code === "string" && /^(Z_|ERR__)/.test(error.code)
-
 /** The answer to a client's mistake that reached Express as an error, or undefined for a fault of the service's own. */
 const problemOfClientError = (error: HttpError): ProblemAnswer | undefined => {
-  const known = typeof error.type === "string" ? BODY_PARSER_PROBLEMS[error.type] : undefined
-  if (known !== undefined) return known()
   if (typeof error.status !== "number" || error.status < 400 || error.status > 499) return undefined
   if (error instanceof URIError || String(error.message).startsWith("Failed to decode param")) {
     return constraintViolation([{ field: "path", message: "has malformed percent-encoding" }])
   }
-  if (isDecompressionError(error)) return constraintViolation([{ field: "body", message: "does not decode with its Content-Encoding" }])
   return constraintViolation([{ field: "request", message: "is malformed" }])
 }
 

@@ -1,16 +1,14 @@
 /**
  * What a service on the internet needs in front of its routes: security
- * headers for a JSON API (helmet), CORS only for the origins configured, a
- * rate limit per authenticated subscription key and one on failed
- * authentication per client address (express-rate-limit), answering 429
- * problem+json with Retry-After.
+ * headers for a JSON API (helmet), CORS only for the origins configured, the
+ * client's address behind trusted proxies, and Host required. The rate limits
+ * themselves are counted in each request's program (RateLimiter port).
  */
 import cors from "cors"
 import type { RequestHandler } from "express"
-import { ipKeyGenerator, rateLimit } from "express-rate-limit"
+import { ipKeyGenerator } from "express-rate-limit"
 import helmet from "helmet"
-import { PRINCIPAL, type Principal } from "./Authentication.js"
-import { constraintViolation, PROBLEMS, sendProblem } from "./Problem.js"
+import { constraintViolation, sendProblem } from "./Problem.js"
 
 export interface ProtectionOptions {
   /** Requests one subscription key may make per minute, counted once the caller is authenticated. */
@@ -32,8 +30,27 @@ export const trustProxySetting = (trustProxy: string | undefined): boolean | num
 
 const SUBSCRIPTION_KEY = "ocp-apim-subscription-key"
 
-/** Security headers suited to a JSON API with one HTML page (/docs, which loads only same-origin scripts). */
-export const securityHeaders = (): RequestHandler => helmet()
+/**
+ * The security headers helmet sets for a JSON API with one HTML page (/docs,
+ * which loads only same-origin scripts). They depend on no request, so helmet
+ * runs once, at start-up, and every answer carries what it set.
+ */
+export const securityHeaderList = (): ReadonlyArray<readonly [string, string]> => {
+  const headers: Array<[string, string]> = []
+  const recorder = {
+    setHeader: (name: string, value: string | number | ReadonlyArray<string>) => void headers.push([name, String(value)]),
+    removeHeader: () => undefined,
+    getHeader: () => undefined
+  }
+  helmet()({} as never, recorder as never, () => undefined)
+  return headers
+}
+
+/** Middleware setting the security headers on every answer it passes. */
+export const securityHeaders = (headers: ReadonlyArray<readonly [string, string]> = securityHeaderList()): RequestHandler => (_request, response, next) => {
+  for (const [name, value] of headers) response.setHeader(name, value)
+  next()
+}
 
 /** CORS for the configured origins, or nothing. */
 export const corsFor = (origins: ReadonlyArray<string>): Array<RequestHandler> =>
@@ -47,43 +64,8 @@ export const corsFor = (origins: ReadonlyArray<string>): Array<RequestHandler> =
         })
       ]
 
-const tooManyRequests: RequestHandler = (request, response) => {
-  const resetTime = (request as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime
-  const seconds = resetTime === undefined ? 60 : Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000))
-  sendProblem(response, { problem: PROBLEMS.tooManyRequests, headers: { "Retry-After": String(seconds) } })
-}
-
-/**
- * The rate limit per subscription key, placed after authentication: only a
- * caller that proved it holds the key is counted against it, so nobody can
- * spend a partner's limit by sending its key with a bad token.
- */
-export const rateLimitPerKey = (requestsPerMinute: number): RequestHandler =>
-  rateLimit({
-    windowMs: 60_000,
-    limit: requestsPerMinute,
-    standardHeaders: "draft-6",
-    legacyHeaders: false,
-    keyGenerator: (_request, response) => `key:${(response.locals[PRINCIPAL] as Principal).rateLimitKey}`,
-    handler: tooManyRequests
-  })
-
-/**
- * The limit on failed authentication per client address, placed before
- * authentication: only answers of 401 count, so a client guessing credentials
- * is refused after `failuresPerMinute` while every authenticated caller goes on.
- */
-export const limitFailedAuthentication = (failuresPerMinute: number): RequestHandler =>
-  rateLimit({
-    windowMs: 60_000,
-    limit: failuresPerMinute,
-    standardHeaders: false,
-    legacyHeaders: false,
-    skipSuccessfulRequests: true,
-    requestWasSuccessful: (_request, response) => response.statusCode !== 401,
-    keyGenerator: (request) => `address:${ipKeyGenerator(request.ip ?? "unknown")}`,
-    handler: tooManyRequests
-  })
+/** What failed attempts from one client count under: its address (IPv6 by its /56 subnet, as one client holds many addresses). */
+export const clientAddressKey = (address: string): string => ipKeyGenerator(address)
 
 /** HTTP/1.1 requires Host (RFC 9112 §3.2); Node would answer its absence with a bare 400 of its own. */
 export const requireHost: RequestHandler = (request, response, next) => {

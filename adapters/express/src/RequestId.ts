@@ -4,9 +4,12 @@ import { randomUUID } from "node:crypto"
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
+/** The request id for a request that offered `offered` (an X-Request-Id header value, or none). */
+export const requestIdFor = (offered: string | ReadonlyArray<string> | undefined): string =>
+  typeof offered === "string" && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID()
+
 export const requestId: RequestHandler = (request, response, next) => {
-  const offered = request.get("x-request-id")
-  const id = offered !== undefined && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID()
+  const id = requestIdFor(request.headers["x-request-id"])
   response.locals["requestId"] = id
   response.setHeader("X-Request-Id", id)
   next()

@@ -1,18 +1,11 @@
 export { makeApp, type AppOptions } from "./App.js"
-export { singlePartner, type Authenticate, type Principal } from "./Authentication.js"
-export {
-  bearerAuthentication,
-  SUBSCRIPTION_KEY_HEADER,
-  type CredentialChecks,
-  type RejectedToken,
-  type VerifiedToken
-} from "./BearerAuthentication.js"
 export { problemOfCoreError } from "./CoreErrorProblems.js"
 export { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 export { OPERATIONS, SCOPES, type Operation, type Scope, type Services } from "./Operations.js"
 export { constraintViolation, PROBLEM_CONTENT_TYPE, PROBLEMS, sendProblem, type Problem, type ProblemAnswer } from "./Problem.js"
 export { redact } from "./RequestLog.js"
 export { jsonBody } from "./JsonBody.js"
+export { MAX_JSON_COLLECTION, MAX_JSON_DEPTH } from "./RequestBody.js"
 export { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"
 export { requestId } from "./RequestId.js"
 export { requestLog } from "./RequestLog.js"
@@ -26,6 +19,4 @@ export {
   type PageOf,
   type PageRequest
 } from "./Pagination.js"
-export { runEffect } from "./RunEffect.js"
-export { corsFor, rateLimitPerKey, securityHeaders, type ProtectionOptions } from "./Protection.js"
-export { MAX_JSON_COLLECTION, MAX_JSON_DEPTH } from "./JsonBody.js"
+export { corsFor, securityHeaders, type ProtectionOptions } from "./Protection.js"

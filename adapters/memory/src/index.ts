@@ -1,2 +1,3 @@
 export * as MemoryQuoteStore from "./MemoryQuoteStore.js"
 export * as MemoryPartnerStore from "./MemoryPartnerStore.js"
+export * as MemoryRateLimiter from "./MemoryRateLimiter.js"

@@ -138,7 +138,10 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
   }
 }
 
-export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type"] => ({
+export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type"] => {
+  // another instance's writes are invisible here: every read of the counter is new, so nothing is remembered
+  let reads = 0
+  return {
   insertPartner: (partner) =>
     attempt("insert partner", () =>
       pool.query(`INSERT INTO partners (${PARTNER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (partner_id) DO NOTHING`, [
@@ -178,8 +181,10 @@ export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type
         "UPDATE subscription_keys SET revoked_at = $3 WHERE partner_id = $1 AND revoked_at IS NULL AND left(key_prefix, length($2)) = $2",
         [partnerId, keyPrefix, revokedAt]
       )
-    ).pipe(Effect.map((result) => result.rowCount ?? 0))
-})
+    ).pipe(Effect.map((result) => result.rowCount ?? 0)),
+    changes: Effect.sync(() => ++reads)
+  }
+}
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 

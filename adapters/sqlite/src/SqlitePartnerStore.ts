@@ -8,44 +8,20 @@ import { attempt, type SqliteOpenRefused } from "./SqliteErrors.js"
 type PartnerRow = StoredRows.PartnerRow
 const { PARTNER_COLUMNS, partnerOfRow, SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS } = StoredRows
 
-/** The most partners and keys remembered between changes. */
-const CACHE_MAX = 10_000
-
 /**
- * The PartnerStore operations over an open connection. Every request looks up
- * a subscription key and its partner, so found rows are remembered until the
- * database changes: by this store's own writes, or by another connection's
- * (`PRAGMA data_version` moves — the `kasko` command revoking a key, say), so a
- * revocation or suspension still takes effect on the next request.
+ * The PartnerStore operations over an open connection. `changes` moves with
+ * this store's own writes and with every other connection's commits
+ * (`PRAGMA data_version` — the `kasko` command revoking a key, say), so what
+ * remembers lookups sees a revocation or suspension on the next request.
  */
 export const makePartnerStore = (database: Database.Database): PartnerStore.PartnerStore["Type"] => {
   const dataVersion = database.prepare("PRAGMA data_version").pluck()
-  let seenVersion: unknown = undefined
-  const partnerRows = new Map<string, PartnerRow>()
-  const keyRows = new Map<string, Partner.SubscriptionKeyRecord>()
-  const forget = () => {
-    partnerRows.clear()
-    keyRows.clear()
-  }
-  const current = () => {
-    const version = dataVersion.get()
-    if (version !== seenVersion) {
-      forget()
-      seenVersion = version
-    }
-  }
-  const remember = <Row>(rows: Map<string, Row>, key: string, row: Row | undefined): Row | undefined => {
-    if (row !== undefined) {
-      if (rows.size >= CACHE_MAX) rows.clear()
-      rows.set(key, row)
-    }
-    return row
-  }
+  let ownWrites = 0
   const changing = <A>(write: () => A): A => {
     try {
       return write()
     } finally {
-      forget()
+      ownWrites++
     }
   }
   const insertPartner = database.prepare(
@@ -76,10 +52,7 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
         changing(() => database.transaction(() => insertPartner.run({ ...partner, cvr_number: partner.cvr_number ?? null }).changes === 1).immediate())
       ),
     findPartner: (partnerId) =>
-      attempt("find partner", () => {
-        current()
-        return partnerRows.get(partnerId) ?? remember(partnerRows, partnerId, selectPartner.get(partnerId))
-      }).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), partnerOfRow))),
+      attempt("find partner", () => selectPartner.get(partnerId)).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), partnerOfRow))),
     listPartners: attempt("list partners", () => selectPartners.all().map(partnerOfRow)),
     setPartnerStatus: (partnerId, status) =>
       attempt("set partner status", () => changing(() => setStatus.immediate(partnerId, status))).pipe(
@@ -88,15 +61,13 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
     insertSubscriptionKey: (key) =>
       attempt("insert subscription key", () => changing(() => void database.transaction(() => insertKey.run(key)).immediate())),
     findSubscriptionKey: (keyPrefix) =>
-      attempt("find subscription key", () => {
-        current()
-        return keyRows.get(keyPrefix) ?? remember(keyRows, keyPrefix, selectKey.get(keyPrefix))
-      }).pipe(Effect.map((row) => Option.fromNullable(row))),
+      attempt("find subscription key", () => selectKey.get(keyPrefix)).pipe(Effect.map((row) => Option.fromNullable(row))),
     listSubscriptionKeys: (partnerId) => attempt("list subscription keys", () => selectKeys.all(partnerId)),
     revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>
       attempt("revoke subscription keys", () =>
         changing(() => database.transaction(() => revokeKeys.run(revokedAt, partnerId, keyPrefix, keyPrefix).changes).immediate())
-      )
+      ),
+    changes: attempt("read the change counter", () => `${String(dataVersion.get())}:${ownWrites}`)
   }
 }
 

@@ -47,10 +47,41 @@ export class StorageUnavailable extends Schema.TaggedError<StorageUnavailable>()
   retryable: Schema.Boolean
 }) {}
 
-/** Every failure the core's public API can report. */
+/** Why credentials were refused (spec §5, RFC 6750's error codes underneath). */
+export const RefusalReason = Schema.Literal(
+  "no_credentials",
+  "malformed_authorization",
+  "missing_subscription_key",
+  "invalid_token",
+  "invalid_subscription_key",
+  "insufficient_scope"
+)
+export type RefusalReason = typeof RefusalReason.Type
+
+/**
+ * The caller is not let in. `description` says why in words safe to show the
+ * caller — and is the same for every key that is not valid for the token
+ * (unknown, revoked, another partner's, a suspended partner's), so a refusal
+ * tells nothing about keys the caller does not hold. `scope` names the scope a
+ * token lacks.
+ */
+export class AuthenticationRefused extends Schema.TaggedError<AuthenticationRefused>()("AuthenticationRefused", {
+  reason: RefusalReason,
+  description: Schema.String,
+  scope: Schema.optionalWith(Schema.String, { exact: true })
+}) {}
+
+/** The identity provider's keys cannot be had (its key set does not answer): not the caller's fault. */
+export class IdentityProviderUnavailable extends Schema.TaggedError<IdentityProviderUnavailable>()("IdentityProviderUnavailable", {
+  reason: Schema.String
+}) {}
+
+/** Every failure the core's public API and its ports can report. */
 export type CoreError =
+  | AuthenticationRefused
   | ConstraintViolation
   | IdempotencyKeyReused
+  | IdentityProviderUnavailable
   | ProductNotFound
   | QuoteNotFound
   | TariffNotInForce

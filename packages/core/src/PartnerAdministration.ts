@@ -89,20 +89,3 @@ export const revokeSubscriptionKey = (
     if (revoked === 0) return yield* new SubscriptionKeyNotFound({ partner_id: partnerId, key_prefix: keyPrefix })
     return revoked
   })
-
-/**
- * The active partner a subscription key belongs to, given the key's prefix and
- * a check of the whole key against the stored hash; none when the key is
- * unknown, revoked, wrong, or its partner suspended.
- */
-export const partnerOfSubscriptionKey = (
-  keyPrefix: string,
-  matchesStoredHash: (storedHash: string) => boolean
-): Effect.Effect<Option.Option<Partner>, StorageUnavailable, PartnerStore> =>
-  Effect.gen(function* () {
-    const store = yield* PartnerStore
-    const key = yield* store.findSubscriptionKey(keyPrefix)
-    if (Option.isNone(key) || key.value.revoked_at !== null || !matchesStoredHash(key.value.key_hash)) return Option.none()
-    const partner = yield* store.findPartner(key.value.partner_id)
-    return Option.filter(partner, (found) => found.status === "active")
-  })

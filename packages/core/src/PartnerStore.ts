@@ -20,5 +20,12 @@ export class PartnerStore extends Context.Tag("@kasko/core/PartnerStore")<
     readonly listSubscriptionKeys: (partnerId: string) => Effect.Effect<ReadonlyArray<SubscriptionKeyRecord>, StorageUnavailable>
     /** Revokes the partner's unrevoked keys whose prefix starts with `keyPrefix`; answers how many. */
     readonly revokeSubscriptionKeys: (partnerId: string, keyPrefix: string, revokedAt: number) => Effect.Effect<number, StorageUnavailable>
+    /**
+     * A value that changes whenever partners or keys may have changed since it
+     * was last read — through this store or any other (the `kasko` command,
+     * another instance). What remembers lookups compares it on every use.
+     * A store that cannot tell answers a new value every time.
+     */
+    readonly changes: Effect.Effect<unknown, StorageUnavailable>
   }
 >() {}

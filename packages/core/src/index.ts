@@ -1,3 +1,4 @@
+export * as Authentication from "./Authentication.js"
 export * as CalendarDate from "./CalendarDate.js"
 export * as Coverage from "./Coverage.js"
 export * as Decoding from "./Decoding.js"
@@ -24,6 +25,7 @@ export * as QuoteRequest from "./QuoteRequest.js"
 export * as QuoteStore from "./QuoteStore.js"
 export * as QuotingService from "./QuotingService.js"
 export * as RatingWorksheet from "./RatingWorksheet.js"
+export * as RateLimiter from "./RateLimiter.js"
 export * as Readiness from "./Readiness.js"
 export * as StoredRows from "./StoredRows.js"
 export * as Tariff from "./Tariff.js"
@@ -32,7 +34,9 @@ export * as TariffBook from "./TariffBook.js"
 export * as Variant from "./Variant.js"
 export * as VehicleCodes from "./VehicleCodes.js"
 export {
+  AuthenticationRefused,
   ConstraintViolation,
+  IdentityProviderUnavailable,
   IdempotencyKeyReused,
   ProductNotFound,
   QuoteNotFound,

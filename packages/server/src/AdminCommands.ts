@@ -12,9 +12,7 @@ import { messageOf } from "./FailureMessages.js"
 import type { CommandResult } from "./OfferCommand.js"
 import { storesLayer } from "./Service.js"
 import { durationSeconds, readServiceConfig, tokenRulesOf, type ServiceConfig } from "./ServiceConfig.js"
-import { loadOrCreateSigningKey } from "./SigningKey.js"
-import { generateSubscriptionKey } from "./SubscriptionKeys.js"
-import { issueToken } from "./Tokens.js"
+import { SigningKey, SubscriptionKeys, Tokens } from "@kasko/credentials"
 
 export const ADMIN_USAGE = `usage:
   kasko partners add --id <id> --name <name> [--cvr <cvr>]   prints {"partner_id", "subscription_key"}
@@ -84,7 +82,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   "partners add": async (config, args) => {
     const values = options(args, ["id", "name", "cvr"])
     const input = { partner_id: required(values, "id"), name: required(values, "name"), ...(values["cvr"] === undefined ? {} : { cvr_number: values["cvr"] }) }
-    const key = generateSubscriptionKey()
+    const key = SubscriptionKeys.generateSubscriptionKey()
     const partner = await runOnStore(config, PartnerAdministration.addPartner(input, key))
     return json({ partner_id: partner.partner_id, subscription_key: key.key })
   },
@@ -98,7 +96,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   "keys add": async (config, args) => {
     const partnerId = required(options(args, ["partner"]), "partner")
-    const key = generateSubscriptionKey()
+    const key = SubscriptionKeys.generateSubscriptionKey()
     await runOnStore(config, PartnerAdministration.addSubscriptionKey(partnerId, key))
     return json({ partner_id: partnerId, subscription_key: key.key })
   },
@@ -119,8 +117,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const partner = await runOnStore(config, Effect.flatMap(PartnerStore.PartnerStore, (store) => store.findPartner(partnerId)))
     if (Option.isNone(partner)) throw new CommandError(`no partner with id "${partnerId}"`)
     if (partner.value.status !== "active") throw new CommandError(`partner "${partnerId}" is suspended`)
-    const key = await loadOrCreateSigningKey(config.dataDirectory)
-    return `${await issueToken(key, { ...tokenRulesOf(config), partnerId, scopes, ttlSeconds: ttl })}\n`
+    const key = await SigningKey.loadOrCreateSigningKey(config.dataDirectory)
+    return `${await Tokens.issueToken(key, { ...tokenRulesOf(config), partnerId, scopes, ttlSeconds: ttl })}\n`
   }
 }
 

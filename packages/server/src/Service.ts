@@ -1,11 +1,14 @@
 /**
- * The composition root: builds the runtime (SQLite store, ids, tariff) once,
- * serves the Express app, purges expired quotes periodically, and stops
- * gracefully — no new connections, in-flight requests finished, database closed.
+ * The composition root: builds the runtime once — stores (SQLite or
+ * PostgreSQL), readiness, ids, tariffs, authentication, rate limits — serves
+ * the Express app on it, purges expired quotes periodically, and stops
+ * gracefully: no new connections, in-flight requests finished, database closed.
  */
-import { IdGenerator, type PartnerStore, type QuoteStore, QuotingService, Readiness, TariffBook } from "@kasko/core"
+import { type Authentication, IdGenerator, type PartnerStore, type QuoteStore, QuotingService, Readiness, TariffBook } from "@kasko/core"
+import { Authentication as TokenAuthentication } from "@kasko/credentials"
+import { MemoryRateLimiter } from "@kasko/memory"
 import { PostgresStores } from "@kasko/postgres"
-import { bearerAuthentication, makeApp, type Authenticate, type Services } from "@kasko/express"
+import { makeApp, type Services } from "@kasko/express"
 import { SqliteStores } from "@kasko/sqlite"
 import { Cause, type Clock, Layer, ManagedRuntime, Option } from "effect"
 import type { Server } from "node:http"
@@ -13,17 +16,16 @@ import type { AddressInfo } from "node:net"
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
 import { pino, type Logger } from "pino"
-import { makeCredentialChecks } from "./Credentials.js"
 import { makeHttpServer } from "./HttpServer.js"
-import { API_VERSION, publicUrlOf, type ServiceConfig } from "./ServiceConfig.js"
+import { API_VERSION, publicUrlOf, tokenRulesOf, type ServiceConfig } from "./ServiceConfig.js"
 
 export interface ServiceOptions {
   readonly config: ServiceConfig
   /** The clock the engine reads (tests move it); real time by default. */
   readonly clock?: Clock.Clock
   readonly logger?: Logger
-  /** Who the caller is; bearer token and subscription key (spec §5) by default. */
-  readonly authenticate?: Authenticate
+  /** Who the caller is; bearer token and subscription key (spec §5), verified by @kasko/credentials, by default. */
+  readonly authentication?: Layer.Layer<Authentication.Authentication>
 }
 
 export interface RunningService {
@@ -46,6 +48,12 @@ export const storesLayer = (config: ServiceConfig): Layer.Layer<QuoteStore.Quote
   Option.isSome(config.databaseUrl)
     ? PostgresStores.layer({ connectionString: config.databaseUrl.value, schema: config.databaseSchema })
     : SqliteStores.layer({ filename: databaseFile(config), synchronous: config.sqliteSynchronous })
+
+/** Where the keys that verify tokens come from: the identity provider's JWKS when configured, the data directory's key pair otherwise. */
+const tokenKeysOf = (config: ServiceConfig): TokenAuthentication.TokenKeys =>
+  Option.isSome(config.jwksUrl)
+    ? { kind: "jwks", url: config.jwksUrl.value.toString(), cacheSeconds: config.jwksCacheSeconds, cooldownSeconds: config.jwksCooldownSeconds }
+    : { kind: "embedded", dataDirectory: config.dataDirectory }
 
 /** Where the service keeps its data, for messages. */
 export const databaseName = (config: ServiceConfig) =>
@@ -81,9 +89,13 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   const { config } = options
   const logger = options.logger ?? makeLogger(config)
   const stores = storesLayer(config)
+  const authentication: Layer.Layer<Authentication.Authentication, unknown> =
+    options.authentication ?? TokenAuthentication.layer(tokenKeysOf(config), tokenRulesOf(config)).pipe(Layer.provide(stores))
   const services: Layer.Layer<Services | PartnerStore.PartnerStore, unknown> = Layer.mergeAll(
     stores,
     Readiness.layer.pipe(Layer.provide(stores)),
+    authentication,
+    MemoryRateLimiter.layer,
     IdGenerator.layerFromRandomBytes(randomBytes),
     TariffBook.shipped
   )
@@ -92,20 +104,12 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     await runtime.runtime()
   } catch (error) {
     await runtime.dispose()
-    throw new Error(`cannot open the database (${databaseName(config)}): ${Cause.isCause(error) ? Cause.pretty(error) : String(error)}`)
+    throw new Error(`cannot start kasko on ${databaseName(config)}: ${Cause.isCause(error) ? Cause.pretty(error) : String(error)}`)
   }
 
-  let authenticate: Authenticate
-  try {
-    authenticate = options.authenticate ?? bearerAuthentication(await makeCredentialChecks(config, runtime))
-  } catch (error) {
-    await runtime.dispose()
-    throw error
-  }
   const app = makeApp({
     runtime,
     logger,
-    authenticate,
     bodyLimitBytes: config.bodyLimitBytes,
     protection: {
       requestsPerMinute: config.rateLimitPerMinute,

@@ -4,10 +4,20 @@
  * algorithm, exp/nbf, issuer and audience. The partner is the `partner_id`
  * claim when present (a partner user's token), else the subject.
  */
-import type { RejectedToken, VerifiedToken } from "@kasko/express"
 import { createRemoteJWKSet, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey, type CryptoKey } from "jose"
 import { randomUUID } from "node:crypto"
 import { SIGNING_ALGORITHM, type SigningKey } from "./SigningKey.js"
+
+/** What a verified token says. */
+export interface VerifiedToken {
+  readonly partnerId: string
+  readonly scopes: ReadonlySet<string>
+}
+
+/** Why a token was refused, in words safe to show its bearer ("the token has expired"). */
+export interface RejectedToken {
+  readonly rejected: string
+}
 
 /** Asymmetric algorithms only: never `none`, never an HMAC keyed with a public key. */
 const ACCEPTED_ALGORITHMS = ["ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA"]
@@ -56,29 +66,43 @@ const partnerOf = (payload: JWTPayload): string | undefined => {
 const CACHED_TOKENS_MAX = 10_000
 const CLOCK_TOLERANCE_SECONDS = 5
 
+/** Verifies tokens, remembering the ones that verified. */
+export interface TokenVerifier {
+  /** The token's partner and scopes if it verified before and has not expired since: no signature check, no promise. */
+  readonly remembered: (token: string) => VerifiedToken | undefined
+  /** The token's partner and scopes, or why it does not verify. Rejects when the key set cannot be fetched. */
+  readonly verify: (token: string) => Promise<VerifiedToken | RejectedToken>
+}
+
 /**
- * A verifier over a key or a key set: the token's partner and scopes, or why it
- * does not verify. A token that verified is remembered until its `exp`, keyed
- * by the whole token string — signature included, so no other string can hit
- * it — sparing the signature check on a partner's every request. Refusals are
- * never remembered: a key set that learns a new key accepts the token next time.
- * Rejects when the key set cannot be fetched (the service, not the token, is at fault).
+ * A verifier over a key or a key set. A token that verified is remembered
+ * until its `exp`, keyed by the whole token string — signature included, so no
+ * other string can hit it — sparing the signature check on a partner's every
+ * request. Refusals are never remembered: a key set that learns a new key
+ * accepts the token next time. Verification rejects when the key set cannot be
+ * fetched (the service, not the token, is at fault).
  */
-export const makeTokenVerifier = (key: CryptoKey | JWTVerifyGetKey, expected: TokenRules) => {
+export const makeTokenVerifier = (key: CryptoKey | JWTVerifyGetKey, expected: TokenRules): TokenVerifier => {
   const verified = new Map<string, { readonly token: VerifiedToken; readonly expiresAtSeconds: number }>()
-  const verify = verifyToken(key, expected)
-  return async (token: string): Promise<VerifiedToken | RejectedToken> => {
-    const remembered = verified.get(token)
-    const nowSeconds = Date.now() / 1000
-    if (remembered !== undefined) {
-      if (nowSeconds < remembered.expiresAtSeconds + CLOCK_TOLERANCE_SECONDS) return remembered.token
-      verified.delete(token)
+  const check = verifyToken(key, expected)
+  const remembered = (token: string): VerifiedToken | undefined => {
+    const entry = verified.get(token)
+    if (entry === undefined) return undefined
+    if (Date.now() / 1000 < entry.expiresAtSeconds + CLOCK_TOLERANCE_SECONDS) return entry.token
+    verified.delete(token)
+    return undefined
+  }
+  return {
+    remembered,
+    verify: async (token) => {
+      const known = remembered(token)
+      if (known !== undefined) return known
+      const result = await check(token)
+      if ("rejected" in result) return result
+      if (verified.size >= CACHED_TOKENS_MAX) verified.clear()
+      verified.set(token, result)
+      return result.token
     }
-    const result = await verify(token)
-    if ("rejected" in result) return result
-    if (verified.size >= CACHED_TOKENS_MAX) verified.clear()
-    verified.set(token, result)
-    return result.token
   }
 }
 
@@ -144,4 +168,7 @@ const verifyToken =
 
 /** JWKS mode: the identity provider's key set, cached and refetched when a token names a key it does not hold. */
 export const remoteKeySet = (url: string, cacheMaxAgeSeconds: number, cooldownSeconds: number): JWTVerifyGetKey =>
-  createRemoteJWKSet(new URL(url), { cacheMaxAge: cacheMaxAgeSeconds * 1000, cooldownDuration: cooldownSeconds * 1000 })
+  // a fetch that hangs ends after the timeout, so a request waiting on it can be let go without leaving it behind for long
+  createRemoteJWKSet(new URL(url), { cacheMaxAge: cacheMaxAgeSeconds * 1000, cooldownDuration: cooldownSeconds * 1000, timeoutDuration: JWKS_TIMEOUT_MILLIS })
+
+const JWKS_TIMEOUT_MILLIS = 5_000

@@ -1,0 +1,173 @@
+/**
+ * One request, as one Effect program: who is calling (and whether they may,
+ * now) → the body → the operation → the answer, every failure mapped to its
+ * problem+json. Credentials come from the headers before any body is read;
+ * the rate limit counts only callers who proved who they are, and failed
+ * attempts count against their address. Waiting on the identity provider or
+ * on storage has a time budget: past it the wait is interrupted (a store write
+ * not yet committed never commits) and the answer is 503 with Retry-After.
+ */
+import { Authentication, type AuthenticationRefused, type CoreError, RateLimiter } from "@kasko/core"
+import { Cause, Data, Duration, Effect } from "effect"
+import { createHash } from "node:crypto"
+import type { IncomingMessage } from "node:http"
+import type { Logger } from "pino"
+import { isServerFault, overBudget, problemOfCoreError } from "./CoreErrorProblems.js"
+import type { Operation, Services } from "./Operations.js"
+import { constraintViolation, PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemAnswer } from "./Problem.js"
+import { readJsonBody, type BodyRefused } from "./RequestBody.js"
+import { redact } from "./RequestLog.js"
+
+/** What a request is answered with: a status, its own headers, and the body as JSON text. */
+export interface Answer {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+export interface ProgramSettings {
+  readonly bodyLimitBytes: number
+  /** Longest the program may wait on the identity provider, or on storage, before answering 503. */
+  readonly budgetMillis: number
+  readonly requestsPerMinute: number
+  readonly failedAuthenticationsPerMinute: number
+  readonly logger: Logger
+}
+
+/** What one request brings: the operation it matched, its path parameters, the request, the caller's address and id. */
+export interface Exchange {
+  readonly operation: Operation
+  readonly params: Readonly<Record<string, string>>
+  readonly request: IncomingMessage
+  readonly address: string
+  readonly requestId: string
+}
+
+/** The request itself is unfit: the answer says why. */
+class RequestRefused extends Data.TaggedError("RequestRefused")<{ readonly answer: ProblemAnswer }> {}
+
+/** The wait took longer than the budget. */
+class OverBudget extends Data.TaggedError("OverBudget") {}
+
+const MINUTE = 60_000
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
+
+const problemAnswer = (answer: ProblemAnswer): Answer => ({
+  status: answer.problem.status,
+  headers: { "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, ...answer.headers },
+  body: JSON.stringify(answer.problem)
+})
+
+const tooManyRequests = (window: RateLimiter.RateLimitWindow, now: number, headers: Record<string, string> = {}) =>
+  new RequestRefused({
+    answer: {
+      problem: PROBLEMS.tooManyRequests,
+      headers: { ...headers, "Retry-After": String(Math.max(1, Math.ceil((window.resetsAt - now) / 1000))) }
+    }
+  })
+
+/** The draft-6 RateLimit headers of a window. */
+const rateLimitHeaders = (window: RateLimiter.RateLimitWindow, now: number): Record<string, string> => ({
+  "RateLimit-Limit": String(window.limit),
+  "RateLimit-Remaining": String(Math.max(0, window.limit - window.used)),
+  "RateLimit-Reset": String(Math.max(0, Math.ceil((window.resetsAt - now) / 1000)))
+})
+
+const withinBudget =
+  (budgetMillis: number) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | OverBudget, R> =>
+    Effect.timeoutFail(effect, { duration: Duration.millis(budgetMillis), onTimeout: () => new OverBudget() })
+
+/**
+ * The caller, admitted: not over its address's failed attempts, authenticated
+ * for the operation's scope, within its key's rate limit. Answers the caller
+ * and the RateLimit headers its answer carries.
+ */
+const admit = (exchange: Exchange, scope: Authentication.Scope, settings: ProgramSettings) =>
+  Effect.gen(function* () {
+    const limiter = yield* RateLimiter.RateLimiter
+    const authentication = yield* Authentication.Authentication
+    const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
+    const addressKey = `address:${exchange.address}`
+    const failures = yield* limiter.peek(addressKey, settings.failedAuthenticationsPerMinute, MINUTE)
+    if (failures.used >= failures.limit) return yield* tooManyRequests(failures, now)
+    const headers = exchange.request.headers
+    const credentials = {
+      authorization: headers.authorization,
+      subscriptionKey: headers["ocp-apim-subscription-key"] as string | undefined
+    }
+    const principal = yield* authentication.authenticate(credentials, scope).pipe(
+      withinBudget(settings.budgetMillis),
+      Effect.tapError((error) => (error._tag === "AuthenticationRefused" ? limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE) : Effect.void))
+    )
+    const window = yield* limiter.hit(`key:${principal.rateLimitKey}`, settings.requestsPerMinute, MINUTE)
+    const rateHeaders = rateLimitHeaders(window, now)
+    if (RateLimiter.isExceeded(window)) return yield* tooManyRequests(window, now, rateHeaders)
+    return { principal, rateHeaders }
+  })
+
+/** The request's Idempotency-Key with a fingerprint of its body (SHA-256 of its JSON), or none. */
+const idempotencyOf = (exchange: Exchange, body: unknown) => {
+  const key = exchange.request.headers["idempotency-key"]
+  if (!exchange.operation.idempotent || key === undefined) return Effect.succeed(undefined)
+  if (typeof key !== "string" || !IDEMPOTENCY_KEY.test(key)) {
+    return Effect.fail(new RequestRefused({ answer: constraintViolation([{ field: "Idempotency-Key", message: "must be 1–255 visible ASCII characters" }]) }))
+  }
+  return Effect.succeed({ key, fingerprint: createHash("sha256").update(JSON.stringify(body ?? null)).digest("hex") })
+}
+
+/** HTTP/1.1 requires Host (RFC 9112 §3.2). */
+const requireHost = (request: IncomingMessage) =>
+  request.httpVersion === "1.1" && request.headers.host === undefined
+    ? Effect.fail(new RequestRefused({ answer: constraintViolation([{ field: "Host", message: "is required in HTTP/1.1 (RFC 9112)" }]) }))
+    : Effect.void
+
+type Failure = CoreError | AuthenticationRefused | BodyRefused | RequestRefused | OverBudget
+
+/** The answer to a failure, logging the service's own faults. */
+const answerOfFailure = (exchange: Exchange, settings: ProgramSettings) => (failure: Failure): Effect.Effect<Answer> =>
+  Effect.sync(() => {
+    switch (failure._tag) {
+      case "BodyRefused":
+      case "RequestRefused":
+        return problemAnswer(failure.answer)
+      case "OverBudget":
+        settings.logger.warn({ request_id: exchange.requestId, budget_ms: settings.budgetMillis }, "request over its time budget")
+        return problemAnswer(overBudget)
+      default:
+        if (isServerFault(failure)) settings.logger.error({ request_id: exchange.requestId, error: redact(JSON.stringify(failure)) }, "storage or pricing failure")
+        return problemAnswer(problemOfCoreError(failure))
+    }
+  })
+
+/** The program of one request: always an answer, never a failure. */
+export const requestProgram = (exchange: Exchange, settings: ProgramSettings): Effect.Effect<Answer, never, Services> => {
+  const { operation, request } = exchange
+  const program = Effect.gen(function* () {
+    yield* requireHost(request)
+    const admitted = operation.scope === undefined ? undefined : yield* admit(exchange, operation.scope, settings)
+    const body = operation.requestBody === undefined ? undefined : yield* readJsonBody(request, settings.bodyLimitBytes)
+    const idempotency = yield* idempotencyOf(exchange, body)
+    const value = yield* operation
+      .handle({ params: exchange.params, body, partnerId: admitted?.principal.partnerId ?? "", idempotency })
+      .pipe(withinBudget(settings.budgetMillis))
+    return {
+      status: 200,
+      headers: {
+        "Content-Type": "application/json; charset=utf-8",
+        ...(operation.noStore ? { "Cache-Control": "no-store" } : {}),
+        ...admitted?.rateHeaders
+      },
+      body: JSON.stringify(value)
+    } satisfies Answer
+  })
+  return program.pipe(
+    Effect.catchAll(answerOfFailure(exchange, settings)),
+    Effect.catchAllCause((cause) =>
+      Effect.sync(() => {
+        settings.logger.error({ request_id: exchange.requestId, error: redact(Cause.pretty(cause)) }, "defect")
+        return problemAnswer({ problem: PROBLEMS.internal })
+      })
+    )
+  )
+}

@@ -98,7 +98,9 @@ const admit = (exchange: Exchange, scope: Authentication.Scope, settings: Progra
     }
     const principal = yield* authentication.authenticate(credentials, scope).pipe(
       withinBudget(settings.budgetMillis),
-      Effect.tapError((error) => (error._tag === "AuthenticationRefused" ? limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE) : Effect.void))
+      Effect.tapError((error) =>
+        error._tag === "AuthenticationRefused" ? Effect.asVoid(limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE)) : Effect.void
+      )
     )
     const window = yield* limiter.hit(`key:${principal.rateLimitKey}`, settings.requestsPerMinute, MINUTE)
     const rateHeaders = rateLimitHeaders(window, now)

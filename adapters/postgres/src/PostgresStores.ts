@@ -9,7 +9,8 @@ import { type Partner, PartnerStore, QuoteStore, StoredRows, StorageUnavailable 
 import { Context, Data, Effect, Layer, Option } from "effect"
 import pg from "pg"
 import { migrate, MigrationRefused } from "./Migrations.js"
-import { attempt } from "./PostgresErrors.js"
+import { attempt, driverFailure } from "./PostgresErrors.js"
+import { transaction } from "./Transaction.js"
 
 type StoredQuote = QuoteStore.StoredQuote
 
@@ -42,27 +43,6 @@ const quoteValues = (quote: StoredQuote) => {
     row.payments_per_year, row.created_at, row.activated_at, row.quote_json, row.worksheet_json]
 }
 
-class KeyTaken extends Error {}
-
-const inTransaction = async <A>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<A>): Promise<A> => {
-  const client = await pool.connect()
-  let lostConnection: Error | undefined
-  try {
-    await client.query("BEGIN")
-    const result = await work(client)
-    await client.query("COMMIT")
-    return result
-  } catch (error) {
-    await client.query("ROLLBACK").catch((rollbackFailure: Error) => {
-      lostConnection = rollbackFailure
-    })
-    throw error
-  } finally {
-    // a client that cannot even roll back has lost its connection: released with the error, the pool discards it
-    client.release(lostConnection)
-  }
-}
-
 export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => {
   const find = (partnerId: string, quoteId: string) =>
     pool.query<QuoteReadRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`, [partnerId, quoteId])
@@ -75,50 +55,52 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
     const row = rows.rows[0]
     return row === undefined ? undefined : { quote: quoteOfRow(row), fingerprint: row.fingerprint }
   }
+  /** Stores the quote under the key unless the key names a live earlier quote: answers whether this transaction claimed it. */
   const claim = (quote: StoredQuote, use: QuoteStore.IdempotencyKeyUse) =>
-    inTransaction(pool, async (client) => {
-      await client.query("DELETE FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 AND created_at <= $3", [
-        quote.partner_id,
-        use.key,
-        use.unused_before
-      ])
-      await client.query(INSERT_QUOTE, quoteValues(quote))
-      // a concurrent claim of the same key waits here for the first to finish, then yields
-      const claimed = await client.query(
-        `INSERT INTO idempotency_keys (partner_id, idempotency_key, fingerprint, quote_id, created_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (partner_id, idempotency_key) DO NOTHING`,
-        [quote.partner_id, use.key, use.fingerprint, quote.quote_id, quote.created_at]
-      )
-      if (claimed.rowCount !== 1) throw new KeyTaken()
-    })
+    transaction(
+      pool,
+      "insert quote",
+      async (statement) => {
+        await statement("DELETE FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 AND created_at <= $3", [
+          quote.partner_id,
+          use.key,
+          use.unused_before
+        ])
+        await statement(INSERT_QUOTE, quoteValues(quote))
+        // a concurrent claim of the same key waits here for the first to finish, then yields
+        const claimed = await statement(
+          `INSERT INTO idempotency_keys (partner_id, idempotency_key, fingerprint, quote_id, created_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (partner_id, idempotency_key) DO NOTHING`,
+          [quote.partner_id, use.key, use.fingerprint, quote.quote_id, quote.created_at]
+        )
+        return claimed.rowCount === 1
+      },
+      // lost the key: the quote inserted before is rolled back with it
+      (claimed) => claimed
+    )
   return {
-    insert: (quote) => attempt("insert quote", () => pool.query(INSERT_QUOTE, quoteValues(quote))).pipe(Effect.asVoid),
+    insert: (quote) => transaction(pool, "insert quote", (statement) => statement(INSERT_QUOTE, quoteValues(quote))).pipe(Effect.asVoid),
     insertIdempotent: (quote, use) =>
-      attempt("insert quote", async () => {
+      Effect.gen(function* () {
         for (let tries = 0; tries < 3; tries++) {
-          try {
-            await claim(quote, use)
-            return Option.none()
-          } catch (error) {
-            if (!(error instanceof KeyTaken)) throw error
-            const earlier = await earlierUse(quote.partner_id, use.key)
-            if (earlier !== undefined) return Option.some(earlier)
-            // the claim that beat ours rolled back: try again
-          }
+          if (yield* claim(quote, use)) return Option.none()
+          const earlier = yield* attempt("find the idempotency key's quote", () => earlierUse(quote.partner_id, use.key))
+          if (earlier !== undefined) return Option.some(earlier)
+          // the claim that beat ours rolled back: try again
         }
-        throw new Error(`idempotency key ${use.key} kept changing hands`)
+        return yield* driverFailure("insert quote", new Error(`idempotency key ${use.key} kept changing hands`))
       }),
     find: (partnerId, quoteId) =>
       attempt("find quote", () => find(partnerId, quoteId)).pipe(Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), quoteOfRow))),
     markActivated: (partnerId, quoteId, activatedAt) =>
-      attempt("activate quote", async () => {
+      transaction(pool, "activate quote", async (statement) => {
         // compare-and-set on the row; a concurrent activation waits for the row lock and then finds it set
-        const updated = await pool.query<QuoteReadRow>(
+        const updated = await statement<QuoteReadRow>(
           `UPDATE quotes SET activated_at = $3 WHERE partner_id = $1 AND quote_id = $2 AND activated_at IS NULL RETURNING ${QUOTE_COLUMNS}`,
           [partnerId, quoteId, activatedAt]
         )
         // a new statement, so a new snapshot: it sees the activation that won
-        return updated.rows[0] ?? (await find(partnerId, quoteId)).rows[0]
+        return updated.rows[0] ?? (await statement<QuoteReadRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`, [partnerId, quoteId])).rows[0]
       }).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), quoteOfRow))),
     purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
       attempt("purge quotes", () =>

@@ -66,6 +66,7 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
   const commitWaiting = () => {
     const group = waiting
     waiting = []
+    if (group.length === 0) return
     try {
       storeAll.immediate(group).forEach((earlier, index) => group[index]!.resume(Effect.succeed(earlier)))
     } catch (error) {
@@ -82,8 +83,15 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
   }
   const enqueue = (quote: StoredQuote, key: QuoteStore.IdempotencyKeyUse | undefined) =>
     Effect.async<Earlier, StorageUnavailable>((resume) => {
-      waiting.push({ quote, key, resume })
+      const entry: Waiting = { quote, key, resume }
+      waiting.push(entry)
       if (waiting.length === 1) setImmediate(commitWaiting)
+      // interrupted before its group commits (a request over its time budget), the quote is never stored;
+      // a group commits synchronously, so it is either wholly before or wholly after any interruption
+      return Effect.sync(() => {
+        const index = waiting.indexOf(entry)
+        if (index !== -1) waiting.splice(index, 1)
+      })
     })
   const activateQuote = database.transaction((partnerId: string, quoteId: string, activatedAt: number) => {
     activate.run(activatedAt, partnerId, quoteId)

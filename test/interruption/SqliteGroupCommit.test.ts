@@ -1,0 +1,39 @@
+/**
+ * A quote insert waiting for its SQLite group commit can be let go of: an
+ * insert interrupted before the group commits is never stored, while the rest
+ * of the group is.
+ */
+import { QuoteStore } from "@kasko/core"
+import { SqliteConnection, SqliteQuoteStore } from "@kasko/sqlite"
+import { Effect, Fiber, Option } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeFixtures, variantOf } from "../storage-contract/fixtures.js"
+import { temporaryDirectory } from "../support.js"
+
+const directory = temporaryDirectory("kasko-interrupted-insert-")
+let fixtures: ReadonlyArray<QuoteStore.StoredQuote> = []
+beforeAll(async () => {
+  fixtures = await makeFixtures()
+})
+afterAll(() => directory.remove())
+
+describe("an insert waiting for its group commit", () => {
+  it("is never stored when interrupted before the group commits; the rest of the group is", async () => {
+    const database = SqliteConnection.openConnection({ filename: directory.newFile("quotes.db") })
+    try {
+      const store = SqliteQuoteStore.makeQuoteStore(database)
+      const [kept, dropped] = [variantOf(fixtures[0]!, 1), variantOf(fixtures[0]!, 2)]
+      const keptFiber = Effect.runFork(store.insert(kept))
+      const droppedFiber = Effect.runFork(store.insert(dropped))
+      // in the same turn of the event loop, before the group's commit runs
+      Effect.runFork(Fiber.interrupt(droppedFiber))
+      await Effect.runPromise(Fiber.join(keptFiber))
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      const found = (quote: QuoteStore.StoredQuote) => Effect.runPromise(store.find(quote.partner_id, quote.quote_id))
+      expect(Option.isSome(await found(kept))).toBe(true)
+      expect(await found(dropped)).toEqual(Option.none())
+    } finally {
+      SqliteConnection.closeConnection(database)
+    }
+  })
+})

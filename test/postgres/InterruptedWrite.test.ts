@@ -1,0 +1,74 @@
+/**
+ * A PostgreSQL write its request let go of (the time budget ran out) never
+ * commits: here the idempotent insert is held up by another transaction's
+ * claim of the same key; the insert is interrupted while it waits; when the
+ * other transaction rolls back and the wait ends, the abandoned transaction
+ * rolls back instead of committing.
+ */
+import { QuoteStore, StoredRows } from "@kasko/core"
+import { PostgresStores } from "@kasko/postgres"
+import { Effect, Either, Layer } from "effect"
+import pg from "pg"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeFixtures, variantOf } from "../storage-contract/fixtures.js"
+import { testDatabaseUrl } from "./TestDatabase.js"
+
+const SCHEMA = `kasko_interrupted_${process.pid}`
+let fixtures: ReadonlyArray<QuoteStore.StoredQuote> = []
+let admin: pg.Client
+
+beforeAll(async () => {
+  fixtures = await makeFixtures()
+  admin = new pg.Client({ connectionString: testDatabaseUrl })
+  await admin.connect()
+  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`)
+})
+afterAll(async () => {
+  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`)
+  await admin.end()
+})
+
+describe("an interrupted PostgreSQL write", () => {
+  it("rolls back instead of committing once the statement it waited on returns", async () => {
+    const stores = PostgresStores.layer({ connectionString: testDatabaseUrl, schema: SCHEMA, poolSize: 4 })
+    const quote = variantOf(fixtures[0]!, 1)
+    const rival = variantOf(fixtures[0]!, 2)
+    const use = { key: "order-17", fingerprint: "f", unused_before: 0 }
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const store = yield* QuoteStore.QuoteStore
+        const holder = new pg.Client({ connectionString: testDatabaseUrl, options: `-c search_path=${SCHEMA}` })
+        yield* Effect.promise(() => holder.connect())
+        try {
+          // another transaction holds the key, uncommitted: the insert's claim of it waits
+          const row = StoredRows.quoteRowOf(rival)
+          yield* Effect.promise(async () => {
+            await holder.query("BEGIN")
+            await holder.query(
+              `INSERT INTO quotes (quote_id, partner_id, quote_number, policy_number, product_name, tariff_version, price_amount, payments_per_year, created_at, activated_at, quote_json, worksheet_json)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+              [row.quote_id, row.partner_id, row.quote_number, row.policy_number, row.product_name, row.tariff_version, row.price_amount, row.payments_per_year, row.created_at, row.activated_at, row.quote_json, row.worksheet_json]
+            )
+            await holder.query("INSERT INTO idempotency_keys (partner_id, idempotency_key, fingerprint, quote_id, created_at) VALUES ($1, $2, 'g', $3, $4)", [
+              rival.partner_id,
+              use.key,
+              rival.quote_id,
+              rival.created_at
+            ])
+          })
+          const outcome = yield* Effect.either(store.insertIdempotent(quote, use).pipe(Effect.timeout("400 millis")))
+          expect(Either.isLeft(outcome) && outcome.left._tag).toBe("TimeoutException")
+          // the wait ends: the abandoned claim would now win the key, and must not commit
+          yield* Effect.promise(() => holder.query("ROLLBACK"))
+          yield* Effect.sleep("500 millis")
+        } finally {
+          yield* Effect.promise(() => holder.end())
+        }
+      }).pipe(Effect.provide(Layer.project(stores, QuoteStore.QuoteStore, QuoteStore.QuoteStore, (store) => store)))
+    )
+    const stored = await admin.query(`SELECT count(*)::int AS count FROM ${SCHEMA}.quotes`)
+    expect(stored.rows[0]).toEqual({ count: 0 })
+    const keys = await admin.query(`SELECT count(*)::int AS count FROM ${SCHEMA}.idempotency_keys`)
+    expect(keys.rows[0]).toEqual({ count: 0 })
+  })
+})

@@ -88,16 +88,23 @@ const attribute = (profile) => {
     return found
   }
   const micros = {}
+  const functions = {}
   profile.samples.forEach((id, index) => {
     const category = categoryOfNode(id)
-    micros[category] = (micros[category] ?? 0) + (profile.timeDeltas[index + 1] ?? 0)
+    const delta = profile.timeDeltas[index + 1] ?? 0
+    micros[category] = (micros[category] ?? 0) + delta
+    const frame = nodes.get(id).callFrame
+    const name = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").slice(-2).join("/")}:${frame.lineNumber + 1} [${category}]`
+    functions[name] = (functions[name] ?? 0) + delta
   })
-  return micros
+  return { micros, functions }
 }
 
 const startProfiledServer = (directory, profileFile) =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, "http-server.mjs"), "kasko", directory], {
+    // KASKO_BENCH_NODE_FLAGS passes V8 flags to the server, e.g. --no-turbo-inlining for exact attribution
+    const flags = (process.env.KASKO_BENCH_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== "")
+    const child = spawn(process.execPath, [...flags, join(import.meta.dirname, "http-server.mjs"), "kasko", directory], {
       stdio: ["pipe", "pipe", "inherit"],
       env: { ...process.env, KASKO_BENCH_PROFILE: profileFile }
     })
@@ -151,10 +158,15 @@ try {
       const result = await load(options)
       await server.command("stop")
       if (result.non2xx + result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`)
-      const micros = attribute(JSON.parse(readFileSync(profileFile, "utf8")))
+      const { micros, functions } = attribute(JSON.parse(readFileSync(profileFile, "utf8")))
       const requests = result.requests.total
       const perRequest = Object.fromEntries(Object.entries(micros).filter(([category]) => category !== "idle").map(([category, total]) => [category, total / requests]))
-      results[name] = { requests_per_second: result.requests.average, requests, microseconds_per_request: perRequest }
+      const hottest = Object.entries(functions)
+        .filter(([name]) => !name.startsWith("(idle)"))
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 40)
+        .map(([name, total]) => ({ function: name, microseconds_per_request: Number((total / requests).toFixed(2)) }))
+      results[name] = { requests_per_second: result.requests.average, requests, microseconds_per_request: perRequest, hottest_functions: hottest }
     }
   } finally {
     server.child.kill("SIGTERM")
@@ -175,5 +187,11 @@ const lines = [
   `| requests/s under the profiler | ${names.map((name) => Math.round(results[name].requests_per_second)).join(" | ")} |`
 ]
 console.log(lines.join("\n"))
+if (process.env.KASKO_PROFILE_FUNCTIONS !== undefined) {
+  for (const [name, result] of Object.entries(results)) {
+    console.log(`\nhottest functions, ${name} (µs per request, self time)`)
+    for (const row of result.hottest_functions) console.log(`${String(row.microseconds_per_request).padStart(8)}  ${row.function}`)
+  }
+}
 mkdirSync(join(import.meta.dirname, "results"), { recursive: true })
 writeFileSync(join(import.meta.dirname, "results", `profile-${label}.json`), `${JSON.stringify({ measured_at: new Date().toISOString(), label, results }, null, 2)}\n`)

@@ -18,7 +18,8 @@ import { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandl
 import { clientAddressKey, corsFor, requireHost, securityHeaderList, securityHeaders, trustProxySetting, type ProtectionOptions } from "./Protection.js"
 import { requestId, requestIdFor } from "./RequestId.js"
 import { redact, requestLog } from "./RequestLog.js"
-import { requestProgram, type Answer, type ProgramSettings } from "./RequestProgram.js"
+import { problemAnswer, requestProgram, type Answer, type ProgramSettings } from "./RequestProgram.js"
+import { overBudget, RETRY_AFTER_SECONDS } from "./CoreErrorProblems.js"
 
 export interface AppOptions {
   /** The runtime holding every service a request needs: built once at start-up, never per request. */
@@ -32,12 +33,9 @@ export interface AppOptions {
   readonly document: DocumentSettings
 }
 
-// what a request's program comes back with when the runtime itself is gone (shutting down)
-const SHUTTING_DOWN: Answer = {
-  status: 503,
-  headers: { "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, "Retry-After": "5" },
-  body: JSON.stringify(PROBLEMS.serviceUnavailable)
-}
+// what an interrupted request answers: its wait outlasted the time budget, or the service is stopping
+const OVER_BUDGET = problemAnswer(overBudget)
+const SHUTTING_DOWN = problemAnswer({ problem: PROBLEMS.serviceUnavailable, headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } })
 
 export const makeApp = (options: AppOptions): Express => {
   const { runtime, logger } = options
@@ -52,6 +50,8 @@ export const makeApp = (options: AppOptions): Express => {
   app.set("trust proxy", trustProxy)
 
   const headers = securityHeaderList()
+  // every operation's answer starts with these, as the flat [name, value, …] list writeHead takes without a header map
+  const answerHeaders = headers.flat()
   const settings: ProgramSettings = {
     bodyLimitBytes: options.bodyLimitBytes,
     budgetMillis: options.requestTimeoutMillis,
@@ -62,11 +62,9 @@ export const makeApp = (options: AppOptions): Express => {
   const dispatch = makeDispatch(OPERATIONS, basePath)
 
   const writeAnswer = (request: Request, response: Response, answer: Answer, id: string, started: bigint) => {
-    response.statusCode = answer.status
-    for (const [name, value] of headers) response.setHeader(name, value)
-    response.setHeader("X-Request-Id", id)
-    for (const name in answer.headers) response.setHeader(name, answer.headers[name]!)
-    response.setHeader("Content-Length", Buffer.byteLength(answer.body))
+    const list = [...answerHeaders, "X-Request-Id", id, "Content-Length", String(Buffer.byteLength(answer.body))]
+    for (const name in answer.headers) list.push(name, answer.headers[name]!)
+    response.writeHead(answer.status, list)
     response.end(answer.body)
     logger.info(
       { request_id: id, method: request.method, path: redact(request.url), status: answer.status, duration_ms: Number(process.hrtime.bigint() - started) / 1e6 },
@@ -88,8 +86,14 @@ export const makeApp = (options: AppOptions): Express => {
       return writeAnswer(request, response, { status: problem.status, headers: { "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, ...problemHeaders }, body: JSON.stringify(problem) }, id, started)
     }
     const address = clientAddressKey((trustProxy === false ? request.socket.remoteAddress : request.ip) ?? "unknown")
-    runtime.runCallback(requestProgram({ operation: match.operation, params: match.params, request, address, requestId: id }, settings), {
-      onExit: (exit) => writeAnswer(request, response, Exit.isSuccess(exit) ? exit.value : SHUTTING_DOWN, id, started)
+    const budget = { exceeded: false }
+    runtime.runCallback(requestProgram({ operation: match.operation, params: match.params, request, address, requestId: id, budget }, settings), {
+      onExit: (exit) => {
+        if (Exit.isSuccess(exit)) return writeAnswer(request, response, exit.value, id, started)
+        // the program never fails: it was interrupted, for its time budget or because the service is stopping
+        if (budget.exceeded) logger.warn({ request_id: id, budget_ms: settings.budgetMillis }, "request over its time budget")
+        writeAnswer(request, response, budget.exceeded ? OVER_BUDGET : SHUTTING_DOWN, id, started)
+      }
     })
   })
 

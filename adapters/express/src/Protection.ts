@@ -65,7 +65,7 @@ export const corsFor = (origins: ReadonlyArray<string>): Array<RequestHandler> =
       ]
 
 /** What failed attempts from one client count under: its address (IPv6 by its /56 subnet, as one client holds many addresses). */
-export const clientAddressKey = (address: string): string => ipKeyGenerator(address)
+export const clientAddressKey = (address: string): string => (address.includes(":") ? ipKeyGenerator(address) : address)
 
 /** HTTP/1.1 requires Host (RFC 9112 §3.2); Node would answer its absence with a bare 400 of its own. */
 export const requireHost: RequestHandler = (request, response, next) => {

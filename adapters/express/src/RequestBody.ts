@@ -95,15 +95,16 @@ const receive = (
 ): Effect.Effect<Buffer, BodyRefused> =>
   Effect.async<Buffer, BodyRefused>((resume) => {
     const source: NodeJS.ReadableStream = decompressor === undefined ? request : request.pipe(decompressor)
-    const chunks: Array<Buffer> = []
+    let first: Buffer | undefined
+    let chunks: Array<Buffer> | undefined
     let received = 0
     let settled = false
     const release = () => {
       source.removeListener("data", onData)
       source.removeListener("end", onEnd)
       source.removeListener("error", onError)
-      request.removeListener("aborted", onAborted)
       if (decompressor !== undefined) {
+        request.removeListener("error", onError)
         request.unpipe(decompressor as unknown as NodeJS.WritableStream)
         ;(decompressor as unknown as { destroy: () => void }).destroy()
       }
@@ -117,20 +118,22 @@ const receive = (
     const onData = (chunk: Buffer) => {
       received += chunk.length
       if (received > limitBytes) return settle(Effect.fail(TOO_LARGE))
-      chunks.push(chunk)
+      // most bodies arrive in one chunk: no array, no concatenation
+      if (first === undefined) first = chunk
+      else (chunks ??= [first]).push(chunk)
     }
     const onEnd = () => {
       if (decompressor === undefined && declaredLength !== undefined && received !== declaredLength) {
         return settle(Effect.fail(violation("does not match its Content-Length")))
       }
-      settle(Effect.succeed(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
+      settle(Effect.succeed(chunks !== undefined ? Buffer.concat(chunks) : (first ?? Buffer.alloc(0))))
     }
+    // a client that goes away mid-body destroys the request with an error; so does a body that does not decompress
     const onError = () => settle(Effect.fail(decompressor === undefined ? violation("was not received completely") : violation("does not decode with its Content-Encoding")))
-    const onAborted = () => settle(Effect.fail(violation("was not received completely")))
     source.on("data", onData)
-    source.once("end", onEnd)
-    source.once("error", onError)
-    request.once("aborted", onAborted)
+    source.on("end", onEnd)
+    source.on("error", onError)
+    if (decompressor !== undefined) request.on("error", onError)
     return Effect.sync(() => {
       settled = true
       release()

@@ -3,6 +3,7 @@
  * violation named by the client's field path, all of them at once.
  */
 import { Either, ParseResult, Schema } from "effect"
+import { decoderOf, REFUSED } from "./CompiledDecoder.js"
 import type { Violation } from "./Errors.js"
 import { fieldPath } from "./FieldPath.js"
 import { cleanText } from "./RequestText.js"
@@ -34,8 +35,20 @@ export const violationsOf = (error: ParseResult.ParseError, prefix: ReadonlyArra
  * rejecting unknown fields. Strings are NFC-normalised first, and a string with
  * control characters, unpaired surrogates or bidirectional overrides is a
  * violation of its own field (which the Schema then does not report again).
+ * Input the Schema accepts as is takes the compiled path (`CompiledDecoder`);
+ * the rest is decoded by the Schema itself, for its report.
  */
 export const decodeAll = <A, I>(
+  schema: Schema.Schema<A, I>,
+  input: unknown,
+  prefix: ReadonlyArray<PropertyKey> = []
+): Either.Either<A, Array<Violation>> => {
+  const accepted = decoderOf(schema)(input)
+  return accepted !== REFUSED ? Either.right(accepted) : decodeReporting(schema, input, prefix)
+}
+
+/** `decodeAll` by the Schema alone: the path that names every violation. */
+export const decodeReporting = <A, I>(
   schema: Schema.Schema<A, I>,
   input: unknown,
   prefix: ReadonlyArray<PropertyKey> = []

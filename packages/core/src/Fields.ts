@@ -1,6 +1,7 @@
 /** String field schemas with the client-facing messages and documented maxima. */
 import { Either, Option, ParseResult, Schema } from "effect"
 import { isCalendarDate } from "./CalendarDate.js"
+import { decoderOf, REFUSED } from "./CompiledDecoder.js"
 
 /** A non-blank string of at most `maxLength` characters. */
 export const Text = (maxLength: number) =>
@@ -52,9 +53,13 @@ export const optionalStringWithDefault = <A>(schema: Schema.Schema<A, string>, s
  */
 const sentString = <A>(schema: Schema.Schema<A, string>, { maxLength, pattern, enum: values, description }: OptionalStringShape) => {
   const decodePresent = ParseResult.decodeUnknownEither(schema)
+  // the compiled decoder answers for nearly every value; the Schema's own parse only when there is a violation to tell
+  const isAccepted = (value: string) => decoderOf(schema)(value) !== REFUSED
   return Schema.String.annotations({ message: () => "must be a string" }).pipe(
     Schema.filter((value) => value.length <= maxLength || `must be at most ${maxLength} characters`),
-    Schema.filter((value) => isBlank(value) || Either.match(decodePresent(value), { onLeft: (error) => error, onRight: () => true })),
+    Schema.filter(
+      (value) => isBlank(value) || isAccepted(value) || Either.match(decodePresent(value), { onLeft: (error) => error, onRight: () => true })
+    ),
     Schema.annotations({
       jsonSchema: {
         type: "string",

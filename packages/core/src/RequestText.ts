@@ -14,6 +14,9 @@ const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
 // printable ASCII and tab: nothing to refuse, nothing to normalise — the common case, decided by one test
 const PLAIN = /^[\t\x20-\x7E]*$/
 
+/** True for printable ASCII and tab: text with nothing to refuse and nothing to normalise. */
+export const isPlainText = (text: string): boolean => PLAIN.test(text)
+
 /** Why a string may not be accepted, or undefined when it may. */
 export const textProblem = (text: string): string | undefined => {
   if (PLAIN.test(text)) return undefined

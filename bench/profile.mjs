@@ -41,10 +41,11 @@ const MODULES = {
   pricing: ["Pricing", "RatingWorksheet", "TariffCompiler", "Money", "Tariff", "Coverage", "TariffBook", "PricingPlan"],
   operation: ["QuotingService", "Quote", "QuoteLifecycle", "IdGenerator", "Operations", "VehicleCodes", "ProductCatalogue", "Readiness"],
   authentication: ["Authentication", "BearerAuthentication", "Credentials", "Tokens", "SubscriptionKeys", "PartnerAdministration", "SqlitePartnerStore",
-    "TokenVerifier", "SubscriptionKeyLookup"],
+    "TokenVerifier", "SubscriptionKeyLookup", "SigningKey"],
   store: ["SqliteQuoteStore", "SqliteStores", "SqliteErrors", "StoredRows", "PostgresStores", "Connection"],
   log: ["RequestLog", "RequestId"],
-  "rate limit": ["Protection", "RateLimit", "MemoryRateLimit"],
+  "rate limit": ["Protection", "RateLimit", "MemoryRateLimit", "MemoryRateLimiter", "RateLimiter"],
+  "request program": ["RequestProgram", "Dispatch"],
   "answer writing": ["App", "ProblemHandlers", "Problem", "CoreErrorProblems", "Answer", "RequestHandler"]
 }
 const MODULE_CATEGORY = new Map(Object.entries(MODULES).flatMap(([category, names]) => names.map((name) => [name, category])))

@@ -37,12 +37,12 @@ const PACKAGE_CATEGORY = new Map(Object.entries(PACKAGES).flatMap(([category, na
 // kasko's own modules by the part of a request they serve; unlisted modules count as "kasko, other"
 const MODULES = {
   decoding: ["Decoding", "FieldPath", "Fields", "Parameters", "Parties", "QuoteRequest", "Offer", "ProductSelection", "RequestText", "CalendarDate",
-    "IdentityNumbers", "RequestBody", "JsonBody"],
+    "IdentityNumbers", "RequestBody", "JsonBody", "CompiledDecoder"],
   pricing: ["Pricing", "RatingWorksheet", "TariffCompiler", "Money", "Tariff", "Coverage", "TariffBook", "PricingPlan"],
   operation: ["QuotingService", "Quote", "QuoteLifecycle", "IdGenerator", "Operations", "VehicleCodes", "ProductCatalogue", "Readiness"],
   authentication: ["Authentication", "BearerAuthentication", "Credentials", "Tokens", "SubscriptionKeys", "PartnerAdministration", "SqlitePartnerStore",
     "TokenVerifier", "SubscriptionKeyLookup", "SigningKey"],
-  store: ["SqliteQuoteStore", "SqliteStores", "SqliteErrors", "StoredRows", "PostgresStores", "Connection"],
+  store: ["SqliteQuoteStore", "SqliteStores", "SqliteErrors", "StoredRows", "PostgresStores", "Connection", "Transaction"],
   log: ["RequestLog", "RequestId"],
   "rate limit": ["Protection", "RateLimit", "MemoryRateLimit", "MemoryRateLimiter", "RateLimiter"],
   "request program": ["RequestProgram", "Dispatch"],

@@ -58,7 +58,7 @@ export const runHttpBench = async () => {
   const directory = mkdtempSync(join(tmpdir(), "kasko-http-bench-"))
   const servers = []
   try {
-    const { subscription_key } = JSON.parse(await kaskoAdmin(directory, "partners", "add", "--id", "bench-partner", "--name", "Bench Partner A/S"))
+    const { subscription_key } = JSON.parse(await kaskoAdmin(directory, "partners", "add", "--id", "bench-partner", "--name", "Bench Partner A/S", "--json"))
     const token = (await kaskoAdmin(directory, "tokens", "issue", "--partner", "bench-partner", "--scopes", "offers:create quotes:create quotes:read", "--ttl", "1h")).trim()
     const headers = { "content-type": "application/json", authorization: `Bearer ${token}`, "ocp-apim-subscription-key": subscription_key }
     const offerBody = JSON.stringify(Examples.offerRequest(Examples.standardParameters({ vehicle_price: "350000", youngest_user_age: "23" })))

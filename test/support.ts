@@ -44,7 +44,7 @@ export const temporaryDirectory = (prefix: string) => {
 /** The in-process embedding example, built by `pnpm test`'s typecheck step. */
 export const EMBED_EXAMPLE = join(import.meta.dirname, "..", "examples", "embed-in-process")
 
-const SERVER_MAIN = join(import.meta.dirname, "..", "packages", "server", "dist", "src", "main.js")
+const SERVER_MAIN = join(import.meta.dirname, "..", "packages", "server", "bin", "kasko.mjs")
 
 /** One running `kasko serve` process: its URL, and how it ended if it did. */
 export interface ServiceProcess {

@@ -22,28 +22,38 @@ const kasko = async (...args: Array<string>) => {
 }
 
 describe("kasko partners", () => {
-  it("adds a partner and prints its id and first subscription key", async () => {
+  it("adds a partner and prints its first subscription key alone, for a script to capture; --json prints the record", async () => {
     const result = await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset Øst A/S", "--cvr", "12345674")
     expect(result.exitCode).toBe(0)
-    const printed = JSON.parse(result.stdout)
-    expect(printed).toEqual({ partner_id: "bilhuset", subscription_key: expect.stringMatching(/^ksk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/) })
+    expect(result.stdout).toMatch(/^ksk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}\n$/)
+    expect(result.stderr).toContain("partner bilhuset added")
+    const printed = JSON.parse((await kasko("partners", "add", "--id", "autohuset", "--name", "Autohuset", "--json")).stdout)
+    expect(printed).toEqual({ partner_id: "autohuset", subscription_key: expect.stringMatching(/^ksk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/) })
   })
 
-  it("lists partners and suspends one", async () => {
-    await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
+  it("lists partners and suspends one, as text and as JSON", async () => {
+    await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset Øst A/S", "--cvr", "12345674")
+    expect((await kasko("partners", "list")).stdout).toMatch(/^ID {8}NAME {14}CVR {7}STATUS  CREATED\nbilhuset  Bilhuset Øst A\/S  12345674  active  \d{4}-\d\d-\d\dT[\d:.]+Z\n$/)
     const suspended = await kasko("partners", "suspend", "--id", "bilhuset")
-    expect(JSON.parse(suspended.stdout)).toMatchObject({ partner_id: "bilhuset", status: "suspended" })
-    const listed = JSON.parse((await kasko("partners", "list")).stdout)
-    expect(listed).toEqual([{ partner_id: "bilhuset", name: "Bilhuset", status: "suspended", created_at: expect.stringMatching(/Z$/) }])
+    expect(suspended.stdout).toBe("partner bilhuset suspended: its keys and tokens are refused from now on\n")
+    expect(JSON.parse((await kasko("partners", "suspend", "--id", "bilhuset", "--json")).stdout)).toMatchObject({ partner_id: "bilhuset", status: "suspended" })
+    const listed = JSON.parse((await kasko("partners", "list", "--json")).stdout)
+    expect(listed).toEqual([{ partner_id: "bilhuset", name: "Bilhuset Øst A/S", cvr_number: "12345674", status: "suspended", created_at: expect.stringMatching(/Z$/) }])
+  })
+
+  it("says there are no partners yet, on standard error", async () => {
+    expect(await kasko("partners", "list")).toMatchObject({ exitCode: 0, stdout: "", stderr: expect.stringContaining("no partners yet") })
+    expect(JSON.parse((await kasko("partners", "list", "--json")).stdout)).toEqual([])
   })
 
   it.each([
-    [["partners", "add", "--name", "No Id"], 2, "--id is required"],
+    [["partners", "add", "--name", "No Id"], 2, "Missing required argument: id"],
     [["partners", "add", "--id", "x", "--name", "Short Id"], 1, "partner_id must be 2–63"],
     [["partners", "add", "--id", "bilhuset", "--name", "B", "--cvr", "12345678"], 1, "cvr_number must be 8 digits"],
     [["partners", "suspend", "--id", "nobody"], 1, 'no partner with id "nobody"'],
-    [["partners", "add", "--id", "bilhuset", "--name", "B", "--colour", "red"], 2, "Unknown option '--colour'"],
-    [["partners", "fly"], 2, 'unknown command "partners fly"']
+    [["partners", "add", "--id", "bilhuset", "--name", "B", "--colour", "red"], 2, "Unknown argument: colour"],
+    [["partners", "add", "--id", "--name", "B"], 2, "Not enough arguments following: id"],
+    [["partners", "fly"], 2, "Unknown argument: fly"]
   ])("kasko %j exits %i: %s", async (args, exitCode, message) => {
     const result = await kasko(...args)
     expect(result.exitCode).toBe(exitCode)
@@ -60,11 +70,12 @@ describe("kasko partners", () => {
 
 describe("kasko keys", () => {
   it("adds a key for rotation and revokes one by prefix", async () => {
-    const first = JSON.parse((await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")).stdout).subscription_key as string
+    const first = (await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")).stdout.trim()
     const added = await kasko("keys", "add", "--partner", "bilhuset")
-    expect(JSON.parse(added.stdout)).toEqual({ partner_id: "bilhuset", subscription_key: expect.stringMatching(/^ksk_/) })
-    expect(JSON.parse(added.stdout).subscription_key).not.toBe(first)
-    const revoked = await kasko("keys", "revoke", "--partner", "bilhuset", "--key-prefix", first.slice(0, 12))
+    expect(added.stdout).toMatch(/^ksk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}\n$/)
+    expect(added.stdout.trim()).not.toBe(first)
+    expect(JSON.parse((await kasko("keys", "add", "--partner", "bilhuset", "--json")).stdout)).toEqual({ partner_id: "bilhuset", subscription_key: expect.stringMatching(/^ksk_/) })
+    const revoked = await kasko("keys", "revoke", "--partner", "bilhuset", "--key-prefix", first.slice(0, 12), "--json")
     expect(JSON.parse(revoked.stdout)).toEqual({ partner_id: "bilhuset", revoked: 1 })
     const again = await kasko("keys", "revoke", "--partner", "bilhuset", "--key-prefix", first.slice(4, 16))
     expect(again).toMatchObject({ exitCode: 1, stderr: expect.stringContaining("has no active key starting with") })
@@ -72,7 +83,7 @@ describe("kasko keys", () => {
 
   it.each([
     [["keys", "add", "--partner", "nobody"], 1, 'no partner with id "nobody"'],
-    [["keys", "add"], 2, "--partner is required"],
+    [["keys", "add"], 2, "Missing required argument: partner"],
     [["keys", "revoke", "--partner", "bilhuset", "--key-prefix", "zz"], 2, "at least 4 hex digits"]
   ])("kasko %j exits %i: %s", async (args, exitCode, message) => {
     const result = await kasko(...args)
@@ -92,13 +103,15 @@ describe("kasko tokens issue", () => {
     const claims = decodeJwt(token)
     expect(claims).toMatchObject({ sub: "bilhuset", scope: "offers:create quotes:read", iss: "kasko", aud: "kasko-partner-api" })
     expect(claims.exp! - claims.iat!).toBe(7200)
+    const described = JSON.parse((await kasko("tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--json")).stdout)
+    expect(described).toEqual({ token: expect.stringMatching(/^ey/), partner_id: "bilhuset", scopes: ["offers:create"], expires_in_seconds: 3600 })
   })
 
   it.each([
     [["tokens", "issue", "--partner", "nobody", "--scopes", "offers:create"], 1, 'no partner with id "nobody"'],
     [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create quotes:delete"], 2, 'unknown scope "quotes:delete"'],
-    [["tokens", "issue", "--partner", "bilhuset"], 2, "--scopes is required"],
-    [["tokens", "issue", "--scopes", "offers:create"], 2, "--partner is required"],
+    [["tokens", "issue", "--partner", "bilhuset"], 2, "Missing required argument: scopes"],
+    [["tokens", "issue", "--scopes", "offers:create"], 2, "Missing required argument: partner"],
     [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "forever"], 2, "--ttl takes a number and a unit"],
     [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "25h"], 2, "--ttl may be at most 86400 seconds"],
     [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "0s"], 2, "--ttl takes a number and a unit"]

@@ -1,10 +1,10 @@
-/** `kasko offer`, the command the README's run command calls until the HTTP service exists. */
+/** `kasko offer`: an anonymous offer from the command line, in words or as the API answers it. */
 import { runCli } from "@kasko/server"
 import { describe, expect, it } from "vitest"
 
 describe("kasko offer", () => {
   it("prices the sample leasing car when given no parameters, and says so", async () => {
-    const result = await runCli(["offer"])
+    const result = await runCli(["offer", "--json"])
     expect(result.exitCode).toBe(0)
     const offer = JSON.parse(result.stdout)
     expect(offer.product.product_name).toBe("insurance-car-leasing")
@@ -20,12 +20,23 @@ describe("kasko offer", () => {
       "--feature", "premium",
       ...["policy_holder=person", "vehicle_user=person", "vehicle_owner=organization", "vehicle_type=personbil"].flatMap((pair) => ["--param", pair]),
       "--param", "vehicle_usage=privat_person_koersel",
-      "--param", "vehicle_price=500000"
+      "--param", "vehicle_price=500000",
+      "--json"
     ])
     expect(result.exitCode).toBe(0)
     // standalone Standard premium personbil 500 000: kasko 8 400, ansvar 1 800, 150 + 350 + 450 + 250 + 400;
     // taxable 8 400 + 1 600 = 10 000 → 110; statsafgift 772.20; total 10 000 + 1 800 + 772.20 + 110 + 124 = 12 806.20 → 12 806
     expect(JSON.parse(result.stdout).price.annually).toBe(12806)
+  })
+
+  it("says the price, the coverages and the product information in words", async () => {
+    const result = await runCli(["offer"])
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toBe(
+      "insurance-car-leasing, standard feature: 13.002 kr a year, paid as 1.138 kr a month\n" +
+        "coverages: kasko (deductible 5.000 kr), ansvar, påkørsel_af_dyr, afleveringsforsikring, vejhjælp\n" +
+        "product information: https://documents.kasko.example/ipid/insurance-car-leasing-standard.pdf\n"
+    )
   })
 
   it("prints the rating worksheet with --explain", async () => {
@@ -45,9 +56,11 @@ describe("kasko offer", () => {
     expect(result.stderr).not.toMatch(/_tag|[{}]/)
   })
 
-  it("exits 2 with usage for a malformed option or an unknown command", async () => {
-    expect(await runCli(["offer", "--param", "no-equals-sign"])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining("usage") })
-    expect(await runCli(["offer", "--colour", "red"])).toMatchObject({ exitCode: 2 })
-    expect(await runCli(["fly"])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining("unknown command") })
+  it("exits 2 with its usage for a malformed option or an unknown command", async () => {
+    const malformed = await runCli(["offer", "--param", "no-equals-sign"])
+    expect(malformed).toMatchObject({ exitCode: 2, stdout: "" })
+    expect(malformed.stderr).toMatch(/^kasko offer: --param takes <name>=<value>, got "no-equals-sign"\n\nkasko offer\n/)
+    expect(await runCli(["offer", "--colour", "red"])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining("Unknown argument: colour") })
+    expect(await runCli(["fly"])).toMatchObject({ exitCode: 2, stderr: expect.stringMatching(/^kasko: Unknown argument: fly\n\nkasko <command> \[options\]/) })
   })
 })

@@ -12,7 +12,7 @@ const ROOT = join(import.meta.dirname, "..", "..")
 const LEASING_V1 = join(ROOT, "packages", "core", "tariffs", "insurance-car-leasing", "v1.json")
 const PROPOSAL = join(ROOT, "examples", "actuary-workbench", "tariffs", "insurance-car-leasing-v2-proposal.json")
 const GOLDEN = join(ROOT, "examples", "actuary-workbench", "golden", "reference-tariff-v1.csv")
-const MAIN = join(ROOT, "packages", "server", "dist", "src", "main.js")
+const MAIN = join(ROOT, "packages", "server", "bin", "kasko.mjs")
 const directory = temporaryDirectory("kasko-workbench-")
 afterAll(() => directory.remove())
 
@@ -33,7 +33,7 @@ describe("kasko price", () => {
   })
 
   it.each([
-    [["price", "--feature", "standard"], 2, "--product is required"],
+    [["price", "--feature", "standard"], 2, "Missing required argument: product"],
     [["price", "--product", "insurance-car-leasing", "--feature", "standard", "--date", "2026-02-30"], 2, "--date takes YYYY-MM-DD"],
     [["price", "--product", "insurance-car-leasing", "--feature", "standard", "--param", "vehicle_price=5"], 1, "vehicle_price must be between 1000"],
     [["price", "--product", "insurance-car-leasing", "--feature", "standard", ...STANDARD_CAR, "--param", "vehicle_price=5000", "--date", "2020-01-01"], 1, "no tariff of insurance-car-leasing in force on 2020-01-01"],
@@ -80,7 +80,7 @@ describe("kasko price-grid", () => {
       "--out", out
     ])
     expect(result.exitCode).toBe(0)
-    expect(JSON.parse(result.stdout)).toEqual({ cells: 15, csv: `${out}.csv`, chart: `${out}.svg` })
+    expect(result.stdout).toBe(`priced 15 cells: wrote ${out}.csv and ${out}.svg\n`)
 
     const rows = parse(readFileSync(`${out}.csv`, "utf8"), { columns: true }) as Array<Record<string, string>>
     expect(rows).toHaveLength(15)
@@ -109,14 +109,15 @@ describe("kasko price-grid", () => {
     expect(image.asPng().subarray(1, 4).toString()).toBe("PNG")
   })
 
-  it("writes into the current directory when --out is not given, as its help says", async () => {
+  it("writes nowhere without --out: the command line names where files go", async () => {
     const cwd = join(directory.path, "grid-here")
     mkdirSync(cwd)
     const run = spawnSync(process.execPath, [MAIN, "price-grid", "--product", "insurance-car-leasing", "--feature", "standard", ...STANDARD_CAR,
       "--x", "vehicle_price=100000:200000:100000", "--y", "youngest_user_age=30", "--date", "2026-03-02"], { cwd, encoding: "utf8" })
-    expect(run.status, run.stderr).toBe(0)
-    expect(readdirSync(cwd).sort()).toEqual(["price-grid.csv", "price-grid.svg"])
-    expect((await runCli(["price-grid", "--help"])).stdout).toContain("price-grid in the current directory unless --out names another")
+    expect(run.status).toBe(2)
+    expect(run.stderr).toContain("Missing required argument: out")
+    expect(readdirSync(cwd)).toEqual([])
+    expect((await runCli(["price-grid", "--help"])).stdout).toContain("where to write: <out>.csv and <out>.svg")
   })
 
   it("exits 2 for a malformed axis", async () => {
@@ -136,8 +137,8 @@ describe("kasko tariff diff", () => {
   })
 
   it.each([
-    [["tariff", "diff", LEASING_V1, "--cases", GOLDEN], "takes two tariff files"],
-    [["tariff", "diff", LEASING_V1, PROPOSAL], "--cases is required"]
+    [["tariff", "diff", LEASING_V1, "--cases", GOLDEN], "Not enough non-option arguments: got 1, need at least 2"],
+    [["tariff", "diff", LEASING_V1, PROPOSAL], "Missing required argument: cases"]
   ])("exits 2 for %j", async (args, message) => {
     expect(await runCli(args)).toMatchObject({ exitCode: 2, stderr: expect.stringContaining(message) })
   })

@@ -168,7 +168,7 @@ describe("authentication (spec §5)", () => {
     ]
 
     const carol = await addPartner(service.directory.path, "carol-cars")
-    const second = JSON.parse(await kasko(service.directory.path, "keys", "add", "--partner", "carol-cars")) as { subscription_key: string }
+    const second = JSON.parse(await kasko(service.directory.path, "keys", "add", "--partner", "carol-cars", "--json")) as { subscription_key: string }
     await kasko(service.directory.path, "keys", "revoke", "--partner", "carol-cars", "--key-prefix", carol.subscriptionKey.slice(0, 12))
     answers.push(await offer(carol.headers))
     expect((await offer({ ...carol.headers, "ocp-apim-subscription-key": second.subscription_key })).status).toBe(200)

@@ -31,7 +31,7 @@ let service: ServiceProcess
 let headers: Record<string, string>
 
 beforeAll(async () => {
-  const { subscription_key } = JSON.parse(await kaskoWith(environment, "partners", "add", "--id", "steady-partner", "--name", "Steady Partner A/S"))
+  const { subscription_key } = JSON.parse(await kaskoWith(environment, "partners", "add", "--id", "steady-partner", "--name", "Steady Partner A/S", "--json"))
   const token = (await kaskoWith(environment, "tokens", "issue", "--partner", "steady-partner", "--scopes", "offers:create")).trim()
   headers = { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": subscription_key, "content-type": "application/json" }
   service = await startServiceProcess(environment)

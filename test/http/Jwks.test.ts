@@ -68,7 +68,7 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => identityProvider.listen(0, "127.0.0.1", resolve))
   const jwksUrl = `http://127.0.0.1:${(identityProvider.address() as AddressInfo).port}/.well-known/jwks.json`
-  subscriptionKey = JSON.parse(await kasko(directory.path, "partners", "add", "--id", "fleet-leasing", "--name", "Fleet Leasing A/S")).subscription_key
+  subscriptionKey = JSON.parse(await kasko(directory.path, "partners", "add", "--id", "fleet-leasing", "--name", "Fleet Leasing A/S", "--json")).subscription_key
   server = await startTestService({
     dataDirectory: directory.path,
     authentication: "real",

@@ -17,7 +17,7 @@ export interface PartnerCredentials {
 
 /** Adds a partner and issues it a token with the given scopes. */
 export const addPartner = async (dataDirectory: string, partnerId: string, scopes = ALL_SCOPES): Promise<PartnerCredentials> => {
-  const added = JSON.parse(await kasko(dataDirectory, "partners", "add", "--id", partnerId, "--name", `${partnerId} A/S`)) as {
+  const added = JSON.parse(await kasko(dataDirectory, "partners", "add", "--id", partnerId, "--name", `${partnerId} A/S`, "--json")) as {
     subscription_key: string
   }
   const token = (await kasko(dataDirectory, "tokens", "issue", "--partner", partnerId, "--scopes", scopes)).trim()

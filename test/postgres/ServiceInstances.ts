@@ -42,7 +42,7 @@ export const twoInstancesOnOneSchema = (name: string, partnerId: string) => {
     database = new pg.Client({ connectionString: testDatabaseUrl })
     await database.connect()
     await database.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-    const { subscription_key } = JSON.parse(await kasko("partners", "add", "--id", partnerId, "--name", "Fleet Partner A/S"))
+    const { subscription_key } = JSON.parse(await kasko("partners", "add", "--id", partnerId, "--name", "Fleet Partner A/S", "--json"))
     const token = (await kasko("tokens", "issue", "--partner", partnerId, "--scopes", "offers:create quotes:create quotes:read quotes:activate")).trim()
     headers = { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": subscription_key, "content-type": "application/json" }
     instances.push(...(await Promise.all([startInstance(), startInstance()])))

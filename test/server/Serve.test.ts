@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { addPartner } from "../http/credentials.js"
 import { temporaryDirectory } from "../support.js"
 
-const MAIN = join(import.meta.dirname, "..", "..", "packages", "server", "dist", "src", "main.js")
+const MAIN = join(import.meta.dirname, "..", "..", "packages", "server", "bin", "kasko.mjs")
 const directory = temporaryDirectory("kasko-serve-")
 afterAll(() => directory.remove())
 

@@ -1,48 +1,133 @@
-/** The `kasko` command: dispatches to its subcommands. */
-import { runOfferCommand, type CommandResult } from "./OfferCommand.js"
-import { ADMIN_USAGE, runAdminCommand } from "./AdminCommands.js"
-import { runServeCommand } from "./ServeCommand.js"
+/**
+ * The `kasko` command line, on yargs: every command and subcommand answers
+ * `--help` with generated usage; a wrong command line exits 2 with the
+ * command's usage, a command that cannot be done exits 1 with a sentence
+ * (`CommandResult`); data is printed for people by default and as JSON with
+ * `--json`; `kasko completion` prints a bash/zsh completion script.
+ *
+ * Command modules hold definitions only; what a command does is imported
+ * when it runs, so `kasko help` loads no engine and no database driver.
+ */
+import yargs, { type Argv } from "yargs"
+import { ADMIN_COMMANDS } from "./AdminCommands.js"
+import { type CommandResult, done, EXIT_USAGE, failed, isUsageError } from "./CommandResult.js"
+import { OFFER_COMMAND } from "./OfferCommand.js"
+import { SERVE_COMMAND } from "./ServeCommand.js"
+import { WORKBENCH_COMMANDS } from "./WorkbenchCommands.js"
 
-export const USAGE = `usage: kasko <command> [options]
+/** One command: its words, what it does, its options, and what runs it — or its subcommands. */
+export interface KaskoCommand {
+  /** The yargs command string: the word, then positionals (`check <tariff>`). */
+  readonly command: string
+  readonly describe: string
+  readonly options?: (argv: Argv) => Argv
+  readonly run?: (argv: Readonly<Record<string, unknown>>) => Promise<CommandResult>
+  readonly subcommands?: ReadonlyArray<KaskoCommand>
+}
 
-commands:
-  serve    serve the HTTP API on the embedded SQLite store (kasko serve --help)
-  offer    price an anonymous offer through the core (kasko offer --help)
-  partners, keys, tokens   administer partners and their credentials:
+export const COMMANDS: ReadonlyArray<KaskoCommand> = [SERVE_COMMAND, OFFER_COMMAND, ...ADMIN_COMMANDS, ...WORKBENCH_COMMANDS]
 
-${ADMIN_USAGE}
+const ROOT_EPILOGUE = `Every command answers --help. The administration commands use the service's database: KASKO_DATABASE_URL
+when set, else the SQLite file in KASKO_DATA_DIR (default ./data); see kasko serve --help.`
 
-  price, price-grid, tariff   the actuary's workbench (kasko price --help)
-  workbench                   the actuary's workbench in the browser (kasko workbench --help)`
+/** A usage error found by yargs, with the words of the command it belongs to. */
+class CommandLineRefused extends Error {}
 
-const today = () => new Date().toISOString().slice(0, 10)
+const wordOf = (command: KaskoCommand) => command.command.split(" ")[0]!
 
-/** Runs the kasko command line (arguments after the program name). */
+/** The leading words of `args` that name a command and its subcommands. */
+const commandPath = (args: ReadonlyArray<string>): Array<string> => {
+  const path: Array<string> = []
+  let level: ReadonlyArray<KaskoCommand> | undefined = COMMANDS
+  for (const arg of args) {
+    const found: KaskoCommand | undefined = level?.find((command) => wordOf(command) === arg)
+    if (found === undefined) break
+    path.push(arg)
+    level = found.subcommands
+  }
+  return path
+}
+
+const define = (argv: Argv, commands: ReadonlyArray<KaskoCommand>, path: ReadonlyArray<string>, report: (result: CommandResult) => void): Argv => {
+  for (const command of commands) {
+    const words = [...path, wordOf(command)]
+    argv.command(
+      command.command,
+      command.describe,
+      (inner) => {
+        const withOptions = command.options?.(inner) ?? inner
+        if (command.subcommands === undefined) return withOptions
+        return define(withOptions, command.subcommands, words, report).demandCommand(1, `name a ${words.join(" ")} command`)
+      },
+      async (parsed) => {
+        if (command.run === undefined) return
+        try {
+          report(await command.run(parsed as Readonly<Record<string, unknown>>))
+        } catch (error) {
+          const message = (error as Error).message
+          report(isUsageError(error) ? await usageRefusal(words, message) : failed(words.join(" "), message))
+        }
+      }
+    )
+  }
+  return argv
+}
+
+const program = (report: (result: CommandResult) => void): Argv =>
+  define(yargs(), COMMANDS, [], report)
+    .scriptName("kasko")
+    .usage("kasko <command> [options]\n\nkasko's quoting engine from the command line: serve the API, administer partners, price, check tariffs.")
+    .epilogue(ROOT_EPILOGUE)
+    .completion("completion", "print a bash or zsh completion script (kasko completion >> ~/.bashrc)")
+    .demandCommand(1, "name a command")
+    .strict()
+    .help()
+    .alias("help", "h")
+    .version(false)
+    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    .fail((message, error) => {
+      // a command's own failure never reaches here (each run catches its own); this is yargs refusing the command line
+      throw new CommandLineRefused(message ?? error?.message ?? "the command line is not understood")
+    })
+
+/**
+ * Parses and runs; answers what yargs printed itself (help, completion). Its
+ * callback can come more than once (a completion request reports an empty
+ * output first), so the last output counts once the parse has settled.
+ */
+const parse = async (argv: Argv, args: ReadonlyArray<string>): Promise<string> => {
+  let printed = ""
+  let refusal: unknown
+  await argv
+    .parseAsync([...args], {}, (error, _parsed, output) => {
+      if (error) refusal ??= error
+      if (output !== "") printed = output
+    })
+    .catch((error: unknown) => (refusal ??= error))
+  if (refusal !== undefined) throw refusal
+  return printed
+}
+
+/** The usage of a command, as `--help` prints it. */
+const helpOf = (path: ReadonlyArray<string>): Promise<string> => parse(program(() => {}), [...path, "--help"])
+
+const usageRefusal = async (path: ReadonlyArray<string>, message: string): Promise<CommandResult> => ({
+  stdout: "",
+  stderr: `kasko${path.map((word) => ` ${word}`).join("")}: ${message}\n\n${await helpOf(path)}\n`,
+  exitCode: EXIT_USAGE
+})
+
+/** Runs the kasko command line (the arguments after the program name). */
 export const runCli = async (args: ReadonlyArray<string>): Promise<CommandResult> => {
-  const [command = "help", ...rest] = args
-  switch (command) {
-    case "serve":
-      return runServeCommand(rest)
-    // the workbench (charts, CSV) loads only for its own commands, never into the service
-    case "price":
-    case "price-grid":
-      return (await import("./WorkbenchCommands.js")).runWorkbenchCommand(command, rest, today())
-    case "tariff": {
-      const [action = "", ...tariffArgs] = rest
-      return (await import("./WorkbenchCommands.js")).runWorkbenchCommand(`tariff ${action}`, tariffArgs, today())
-    }
-    case "workbench":
-      return (await import("./WorkbenchServeCommand.js")).runWorkbenchServeCommand(rest)
-    case "partners":
-    case "keys":
-    case "tokens":
-      return runAdminCommand(command, rest)
-    case "offer":
-      return runOfferCommand(rest)
-    case "help":
-    case "--help":
-      return { stdout: `${USAGE}\n`, stderr: "", exitCode: 0 }
-    default:
-      return { stdout: "", stderr: `kasko: unknown command "${command}"\n${USAGE}\n`, exitCode: 2 }
+  let result: CommandResult | undefined
+  try {
+    const printed = await parse(
+      program((reported) => (result = reported)),
+      args
+    )
+    return result ?? done(printed === "" ? "" : `${printed}\n`)
+  } catch (error) {
+    if (error instanceof CommandLineRefused) return usageRefusal(commandPath(args), error.message)
+    throw error
   }
 }

@@ -4,19 +4,17 @@
  * the Express app on it, purges expired quotes periodically, and stops
  * gracefully: no new connections, in-flight requests finished, database closed.
  */
-import { type Authentication, IdGenerator, type PartnerStore, type QuoteStore, QuotingService, Readiness, TariffBook } from "@kasko/core"
+import { type Authentication, IdGenerator, type PartnerStore, QuotingService, Readiness, TariffBook } from "@kasko/core"
 import { Authentication as TokenAuthentication } from "@kasko/credentials"
 import { MemoryRateLimiter } from "@kasko/memory"
-import { PostgresStores } from "@kasko/postgres"
 import { makeApp, type Services } from "@kasko/express"
-import { SqliteStores } from "@kasko/sqlite"
 import { Cause, type Clock, Layer, ManagedRuntime, Option } from "effect"
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { randomBytes } from "node:crypto"
-import { join } from "node:path"
 import { pino, type Logger } from "pino"
 import { makeHttpServer } from "./HttpServer.js"
+import { databaseName, storesLayer } from "./Stores.js"
 import { API_VERSION, publicUrlOf, tokenRulesOf, type ServiceConfig } from "./ServiceConfig.js"
 
 export interface ServiceOptions {
@@ -40,24 +38,12 @@ const DAY_MILLIS = 24 * 60 * 60 * 1000
 
 const SHUTDOWN_GRACE_MILLIS = 10_000
 
-/** The database file inside the data directory. */
-export const databaseFile = (config: ServiceConfig) => join(config.dataDirectory, "kasko.db")
-
-/** Where quotes and partners live: PostgreSQL when KASKO_DATABASE_URL is set, the embedded SQLite file otherwise. */
-export const storesLayer = (config: ServiceConfig): Layer.Layer<QuoteStore.QuoteStore | PartnerStore.PartnerStore, unknown> =>
-  Option.isSome(config.databaseUrl)
-    ? PostgresStores.layer({ connectionString: config.databaseUrl.value, schema: config.databaseSchema })
-    : SqliteStores.layer({ filename: databaseFile(config), synchronous: config.sqliteSynchronous })
-
 /** Where the keys that verify tokens come from: the identity provider's JWKS when configured, the data directory's key pair otherwise. */
 const tokenKeysOf = (config: ServiceConfig): TokenAuthentication.TokenKeys =>
   Option.isSome(config.jwksUrl)
     ? { kind: "jwks", url: config.jwksUrl.value.toString(), cacheSeconds: config.jwksCacheSeconds, cooldownSeconds: config.jwksCooldownSeconds }
     : { kind: "embedded", dataDirectory: config.dataDirectory }
 
-/** Where the service keeps its data, for messages. */
-export const databaseName = (config: ServiceConfig) =>
-  Option.isSome(config.databaseUrl) ? `PostgreSQL schema ${config.databaseSchema}` : databaseFile(config)
 
 export const makeLogger = (config: ServiceConfig): Logger =>
   pino(

@@ -76,36 +76,6 @@ export const ServiceConfig = Config.all({
 })
 export type ServiceConfig = Config.Config.Success<typeof ServiceConfig>
 
-/** The variables, their defaults and meaning, for `kasko serve --help` and the README. */
-export const CONFIG_HELP = `environment:
-  PORT                             port to listen on (default 8080; 0 picks a free one)
-  HOST                             address to listen on (default 0.0.0.0)
-  KASKO_DATA_DIR                   directory of the SQLite database kasko.db and the signing key (default ./data)
-  KASKO_DATABASE_URL               postgres://… : keep quotes and partners in PostgreSQL instead of SQLite
-  KASKO_DATABASE_SCHEMA            the PostgreSQL schema kasko's tables live in (default public)
-  KASKO_LOG_LEVEL                  fatal, error, warn, info, debug, trace or silent (default info)
-  KASKO_SQLITE_SYNCHRONOUS         FULL (default: no acknowledged quote lost on power loss) or NORMAL (faster)
-  KASKO_BODY_LIMIT_BYTES           largest request body (default 102400)
-  KASKO_PUBLIC_URL                 the URL clients use, for the OpenAPI document (default http://localhost:PORT)
-  KASKO_BASE_PATH                  mounts the partner API under a prefix such as /partner/car/v1 (default: none; /health and /ready stay at the root)
-  KASKO_PURGE_INTERVAL_MINUTES     how often expired quotes are deleted (default 60)
-  KASKO_ACTIVATED_RETENTION_DAYS   how long activated quotes are kept after they expire (default 365)
-  KASKO_TOKEN_ISSUER               the iss tokens must carry (default kasko; required with KASKO_JWKS_URL)
-  KASKO_TOKEN_AUDIENCE             the aud tokens must carry (default kasko-partner-api; required with KASKO_JWKS_URL)
-  KASKO_JWKS_URL                   verify tokens with the identity provider's keys instead of the embedded key pair
-  KASKO_JWKS_CACHE_SECONDS         how long fetched keys are trusted (default 600)
-  KASKO_JWKS_COOLDOWN_SECONDS      least time between two fetches of the key set (default 30)
-  KASKO_REQUEST_TIMEOUT_MS         longest a request may wait (for storage) before it answers 503 (default 10000)
-  KASKO_RATE_LIMIT_PER_MINUTE      requests one subscription key may make per minute, counted after authentication (default 6000)
-  KASKO_AUTH_FAILURES_PER_MINUTE   requests refused with 401 one client address may make per minute before it gets 429 (default 300)
-  KASKO_TRUST_PROXY                the proxies in front whose X-Forwarded-For names the client: hops (1) or addresses (default none)
-  KASKO_MAX_CONNECTIONS            connections held at once, kept below the open-files limit (default 4096)
-  KASKO_HEADERS_TIMEOUT_MS         longest a client may take to send a request's headers (default 10000)
-  KASKO_BODY_TIMEOUT_MS            longest a client may take to send a whole request; 408 after (default 30000)
-  KASKO_KEEP_ALIVE_TIMEOUT_MS      how long an idle keep-alive connection stays open (default 5000)
-  KASKO_TOKEN_MAX_LIFETIME         longest lifetime (exp - iat) a token may have, like 24h (default 24h)
-  KASKO_CORS_ORIGINS               comma-separated origins browsers may call from (default none: CORS off)`
-
 const DURATION = /^(\d{1,7})(s|m|h|d)$/
 const DURATION_UNIT_SECONDS = { s: 1, m: 60, h: 3_600, d: 86_400 } as const
 

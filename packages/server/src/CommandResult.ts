@@ -1,0 +1,37 @@
+/**
+ * What a `kasko` command comes back with — what to print and its exit code —
+ * and the one exit-code convention every command follows: 0 done, 1 the
+ * command could not be done (a domain refusal, an unreachable database),
+ * 2 the command line itself is wrong (printed with the command's usage).
+ */
+
+export interface CommandResult {
+  readonly stdout: string
+  readonly stderr: string
+  readonly exitCode: number
+}
+
+export const EXIT_OK = 0
+export const EXIT_FAILED = 1
+export const EXIT_USAGE = 2
+
+/** Done: what goes to standard output, and a note for standard error. */
+export const done = (stdout: string, note = ""): CommandResult => ({ stdout, stderr: note, exitCode: EXIT_OK })
+
+/** Could not be done, with the sentence that says why. */
+export const failed = (command: string, message: string): CommandResult => ({ stdout: "", stderr: `kasko ${command}: ${message}\n`, exitCode: EXIT_FAILED })
+
+/** A command line that asks for something impossible (a lifetime too long, a file that is not there): exit 2 with the usage. */
+export class UsageError extends Error {
+  override readonly name = "UsageError"
+}
+
+/**
+ * Whether an error is a UsageError — by name, as the long-running commands'
+ * modules are loaded apart from the bundled command line, each with its own
+ * copy of this class.
+ */
+export const isUsageError = (error: unknown): boolean => error instanceof Error && error.name === "UsageError"
+
+/** JSON as the commands print it: two-space indented, one trailing newline. */
+export const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`

@@ -1,0 +1,24 @@
+/**
+ * Where quotes and partners live: PostgreSQL when KASKO_DATABASE_URL is set,
+ * the embedded SQLite file in the data directory otherwise. The service and
+ * the administration commands open the same stores.
+ */
+import type { PartnerStore, QuoteStore } from "@kasko/core"
+import { PostgresStores } from "@kasko/postgres"
+import { SqliteStores } from "@kasko/sqlite"
+import { type Layer, Option } from "effect"
+import { join } from "node:path"
+import type { ServiceConfig } from "./ServiceConfig.js"
+
+/** The database file inside the data directory. */
+export const databaseFile = (config: ServiceConfig) => join(config.dataDirectory, "kasko.db")
+
+/** The stores the configuration names. */
+export const storesLayer = (config: ServiceConfig): Layer.Layer<QuoteStore.QuoteStore | PartnerStore.PartnerStore, unknown> =>
+  Option.isSome(config.databaseUrl)
+    ? PostgresStores.layer({ connectionString: config.databaseUrl.value, schema: config.databaseSchema })
+    : SqliteStores.layer({ filename: databaseFile(config), synchronous: config.sqliteSynchronous })
+
+/** Where the service keeps its data, for messages. */
+export const databaseName = (config: ServiceConfig) =>
+  Option.isSome(config.databaseUrl) ? `PostgreSQL schema ${config.databaseSchema}` : databaseFile(config)

@@ -6,6 +6,7 @@ import { join } from "node:path"
 import { runCoreBench } from "./core.mjs"
 import { runHttpBench } from "./http.mjs"
 import { runMemoryBench } from "./memory.mjs"
+import { runStartupBench } from "./startup.mjs"
 import { runStorageBench } from "./storage.mjs"
 
 const format = (value) => (typeof value === "number" ? (Math.abs(value) >= 100 ? Math.round(value).toLocaleString("en") : value.toFixed(3)) : value)
@@ -35,7 +36,10 @@ console.log(`heap growth between rounds: ${memory.heap_growth_between_rounds_per
 const storage = await runStorageBench()
 printTable("4. Storage through the QuoteStore port (ratios: against the in-memory store)", storage)
 
-const results = { measured_at: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000), machine, core, http, memory, storage }
+const startup = runStartupBench()
+printTable("5. Start-up of the kasko command: wall time to exit, medians of 5 rounds interleaving the bundled command and the same modules unbundled", startup)
+
+const results = { measured_at: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000), machine, core, http, memory, storage, startup }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })
 const file = join(directory, `${results.measured_at.replace(/[:.]/g, "-")}.json`)

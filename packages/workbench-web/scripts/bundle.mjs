@@ -2,9 +2,9 @@
 // of src/browser bundled by esbuild with the core and the workbench from
 // their sources (the "source" export condition), split so that the editor
 // loads only with the edit view; then the static files beside it.
-// Run by the root's build, test, start and kasko scripts: when nothing the
+// Run by the root's build (so by install, test and start): when nothing the
 // last build read has changed since, it does nothing (and prints nothing,
-// so `pnpm -s kasko …` output stays the command's own).
+// so output captured from a script stays its own).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"

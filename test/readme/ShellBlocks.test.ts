@@ -1,0 +1,169 @@
+/**
+ * Every shell block of README.md and examples/README.md runs as written, in
+ * order, as a new user would run them: bash in the repository, npm's default
+ * configuration (no user npmrc, no npm or pnpm variables from the test run),
+ * the data in a temporary directory. "Your first request in two minutes" is a
+ * test.
+ *
+ * What a terminal does that a test must do for itself, and nothing more:
+ * - a command that serves (`… start`, `… example:todo`, `kasko workbench`)
+ *   runs in the background on a free port of its own until it says it serves;
+ *   the blocks after it talk to it where they say `localhost:8080`;
+ * - the README's test command is not run from inside the test run (it would
+ *   run itself): the test checks it is the command `.ci/run` runs, which CI
+ *   proves;
+ * - the PostgreSQL of "Running several instances" (`db.internal`) is this run's
+ *   test database.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { testDatabaseUrl } from "../postgres/TestDatabase.js"
+import { temporaryDirectory } from "../support.js"
+
+const ROOT = join(import.meta.dirname, "..", "..")
+const README_FILES = ["README.md", join("examples", "README.md"), join("examples", "actuary-workbench", "README.md")]
+const SERVES = /npx --yes pnpm@10 (start|example:todo)$|npx kasko workbench$/
+// files the blocks write in the repository, as a user's terminal would; removed afterwards
+const WRITTEN_FILES = ["grid.csv", "grid.svg"]
+const TEST_COMMAND = "npx --yes pnpm@10 test"
+const DOCUMENTED_DATABASE = "postgres://kasko@db.internal:5432/kasko"
+
+// waits until a background command's log names its URL; fails, with the log, when it stops first or takes 5 minutes
+const WAIT_UNTIL_SERVING = `wait_until_serving() {
+  for _ in $(seq 1 600); do
+    grep -q 'http://' "$1" 2>/dev/null && return 0
+    kill -0 "$2" 2>/dev/null || { cat "$1"; return 1; }
+    sleep 0.5
+  done
+  cat "$1"; return 1
+}`
+
+/** The ```sh blocks of a Markdown file, in order. */
+const shellBlocks = (file: string): Array<string> =>
+  [...readFileSync(join(ROOT, file), "utf8").matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]!)
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+/** The environment of a new user's terminal: none of the test run's npm or pnpm settings, npm's defaults. */
+const userEnvironment = (dataDirectory: string, npmrc: string): NodeJS.ProcessEnv => {
+  const environment: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(npm_|pnpm_|PNPM_|npm_config_|NODE_OPTIONS$|VITEST|TEST$)/i.test(name)) continue
+    environment[name] = value
+  }
+  environment["PATH"] = (process.env["PATH"] ?? "").split(":").filter((entry) => !entry.includes("node_modules")).join(":")
+  environment["npm_config_userconfig"] = npmrc
+  environment["KASKO_DATA_DIR"] = dataDirectory
+  return environment
+}
+
+interface Ran {
+  readonly status: number | null
+  readonly output: string
+}
+
+const runBash = (script: string, environment: NodeJS.ProcessEnv, background: Array<ChildProcess>): Promise<Ran> =>
+  new Promise((resolve) => {
+    // its own process group, so what it leaves serving in the background can be stopped with it
+    const bash = spawn("bash", ["-c", script], { cwd: ROOT, env: environment, detached: true, stdio: ["ignore", "pipe", "pipe"] })
+    background.push(bash)
+    let output = ""
+    bash.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    bash.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
+    // without the colours a terminal would show
+    bash.on("exit", (status) => resolve({ status, output: output.replace(/\x1b\[[0-9;]*m/g, "") }))
+  })
+
+describe("the README's shell blocks", () => {
+  const directory = temporaryDirectory("kasko-readme-")
+  const background: Array<ChildProcess> = []
+  afterAll(() => {
+    for (const child of background) {
+      try {
+        process.kill(-child.pid!, "SIGTERM")
+      } catch {
+        // already gone
+      }
+    }
+    directory.remove()
+    for (const file of WRITTEN_FILES) rmSync(join(ROOT, file), { force: true })
+  })
+
+  it("run as written, in order: install, serve, a partner, a token, the first requests, several instances, the examples, the actuary's commands", async () => {
+    const writtenBefore = WRITTEN_FILES.filter((file) => existsSync(join(ROOT, file)))
+    expect(writtenBefore, "files a block writes exist already; the test would remove them").toEqual([])
+    const npmrc = directory.newFile("npmrc")
+    writeFileSync(npmrc, "")
+    const environment = userEnvironment(directory.newFile("data"), npmrc)
+    const ciRun = readFileSync(join(ROOT, ".ci", "run"), "utf8")
+    let servicePort: number | undefined
+    const served: Array<{ block: string; port: number }> = []
+    const outputs: Array<string> = []
+
+    for (const file of README_FILES) {
+      for (const block of shellBlocks(file)) {
+        const lines = ["set -euo pipefail", WAIT_UNTIL_SERVING]
+        for (const written of block.split("\n")) {
+          let line = written.replaceAll(DOCUMENTED_DATABASE, testDatabaseUrl)
+          if (line.endsWith(TEST_COMMAND)) {
+            // the suite cannot run itself; CI runs this exact command
+            expect(ciRun).toContain(`\n${TEST_COMMAND}\n`)
+            line = line.slice(0, -TEST_COMMAND.length).replace(/\s*&&\s*$/, "")
+          }
+          const serving = SERVES.exec(line)
+          if (serving !== null) {
+            const port = await freePort()
+            const log = directory.newFile("serving.log")
+            served.push({ block, port })
+            if (serving[1] === "start") servicePort = port
+            const command = serving[1] === undefined ? `${serving[0]} --port ${port}` : `PORT=${port} ${serving[0]}`
+            line = `${line.slice(0, serving.index)}${command} > ${log} 2>&1 & pid=$!; wait_until_serving ${log} $pid`
+          }
+          lines.push(servicePort === undefined ? line : line.replaceAll("localhost:8080", `localhost:${servicePort}`))
+        }
+        const ran = await runBash(lines.join("\n"), environment, background)
+        expect(ran.status, `${file}:\n${block}\n${ran.output}`).toBe(0)
+        outputs.push(ran.output)
+      }
+    }
+
+    // the first request: the product definition and a priced offer
+    const walkthrough = outputs.find((output) => output.includes("/products/") || output.includes('"product_name":"insurance-car-leasing"'))
+    expect(walkthrough, outputs.join("\n----\n")).toMatch(/"product_name":"insurance-car-leasing"/)
+    expect(walkthrough).toMatch(/"price":\{"annually":\d+,"monthly":\d+\}/)
+
+    // every service the blocks started answers: the SQLite one, the several-instances one on PostgreSQL with JWKS, the showcase
+    expect(served.map((entry) => entry.block)).toEqual([
+      expect.stringContaining("npx --yes pnpm@10 install && npx --yes pnpm@10 start\n"),
+      expect.stringContaining("KASKO_DATABASE_URL=postgres://kasko@db.internal:5432/kasko"),
+      expect.stringContaining("npx --yes pnpm@10 example:todo\n"),
+      expect.stringContaining("npx kasko workbench\n")
+    ])
+    for (const { port } of served.slice(0, 2)) {
+      expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200)
+      // no credentials: 401 with a challenge, whether tokens are the embedded key pair's or the identity provider's
+      expect((await fetch(`http://127.0.0.1:${port}/products/insurance-car-leasing`)).status).toBe(401)
+    }
+    expect((await fetch(`http://127.0.0.1:${served[2]!.port}/todo-list/todos`)).status).toBe(200)
+    expect((await fetch(`http://127.0.0.1:${served[3]!.port}/`)).status).toBe(200)
+
+    // the actuary's commands: the golden table holds, a worksheet, a grid written where --out says, a diff, a clean lint
+    const actuary = outputs.at(-1)!
+    expect(actuary).toMatch(/Tests\s+\d+ passed/)
+    expect(actuary).not.toMatch(/\d+ failed/)
+    expect(readFileSync(join(ROOT, "grid.svg"), "utf8")).toMatch(/^<svg/)
+    expect(readFileSync(join(ROOT, "grid.csv"), "utf8").split("\n").length).toBeGreaterThan(8)
+    expect(actuary).toContain("0 errors, 0 warnings")
+  }, 600_000)
+})

@@ -8,6 +8,7 @@ import { runHttpBench } from "./http.mjs"
 import { runMemoryBench } from "./memory.mjs"
 import { runStartupBench } from "./startup.mjs"
 import { runStorageBench } from "./storage.mjs"
+import { runWorkbenchBench } from "./workbench.mjs"
 
 const format = (value) => (typeof value === "number" ? (Math.abs(value) >= 100 ? Math.round(value).toLocaleString("en") : value.toFixed(3)) : value)
 
@@ -39,7 +40,11 @@ printTable("4. Storage through the QuoteStore port (ratios: against the in-memor
 const startup = runStartupBench()
 printTable("5. Start-up of the kasko command: wall time to exit, medians of 5 rounds interleaving the bundled command and the same modules unbundled", startup)
 
-const results = { measured_at: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000), machine, core, http, memory, storage, startup }
+const workbench = await runWorkbenchBench()
+if (Array.isArray(workbench)) printTable("6. The workbench page in Chromium, from its own User Timing entries (medians; ratios: against the targets)", workbench)
+else console.log(`\n6. The workbench page: not measured, ${workbench.skipped}`)
+
+const results = { measured_at: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000), machine, core, http, memory, storage, startup, workbench }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })
 const file = join(directory, `${results.measured_at.replace(/[:.]/g, "-")}.json`)

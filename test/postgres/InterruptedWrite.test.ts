@@ -5,7 +5,8 @@
  * other transaction rolls back and the wait ends, the abandoned transaction
  * rolls back instead of committing.
  */
-import { QuoteStore, StoredRows } from "@kasko/core"
+import { QuoteStore } from "@kasko/core"
+import { StoredRows } from "@kasko/core/storage"
 import { PostgresStores } from "@kasko/postgres"
 import { Effect, Either, Layer } from "effect"
 import pg from "pg"

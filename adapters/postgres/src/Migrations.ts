@@ -1,16 +1,14 @@
 /**
- * Versioned schema migrations for PostgreSQL, applied under an advisory lock
- * so several instances starting at once apply each exactly once. Applied
- * migrations are recorded with a checksum; a newer or edited schema is refused.
+ * PostgreSQL's schema migrations, planned by the core's one migrator
+ * (`SchemaMigrations`: what to apply, or why to refuse a newer or edited
+ * schema) and applied here under an advisory lock, so several instances
+ * starting at once apply each exactly once.
  */
+import { SchemaMigrations } from "@kasko/core/storage"
 import { createHash } from "node:crypto"
 import type { PoolClient } from "pg"
 
-export interface Migration {
-  readonly version: number
-  readonly name: string
-  readonly sql: string
-}
+type Migration = SchemaMigrations.Migration
 
 export const MIGRATIONS: ReadonlyArray<Migration> = [
   {
@@ -69,35 +67,21 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
 // one number for kasko's migration lock, the same in every instance
 const MIGRATION_LOCK = 7_032_026
 
-const checksumOf = (migration: Migration) => createHash("sha256").update(migration.sql).digest("hex")
+const sha256 = (sql: string): string => createHash("sha256").update(sql).digest("hex")
 
-export class MigrationRefused extends Error {}
-
-/** Brings the schema up to date; refuses a newer or edited one. */
+/** Brings the schema up to date; throws MigrationRefused for a newer or edited one. */
 export const migrate = async (client: PoolClient, known: ReadonlyArray<Migration> = MIGRATIONS): Promise<void> => {
   await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK])
   try {
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now()
     )`)
-    const applied = (await client.query<{ version: number; checksum: string }>("SELECT version, checksum FROM schema_migrations ORDER BY version")).rows
-    const latest = known.at(-1)?.version ?? 0
-    for (const row of applied) {
-      const migration = known.find((candidate) => candidate.version === row.version)
-      if (migration === undefined) {
-        throw new MigrationRefused(`the database has schema version ${row.version}, newer than this kasko knows (up to ${latest})`)
-      }
-      if (checksumOf(migration) !== row.checksum) {
-        throw new MigrationRefused(`migration ${row.version} (${migration.name}) differs from the one applied; applied migrations must never be edited`)
-      }
-    }
-    const appliedVersions = new Set(applied.map((row) => row.version))
-    for (const migration of known) {
-      if (appliedVersions.has(migration.version)) continue
+    const applied = (await client.query<SchemaMigrations.AppliedMigration>("SELECT version, checksum FROM schema_migrations ORDER BY version")).rows
+    for (const migration of SchemaMigrations.pendingMigrationsOrThrow(applied, known, sha256)) {
       await client.query("BEGIN")
       try {
         await client.query(migration.sql)
-        await client.query("INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)", [migration.version, migration.name, checksumOf(migration)])
+        await client.query("INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)", [migration.version, migration.name, migration.checksum])
         await client.query("COMMIT")
       } catch (error) {
         await client.query("ROLLBACK")

@@ -5,10 +5,11 @@
  * so of concurrent creations under one key — on any instance — one commits and
  * the others answer its quote.
  */
-import { type Partner, PartnerStore, QuoteStore, StoredRows, StorageUnavailable } from "@kasko/core"
+import { type Partner, PartnerStore, QuoteStore, StorageUnavailable } from "@kasko/core"
+import { SchemaMigrations, StoredRows } from "@kasko/core/storage"
 import { Context, Data, Effect, Layer, Option } from "effect"
 import pg from "pg"
-import { migrate, MigrationRefused } from "./Migrations.js"
+import { migrate } from "./Migrations.js"
 import { attempt, driverFailure } from "./PostgresErrors.js"
 import { transaction } from "./Transaction.js"
 
@@ -214,7 +215,7 @@ export const layer = (
           }
         },
         catch: (error) =>
-          error instanceof MigrationRefused
+          error instanceof SchemaMigrations.MigrationRefused
             ? new PostgresOpenRefused({ reason: error.message })
             : new StorageUnavailable({ reason: `opening ${schema}: ${String(error)}`, retryable: true })
       })

@@ -7,9 +7,10 @@ import Database from "better-sqlite3"
 import { Effect, type Scope } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
-import { migrate, MigrationRefused } from "./Migrations.js"
+import { migrate } from "./Migrations.js"
 import { SqliteOpenRefused } from "./SqliteErrors.js"
 import { StorageUnavailable } from "@kasko/core"
+import { SchemaMigrations } from "@kasko/core/storage"
 
 export interface SqliteOptions {
   /** Path of the database file; created (with its directory) when missing. */
@@ -58,7 +59,7 @@ export const openConnection = (options: SqliteOptions): Database.Database => {
     return database
   } catch (error) {
     database.close()
-    if (error instanceof MigrationRefused) throw new SqliteOpenRefused({ reason: error.message })
+    if (error instanceof SchemaMigrations.MigrationRefused) throw new SqliteOpenRefused({ reason: error.message })
     throw error
   }
 }

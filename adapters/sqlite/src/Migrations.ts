@@ -1,17 +1,13 @@
 /**
- * Versioned schema migrations. Applied ones are recorded in
- * `schema_migrations` with a checksum of their SQL: never edit an applied
- * migration — add a new one. A database from a newer kasko, or one whose
- * applied migration differs from ours, is refused rather than touched.
+ * SQLite's schema migrations, planned by the core's one migrator
+ * (`SchemaMigrations`: what to apply, or why to refuse a newer or edited
+ * schema) and applied here, each in its own IMMEDIATE transaction.
  */
+import { SchemaMigrations } from "@kasko/core/storage"
 import type Database from "better-sqlite3"
 import { createHash } from "node:crypto"
 
-export interface Migration {
-  readonly version: number
-  readonly name: string
-  readonly sql: string
-}
+type Migration = SchemaMigrations.Migration
 
 export const MIGRATIONS: ReadonlyArray<Migration> = [
   {
@@ -79,48 +75,24 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
   }
 ]
 
-const checksumOf = (migration: Migration): string => createHash("sha256").update(migration.sql).digest("hex")
+const sha256 = (sql: string): string => createHash("sha256").update(sql).digest("hex")
 
-/** Why the database cannot be migrated, or undefined when it can. */
-const refusalReason = (applied: ReadonlyArray<{ version: number; checksum: string }>, known: ReadonlyArray<Migration>) => {
-  const latestKnown = known.at(-1)?.version ?? 0
-  for (const row of applied) {
-    const migration = known.find((candidate) => candidate.version === row.version)
-    if (migration === undefined) {
-      return `the database has schema version ${row.version}, newer than this kasko knows (up to ${latestKnown}); upgrade kasko instead of opening it with an older one`
-    }
-    if (checksumOf(migration) !== row.checksum) {
-      return `migration ${row.version} (${migration.name}) differs from the one applied to this database; applied migrations must never be edited`
-    }
-  }
-  return undefined
-}
-
-/** Brings the schema up to date, each migration in its own IMMEDIATE transaction. Throws a reason when it must refuse. */
+/** Brings the schema up to date, each migration in its own IMMEDIATE transaction. Throws MigrationRefused when it must refuse. */
 export const migrate = (database: Database.Database, known: ReadonlyArray<Migration> = MIGRATIONS): void => {
   database.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL
   ) STRICT`)
-  const applied = database.prepare("SELECT version, checksum FROM schema_migrations ORDER BY version").all() as Array<{
-    version: number
-    checksum: string
-  }>
-  const refusal = refusalReason(applied, known)
-  if (refusal !== undefined) throw new MigrationRefused(refusal)
-  const appliedVersions = new Set(applied.map((row) => row.version))
+  const applied = database.prepare("SELECT version, checksum FROM schema_migrations ORDER BY version").all() as Array<SchemaMigrations.AppliedMigration>
   const record = database.prepare("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)")
-  for (const migration of known) {
-    if (appliedVersions.has(migration.version)) continue
+  for (const migration of SchemaMigrations.pendingMigrationsOrThrow(applied, known, sha256)) {
     database
       .transaction(() => {
         database.exec(migration.sql)
-        record.run(migration.version, migration.name, checksumOf(migration), new Date().toISOString())
+        record.run(migration.version, migration.name, migration.checksum, new Date().toISOString())
       })
       .immediate()
   }
 }
-
-export class MigrationRefused extends Error {}
 
 /** The highest applied schema version. */
 export const schemaVersion = (database: Database.Database): number =>

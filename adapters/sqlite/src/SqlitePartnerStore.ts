@@ -1,5 +1,6 @@
 /** PartnerStore on SQLite: partners and subscription keys (prefix and hash only). */
-import { type Partner, PartnerStore, StoredRows, type StorageUnavailable } from "@kasko/core"
+import { type Partner, PartnerStore, type StorageUnavailable } from "@kasko/core"
+import { StoredRows } from "@kasko/core/storage"
 import type Database from "better-sqlite3"
 import { Effect, Layer, Option } from "effect"
 import { scopedConnection, type SqliteOptions } from "./Connection.js"

@@ -6,7 +6,8 @@
  * event loop share one transaction — one fsync with synchronous=FULL — and
  * each insert completes only once that transaction has committed.
  */
-import { QuoteStore, StoredRows, type StorageUnavailable } from "@kasko/core"
+import { QuoteStore, type StorageUnavailable } from "@kasko/core"
+import { StoredRows } from "@kasko/core/storage"
 import type Database from "better-sqlite3"
 import { Effect, Layer, Option } from "effect"
 import { scopedConnection, type SqliteOptions } from "./Connection.js"

@@ -3,7 +3,7 @@ import { configDefaults, defineConfig } from "vitest/config"
 const NOT_SUITES = [...configDefaults.exclude, "**/dist/**"]
 // the PostgreSQL suites form a project of their own, so their server is set up only when one of them runs
 // (the README's shell blocks are among them: "Running several instances" starts kasko on PostgreSQL)
-const POSTGRES_SUITES = ["test/postgres/**/*.test.ts", "test/storage-contract/postgres.contract.test.ts", "test/readme/**/*.test.ts"]
+const POSTGRES_SUITES = ["test/postgres/**/*.test.ts", "test/storage-contract/postgres.contract.test.ts", "test/readme/ShellBlocks.test.ts"]
 
 export default defineConfig({
   resolve: { conditions: ["source"] },

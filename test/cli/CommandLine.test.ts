@@ -9,7 +9,6 @@ import { runCli } from "@kasko/server"
 import { spawnSync } from "node:child_process"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { SCOPES_LINE } from "../../packages/server/src/AdminCommands.js"
 import { temporaryDirectory } from "../support.js"
 
 const ROOT = join(import.meta.dirname, "..", "..")
@@ -56,8 +55,8 @@ describe("the kasko command line", () => {
   })
 
   it("lists, in tokens issue --help, exactly the scopes the service knows", async () => {
-    expect(SCOPES_LINE.split(" ")).toEqual([...Authentication.SCOPES])
-    expect((await runCli(["tokens", "issue", "--help"])).stdout.replace(/\s+/g, " ")).toContain(SCOPES_LINE)
+    const help = (await runCli(["tokens", "issue", "--help"])).stdout.replace(/\s+/g, " ")
+    expect(help).toContain(`--scopes space-separated scopes: ${Authentication.SCOPES.join(" ")} [string]`)
   })
 
   it("prints a completion script that completes the commands", async () => {

@@ -13,7 +13,7 @@
 import type { CalendarDate } from "./CalendarDate.js"
 import type { Coverage } from "./Coverage.js"
 import { add, kronerHalfUp, roundHalfUp, roundUp, times, type ExactOre } from "./Money.js"
-import type { PricingFacts } from "./RatingWorksheet.js"
+import type { PricingFacts } from "./PricingFacts.js"
 import { chargesInForce, type Charge, type Instruction, type Premium, type Tariff } from "./Tariff.js"
 import { compileOnSlots, type SlotPredicate } from "./TariffCompiler.js"
 

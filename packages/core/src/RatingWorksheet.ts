@@ -5,8 +5,9 @@
  * `monthly`. Stored with each quote.
  */
 import { Schema } from "effect"
-import { FEATURE_NAMES, PRODUCT_NAMES } from "./ProductCatalogue.js"
+import { PRODUCT_NAMES } from "./ProductCatalogue.js"
 import { approximate, formatKroner } from "./Money.js"
+import { PricingFacts } from "./PricingFacts.js"
 import { basePremium, chargeBase, type PriceComputation } from "./PricingPlan.js"
 import type { Charge, Premium } from "./Tariff.js"
 
@@ -42,16 +43,8 @@ export const ChargeLine = Schema.Struct({
 })
 export type ChargeLine = typeof ChargeLine.Type
 
-export const PricingFacts = Schema.Struct({
-  product_name: Schema.Literal(...PRODUCT_NAMES),
-  variant: Schema.Literal("standard", "extended"),
-  feature: Schema.Literal(...FEATURE_NAMES),
-  vehicle_type: Schema.String,
-  vehicle_usage: Schema.String,
-  vehicle_price: Schema.Int,
-  youngest_driver_age: Schema.NullOr(Schema.Int)
-})
-export type PricingFacts = typeof PricingFacts.Type
+// the worksheet records the facts, so its readers find them here; they live in a module of their own
+export { PricingFacts }
 
 /** Everything a price is made of. Stored with each quote, so its price can always be explained. */
 export const RatingWorksheet = Schema.Struct({

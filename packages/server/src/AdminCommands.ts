@@ -4,10 +4,10 @@
  * `AdminActions.ts` does the work and is imported when a command runs.
  */
 import type { Argv } from "yargs"
-import type { KaskoCommand } from "./Cli.js"
+import type { KaskoCommand } from "./KaskoCommand.js"
 
 // the scopes a token may carry, as the service knows them (a test holds this line to core's SCOPES)
-export const SCOPES_LINE = "products:read offers:create quotes:create quotes:read quotes:activate"
+const SCOPES_LINE = "products:read offers:create quotes:create quotes:read quotes:activate"
 
 const actions = () => import("./AdminActions.js")
 

@@ -11,19 +11,10 @@
 import yargs, { type Argv } from "yargs"
 import { ADMIN_COMMANDS } from "./AdminCommands.js"
 import { type CommandResult, done, EXIT_USAGE, failed, isUsageError } from "./CommandResult.js"
+import type { KaskoCommand } from "./KaskoCommand.js"
 import { OFFER_COMMAND } from "./OfferCommand.js"
 import { SERVE_COMMAND } from "./ServeCommand.js"
 import { WORKBENCH_COMMANDS } from "./WorkbenchCommands.js"
-
-/** One command: its words, what it does, its options, and what runs it — or its subcommands. */
-export interface KaskoCommand {
-  /** The yargs command string: the word, then positionals (`check <tariff>`). */
-  readonly command: string
-  readonly describe: string
-  readonly options?: (argv: Argv) => Argv
-  readonly run?: (argv: Readonly<Record<string, unknown>>) => Promise<CommandResult>
-  readonly subcommands?: ReadonlyArray<KaskoCommand>
-}
 
 export const COMMANDS: ReadonlyArray<KaskoCommand> = [SERVE_COMMAND, OFFER_COMMAND, ...ADMIN_COMMANDS, ...WORKBENCH_COMMANDS]
 

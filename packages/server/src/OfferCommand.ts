@@ -1,5 +1,5 @@
 /** `kasko offer`: prices an anonymous offer through the core. Definition only; `OfferAction.ts` does the work. */
-import type { KaskoCommand } from "./Cli.js"
+import type { KaskoCommand } from "./KaskoCommand.js"
 
 export const OFFER_COMMAND: KaskoCommand = {
   command: "offer",

@@ -1,5 +1,5 @@
 /** `kasko serve`: the HTTP service, until SIGTERM or SIGINT. Definition only; `ServeAction.ts` starts it. */
-import type { KaskoCommand } from "./Cli.js"
+import type { KaskoCommand } from "./KaskoCommand.js"
 import { CONFIG_HELP } from "./ConfigHelp.js"
 
 export const SERVE_COMMAND: KaskoCommand = {

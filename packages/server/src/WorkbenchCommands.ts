@@ -5,7 +5,7 @@
  * `WorkbenchServeAction.ts` do the work.
  */
 import type { Argv } from "yargs"
-import type { KaskoCommand } from "./Cli.js"
+import type { KaskoCommand } from "./KaskoCommand.js"
 
 const actions = () => import("./WorkbenchActions.js")
 

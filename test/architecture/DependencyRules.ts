@@ -131,6 +131,16 @@ export const DEPENDENCY_RULES: IFlattenedRuleSet = {
       to: { dependencyTypes: ["local"], pathNot: "^$1/" }
     },
     {
+      name: "package-imports-declared-by-its-own-package-json",
+      comment:
+        "a package (packages/X, adapters/X) imports an npm package only when its own package.json declares it: " +
+        "pnpm would also find the root's devDependencies (vitest, typescript …) from there, and knip counts them as " +
+        "every workspace's, but an install of the package has only what it declares",
+      severity: "error",
+      from: { path: KASKO_PACKAGE },
+      to: { dependencyTypes: ["npm-no-pkg", "npm-unknown"] }
+    },
+    {
       name: "imports-resolve-through-exports",
       comment:
         "every import resolves, and a package's is resolved through its exports map: " +

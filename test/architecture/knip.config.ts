@@ -1,0 +1,63 @@
+/**
+ * knip's view of the workspace, checked by `DependencyUse.test.ts` in
+ * `pnpm test`: every dependency a package.json declares is used, and every
+ * package a file imports (or a script runs) is declared by its workspace — or
+ * by the root, which knip counts as every workspace's (the dependency rule
+ * `package-imports-declared-by-its-own-package-json` closes that gap for the
+ * packages). Entry points beyond what knip finds itself (package.json exports,
+ * bins and scripts, vitest's test files) are named here per workspace.
+ * Unused files are reported too, so that no file escapes the import check by
+ * being reached from no entry: a file run by path needs its entry here.
+ * Unused exports are not checked: public APIs are being redesigned.
+ */
+import type { KnipConfig } from "knip"
+
+export default {
+  include: ["dependencies", "unlisted", "unresolved", "binaries", "files"],
+  workspaces: {
+    ".": {
+      // the `kasko` command at the root of the repository (`npx kasko …` in the README)
+      ignoreDependencies: ["@kasko/server"]
+    },
+    "packages/core": {},
+    "packages/server": {
+      // bin/kasko.mjs runs dist/cli/kasko.mjs, which scripts/bundle-cli.mjs (the root's build) bundles from src/main.ts
+      entry: ["src/main.ts"]
+    },
+    "packages/workbench": {},
+    "packages/workbench-web": {
+      // the page: scripts/bundle.mjs bundles src/browser/main.ts with esbuild
+      entry: ["src/browser/main.ts"],
+      // the bundle maps the workbench's `csv-parse/sync` to csv-parse's browser build, resolved from this package
+      ignoreDependencies: ["csv-parse"]
+    },
+    "adapters/*": {},
+    "adapters/express": {
+      // /docs serves swagger-ui-dist's files from its directory, found with createRequire(…).resolve: never imported
+      ignoreDependencies: ["swagger-ui-dist"]
+    },
+    "examples/*": {},
+    "examples/actuary-workbench": {
+      // `golden:generate` runs its compiled form, dist/src/generateGoldenTable.js
+      entry: ["src/generateGoldenTable.ts"]
+    },
+    bench: {
+      // besides run.mjs (`pnpm bench`): the sections start http-server.mjs and memory-child.mjs as child
+      // processes, by path; profile.mjs is run by hand (`node bench/profile.mjs`, bench/README.md)
+      entry: ["http-server.mjs", "memory-child.mjs", "profile.mjs"]
+    },
+    test: {
+      // sqlite/Crash.test.ts starts it as a child process, by path, and kills it mid-write
+      entry: ["sqlite/crash-writer.mjs"],
+      ignoreDependencies: [
+        // run as commands from node_modules/.bin by http/OpenApiLint.test.ts
+        "@redocly/cli",
+        "@stoplight/spectral-cli",
+        // workbench/support.ts reads axe.min.js (found with createRequire(…).resolve) into the page under test
+        "axe-core"
+      ],
+      // e2fsprogs' chattr, a system command: http/StorageFault.test.ts makes the database files immutable with it
+      ignoreBinaries: ["chattr"]
+    }
+  }
+} satisfies KnipConfig

@@ -1,7 +1,8 @@
 // Core section: offers priced per second through the public API — the plain function
 // (Pricing.priceOffer) and the Effect programs (QuotingService.createOffer) — with the compiled
 // tariff and with json-rules-engine, against the hand-written limit.
-import { Examples, Pricing, QuotingService, TariffBook } from "@kasko/core"
+import { Examples, QuotingService, TariffBook } from "@kasko/core"
+import { Pricing } from "@kasko/core/actuarial"
 import { Either, ManagedRuntime } from "effect"
 import { isDeepStrictEqual } from "node:util"
 import { handwrittenOffer } from "./handwrittenOffer.mjs"

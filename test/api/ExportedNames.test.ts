@@ -8,6 +8,7 @@
  * deep, because that is where most of the surface is.
  */
 import { readdirSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { join } from "node:path"
 import ts from "typescript"
 import { describe, expect, it } from "vitest"
@@ -30,6 +31,10 @@ const entriesOf = (folder: string): { name: string; entries: Array<Entry> } => {
   }
   return { name: manifest.name, entries }
 }
+
+/** `export type { X }` exports only X's type, though X may also name a value where it is declared. */
+const isTypeOnlyExport = (exported: ts.Symbol): boolean =>
+  (exported.declarations ?? []).some((declaration) => ts.isExportSpecifier(declaration) && (declaration.isTypeOnly || declaration.parent.parent.isTypeOnly))
 
 const kindOf = (symbol: ts.Symbol): string => {
   const flags = symbol.flags
@@ -61,7 +66,7 @@ const exportedNames = (entries: ReadonlyArray<Entry>): Array<string> => {
     if (module === undefined) continue
     for (const exported of checker.getExportsOfModule(module)) {
       const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported
-      const kind = kindOf(symbol)
+      const kind = isTypeOnlyExport(exported) ? "type" : kindOf(symbol)
       lines.push(`${entry.specifier}  ${exported.name}  ${kind}`)
       if (kind === "namespace") {
         for (const member of checker.getExportsOfModule(symbol)) {
@@ -82,4 +87,23 @@ describe("the public API of every package", () => {
       await expect(`${names.join("\n")}\n`).toMatchFileSnapshot(join("exports", `${name.replace("@kasko/", "")}.txt`))
     })
   }
+})
+
+describe("what is not exported", () => {
+  const require = createRequire(import.meta.url)
+
+  it.each([
+    "@kasko/core/dist/src/pricing/Pricing.js",
+    "@kasko/core/src/pricing/Pricing.ts",
+    "@kasko/core/pricing/Pricing",
+    "@kasko/express/dist/src/Dispatch.js"
+  ])("cannot be imported: %s", (specifier) => {
+    expect(() => require.resolve(specifier)).toThrow(expect.objectContaining({ code: "ERR_PACKAGE_PATH_NOT_EXPORTED" }))
+  })
+
+  it("while every subpath of the exports map resolves", () => {
+    for (const subpath of ["", "/transport", "/storage", "/actuarial", "/administration"]) {
+      expect(require.resolve(`@kasko/core${subpath}`)).toMatch(/packages[/\\]core[/\\]dist[/\\]src[/\\]/)
+    }
+  })
 })

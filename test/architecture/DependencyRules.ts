@@ -138,7 +138,8 @@ export const DEPENDENCY_RULES: IFlattenedRuleSet = {
         "every workspace's, but an install of the package has only what it declares",
       severity: "error",
       from: { path: KASKO_PACKAGE },
-      to: { dependencyTypes: ["npm-no-pkg", "npm-unknown"] }
+      // dependency-cruiser may add npm-no-pkg beside the kind a package.json declares (a peer also installed as a devDependency)
+      to: { dependencyTypes: ["npm-no-pkg", "npm-unknown"], dependencyTypesNot: ["npm", "npm-dev", "npm-peer", "npm-optional"] }
     },
     {
       name: "imports-resolve-through-exports",

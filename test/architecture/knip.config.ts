@@ -47,8 +47,9 @@ export default {
       entry: ["http-server.mjs", "memory-child.mjs", "profile.mjs"]
     },
     test: {
-      // sqlite/Crash.test.ts starts it as a child process, by path, and kills it mid-write
-      entry: ["sqlite/crash-writer.mjs"],
+      // sqlite/Crash.test.ts starts crash-writer.mjs as a child process, by path, and kills it mid-write;
+      // cli/WithoutWorkbench.test.ts runs kasko with `node --import without-workbench.mjs`, which registers the hooks file
+      entry: ["sqlite/crash-writer.mjs", "cli/fixtures/without-workbench.mjs", "cli/fixtures/without-workbench-hooks.mjs"],
       ignoreDependencies: [
         // run as commands from node_modules/.bin by http/OpenApiLint.test.ts
         "@redocly/cli",

@@ -3,7 +3,8 @@
  * temporary SQLite file, driven over HTTP. Every answer is also checked
  * against the served OpenAPI document (support.ts).
  */
-import { Examples, ProductCatalogue } from "@kasko/core"
+import { Examples } from "@kasko/core"
+import { ProductCatalogue } from "@kasko/core/transport"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { asPartner, makeClient, startTestService, type TestService } from "./support.js"
 

@@ -1,6 +1,7 @@
 /** The quote lifecycle of spec §3 on the in-memory store, with the test clock. */
 import { it } from "@effect/vitest"
-import { Examples, IdGenerator, QuoteLifecycle, QuotingService, TariffBook } from "@kasko/core"
+import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { QuoteLifecycle } from "@kasko/core/storage"
 import { MemoryQuoteStore } from "@kasko/memory"
 import { Effect, Layer, TestClock } from "effect"
 import { describe, expect } from "vitest"

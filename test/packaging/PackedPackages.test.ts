@@ -9,18 +9,11 @@ import { copyFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { EMBED_EXAMPLE, temporaryDirectory } from "../support.js"
+import { pnpm } from "./Pnpm.js"
 
 const ROOT = join(import.meta.dirname, "..", "..")
 const directory = temporaryDirectory("kasko-packed-")
 afterAll(() => directory.remove())
-
-/** pnpm as the test runner was started with it, or the registry's pnpm 10. */
-const pnpm = (args: Array<string>, cwd: string) => {
-  const execPath = process.env["npm_execpath"]
-  return execPath !== undefined && /pnpm/.test(execPath)
-    ? execFileSync(process.execPath, [execPath, ...args], { cwd, encoding: "utf8" })
-    : execFileSync("npx", ["--yes", "pnpm@10", ...args], { cwd, encoding: "utf8" })
-}
 
 describe("the packed packages", () => {
   it("install outside the workspace, run the embedding example and type-check it", () => {

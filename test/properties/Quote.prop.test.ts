@@ -1,5 +1,6 @@
 /** Properties of quotes over generated parameter sets and party lists. */
-import { Examples, Parameters, ProductCatalogue, QuotingService } from "@kasko/core"
+import { Examples, QuotingService } from "@kasko/core"
+import { Parameters, ProductCatalogue } from "@kasko/core/actuarial"
 import { Effect, Either } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"

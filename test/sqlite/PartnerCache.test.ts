@@ -5,7 +5,8 @@
  * revoking a key or suspending a partner), while it stays remembered as long
  * as nothing changes.
  */
-import { Authentication as AuthenticationPort, PartnerAdministration, PartnerStore } from "@kasko/core"
+import { Authentication as AuthenticationPort, PartnerStore } from "@kasko/core"
+import { PartnerAdministration } from "@kasko/core/administration"
 import { Authentication, SubscriptionKeys } from "@kasko/credentials"
 import { SqliteConnection, SqlitePartnerStore } from "@kasko/sqlite"
 import { Effect, Either } from "effect"

@@ -1,5 +1,6 @@
 /** The partner storage contract every PartnerStore honours, exercised through the core's administration programs. */
-import { PartnerAdministration, PartnerStore } from "@kasko/core"
+import { PartnerAdministration } from "@kasko/core/administration"
+import { PartnerStore } from "@kasko/core"
 import { Effect, Layer, Option, TestClock, TestContext } from "effect"
 import { describe, expect, it } from "vitest"
 

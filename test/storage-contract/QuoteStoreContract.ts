@@ -2,7 +2,8 @@
  * The storage contract every QuoteStore honours (memory, SQLite, PostgreSQL):
  * run it with a factory that builds a fresh, empty store Layer.
  */
-import { IdGenerator, QuoteLifecycle, QuoteStore, QuotingService, TariffBook, Examples } from "@kasko/core"
+import { IdGenerator, QuoteStore, QuotingService, TariffBook, Examples } from "@kasko/core"
+import { QuoteLifecycle } from "@kasko/core/storage"
 import { Effect, Layer, Option, TestClock, TestContext } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, variantOf } from "./fixtures.js"

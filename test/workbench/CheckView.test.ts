@@ -3,7 +3,7 @@
  * `kasko tariff check`, the golden tables run in the page, and a failing row
  * is highlighted with expected vs actual and its worksheet.
  */
-import { Tariff } from "@kasko/core"
+import { Tariff } from "@kasko/core/actuarial"
 import { runCli } from "@kasko/server"
 import { priceCase, worksheetTable } from "@kasko/workbench"
 import { Either } from "effect"

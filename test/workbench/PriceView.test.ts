@@ -4,7 +4,7 @@
  * shows the Schema's messages at their fields, and prices with the version
  * chosen.
  */
-import { ProductCatalogue } from "@kasko/core"
+import { ProductCatalogue } from "@kasko/core/actuarial"
 import { priceCase, worksheetTable } from "@kasko/workbench"
 import { parse } from "csv-parse/sync"
 import type { Browser, Page } from "playwright-core"

@@ -6,7 +6,8 @@
  * Without /usr/bin/chromium the suites are skipped with a note — except in
  * CI, where a missing browser fails them.
  */
-import { TariffBook, type Tariff } from "@kasko/core"
+import { TariffBook } from "@kasko/core"
+import { type Tariff } from "@kasko/core/actuarial"
 import { startWorkbenchServer, type RunningWorkbench } from "@kasko/workbench-web"
 import { parseGoldenTable, type GoldenCase } from "@kasko/workbench"
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"

@@ -3,21 +3,8 @@
  * drives the request dispatch, the 405 answers and the OpenAPI document, so the
  * three can never drift apart.
  */
-import {
-  Authentication,
-  type CoreError,
-  Examples,
-  type IdGenerator,
-  Offer,
-  ProductCatalogue,
-  Quote,
-  QuoteRequest,
-  type QuoteStore,
-  QuotingService,
-  type RateLimiter,
-  Readiness,
-  type TariffBook
-} from "@kasko/core"
+import { Authentication, type CoreError, Examples, type IdGenerator, type QuoteStore, QuotingService, type RateLimiter, Readiness, type TariffBook } from "@kasko/core"
+import { Offer, ProductCatalogue, Quote, QuoteRequest } from "@kasko/core/transport"
 import { Effect, Schema } from "effect"
 
 /** The services a request's program uses; the composition root provides them once. */

@@ -1,9 +1,10 @@
 /** PartnerStore in memory: for tests, embedding and demos. */
-import { type Partner, PartnerStore } from "@kasko/core"
+import type { Partner, SubscriptionKeyRecord } from "@kasko/core"
+import { PartnerStore } from "@kasko/core"
 import { Effect, Layer, Option } from "effect"
 
-type PartnerRecord = Partner.Partner
-type KeyRecord = Partner.SubscriptionKeyRecord
+type PartnerRecord = Partner
+type KeyRecord = SubscriptionKeyRecord
 
 export const makePartnerStore = (): PartnerStore.PartnerStore["Type"] => {
   const partners = new Map<string, PartnerRecord>()

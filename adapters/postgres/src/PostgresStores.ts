@@ -5,7 +5,8 @@
  * so of concurrent creations under one key — on any instance — one commits and
  * the others answer its quote.
  */
-import { type Partner, PartnerStore, QuoteStore, StorageUnavailable } from "@kasko/core"
+import type { SubscriptionKeyRecord } from "@kasko/core"
+import { PartnerStore, QuoteStore, StorageUnavailable } from "@kasko/core"
 import { SchemaMigrations, StoredRows } from "@kasko/core/storage"
 import { Context, Data, Effect, Layer, Option } from "effect"
 import pg from "pg"
@@ -152,11 +153,11 @@ export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type
     ).pipe(Effect.asVoid),
   findSubscriptionKey: (keyPrefix) =>
     attempt("find subscription key", () =>
-      pool.query<Partner.SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = $1`, [keyPrefix])
+      pool.query<SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = $1`, [keyPrefix])
     ).pipe(Effect.map((result) => Option.fromNullable(result.rows[0]))),
   listSubscriptionKeys: (partnerId) =>
     attempt("list subscription keys", () =>
-      pool.query<Partner.SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE partner_id = $1 ORDER BY created_at, key_prefix`, [partnerId])
+      pool.query<SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE partner_id = $1 ORDER BY created_at, key_prefix`, [partnerId])
     ).pipe(Effect.map((result) => result.rows)),
   revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>
     attempt("revoke subscription keys", () =>

@@ -1,5 +1,6 @@
 /** PartnerStore on SQLite: partners and subscription keys (prefix and hash only). */
-import { type Partner, PartnerStore, type StorageUnavailable } from "@kasko/core"
+import type { SubscriptionKeyRecord } from "@kasko/core"
+import { PartnerStore, type StorageUnavailable } from "@kasko/core"
 import { StoredRows } from "@kasko/core/storage"
 import type Database from "better-sqlite3"
 import { Effect, Layer, Option } from "effect"
@@ -34,8 +35,8 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
   const insertKey = database.prepare(
     `INSERT INTO subscription_keys (${KEY_COLUMNS}) VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at)`
   )
-  const selectKey = database.prepare<[string], Partner.SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = ?`)
-  const selectKeys = database.prepare<[string], Partner.SubscriptionKeyRecord>(
+  const selectKey = database.prepare<[string], SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = ?`)
+  const selectKeys = database.prepare<[string], SubscriptionKeyRecord>(
     `SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE partner_id = ? ORDER BY created_at, key_prefix`
   )
   // prefixes are hex, so LIKE needs no escaping; substr keeps the match exact and case-sensitive

@@ -1,5 +1,6 @@
 /** The tariff diff on a changed copy of the tariff reports exactly the rows whose price changed. */
-import { Tariff, TariffBook } from "@kasko/core"
+import { Tariff } from "@kasko/core/actuarial"
+import { TariffBook } from "@kasko/core"
 import { diffReport, diffTariffs, parseGoldenTable } from "@kasko/workbench"
 import { Either } from "effect"
 import { readFileSync } from "node:fs"

@@ -1,5 +1,5 @@
 /** A todo and the request that creates one (spec §4, guideline showcase). */
-import { CalendarDate, Fields } from "@kasko/core"
+import { CalendarDate, Fields } from "@kasko/core/transport"
 import { Schema } from "effect"
 
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/

@@ -3,20 +3,10 @@
  * problem+json, JSON bodies, pagination, request ids, 404/405 fallbacks.
  * Todos live in memory; time comes from an injectable clock.
  */
-import { CalendarDate, Decoding, type Errors } from "@kasko/core"
-import {
-  constraintViolation,
-  installMethodNotAllowed,
-  installProblemFallbacks,
-  jsonBody,
-  pageHref,
-  pageOf,
-  parsePageRequest,
-  PROBLEMS,
-  requestId,
-  requestLog,
-  sendProblem
-} from "@kasko/express"
+import { CalendarDate, Decoding } from "@kasko/core/transport"
+import { type Errors } from "@kasko/core"
+import { constraintViolation, PROBLEMS, sendProblem } from "@kasko/express"
+import { installMethodNotAllowed, installProblemFallbacks, jsonBody, pageHref, pageOf, parsePageRequest, requestId, requestLog } from "@kasko/express/toolkit"
 import { Either } from "effect"
 import express, { type Express, type Request } from "express"
 import { randomUUID } from "node:crypto"

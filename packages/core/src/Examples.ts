@@ -4,17 +4,17 @@
  * examples), and the fixtures of kasko's own tests and command line.
  */
 import { Either } from "effect"
-import { groupsOfFour, luhnCheckDigit } from "./IdGenerator.js"
-import { decodeOfferRequest, offerOf, type PriceOffer } from "./Offer.js"
-import { priceWith, pricingRequestOf } from "./Pricing.js"
-import type { ProductName } from "./ProductCatalogue.js"
-import { quoteOf, type ActivatedQuote, type Quote } from "./Quote.js"
-import { retrievedForm } from "./QuoteLifecycle.js"
-import { worksheetOf } from "./RatingWorksheet.js"
-import { decodeQuoteRequest } from "./QuoteRequest.js"
-import type { StoredQuote } from "./QuoteStore.js"
-import { tariffInForce } from "./Tariff.js"
-import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "./TariffBook.js"
+import { groupsOfFour, luhnCheckDigit } from "./ports/IdGenerator.js"
+import { decodeOfferRequest, offerOf, type PriceOffer } from "./quote/Offer.js"
+import { priceWith, pricingRequestOf } from "./pricing/Pricing.js"
+import type { ProductName } from "./product/ProductCatalogue.js"
+import { quoteOf, type ActivatedQuote, type Quote } from "./quote/Quote.js"
+import { retrievedForm } from "./quote/QuoteLifecycle.js"
+import { worksheetOf } from "./pricing/RatingWorksheet.js"
+import { decodeQuoteRequest } from "./quote/QuoteRequest.js"
+import type { StoredQuote } from "./ports/QuoteStore.js"
+import { tariffInForce } from "./pricing/Tariff.js"
+import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "./ports/TariffBook.js"
 
 /** Product parameters as a request carries them: every value a JSON string. */
 export type ParameterValues = Record<string, string>

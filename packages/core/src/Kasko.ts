@@ -4,10 +4,10 @@
  * tagged error (ConstraintViolation, QuoteNotFound, …).
  */
 import { Cause, type Effect, Exit, Layer, ManagedRuntime } from "effect"
-import type { IdGenerator } from "./IdGenerator.js"
-import type { QuoteStore } from "./QuoteStore.js"
+import type { IdGenerator } from "./ports/IdGenerator.js"
+import type { QuoteStore } from "./ports/QuoteStore.js"
 import * as QuotingService from "./QuotingService.js"
-import { shipped, type TariffBook } from "./TariffBook.js"
+import { shipped, type TariffBook } from "./ports/TariffBook.js"
 
 export interface Kasko {
   readonly getProduct: (productName: string) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.getProduct>>>

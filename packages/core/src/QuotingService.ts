@@ -4,7 +4,7 @@
  * Effect's Clock; storage and ids from their ports.
  */
 import { Clock, Effect, Either, Option } from "effect"
-import { calendarDateOfMillis } from "./CalendarDate.js"
+import { calendarDateOfMillis } from "./input/CalendarDate.js"
 import {
   IdempotencyKeyReused,
   ProductNotFound,
@@ -13,18 +13,19 @@ import {
   type ConstraintViolation,
   type StorageUnavailable
 } from "./Errors.js"
-import { IdGenerator, isQuoteId } from "./IdGenerator.js"
-import { decodeOfferRequest, offerOf, type PriceOffer } from "./Offer.js"
-import { price, priceInterpreted, priceOfferRequest, pricingRequestOf, type PricedOffer, type PriceComputation } from "./Pricing.js"
-import { worksheetOf, type RatingWorksheet } from "./RatingWorksheet.js"
-import { tariffInForce } from "./Tariff.js"
-import { TariffBook } from "./TariffBook.js"
-import { productDefinition, type ProductDefinition } from "./ProductCatalogue.js"
-import type { ProductSelection } from "./ProductSelection.js"
-import { quoteOf, type Quote } from "./Quote.js"
-import { isExpired, purgeCutoffs, retrievedForm, type RetrievedQuote } from "./QuoteLifecycle.js"
-import { decodeQuoteRequest } from "./QuoteRequest.js"
-import { QuoteStore, type StoredQuote } from "./QuoteStore.js"
+import { IdGenerator, isQuoteId } from "./ports/IdGenerator.js"
+import { decodeOfferRequest, offerOf, type PriceOffer } from "./quote/Offer.js"
+import { price, priceOfferRequest, pricingRequestOf, type PricedOffer, type PriceComputation } from "./pricing/Pricing.js"
+import { priceInterpreted } from "./pricing/ReferenceInterpreter.js"
+import { worksheetOf, type RatingWorksheet } from "./pricing/RatingWorksheet.js"
+import { tariffInForce } from "./pricing/Tariff.js"
+import { TariffBook } from "./ports/TariffBook.js"
+import { productDefinition, type ProductDefinition } from "./product/ProductCatalogue.js"
+import type { ProductSelection } from "./product/ProductSelection.js"
+import { quoteOf, type Quote } from "./quote/Quote.js"
+import { isExpired, purgeCutoffs, retrievedForm, type RetrievedQuote } from "./quote/QuoteLifecycle.js"
+import { decodeQuoteRequest } from "./quote/QuoteRequest.js"
+import { QuoteStore, type StoredQuote } from "./ports/QuoteStore.js"
 
 /** The definition of a product (spec §2.1). */
 export const getProduct = (productName: string): Effect.Effect<ProductDefinition, ProductNotFound> => {

@@ -1,37 +1,15 @@
-export * as Authentication from "./Authentication.js"
-export * as CalendarDate from "./CalendarDate.js"
-export * as Coverage from "./Coverage.js"
-export * as Decoding from "./Decoding.js"
-export * as Errors from "./Errors.js"
-export * as Examples from "./Examples.js"
-export * as Fields from "./Fields.js"
-export * as IdentityNumbers from "./IdentityNumbers.js"
-export * as IdGenerator from "./IdGenerator.js"
+/**
+ * `@kasko/core`: what an embedder uses — the promise facade (`Kasko`), the
+ * same use cases as Effect programs (`QuotingService`), example requests,
+ * the request and answer types, the errors, and the ports with their Tags.
+ * Adapters and tools import their extra needs from the named subpaths
+ * (`/transport`, `/storage`, `/actuarial`, `/administration`).
+ */
 export * as Kasko from "./Kasko.js"
-export * as Money from "./Money.js"
-export * as Offer from "./Offer.js"
-export * as Parameters from "./Parameters.js"
-export * as Parties from "./Parties.js"
-export * as Partner from "./Partner.js"
-export * as PartnerAdministration from "./PartnerAdministration.js"
-export * as PartnerStore from "./PartnerStore.js"
-export * as Pricing from "./Pricing.js"
-export * as PricingPlan from "./PricingPlan.js"
-export * as ProductCatalogue from "./ProductCatalogue.js"
-export * as ProductSelection from "./ProductSelection.js"
-export * as Quote from "./Quote.js"
-export * as QuoteLifecycle from "./QuoteLifecycle.js"
-export * as QuoteRequest from "./QuoteRequest.js"
-export * as QuoteStore from "./QuoteStore.js"
 export * as QuotingService from "./QuotingService.js"
-export * as RatingWorksheet from "./RatingWorksheet.js"
-export * as RateLimiter from "./RateLimiter.js"
-export * as Readiness from "./Readiness.js"
-export * as Tariff from "./Tariff.js"
-export * as TariffCompiler from "./TariffCompiler.js"
-export * as TariffBook from "./TariffBook.js"
-export * as Variant from "./Variant.js"
-export * as VehicleCodes from "./VehicleCodes.js"
+export * as Examples from "./Examples.js"
+
+export * as Errors from "./Errors.js"
 export {
   AuthenticationRefused,
   ConstraintViolation,
@@ -44,3 +22,19 @@ export {
   type CoreError,
   type Violation
 } from "./Errors.js"
+
+// The ports: each a Context.Tag an adapter (or the core itself) provides.
+export * as Authentication from "./ports/Authentication.js"
+export * as IdGenerator from "./ports/IdGenerator.js"
+export * as PartnerStore from "./ports/PartnerStore.js"
+export * as QuoteStore from "./ports/QuoteStore.js"
+export * as RateLimiter from "./ports/RateLimiter.js"
+export * as Readiness from "./ports/Readiness.js"
+export * as TariffBook from "./ports/TariffBook.js"
+
+// What requests and answers look like (their schemas are in `@kasko/core/transport`).
+export type { OfferRequest, OfferRequestInput, PriceOffer } from "./quote/Offer.js"
+export type { ActivatedQuote, Quote, QuotePrice } from "./quote/Quote.js"
+export type { QuoteRequest, QuoteRequestInput } from "./quote/QuoteRequest.js"
+export type { ProductDefinition, ProductName } from "./product/ProductCatalogue.js"
+export type { Partner, PartnerStatus, SubscriptionKeyRecord } from "./partner/Partner.js"

@@ -7,7 +7,7 @@
  */
 import { Either, Schema, SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
-import { decodeQuoteRequest, QuoteRequest } from "../src/QuoteRequest.js"
+import { decodeQuoteRequest, QuoteRequest } from "../src/quote/QuoteRequest.js"
 import { quoteRequest } from "./support.js"
 
 const PRICING_DATE = "2026-03-02"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { ageOn, calendarDateOfMillis, isCalendarDate } from "../src/CalendarDate.js"
+import { ageOn, calendarDateOfMillis, isCalendarDate } from "../src/input/CalendarDate.js"
 
 describe("calendar dates", () => {
   it.each([

@@ -9,11 +9,11 @@
 import { Either, type Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { decoderOf, REFUSED } from "../src/CompiledDecoder.js"
-import { decodeAll, decodeReporting } from "../src/Decoding.js"
+import { decoderOf, REFUSED } from "../src/input/CompiledDecoder.js"
+import { decodeAll, decodeReporting } from "../src/input/Decoding.js"
 import { offerRequest, quoteRequest } from "../src/Examples.js"
-import { OfferRequest } from "../src/Offer.js"
-import { QuoteRequest } from "../src/QuoteRequest.js"
+import { OfferRequest } from "../src/quote/Offer.js"
+import { QuoteRequest } from "../src/quote/QuoteRequest.js"
 
 type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
 

@@ -7,9 +7,9 @@
 import { Either, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { acceptParameters, POLICY_HOLDERS, ProductParameters, VEHICLE_TYPES, VEHICLE_USAGES } from "../src/Parameters.js"
-import { acceptSelection, ProductSelection } from "../src/ProductSelection.js"
-import { FEATURE_NAMES, PRODUCT_NAMES } from "../src/ProductCatalogue.js"
+import { acceptParameters, POLICY_HOLDERS, ProductParameters, VEHICLE_TYPES, VEHICLE_USAGES } from "../src/product/Parameters.js"
+import { acceptSelection, ProductSelection } from "../src/product/ProductSelection.js"
+import { FEATURE_NAMES, PRODUCT_NAMES } from "../src/product/ProductCatalogue.js"
 
 const strict = { errors: "all", onExcessProperty: "error" } as const
 const schemaParameters = (raw: unknown) => Either.getOrUndefined(Schema.decodeUnknownEither(ProductParameters, strict)(raw))

@@ -1,6 +1,6 @@
 import { Effect, Layer, TestClock, TestContext } from "effect"
 import { describe, expect, it } from "vitest"
-import { groupsOfFour, hasValidCheckDigit, IdGenerator, isQuoteId, layerFromRandomBytes, layerSequential, luhnCheckDigit, uuidV7 } from "../src/IdGenerator.js"
+import { groupsOfFour, hasValidCheckDigit, IdGenerator, isQuoteId, layerFromRandomBytes, layerSequential, luhnCheckDigit, uuidV7 } from "../src/ports/IdGenerator.js"
 
 describe("ids", () => {
   it("forms a UUID v7 whose first 48 bits are the timestamp", () => {

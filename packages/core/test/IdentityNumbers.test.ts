@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { isCprNumber, isCvrNumber, isPostalCode, isVin } from "../src/IdentityNumbers.js"
+import { isCprNumber, isCvrNumber, isPostalCode, isVin } from "../src/quote/IdentityNumbers.js"
 
 describe("identity numbers (DESIGN §2)", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { applyPercent, exactOre, formatKroner, kronerHalfUp, kronerUp, roundHalfUp } from "../src/Money.js"
+import { applyPercent, exactOre, formatKroner, kronerHalfUp, kronerUp, roundHalfUp } from "../src/pricing/Money.js"
 
 describe("money in øre", () => {
   it("rounds half up once, after all factors", () => {

@@ -1,6 +1,6 @@
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
-import { productDefinition, quotedProductName } from "../src/ProductCatalogue.js"
+import { productDefinition, quotedProductName } from "../src/product/ProductCatalogue.js"
 import * as QuotingService from "../src/QuotingService.js"
 
 const ALL_NINE = [

@@ -10,8 +10,9 @@ import { describe, expect, it } from "vitest"
 
 const SOURCE_DIRECTORY = join(import.meta.dirname, "..", "src")
 const corePackage = JSON.parse(readFileSync(join(import.meta.dirname, "..", "package.json"), "utf8")) as {
-  dependencies: Record<string, string>
+  dependencies?: Record<string, string>
   peerDependencies: Record<string, string>
+  peerDependenciesMeta?: Record<string, { optional: boolean }>
 }
 
 const sources = readdirSync(SOURCE_DIRECTORY, { recursive: true, encoding: "utf8" })
@@ -52,9 +53,16 @@ describe("the core's purity", () => {
     expect(found).toEqual([])
   })
 
-  it("depends on nothing but json-rules-engine, with effect as a peer", () => {
-    expect(Object.keys(corePackage.dependencies)).toEqual(["json-rules-engine"])
-    expect(Object.keys(corePackage.peerDependencies)).toEqual(["effect"])
+  it("depends on nothing: effect is a peer, json-rules-engine an optional one", () => {
+    expect(corePackage.dependencies).toBeUndefined()
+    expect(corePackage.peerDependencies).toEqual({ effect: expect.any(String), "json-rules-engine": expect.any(String) })
+    expect(corePackage.peerDependenciesMeta).toEqual({ "json-rules-engine": { optional: true } })
+  })
+
+  it("imports json-rules-engine only in the reference interpreter, and only when it runs", () => {
+    const importing = sources.filter(({ text }) => /from\s+["']json-rules-engine["']|import\(\s*["']json-rules-engine["']\s*\)/.test(text))
+    expect(importing.map(({ file }) => file)).toEqual([join("pricing", "ReferenceInterpreter.ts")])
+    expect(importing[0]!.text).not.toMatch(/^import\s+(?!type\b)[^\n]*from\s+["']json-rules-engine["']/m)
   })
 
   it("would notice a forbidden import or call (the checks themselves work)", () => {

@@ -5,8 +5,8 @@
  */
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { decodeQuoteRequest } from "../src/QuoteRequest.js"
-import { cleanText } from "../src/RequestText.js"
+import { decodeQuoteRequest } from "../src/quote/QuoteRequest.js"
+import { cleanText } from "../src/input/RequestText.js"
 import { quoteRequest } from "./support.js"
 
 const PRICING_DATE = "2026-03-02"

@@ -1,7 +1,7 @@
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { chargesInForce, decodeTariff, tariffInForce, type TariffDocument } from "../src/Tariff.js"
-import * as TariffBook from "../src/TariffBook.js"
+import { chargesInForce, decodeTariff, tariffInForce, type TariffDocument } from "../src/pricing/Tariff.js"
+import * as TariffBook from "../src/ports/TariffBook.js"
 import * as QuotingService from "../src/QuotingService.js"
 import leasingV1 from "../tariffs/insurance-car-leasing/v1.json" with { type: "json" }
 import { failureAt, offerRequest, runAt, standardParameters } from "./support.js"

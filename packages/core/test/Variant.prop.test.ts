@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { POLICY_HOLDERS, VEHICLE_USAGES } from "../src/Parameters.js"
-import { deriveVariant } from "../src/Variant.js"
+import { POLICY_HOLDERS, VEHICLE_USAGES } from "../src/product/Parameters.js"
+import { deriveVariant } from "../src/product/Variant.js"
 
 describe("variant derivation (spec §1)", () => {
   it("is Extended exactly when the holder or the user is an organization, or the usage is not private driving", () => {

@@ -5,8 +5,8 @@
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
 import type { Violation } from "../src/Errors.js"
-import { decodeOfferRequest } from "../src/Offer.js"
-import { decodeQuoteRequest } from "../src/QuoteRequest.js"
+import { decodeOfferRequest } from "../src/quote/Offer.js"
+import { decodeQuoteRequest } from "../src/quote/QuoteRequest.js"
 import { offerRequest, quoteRequest, standardParameters, type Parameters } from "./support.js"
 
 const PRICING_DATE = "2026-03-02"

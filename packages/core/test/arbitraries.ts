@@ -1,8 +1,8 @@
 /** fast-check arbitraries for the specification's inputs (fast-check 3, the major effect 3 uses). */
 import fc from "fast-check"
-import { POLICY_HOLDERS, VEHICLE_TYPES, VEHICLE_USAGES } from "../src/Parameters.js"
-import { PRODUCT_NAMES, FEATURE_NAMES } from "../src/ProductCatalogue.js"
-import { FACT_NAMES, OPERATORS, type Condition } from "../src/Tariff.js"
+import { POLICY_HOLDERS, VEHICLE_TYPES, VEHICLE_USAGES } from "../src/product/Parameters.js"
+import { PRODUCT_NAMES, FEATURE_NAMES } from "../src/product/ProductCatalogue.js"
+import { FACT_NAMES, OPERATORS, type Condition } from "../src/pricing/Tariff.js"
 
 export const productName = fc.constantFrom(...PRODUCT_NAMES)
 export const featureName = fc.constantFrom(...FEATURE_NAMES)

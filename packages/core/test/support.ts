@@ -1,6 +1,6 @@
 /** Test support: a fixed "now", request builders, and running core programs on a TestClock. */
 import { Effect, Exit, Layer, TestClock, TestContext } from "effect"
-import * as TariffBook from "../src/TariffBook.js"
+import * as TariffBook from "../src/ports/TariffBook.js"
 
 /** The instant tests price at unless they move the clock: a Monday in 2026. */
 export const NOW = "2026-03-02T09:00:00.000Z"

@@ -4,7 +4,8 @@
  * token is printed alone (it is what a script captures), with a note on
  * standard error; `--json` prints the whole record.
  */
-import { Authentication, type Partner, PartnerAdministration, PartnerStore } from "@kasko/core"
+import { Authentication, PartnerStore } from "@kasko/core"
+import { type Partner, PartnerAdministration } from "@kasko/core/administration"
 import { SigningKey, SubscriptionKeys, Tokens } from "@kasko/credentials"
 import { Cause, Effect, Either, Exit, Option } from "effect"
 import { type CommandResult, done, json, UsageError } from "./CommandResult.js"

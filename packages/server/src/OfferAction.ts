@@ -3,7 +3,8 @@
  * prints the price in words, the offer as JSON (`--json`) or the rating
  * worksheet (`--explain`).
  */
-import { Examples, type Offer, QuotingService, TariffBook } from "@kasko/core"
+import { Examples, QuotingService, TariffBook } from "@kasko/core"
+import { type Offer } from "@kasko/core/transport"
 import { Cause, Effect, Exit } from "effect"
 import { type CommandResult, done, failed, json, UsageError } from "./CommandResult.js"
 import { messageOf } from "./FailureMessages.js"

@@ -3,7 +3,9 @@
  * table), `price-grid` (CSV and SVG where --out says), `tariff diff` (the
  * impact of a tariff change on a set of cases) and `tariff check` (the linter).
  */
-import { CalendarDate, TariffBook, type Tariff } from "@kasko/core"
+import { CalendarDate } from "@kasko/core/transport"
+import { TariffBook } from "@kasko/core"
+import { type Tariff } from "@kasko/core/actuarial"
 import {
   diffReport,
   diffTariffs as diffTariffVersions,

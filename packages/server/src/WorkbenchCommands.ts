@@ -6,6 +6,7 @@
  */
 import type { Argv } from "yargs"
 import type { KaskoCommand } from "./KaskoCommand.js"
+import { runWithWorkbench } from "./OptionalWorkbench.js"
 
 const actions = () => import("./WorkbenchActions.js")
 
@@ -35,7 +36,7 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
         default: "compiled",
         describe: "the engine that prices: the compiled tariff, or json-rules-engine (the reference interpreter)"
       }),
-    run: async (argv) => (await actions()).priceOneCase(argv)
+    run: (argv) => runWithWorkbench("price", actions, (module) => module.priceOneCase(argv))
   },
   {
     command: "price-grid",
@@ -50,7 +51,7 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
     --param policy_holder=person --param vehicle_user=person --param vehicle_owner=organization \\
     --param vehicle_type=personbil --param vehicle_usage=privat_person_koersel \\
     --x vehicle_price=100000:500000:100000 --y youngest_user_age=20,30,50 --out grid`),
-    run: async (argv) => (await actions()).priceGrid(argv)
+    run: (argv) => runWithWorkbench("price-grid", actions, (module) => module.priceGrid(argv))
   },
   {
     command: "tariff",
@@ -69,13 +70,13 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
               requiresArg: true,
               describe: "a golden table (CSV, see examples/actuary-workbench); expected columns may be empty"
             }),
-        run: async (argv) => (await actions()).diffTariffs(argv)
+        run: (argv) => runWithWorkbench("tariff diff", actions, (module) => module.diffTariffs(argv))
       },
       {
         command: "check <tariff>",
         describe: "decode a tariff and report unreachable rules, coverages with no premium and undefined parameters; exits 1 on errors",
         options: (argv) => asJson(argv).positional("tariff", { type: "string", describe: "the tariff file (JSON)" }),
-        run: async (argv) => (await actions()).checkTariff(argv)
+        run: (argv) => runWithWorkbench("tariff check", actions, (module) => module.checkTariff(argv))
       }
     ]
   },
@@ -97,6 +98,6 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
         })
         .option("host", { type: "string", default: "127.0.0.1", requiresArg: true, describe: "address to listen on (127.0.0.1: this machine only)" })
         .option("port", { type: "number", default: 8090, requiresArg: true, describe: "port to listen on (0 picks a free one)" }),
-    run: async (argv) => (await import("./WorkbenchServeAction.js")).serveWorkbench(argv)
+    run: (argv) => runWithWorkbench("workbench", () => import("./WorkbenchServeAction.js"), (module) => module.serveWorkbench(argv))
   }
 ]

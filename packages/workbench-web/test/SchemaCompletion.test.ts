@@ -1,5 +1,5 @@
 /** Completion offers what the tariff's Schema allows at the cursor, told apart by what is already written. */
-import { Tariff } from "@kasko/core"
+import { Tariff } from "@kasko/core/actuarial"
 import { parser } from "@lezer/json"
 import { describe, expect, it } from "vitest"
 import { completionAt } from "../src/model/SchemaCompletion.js"

@@ -6,7 +6,7 @@
  */
 import { parse } from "csv-parse/sync"
 import { stringify } from "csv-stringify/sync"
-import { ProductCatalogue, type RatingWorksheet } from "@kasko/core"
+import { ProductCatalogue, type RatingWorksheet } from "@kasko/core/actuarial"
 import type { PricingCase } from "./PricingCase.js"
 
 /** The nine parameters, in the catalogue's order (both products define the same). */

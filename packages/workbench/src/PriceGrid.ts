@@ -3,7 +3,7 @@
  * every cell priced, written as CSV and drawn as a heat map with Vega-Lite
  * (rendered to SVG headless, no browser).
  */
-import type { Tariff } from "@kasko/core"
+import type { Tariff } from "@kasko/core/actuarial"
 import { stringify } from "csv-stringify/sync"
 import * as vega from "vega"
 import * as vegaLite from "vega-lite"

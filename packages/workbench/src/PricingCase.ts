@@ -3,7 +3,7 @@
  * golden row, a grid cell or a diff row prices. Priced with an explicit
  * tariff list and date, never the clock.
  */
-import { Offer, Pricing, ProductSelection, RatingWorksheet, Tariff } from "@kasko/core"
+import { Offer, Pricing, ProductSelection, RatingWorksheet, ReferenceInterpreter, Tariff } from "@kasko/core/actuarial"
 import { Either } from "effect"
 
 export interface PricingCase {
@@ -46,5 +46,5 @@ export const priceCase = async (
     feature: ProductSelection.chosenFeature(selection),
     pricing_date: testCase.pricing_date
   }
-  return RatingWorksheet.worksheetOf(engine === "compiled" ? Pricing.priceWith(tariff, pricingRequest) : await Pricing.priceInterpreted(tariff, pricingRequest))
+  return RatingWorksheet.worksheetOf(engine === "compiled" ? Pricing.priceWith(tariff, pricingRequest) : await ReferenceInterpreter.priceInterpreted(tariff, pricingRequest))
 }

@@ -3,7 +3,7 @@
  * tariff, and every premium that changed, in kroner and per cent — what an
  * actuary reviews before a new version takes effect.
  */
-import type { Tariff } from "@kasko/core"
+import type { Tariff } from "@kasko/core/actuarial"
 import { actualPrice } from "./GoldenTable.js"
 import { priceCase, type PricingCase } from "./PricingCase.js"
 

@@ -4,7 +4,7 @@
  * coverages with no premium, and rules reading parameters the product does
  * not define.
  */
-import { Parameters, ProductCatalogue, Tariff, TariffCompiler, Variant } from "@kasko/core"
+import { Parameters, ProductCatalogue, Tariff, TariffCompiler, Variant } from "@kasko/core/actuarial"
 import { Either } from "effect"
 
 export interface Finding {

@@ -1,5 +1,5 @@
 /** The rating worksheet as a table an actuary reads: lines, loadings, charges, rounding. */
-import { Money, type RatingWorksheet } from "@kasko/core"
+import { Money, type RatingWorksheet } from "@kasko/core/actuarial"
 
 const kroner = (ore: number) => Money.formatKroner(Math.round(ore)).replace(/\B(?=(\d{3})+(?!\d))/g, " ")
 const exactKroner = (ore: number) => (ore / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 4 }).replace(/,/g, " ")

@@ -1,5 +1,5 @@
 /** The page's context, handed to every view: the workspace, the shared state, and the versions to price with. */
-import type { Tariff } from "@kasko/core"
+import type { Tariff } from "@kasko/core/actuarial"
 import { tariffsFor, type CaseInput } from "../model/CaseInput.js"
 import type { TariffVersion } from "../model/TariffVersion.js"
 import { Store } from "./Store.js"

@@ -3,7 +3,7 @@
  * the parameters as typed (every value a string; empty means "not sent", as
  * in a golden table).
  */
-import { ProductCatalogue, type Tariff } from "@kasko/core"
+import { ProductCatalogue, type Tariff } from "@kasko/core/actuarial"
 import type { TariffVersion } from "./TariffVersion.js"
 
 export interface CaseInput {

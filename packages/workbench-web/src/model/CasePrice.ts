@@ -4,7 +4,7 @@
  * offers with (its violations become the form's messages), the tariff chosen
  * as `priceCase` chooses it, and the tariff's pricing plan for the worksheet.
  */
-import { CalendarDate, Offer, Pricing, RatingWorksheet, Tariff } from "@kasko/core"
+import { CalendarDate, Offer, Pricing, RatingWorksheet, Tariff } from "@kasko/core/actuarial"
 import { Either } from "effect"
 import { sentParameters, type CaseInput } from "./CaseInput.js"
 

@@ -3,7 +3,7 @@
  * under both, and the change of the annual premium in per cent, rounded as
  * `kasko tariff diff` rounds it (two decimals; none when the old price is 0).
  */
-import type { Tariff } from "@kasko/core"
+import type { Tariff } from "@kasko/core/actuarial"
 import { stringify } from "csv-stringify/sync"
 import { priceCaseInput, type CasePrice } from "./CasePrice.js"
 import type { CaseInput } from "./CaseInput.js"

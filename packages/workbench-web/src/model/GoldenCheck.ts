@@ -3,7 +3,7 @@
  * check (as `kasko tariff diff` prices a case with one version) and compared
  * with the row's expectations, item by item.
  */
-import type { RatingWorksheet, Tariff } from "@kasko/core"
+import type { RatingWorksheet, Tariff } from "@kasko/core/actuarial"
 import { actualPrice, CaseRejected, priceCase, type ExpectedPrice, type GoldenCase } from "@kasko/workbench/browser"
 
 export interface ItemMismatch {

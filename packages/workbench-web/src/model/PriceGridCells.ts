@@ -3,7 +3,7 @@
  * in the order `kasko price-grid` prices and writes them (rows of y, then x),
  * and its CSV in that command's columns.
  */
-import type { Tariff } from "@kasko/core"
+import type { Tariff } from "@kasko/core/actuarial"
 import { stringify } from "csv-stringify/sync"
 import { priceCaseInput, type CasePrice } from "./CasePrice.js"
 import type { CaseInput } from "./CaseInput.js"

@@ -5,7 +5,7 @@
  * findings on the rule they name — each placed on the node it is about.
  */
 import type { SyntaxNode, Tree } from "@lezer/common"
-import { Decoding, Tariff } from "@kasko/core"
+import { Decoding, Tariff } from "@kasko/core/actuarial"
 import { lintTariff } from "@kasko/workbench/browser"
 import { Either, ParseResult, Schema } from "effect"
 import { arrayElements, nodeAt, objectProperties, propertyName, propertyValue, topValue, type JsonPath } from "./JsonSyntax.js"

@@ -3,7 +3,8 @@
  * core decodes and compiles from it — or the reason it does not, so a broken
  * file can still be opened in the editor and fixed.
  */
-import { TariffBook, type Tariff } from "@kasko/core"
+import { TariffBook } from "@kasko/core"
+import { type Tariff } from "@kasko/core/actuarial"
 
 export interface TariffVersion {
   /** The file below the tariff directory, or `DRAFT_KEY` for the editor's unsaved text. */

@@ -4,7 +4,8 @@
  * `effective_from` has come is never overwritten — prices were, or may have
  * been, given with it; a change to it is a new version.
  */
-import { TariffBook, type Tariff } from "@kasko/core"
+import { TariffBook } from "@kasko/core"
+import { type Tariff } from "@kasko/core/actuarial"
 import { mkdirSync, renameSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { readTariffFiles } from "./TariffDirectory.js"

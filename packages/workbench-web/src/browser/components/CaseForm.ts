@@ -4,7 +4,7 @@
  * catalogue's title, its options and default; each field shows the message
  * the offer Schema gives for it.
  */
-import { ProductCatalogue } from "@kasko/core"
+import { ProductCatalogue } from "@kasko/core/actuarial"
 import { IN_FORCE, PARAMETER_DEFINITIONS, type CaseInput } from "../../model/CaseInput.js"
 import type { FieldViolation } from "../../model/CasePrice.js"
 import { versionLabel, versionsOf } from "../../model/TariffVersion.js"

@@ -3,7 +3,7 @@
  * premium, terms), charges, the annual total and both roundings — every
  * krone explained — and the same worksheet as `kasko price` prints it.
  */
-import { Money, type RatingWorksheet } from "@kasko/core"
+import { Money, type RatingWorksheet } from "@kasko/core/actuarial"
 import { worksheetTable } from "@kasko/workbench/browser"
 import { h } from "../Dom.js"
 import { dataTable } from "./DataTable.js"

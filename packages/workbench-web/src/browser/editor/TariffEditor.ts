@@ -11,7 +11,7 @@ import { bracketMatching, defaultHighlightStyle, ensureSyntaxTree, foldGutter, f
 import { linter, lintGutter, lintKeymap, type Diagnostic } from "@codemirror/lint"
 import { EditorState } from "@codemirror/state"
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from "@codemirror/view"
-import { Tariff } from "@kasko/core"
+import { Tariff } from "@kasko/core/actuarial"
 import { completionAt } from "../../model/SchemaCompletion.js"
 import { tariffDiagnostics } from "../../model/TariffDiagnostics.js"
 

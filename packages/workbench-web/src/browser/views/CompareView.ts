@@ -4,7 +4,7 @@
  * `kasko tariff diff` — and a heat map of the change of the annual premium
  * in per cent over two parameters.
  */
-import { ProductCatalogue, type Tariff } from "@kasko/core"
+import { ProductCatalogue, type Tariff } from "@kasko/core/actuarial"
 import { diffReport, diffTariffs, type GoldenCase } from "@kasko/workbench/browser"
 import { stringify } from "csv-stringify/sync"
 import { Either } from "effect"

@@ -1,0 +1,79 @@
+/**
+ * Text hygiene for what clients send: every string arrives NFC-normalised (a
+ * Danish "å" sent decomposed is stored as the one character), and a string
+ * carrying what only hides or corrupts text — control characters other than
+ * tab, unpaired surrogates, bidirectional overrides and isolates — is refused,
+ * naming its field.
+ */
+import type { Violation } from "../Errors.js"
+import { fieldPath } from "./FieldPath.js"
+
+// C0 except tab, DEL and C1, the bidi embeddings/overrides (U+202A–E) and isolates (U+2066–9)
+const CONTROL_OR_BIDI = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+// printable ASCII and tab: nothing to refuse, nothing to normalise — the common case, decided by one test
+const PLAIN = /^[\t\x20-\x7E]*$/
+
+/** True for printable ASCII and tab: text with nothing to refuse and nothing to normalise. */
+export const isPlainText = (text: string): boolean => PLAIN.test(text)
+
+/** Why a string may not be accepted, or undefined when it may. */
+export const textProblem = (text: string): string | undefined => {
+  if (PLAIN.test(text)) return undefined
+  if (UNPAIRED_SURROGATE.test(text)) return "must not contain unpaired surrogates (malformed UTF-16)"
+  if (CONTROL_OR_BIDI.test(text)) return "must not contain control characters or bidirectional overrides"
+  return undefined
+}
+
+const normalised = (text: string): string => (PLAIN.test(text) ? text : text.normalize("NFC"))
+
+/** The outcome of cleaning a client's input: the input with its strings normalised, and what it may not carry. */
+export interface CleanedText {
+  readonly input: unknown
+  readonly violations: ReadonlyArray<Violation>
+}
+
+/**
+ * Checks every string of a JSON value (keys too) and NFC-normalises it. The
+ * value is copied only where a string changes; refused strings are kept as they
+ * were, so the Schema still reports every other problem of the request.
+ */
+export const cleanText = (input: unknown): CleanedText => {
+  const violations: Array<Violation> = []
+  const visit = (value: unknown, path: Array<PropertyKey>): unknown => {
+    if (typeof value === "string") {
+      const problem = textProblem(value)
+      if (problem !== undefined) {
+        violations.push({ field: fieldPath(path) || "body", message: problem })
+        return value
+      }
+      return normalised(value)
+    }
+    if (Array.isArray(value)) {
+      let copy: Array<unknown> | undefined
+      value.forEach((item, index) => {
+        const cleaned = visit(item, [...path, index])
+        if (cleaned !== item) (copy ??= [...value])[index] = cleaned
+      })
+      return copy ?? value
+    }
+    if (typeof value === "object" && value !== null) {
+      let copy: Record<string, unknown> | undefined
+      for (const [key, item] of Object.entries(value)) {
+        const keyProblem = textProblem(key)
+        if (keyProblem !== undefined) violations.push({ field: fieldPath([...path, key]), message: `is a field name that ${keyProblem.replace("must not contain", "contains")}` })
+        const cleanedKey = keyProblem === undefined ? normalised(key) : key
+        const cleaned = visit(item, [...path, key])
+        if (cleaned !== item || cleanedKey !== key) {
+          copy ??= { ...(value as Record<string, unknown>) }
+          if (cleanedKey !== key) delete copy[key]
+          Object.defineProperty(copy, cleanedKey, { value: cleaned, enumerable: true, writable: true, configurable: true })
+        }
+      }
+      return copy ?? value
+    }
+    return value
+  }
+  const cleaned = visit(input, [])
+  return { input: cleaned, violations }
+}

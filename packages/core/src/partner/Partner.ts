@@ -1,0 +1,37 @@
+/**
+ * Partners (the car dealers and leasing companies that call kasko) and their
+ * subscription keys. A key is stored as its public prefix and a hash, never
+ * in plaintext; the key itself is shown once, when it is made.
+ */
+import { Schema } from "effect"
+import { isCvrNumber } from "../quote/IdentityNumbers.js"
+import { CheckedString, Text } from "../input/Fields.js"
+
+export const PartnerId = CheckedString(
+  (value) => /^[a-z0-9][a-z0-9-]{1,62}$/.test(value),
+  "must be 2–63 lower-case letters, digits and hyphens, starting with a letter or digit",
+  { pattern: "^[a-z0-9][a-z0-9-]{1,62}$" }
+)
+
+export const PartnerStatus = Schema.Literal("active", "suspended")
+export type PartnerStatus = typeof PartnerStatus.Type
+
+export const Partner = Schema.Struct({
+  partner_id: PartnerId,
+  name: Text(200),
+  cvr_number: Schema.optionalWith(CheckedString(isCvrNumber, "must be 8 digits passing the CVR modulus-11 check"), { exact: true }),
+  status: PartnerStatus,
+  /** Epoch milliseconds. */
+  created_at: Schema.Int
+})
+export type Partner = typeof Partner.Type
+
+/** A subscription key as stored: its public prefix, the hash of the whole key, and whether it is revoked. */
+export const SubscriptionKeyRecord = Schema.Struct({
+  partner_id: Schema.String,
+  key_prefix: Schema.String,
+  key_hash: Schema.String,
+  created_at: Schema.Int,
+  revoked_at: Schema.NullOr(Schema.Int)
+})
+export type SubscriptionKeyRecord = typeof SubscriptionKeyRecord.Type

@@ -1,0 +1,91 @@
+/**
+ * Administering partners and their subscription keys: the programs behind
+ * `kasko partners …` and `kasko keys …`. Key material is made by the caller
+ * (it needs randomness and hashing); the core records prefixes and hashes.
+ */
+import { Clock, Effect, Either, Option, Schema } from "effect"
+import { decodeAll } from "../input/Decoding.js"
+import { constraintViolationOf, type ConstraintViolation, type StorageUnavailable } from "../Errors.js"
+import { Partner, type SubscriptionKeyRecord } from "./Partner.js"
+import { PartnerStore } from "../ports/PartnerStore.js"
+
+/** The partner id is taken. */
+export class PartnerAlreadyExists extends Schema.TaggedError<PartnerAlreadyExists>()("PartnerAlreadyExists", {
+  partner_id: Schema.String
+}) {}
+
+/** No partner has that id. */
+export class PartnerNotFound extends Schema.TaggedError<PartnerNotFound>()("PartnerNotFound", {
+  partner_id: Schema.String
+}) {}
+
+/** The partner has no unrevoked key with that prefix. */
+export class SubscriptionKeyNotFound extends Schema.TaggedError<SubscriptionKeyNotFound>()("SubscriptionKeyNotFound", {
+  partner_id: Schema.String,
+  key_prefix: Schema.String
+}) {}
+
+const NewPartner = Partner.pipe(Schema.omit("status", "created_at"))
+
+/** A generated subscription key: what to store, and the key to show once. */
+export interface IssuedKey {
+  readonly key_prefix: string
+  readonly key_hash: string
+}
+
+const requirePartner = (partnerId: string) =>
+  Effect.flatMap(PartnerStore, (store) => store.findPartner(partnerId)).pipe(
+    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new PartnerNotFound({ partner_id: partnerId })), onSome: Effect.succeed }))
+  )
+
+/** Adds an active partner with its first subscription key. */
+export const addPartner = (
+  input: { readonly partner_id: string; readonly name: string; readonly cvr_number?: string },
+  firstKey: IssuedKey
+): Effect.Effect<Partner, ConstraintViolation | PartnerAlreadyExists | StorageUnavailable, PartnerStore> =>
+  Effect.gen(function* () {
+    const decoded = decodeAll(NewPartner, input)
+    if (Either.isLeft(decoded)) return yield* constraintViolationOf(decoded.left)!
+    const now = yield* Clock.currentTimeMillis
+    const partner: Partner = { ...decoded.right, status: "active", created_at: now }
+    const store = yield* PartnerStore
+    if (!(yield* store.insertPartner(partner))) return yield* new PartnerAlreadyExists({ partner_id: partner.partner_id })
+    yield* store.insertSubscriptionKey({ ...firstKey, partner_id: partner.partner_id, created_at: now, revoked_at: null })
+    return partner
+  })
+
+export const listPartners: Effect.Effect<ReadonlyArray<Partner>, StorageUnavailable, PartnerStore> = Effect.flatMap(
+  PartnerStore,
+  (store) => store.listPartners
+)
+
+/** Suspends a partner: its credentials stop working at once; its quotes stay. */
+export const suspendPartner = (partnerId: string): Effect.Effect<Partner, PartnerNotFound | StorageUnavailable, PartnerStore> =>
+  Effect.flatMap(PartnerStore, (store) => store.setPartnerStatus(partnerId, "suspended")).pipe(
+    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new PartnerNotFound({ partner_id: partnerId })), onSome: Effect.succeed }))
+  )
+
+/** Adds another subscription key to a partner (for rotation). */
+export const addSubscriptionKey = (
+  partnerId: string,
+  key: IssuedKey
+): Effect.Effect<SubscriptionKeyRecord, PartnerNotFound | StorageUnavailable, PartnerStore> =>
+  Effect.gen(function* () {
+    yield* requirePartner(partnerId)
+    const record: SubscriptionKeyRecord = { ...key, partner_id: partnerId, created_at: yield* Clock.currentTimeMillis, revoked_at: null }
+    yield* Effect.flatMap(PartnerStore, (store) => store.insertSubscriptionKey(record))
+    return record
+  })
+
+/** Revokes the partner's keys whose prefix starts with `keyPrefix`; answers how many. */
+export const revokeSubscriptionKey = (
+  partnerId: string,
+  keyPrefix: string
+): Effect.Effect<number, PartnerNotFound | SubscriptionKeyNotFound | StorageUnavailable, PartnerStore> =>
+  Effect.gen(function* () {
+    yield* requirePartner(partnerId)
+    const now = yield* Clock.currentTimeMillis
+    const revoked = yield* Effect.flatMap(PartnerStore, (store) => store.revokeSubscriptionKeys(partnerId, keyPrefix, now))
+    if (revoked === 0) return yield* new SubscriptionKeyNotFound({ partner_id: partnerId, key_prefix: keyPrefix })
+    return revoked
+  })

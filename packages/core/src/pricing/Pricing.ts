@@ -1,0 +1,100 @@
+/**
+ * Pricing: the tariff in force on the pricing date prices a request through
+ * its pricing plan, synchronously — plain functions an embedder can call
+ * without Effect (`priceOffer`, `explainOffer`); the Effect API wraps them.
+ * json-rules-engine, the tariff's reference interpreter, is in
+ * `ReferenceInterpreter.ts`, loaded only by those who run it.
+ */
+import { Either } from "effect"
+import type { CalendarDate } from "../input/CalendarDate.js"
+import { TariffNotInForce, type ConstraintViolation } from "../Errors.js"
+import { decodeOfferRequest, offerOf, type OfferRequest, type PriceOffer } from "../quote/Offer.js"
+import { youngestDriverAge, type ProductParameters } from "../product/Parameters.js"
+import { planOf, type PriceComputation } from "./PricingPlan.js"
+import type { FeatureName, ProductName } from "../product/ProductCatalogue.js"
+import { chosenFeature, type ProductSelection } from "../product/ProductSelection.js"
+import { worksheetOf, type PricingFacts, type RatingWorksheet } from "./RatingWorksheet.js"
+import { tariffInForce, type Tariff } from "./Tariff.js"
+import { deriveVariant } from "../product/Variant.js"
+
+export type { PriceComputation } from "./PricingPlan.js"
+
+/** What a price depends on, and nothing else. */
+export interface PricingRequest {
+  readonly product_name: ProductName
+  readonly parameters: ProductParameters
+  readonly feature: FeatureName
+  readonly pricing_date: CalendarDate
+}
+
+/** The pricing request of a decoded product selection. */
+export const pricingRequestOf = (selection: ProductSelection, pricingDate: CalendarDate): PricingRequest => ({
+  product_name: selection.product_name,
+  parameters: selection.parameters,
+  feature: chosenFeature(selection),
+  pricing_date: pricingDate
+})
+
+/** The facts the tariff's rules read, computed once so the rules need no fact callbacks. */
+export const pricingFacts = (request: PricingRequest): PricingFacts => ({
+  product_name: request.product_name,
+  variant: deriveVariant(request.parameters),
+  feature: request.feature,
+  vehicle_type: request.parameters.vehicle_type,
+  vehicle_usage: request.parameters.vehicle_usage,
+  vehicle_price: request.parameters.vehicle_price,
+  youngest_driver_age: youngestDriverAge(request.parameters, request.pricing_date) ?? null
+})
+
+/** Prices with one tariff version, its rules compiled: the service's way. */
+export const priceWith = (tariff: Tariff, request: PricingRequest): PriceComputation => {
+  const plan = planOf(tariff)
+  const facts = pricingFacts(request)
+  return plan.price(facts, request.pricing_date, plan.fire(facts))
+}
+
+/** Prices with the product's tariff in force on the pricing date. */
+export const price = (tariffs: ReadonlyArray<Tariff>, request: PricingRequest): Either.Either<PriceComputation, TariffNotInForce> => {
+  const tariff = tariffInForce(tariffs, request.product_name, request.pricing_date)
+  return tariff === undefined
+    ? Either.left(new TariffNotInForce({ product_name: request.product_name, pricing_date: request.pricing_date }))
+    : Either.right(priceWith(tariff, request))
+}
+
+/** An offer request priced: the request as decoded, and its price. */
+export interface PricedOffer {
+  readonly request: OfferRequest
+  readonly price: PriceComputation
+}
+
+/** Decodes an offer request `{product}` and prices it on `pricingDate`; every violation is reported together. */
+export const priceOfferRequest = (
+  tariffs: ReadonlyArray<Tariff>,
+  input: unknown,
+  pricingDate: CalendarDate
+): Either.Either<PricedOffer, ConstraintViolation | TariffNotInForce> => {
+  // every offer takes this path: plain branches, no combinators
+  const decoded = decodeOfferRequest(input, pricingDate)
+  if (Either.isLeft(decoded)) return Either.left(decoded.left)
+  const request = decoded.right
+  const priced = price(tariffs, pricingRequestOf(request.product, pricingDate))
+  return Either.isLeft(priced) ? Either.left(priced.left) : Either.right({ request, price: priced.right })
+}
+
+/** An anonymous price offer (spec §2.6) from an offer request, priced on `pricingDate`: a plain function, no Effect. */
+export const priceOffer = (
+  tariffs: ReadonlyArray<Tariff>,
+  input: unknown,
+  pricingDate: CalendarDate
+): Either.Either<PriceOffer, ConstraintViolation | TariffNotInForce> => {
+  const priced = priceOfferRequest(tariffs, input, pricingDate)
+  return Either.isLeft(priced) ? Either.left(priced.left) : Either.right(offerOf(priced.right.request, priced.right.price))
+}
+
+/** The rating worksheet behind an offer request's price on `pricingDate`: a plain function, no Effect. */
+export const explainOffer = (
+  tariffs: ReadonlyArray<Tariff>,
+  input: unknown,
+  pricingDate: CalendarDate
+): Either.Either<RatingWorksheet, ConstraintViolation | TariffNotInForce> =>
+  Either.map(priceOfferRequest(tariffs, input, pricingDate), (priced) => worksheetOf(priced.price))

@@ -1,0 +1,230 @@
+/**
+ * A tariff: a versioned JSON document of json-rules-engine rules whose events
+ * are typed pricing instructions, plus effective-dated charges (DESIGN §3,
+ * tariff-charges.md). Decoded with Schema when loaded, never trusted raw.
+ */
+import { Either, ParseResult, Schema } from "effect"
+import { isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
+import { PRODUCT_NAMES, type ProductName } from "../product/ProductCatalogue.js"
+import { oreOfKroner } from "./Money.js"
+
+/** The facts a rule's conditions may read; the pricing engine supplies each of them. */
+export const FACT_NAMES = [
+  "product_name",
+  "variant",
+  "feature",
+  "vehicle_type",
+  "vehicle_usage",
+  "vehicle_price",
+  "youngest_driver_age"
+] as const
+export type FactName = (typeof FACT_NAMES)[number]
+
+/** The json-rules-engine operators a tariff may use. */
+export const OPERATORS = [
+  "equal",
+  "notEqual",
+  "lessThan",
+  "lessThanInclusive",
+  "greaterThan",
+  "greaterThanInclusive",
+  "in",
+  "notIn"
+] as const
+
+const DateString = Schema.String.pipe(Schema.filter((value) => isCalendarDate(value) || "must be a date YYYY-MM-DD"))
+
+/** Kroner in the document (readable for an actuary), øre once decoded. */
+const Kroner = Schema.transform(
+  Schema.Number.pipe(
+    Schema.filter((kroner) =>
+      (Number.isFinite(kroner) && kroner >= 0 && Math.abs(kroner * 100 - Math.round(kroner * 100)) < 1e-6) ||
+      "must be a non-negative amount of kroner with at most two decimals"
+    )
+  ),
+  Schema.Int,
+  { strict: true, decode: oreOfKroner, encode: (ore) => ore / 100 }
+)
+
+const BasisPoints = Schema.Int.pipe(Schema.between(0, 100_000))
+
+const FactValue = Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Null)
+
+const MEMBERSHIP_OPERATORS = ["in", "notIn"] as const
+
+// json-rules-engine throws on `in`/`notIn` with a value that is not a list (and tests substrings on a string): lists only
+export const FactCondition = Schema.Union(
+  Schema.Struct({
+    fact: Schema.Literal(...FACT_NAMES),
+    operator: Schema.Literal(...MEMBERSHIP_OPERATORS),
+    value: Schema.Array(FactValue)
+  }),
+  Schema.Struct({
+    fact: Schema.Literal(...FACT_NAMES),
+    operator: Schema.Literal(...OPERATORS.filter((operator): operator is Exclude<(typeof OPERATORS)[number], "in" | "notIn"> => operator !== "in" && operator !== "notIn")),
+    value: FactValue
+  })
+)
+export type FactCondition = typeof FactCondition.Type
+
+export type Condition =
+  | FactCondition
+  | { readonly all: ReadonlyArray<Condition> }
+  | { readonly any: ReadonlyArray<Condition> }
+  | { readonly not: Condition }
+
+export const Condition: Schema.Schema<Condition> = Schema.Union(
+  FactCondition,
+  Schema.Struct({ all: Schema.Array(Schema.suspend(() => Condition)) }),
+  Schema.Struct({ any: Schema.Array(Schema.suspend(() => Condition)) }),
+  Schema.Struct({ not: Schema.suspend(() => Condition) })
+)
+
+/** A premium band: `rate_basis_points` of the part of the vehicle price up to `up_to` kroner (null: no upper end). */
+export const PremiumBand = Schema.Struct({
+  up_to: Schema.NullOr(Schema.Int.pipe(Schema.positive())),
+  rate_basis_points: BasisPoints
+})
+
+export const Premium = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("fixed"), amount: Kroner }),
+  Schema.Struct({
+    type: Schema.Literal("vehicle_price_bands"),
+    bands: Schema.NonEmptyArray(PremiumBand).pipe(
+      Schema.filter((bands) => bandsAreOrdered(bands) || "bands must rise strictly and only the last may have up_to null")
+    )
+  })
+)
+export type Premium = typeof Premium.Type
+
+const bandsAreOrdered = (bands: ReadonlyArray<typeof PremiumBand.Type>): boolean =>
+  bands.every((band, index) => {
+    if (band.up_to === null) return index === bands.length - 1
+    const previous = index === 0 ? 0 : bands[index - 1]!.up_to
+    return previous !== null && band.up_to > previous
+  })
+
+/** The instructions a rule's event may carry. */
+export const Instruction = Schema.Union(
+  Schema.Struct({
+    type: Schema.Literal("add_coverage"),
+    params: Schema.Struct({ coverage: Schema.NonEmptyString, id: Schema.NonEmptyString, premium: Premium })
+  }),
+  Schema.Struct({
+    type: Schema.Literal("apply_loading"),
+    params: Schema.Struct({
+      loading: Schema.NonEmptyString,
+      coverages: Schema.NonEmptyArray(Schema.NonEmptyString),
+      percent: Schema.Int.pipe(Schema.greaterThanOrEqualTo(-100))
+    })
+  }),
+  Schema.Struct({
+    type: Schema.Literal("set_deductible"),
+    params: Schema.Struct({ coverage: Schema.NonEmptyString, amount: Kroner })
+  }),
+  Schema.Struct({
+    type: Schema.Literal("set_limit"),
+    params: Schema.Struct({ coverage: Schema.NonEmptyString, amount: Kroner })
+  }),
+  Schema.Struct({
+    type: Schema.Literal("list_charge_as_coverage"),
+    params: Schema.Struct({ charge: Schema.NonEmptyString, id: Schema.NonEmptyString })
+  })
+)
+export type Instruction = typeof Instruction.Type
+export type InstructionType = Instruction["type"]
+
+export const Rule = Schema.Struct({
+  name: Schema.NonEmptyString,
+  priority: Schema.optionalWith(Schema.Int.pipe(Schema.positive()), { exact: true }),
+  conditions: Schema.Union(
+    Schema.Struct({ all: Schema.Array(Condition) }),
+    Schema.Struct({ any: Schema.Array(Condition) }),
+    Schema.Struct({ not: Condition })
+  ),
+  event: Instruction
+})
+export type Rule = typeof Rule.Type
+
+/** What a charge is levied on. */
+export const ChargeBase = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("coverages"), coverages: Schema.NonEmptyArray(Schema.NonEmptyString) }),
+  Schema.Struct({ type: Schema.Literal("all_coverages_except"), coverages: Schema.Array(Schema.NonEmptyString) })
+)
+export type ChargeBase = typeof ChargeBase.Type
+
+/** A statutory charge, effective from a date: a rate of a base, or a flat amount per policy and year. */
+export const Charge = Schema.Union(
+  Schema.Struct({
+    charge: Schema.NonEmptyString,
+    effective_from: DateString,
+    type: Schema.Literal("rate"),
+    rate_basis_points: BasisPoints,
+    base: ChargeBase,
+    shown_in_price_details: Schema.Boolean
+  }),
+  Schema.Struct({
+    charge: Schema.NonEmptyString,
+    effective_from: DateString,
+    type: Schema.Literal("flat"),
+    amount: Kroner,
+    shown_in_price_details: Schema.Boolean
+  })
+)
+export type Charge = typeof Charge.Type
+
+/** A tariff version of one product. */
+export const Tariff = Schema.Struct({
+  product_name: Schema.Literal(...PRODUCT_NAMES),
+  version: Schema.NonEmptyString,
+  effective_from: DateString,
+  currency: Schema.Literal("DKK"),
+  monthly_surcharge_percent: Schema.Int.pipe(Schema.between(0, 100)),
+  rules: Schema.Array(Rule).pipe(
+    Schema.filter((rules) => new Set(rules.map((rule) => rule.name)).size === rules.length || "rule names must be unique")
+  ),
+  charges: Schema.Array(Charge)
+})
+export type Tariff = typeof Tariff.Type
+export type TariffDocument = typeof Tariff.Encoded
+
+/** Decodes a tariff document, or explains every problem in one message. */
+export const decodeTariff = (document: unknown): Either.Either<Tariff, string> =>
+  Schema.decodeUnknownEither(Tariff, { errors: "all", onExcessProperty: "error" })(document).pipe(
+    Either.mapLeft((error) => ParseResult.TreeFormatter.formatErrorSync(error))
+  )
+
+/** The version of a product's tariff in force on a date: the latest `effective_from` not after it. */
+export const tariffInForce = (
+  tariffs: ReadonlyArray<Tariff>,
+  productName: ProductName,
+  pricingDate: CalendarDate
+): Tariff | undefined => {
+  let latest: Tariff | undefined
+  for (const tariff of tariffs) {
+    if (tariff.product_name !== productName || tariff.effective_from > pricingDate) continue
+    if (latest === undefined || tariff.effective_from > latest.effective_from) latest = tariff
+  }
+  return latest
+}
+
+const chargesByDate = new WeakMap<Tariff, { date: CalendarDate; charges: ReadonlyArray<Charge> }>()
+
+/** The charges in force on a date: per charge, the row with the latest `effective_from` not after it (the last date's answer is kept). */
+export const chargesInForce = (tariff: Tariff, pricingDate: CalendarDate): ReadonlyArray<Charge> => {
+  const cached = chargesByDate.get(tariff)
+  if (cached !== undefined && cached.date === pricingDate) return cached.charges
+  const charges = findChargesInForce(tariff, pricingDate)
+  chargesByDate.set(tariff, { date: pricingDate, charges })
+  return charges
+}
+
+const findChargesInForce = (tariff: Tariff, pricingDate: CalendarDate): Array<Charge> => {
+  const latest = new Map<string, Charge>()
+  for (const charge of tariff.charges) {
+    if (charge.effective_from > pricingDate) continue
+    const current = latest.get(charge.charge)
+    if (current === undefined || charge.effective_from > current.effective_from) latest.set(charge.charge, charge)
+  }
+  return [...latest.values()]
+}

@@ -1,0 +1,54 @@
+/**
+ * Coverages as the API shows them (spec §2.5), selected by the tariff for a
+ * product × variant × feature: every coverage line of the worksheet plus the
+ * charges the tariff lists as coverages (statsafgift in Extended), in tariff order.
+ */
+import { Schema } from "effect"
+import { kronerHalfUp } from "../pricing/Money.js"
+
+export const Coverage = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  deductible: Schema.optionalWith(Schema.Int, { exact: true }),
+  limit: Schema.optionalWith(Schema.Int, { exact: true })
+})
+export type Coverage = typeof Coverage.Type
+
+/** What coverages are read from: a worksheet, or a price computation. */
+interface PricedCoverages {
+  readonly coverage_lines: ReadonlyArray<{
+    readonly position: number
+    readonly id: string
+    readonly coverage: string
+    readonly deductible_ore?: number
+    readonly limit_ore?: number
+  }>
+  readonly charge_lines: ReadonlyArray<{ readonly charge: string; readonly listed_as_coverage?: { readonly id: string; readonly position: number } }>
+}
+
+const coverageOfLine = (line: PricedCoverages["coverage_lines"][number]): Coverage => {
+  const coverage: { id: string; name: string; deductible?: number; limit?: number } = { id: line.id, name: line.coverage }
+  if (line.deductible_ore !== undefined) coverage.deductible = kronerHalfUp(line.deductible_ore)
+  if (line.limit_ore !== undefined) coverage.limit = kronerHalfUp(line.limit_ore)
+  return coverage
+}
+
+/** The coverages a price covers, amounts in whole kroner, in tariff order (lines come in it; listed charges are merged in). */
+export const coveragesOf = (worksheet: PricedCoverages): Array<Coverage> => {
+  const listed: Array<{ readonly position: number; readonly coverage: Coverage }> = []
+  for (const charge of worksheet.charge_lines) {
+    if (charge.listed_as_coverage !== undefined) {
+      listed.push({ position: charge.listed_as_coverage.position, coverage: { id: charge.listed_as_coverage.id, name: charge.charge } })
+    }
+  }
+  if (listed.length === 0) return worksheet.coverage_lines.map(coverageOfLine)
+  listed.sort((a, b) => a.position - b.position)
+  const coverages: Array<Coverage> = []
+  let next = 0
+  for (const line of worksheet.coverage_lines) {
+    while (next < listed.length && listed[next]!.position < line.position) coverages.push(listed[next++]!.coverage)
+    coverages.push(coverageOfLine(line))
+  }
+  while (next < listed.length) coverages.push(listed[next++]!.coverage)
+  return coverages
+}

@@ -1,0 +1,189 @@
+/**
+ * Product parameters: the string-valued map a client sends (spec §2.2) decoded
+ * into typed values, with the rules of DESIGN §2. Rules that need the pricing
+ * date (the youngest driver's age) live in `checkDriverAge`.
+ */
+import { Schema } from "effect"
+import { ageOn, isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
+import type { Violation } from "../Errors.js"
+import { isBlank, OneOf, optionalString, optionalStringWithDefault, RequestObject } from "../input/Fields.js"
+
+export const POLICY_HOLDERS = ["person", "organization"] as const
+export const VEHICLE_TYPES = ["personbil", "varevogn"] as const
+export const VEHICLE_USAGES = [
+  "privat_person_koersel",
+  "godstransport_halv_omsaetning",
+  "godstransport",
+  "godstransport_erhverv",
+  "godstransport_privat/erhverv"
+] as const satisfies ReadonlyArray<string>
+
+export type PartyKind = (typeof POLICY_HOLDERS)[number]
+export type VehicleType = (typeof VEHICLE_TYPES)[number]
+
+export const VEHICLE_PRICE_MIN = 1_000
+export const VEHICLE_PRICE_MAX = 10_000_000
+export const DRIVER_AGE_MIN = 17
+export const DRIVER_AGE_MAX = 99
+
+const JsonString = Schema.String.annotations({ message: () => "must be a JSON string" })
+
+const DIGITS = /^\d{1,12}$/
+
+/** The number a string of digits within [min, max] stands for, or undefined. */
+const digitsWithin = (value: unknown, min: number, max: number): number | undefined => {
+  if (typeof value !== "string" || !DIGITS.test(value)) return undefined
+  const number = Number(value)
+  return number >= min && number <= max ? number : undefined
+}
+
+
+const digitsBetween = (min: number, max: number) =>
+  Schema.transform(
+    JsonString.pipe(
+      Schema.filter((value) => DIGITS.test(value) || "must be a string of digits"),
+      Schema.annotations({ jsonSchema: { type: "string", pattern: "^[0-9]{1,12}$", maxLength: 12, description: `digits of a number from ${min} to ${max}` } })
+    ),
+    Schema.Number,
+    { strict: true, decode: (digits) => Number(digits), encode: (value) => String(value) }
+  ).pipe(Schema.filter((value) => (value >= min && value <= max) || `must be between ${min} and ${max}`))
+
+const PaymentsPerYear = Schema.compose(
+  Schema.String,
+  Schema.transformLiterals(["1", 1], ["12", 12]).annotations({
+    message: () => ({ message: "must be one of: 1, 12", override: true })
+  }),
+  { strict: false }
+)
+
+const BirthDate = JsonString.pipe(
+  Schema.filter((value) => isCalendarDate(value) || "must be a real date in the form YYYY-MM-DD"),
+  Schema.annotations({ jsonSchema: { type: "string", format: "date", maxLength: 10 } })
+)
+
+// The longest value each optional parameter may be sent as; a longer one is refused even when blank.
+const MAX_LENGTH = { payments_per_year: 12, youngest_user_age: 12, youngest_user_birthdate: 10 } as const
+
+/** The nine parameters of both products, decoded from their JSON-string form. */
+export const ProductParameters = RequestObject({
+  payments_per_year: optionalStringWithDefault(PaymentsPerYear, { maxLength: MAX_LENGTH.payments_per_year, enum: ["1", "12"], description: "Payments per year (default 1)" }, "1"),
+  policy_holder: OneOf(POLICY_HOLDERS),
+  vehicle_type: OneOf(VEHICLE_TYPES),
+  vehicle_user: OneOf(POLICY_HOLDERS),
+  vehicle_owner: OneOf(POLICY_HOLDERS),
+  vehicle_usage: OneOf(VEHICLE_USAGES),
+  vehicle_price: digitsBetween(VEHICLE_PRICE_MIN, VEHICLE_PRICE_MAX),
+  youngest_user_age: optionalString(digitsBetween(DRIVER_AGE_MIN, DRIVER_AGE_MAX), {
+    maxLength: MAX_LENGTH.youngest_user_age,
+    pattern: "^[0-9]{1,12}$",
+    description: `The youngest driver's age: digits of a number from ${DRIVER_AGE_MIN} to ${DRIVER_AGE_MAX}`
+  }),
+  youngest_user_birthdate: optionalString(BirthDate, {
+    maxLength: MAX_LENGTH.youngest_user_birthdate,
+    pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+    description: "The youngest driver's birth date, YYYY-MM-DD"
+  })
+})
+export type ProductParameters = typeof ProductParameters.Type
+export type ProductParametersInput = typeof ProductParameters.Encoded
+export type VehicleUsage = ProductParameters["vehicle_usage"]
+
+/**
+ * The rules that need the pricing date: a birth date must make the youngest
+ * driver 17–99 years old on it, and when both youngest-user fields are given
+ * they must agree. Reads the raw map so it can report alongside every other
+ * violation of the request; fields that are themselves invalid are skipped
+ * (their own violation is reported by the Schema).
+ */
+export const checkDriverAge = (
+  rawParameters: unknown,
+  pricingDate: CalendarDate,
+  fieldPrefix: string
+): Array<Violation> => {
+  if (typeof rawParameters !== "object" || rawParameters === null) return []
+  const raw = rawParameters as Record<string, unknown>
+  const birthDate = raw["youngest_user_birthdate"]
+  if (typeof birthDate !== "string" || !isCalendarDate(birthDate)) return []
+  const field = `${fieldPrefix}.youngest_user_birthdate`
+  const ageFromBirthDate = ageOn(birthDate, pricingDate)
+  if (ageFromBirthDate < DRIVER_AGE_MIN || ageFromBirthDate > DRIVER_AGE_MAX) {
+    return [{ field, message: `must make the youngest driver ${DRIVER_AGE_MIN}–${DRIVER_AGE_MAX} years old on ${pricingDate}` }]
+  }
+  const statedAge = digitsWithin(raw["youngest_user_age"], DRIVER_AGE_MIN, DRIVER_AGE_MAX)
+  if (statedAge !== undefined && statedAge !== ageFromBirthDate) {
+    return [{ field, message: `disagrees with youngest_user_age: the birth date gives age ${ageFromBirthDate} on ${pricingDate}` }]
+  }
+  return []
+}
+
+/** The youngest driver's age on the pricing date, when either youngest-user parameter is given. */
+export const youngestDriverAge = (parameters: ProductParameters, pricingDate: CalendarDate): number | undefined =>
+  parameters.youngest_user_age ??
+    (parameters.youngest_user_birthdate === undefined ? undefined : ageOn(parameters.youngest_user_birthdate, pricingDate))
+
+const PARAMETER_NAMES: ReadonlySet<string> = new Set(Object.keys(ProductParameters.fields))
+const isOneOf = <Values extends ReadonlyArray<string>>(values: Values, value: unknown): value is Values[number] =>
+  (values as ReadonlyArray<unknown>).includes(value)
+
+/** An optional parameter's value as the Schema sees it: undefined when absent or blank (and short enough to be accepted). */
+const sentValue = (map: Record<string, unknown>, name: keyof typeof MAX_LENGTH): unknown => {
+  const value = map[name]
+  return typeof value === "string" && value.length <= MAX_LENGTH[name] && isBlank(value) ? undefined : value
+}
+
+/**
+ * The hot path's acceptance check: the decoded parameters when the map is
+ * exactly what `ProductParameters` accepts, undefined otherwise — then the
+ * Schema decodes it and names every violation. A property test holds the two
+ * to the same answers.
+ */
+export const acceptParameters = (raw: unknown): ProductParameters | undefined => {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined
+  const map = raw as Record<string, unknown>
+  for (const key of Object.keys(map)) if (!PARAMETER_NAMES.has(key)) return undefined
+  const { policy_holder, vehicle_type, vehicle_user, vehicle_owner, vehicle_usage } = map
+  const payments_per_year = sentValue(map, "payments_per_year")
+  const youngest_user_age = sentValue(map, "youngest_user_age")
+  const youngest_user_birthdate = sentValue(map, "youngest_user_birthdate")
+  const payments = payments_per_year === undefined || payments_per_year === "1" ? 1 : payments_per_year === "12" ? 12 : undefined
+  const vehiclePrice = digitsWithin(map["vehicle_price"], VEHICLE_PRICE_MIN, VEHICLE_PRICE_MAX)
+  const age = youngest_user_age === undefined ? null : digitsWithin(youngest_user_age, DRIVER_AGE_MIN, DRIVER_AGE_MAX)
+  if (
+    payments === undefined ||
+    !isOneOf(POLICY_HOLDERS, policy_holder) ||
+    !isOneOf(VEHICLE_TYPES, vehicle_type) ||
+    !isOneOf(POLICY_HOLDERS, vehicle_user) ||
+    !isOneOf(POLICY_HOLDERS, vehicle_owner) ||
+    !isOneOf(VEHICLE_USAGES, vehicle_usage) ||
+    vehiclePrice === undefined ||
+    age === undefined ||
+    (youngest_user_birthdate !== undefined && (typeof youngest_user_birthdate !== "string" || !isCalendarDate(youngest_user_birthdate)))
+  ) {
+    return undefined
+  }
+  const accepted: { -readonly [Name in keyof ProductParameters]: ProductParameters[Name] } = {
+    payments_per_year: payments,
+    policy_holder,
+    vehicle_type,
+    vehicle_user,
+    vehicle_owner,
+    vehicle_usage,
+    vehicle_price: vehiclePrice
+  }
+  if (age !== null) accepted.youngest_user_age = age
+  if (youngest_user_birthdate !== undefined) accepted.youngest_user_birthdate = youngest_user_birthdate as string
+  return accepted
+}
+
+/** Parameters in their request form: every value a string, the default filled in. */
+export const parameterStrings = (parameters: ProductParameters): Record<string, string> => ({
+  payments_per_year: String(parameters.payments_per_year),
+  policy_holder: parameters.policy_holder,
+  vehicle_type: parameters.vehicle_type,
+  vehicle_user: parameters.vehicle_user,
+  vehicle_owner: parameters.vehicle_owner,
+  vehicle_usage: parameters.vehicle_usage,
+  vehicle_price: String(parameters.vehicle_price),
+  ...(parameters.youngest_user_age === undefined ? {} : { youngest_user_age: String(parameters.youngest_user_age) }),
+  ...(parameters.youngest_user_birthdate === undefined ? {} : { youngest_user_birthdate: parameters.youngest_user_birthdate })
+})

@@ -1,0 +1,63 @@
+/**
+ * The product selection of offer and quote requests (spec §2.4): product name,
+ * parameters and the one chosen feature.
+ */
+import { Schema } from "effect"
+import { FEATURE_NAMES, PRODUCT_NAMES } from "./ProductCatalogue.js"
+import { acceptParameters, parameterStrings, ProductParameters } from "./Parameters.js"
+import { OneOf, RequestArray, RequestObject } from "../input/Fields.js"
+
+const FeatureChoice = RequestObject({ name: OneOf(FEATURE_NAMES) })
+
+/** `{product_name, parameters, features: [{name}]}` as a request carries it. */
+export const ProductSelection = RequestObject({
+  product_name: OneOf(PRODUCT_NAMES),
+  parameters: ProductParameters,
+  features: RequestArray(FeatureChoice).pipe(
+    Schema.itemsCount(1, { message: () => "must hold exactly one feature", description: "The chosen feature: exactly one" })
+  )
+})
+export type ProductSelection = typeof ProductSelection.Type
+export type ProductSelectionInput = typeof ProductSelection.Encoded
+
+/** The feature a selection chose. */
+export const chosenFeature = (selection: ProductSelection) => selection.features[0]!.name
+
+/** The product selection as responses echo it: parameters in their string form, defaults filled in. */
+export const ProductEcho = Schema.Struct({
+  product_name: Schema.String,
+  parameters: Schema.Record({ key: Schema.String, value: Schema.String }),
+  features: Schema.Array(Schema.Struct({ name: Schema.String }))
+})
+export type ProductEcho = typeof ProductEcho.Type
+
+/** Echoes a decoded selection, optionally under another product name (a quote's `private-…`/`business-…`). */
+export const echoSelection = (selection: ProductSelection, productName: string = selection.product_name): ProductEcho => ({
+  product_name: productName,
+  parameters: parameterStrings(selection.parameters),
+  features: [{ name: chosenFeature(selection) }]
+})
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const hasOnlyKeys = (value: Record<string, unknown>, keys: ReadonlyArray<string>) => {
+  const own = Object.keys(value)
+  return own.length === keys.length && keys.every((key) => key in value)
+}
+
+/** The hot path's acceptance check of a selection: decoded when the Schema would accept it as is, undefined otherwise. */
+export const acceptSelection = (raw: unknown): ProductSelection | undefined => {
+  if (!isPlainObject(raw) || !hasOnlyKeys(raw, ["product_name", "parameters", "features"])) return undefined
+  const { product_name, features } = raw
+  if (!(PRODUCT_NAMES as ReadonlyArray<unknown>).includes(product_name) || !Array.isArray(features) || features.length !== 1) return undefined
+  const feature = features[0] as unknown
+  if (!isPlainObject(feature) || !hasOnlyKeys(feature, ["name"]) || !(FEATURE_NAMES as ReadonlyArray<unknown>).includes(feature["name"])) return undefined
+  const parameters = acceptParameters(raw["parameters"])
+  if (parameters === undefined) return undefined
+  return {
+    product_name: product_name as ProductSelection["product_name"],
+    parameters,
+    features: [{ name: feature["name"] as ProductSelection["features"][number]["name"] }]
+  }
+}

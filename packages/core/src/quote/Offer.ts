@@ -1,0 +1,80 @@
+/**
+ * A price offer (spec §2.6): anonymous, from product parameters alone, not
+ * stored. The request carries only the product selection.
+ */
+import { Either, Schema } from "effect"
+import type { CalendarDate } from "../input/CalendarDate.js"
+import { decodeAll, rawAt } from "../input/Decoding.js"
+import { constraintViolationOf, type ConstraintViolation } from "../Errors.js"
+import { checkDriverAge } from "../product/Parameters.js"
+import { RequestObject } from "../input/Fields.js"
+import { Coverage } from "../product/Coverage.js"
+import { ipidHref, PRIVACY_POLICY_HREF } from "../product/ProductCatalogue.js"
+import { acceptSelection, echoSelection, ProductEcho, ProductSelection } from "../product/ProductSelection.js"
+import type { PriceComputation } from "../pricing/PricingPlan.js"
+
+/** What an offer accepts and ignores: a quote request's `policy` and `agent`, so one body serves both endpoints. */
+const IgnoredByOffers = (member: string) =>
+  Schema.optionalWith(
+    Schema.Unknown.annotations({
+      description: `Accepted and ignored: the quote request's ${member}, so one body serves offers and quotes. An offer needs only the product (spec §4).`
+    }),
+    { exact: true }
+  )
+
+/** `POST /insurance/car/offers` body: the product selection; a quote request's policy and agent may come along. */
+export const OfferRequest = RequestObject({ product: ProductSelection, policy: IgnoredByOffers("policy"), agent: IgnoredByOffers("agent") })
+export type OfferRequest = typeof OfferRequest.Type
+export type OfferRequestInput = typeof OfferRequest.Encoded
+
+export const Privacy = Schema.Struct({ policy_href: Schema.String })
+
+/** The price offer (spec §2.6). */
+export const PriceOffer = Schema.Struct({
+  price: Schema.Struct({ annually: Schema.Int, monthly: Schema.Int }),
+  product: ProductEcho,
+  policies: Schema.Array(Schema.Struct({ ipid_href: Schema.String, coverages: Schema.Array(Coverage) })),
+  privacy: Privacy
+})
+export type PriceOffer = typeof PriceOffer.Type
+
+const PRIVACY = { policy_href: PRIVACY_POLICY_HREF } as const
+
+/** The offer a price makes. */
+export const offerOf = (request: OfferRequest, price: PriceComputation): PriceOffer => ({
+  price: { annually: price.annually, monthly: price.monthly },
+  product: echoSelection(request.product),
+  policies: [{ ipid_href: ipidHref(request.product.product_name, price.facts.variant), coverages: price.recipe.coverages }],
+  privacy: PRIVACY
+})
+
+/** Decodes an offer request, reporting every violation together. */
+export const decodeOfferRequest = (
+  input: unknown,
+  pricingDate: CalendarDate
+): Either.Either<OfferRequest, ConstraintViolation> => {
+  const accepted = acceptOfferRequest(input, pricingDate)
+  if (accepted !== undefined) return Either.right(accepted)
+  const decoded = decodeAll(OfferRequest, input)
+  const violations = [
+    ...(Either.isLeft(decoded) ? decoded.left : []),
+    ...checkDriverAge(rawAt(input, "product", "parameters"), pricingDate, "product.parameters")
+  ]
+  const failure = constraintViolationOf(violations)
+  return failure !== undefined ? Either.left(failure) : Either.right(Either.getOrThrow(decoded))
+}
+
+const OFFER_MEMBERS: ReadonlySet<string> = new Set(Object.keys(OfferRequest.fields))
+
+/** The hot path: a well-formed offer request decoded without the Schema machinery; undefined sends it the long way. */
+const acceptOfferRequest = (input: unknown, pricingDate: CalendarDate): OfferRequest | undefined => {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined
+  for (const key of Object.keys(input)) if (!OFFER_MEMBERS.has(key)) return undefined
+  const rawSelection = (input as { product: unknown }).product
+  const product = acceptSelection(rawSelection)
+  if (product === undefined) return undefined
+  if (product.parameters.youngest_user_birthdate !== undefined && checkDriverAge((rawSelection as { parameters: unknown }).parameters, pricingDate, "").length > 0) {
+    return undefined
+  }
+  return { product }
+}

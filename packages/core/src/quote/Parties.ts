@@ -1,0 +1,129 @@
+/**
+ * Parties of a quote (spec §2.7) and the role rules (DESIGN §2): for each role
+ * (policy_holder, vehicle_user, vehicle_owner) at least one party has it, and
+ * every party that has it carries the object the parameter names; the vehicle
+ * owner is always the partner organization.
+ */
+import { Schema } from "effect"
+import type { Violation } from "../Errors.js"
+import { isCprNumber, isCvrNumber, isPostalCode } from "./IdentityNumbers.js"
+import { POLICY_HOLDERS, type PartyKind } from "../product/Parameters.js"
+import { CheckedString, Flag, optionalString, RequestArray, RequestObject, Text } from "../input/Fields.js"
+
+export const ROLES = ["policy_holder", "vehicle_user", "vehicle_owner"] as const
+export type Role = (typeof ROLES)[number]
+
+export const CprNumber = CheckedString(isCprNumber, "must be 10 digits starting with a real date (DDMMYY)", {
+  pattern: "^[0-9]{10}$"
+})
+export const CvrNumber = CheckedString(isCvrNumber, "must be 8 digits passing the CVR modulus-11 check", {
+  pattern: "^[1-9][0-9]{7}$"
+})
+
+export const Person = RequestObject({
+  cpr_number: CprNumber,
+  first_name: Text(100),
+  last_name: Text(100)
+})
+
+export const Organization = RequestObject({
+  name: Text(200),
+  cvr_number: CvrNumber
+})
+
+export const PostalCode = Schema.Number.annotations({ message: () => "must be an integer" }).pipe(
+  Schema.filter((value) => Number.isInteger(value) || "must be an integer"),
+  Schema.filter((value) => isPostalCode(value) || "must be a Danish postal code, 0555–9990"),
+  Schema.annotations({ jsonSchema: { type: "integer", minimum: 555, maximum: 9990 } })
+)
+
+export const Address = RequestObject({
+  protected: Schema.optionalWith(Flag, { exact: true }),
+  street: Text(100),
+  house_number: Text(10),
+  floor: optionalString(Text(10), { maxLength: 10 }),
+  door: optionalString(Text(10), { maxLength: 10 }),
+  postal_code: PostalCode,
+  city: Text(100)
+})
+
+const PHONE_FORM = /^\+?[0-9 ]{8,20}$/
+const Phone = CheckedString((value) => PHONE_FORM.test(value), "must be a phone number: digits, spaces and an optional leading +", {
+  maxLength: 20
+})
+const EMAIL_FORM = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const Email = CheckedString((value) => value.length <= 254 && EMAIL_FORM.test(value), "must be an e-mail address", {
+  format: "email",
+  maxLength: 254
+})
+
+/** A party as a quote request carries it and the quote registers it. */
+export const Party = RequestObject({
+  policy_holder: Schema.optionalWith(Flag, { exact: true }),
+  vehicle_owner: Schema.optionalWith(Flag, { exact: true }),
+  vehicle_user: Schema.optionalWith(Flag, { exact: true }),
+  person: Schema.optionalWith(Person, { exact: true }),
+  organization: Schema.optionalWith(Organization, { exact: true }),
+  phone: optionalString(Phone, { maxLength: 20, pattern: PHONE_FORM.source, description: "A phone number: digits, spaces and an optional leading +" }),
+  email: optionalString(Email, { maxLength: 254, pattern: EMAIL_FORM.source, description: "An e-mail address" }),
+  address: Schema.optionalWith(Address, { exact: true })
+})
+export type Party = typeof Party.Type
+
+export const MAX_PARTIES = 10
+
+const partiesCount = { message: () => `must hold 1 to ${MAX_PARTIES} parties`, description: `The parties of the policy: 1 to ${MAX_PARTIES}` }
+
+export const Parties = RequestArray(Party).pipe(Schema.minItems(1, partiesCount), Schema.maxItems(MAX_PARTIES, partiesCount))
+
+/** The role parameters a quote's parties must match. */
+export type RoleParameters = Readonly<Record<Role, PartyKind>>
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const isPartyKind = (value: unknown): value is PartyKind => (POLICY_HOLDERS as ReadonlyArray<unknown>).includes(value)
+
+/**
+ * The role rules, read from the raw request so they are reported together with
+ * every Schema violation. Roles whose parameter is itself invalid are skipped
+ * (the parameter's own violation says why).
+ */
+export const checkRoles = (rawParameters: unknown, rawParties: unknown): Array<Violation> => {
+  if (!isRecord(rawParameters) || !Array.isArray(rawParties)) return []
+  const violations: Array<Violation> = []
+  if (rawParameters["vehicle_owner"] === "person") {
+    violations.push({
+      field: "product.parameters.vehicle_owner",
+      message: "must be organization: the vehicle owner is always the partner organization"
+    })
+  }
+  rawParties.forEach((party, index) => {
+    if (!isRecord(party)) return
+    if (!ROLES.some((role) => party[role] === true)) {
+      violations.push({ field: `policy.parties[${index}]`, message: `must have at least one role: ${ROLES.join(", ")}` })
+    }
+    if (!isRecord(party["person"]) && !isRecord(party["organization"])) {
+      violations.push({ field: `policy.parties[${index}]`, message: "must carry a person or an organization" })
+    }
+  })
+  for (const role of ROLES) {
+    const kind = rawParameters[role]
+    if (!isPartyKind(kind)) continue
+    const holders = rawParties
+      .map((party, index) => ({ party, index }))
+      .filter(({ party }) => isRecord(party) && party[role] === true)
+    if (holders.length === 0) {
+      violations.push({ field: "policy.parties", message: `must include a party with ${role}: true` })
+    }
+    for (const { party, index } of holders) {
+      if (!isRecord((party as Record<string, unknown>)[kind])) {
+        violations.push({
+          field: `policy.parties[${index}].${kind}`,
+          message: `is required: the party is ${role} and product.parameters.${role} is ${kind}`
+        })
+      }
+    }
+  }
+  return violations
+}

@@ -1,0 +1,123 @@
+/**
+ * The quote (spec §2.9), built from a validated request and its rating
+ * worksheet, and the activated form (spec §2.10).
+ */
+import { Schema } from "effect"
+import { Coverage, coveragesOf } from "../product/Coverage.js"
+import { formatKroner, roundHalfUp } from "../pricing/Money.js"
+import { Privacy } from "./Offer.js"
+import { Party } from "./Parties.js"
+import { INSURER, ipidHref, PRIVACY_POLICY_HREF, quotedProductName } from "../product/ProductCatalogue.js"
+import { echoSelection, ProductEcho } from "../product/ProductSelection.js"
+import { Agent, Vehicle, type QuoteRequest } from "./QuoteRequest.js"
+import type { RatingWorksheet } from "../pricing/RatingWorksheet.js"
+import { vehicleTypeCode, VehicleTypeCode, vehicleUsageCode, VehicleUsageCode } from "../product/VehicleCodes.js"
+
+export const QuotePrice = Schema.Struct({
+  amount: Schema.Int,
+  currency: Schema.Literal("DKK"),
+  payments_per_year: Schema.Literal(1, 12),
+  /** The charges per payment, kroner with two decimals: skadesforsikringsafgift, garantifondsbidrag, miljøbidrag. */
+  details: Schema.Record({ key: Schema.String, value: Schema.String })
+})
+export type QuotePrice = typeof QuotePrice.Type
+
+export const QuotedVehicle = Schema.Struct({
+  ...Vehicle.fields,
+  vehicle_type: VehicleTypeCode,
+  vehicle_usage: VehicleUsageCode
+})
+
+export const Insurer = Schema.Struct({
+  organization: Schema.Struct({ cvr_number: Schema.String, name: Schema.String }),
+  address: Schema.Struct({ street: Schema.String, house_number: Schema.String, postal_code: Schema.Int, city: Schema.String })
+})
+
+export const QuotePolicy = Schema.Struct({
+  policy_number: Schema.String,
+  ipid_href: Schema.String,
+  insurable_object: Schema.Struct({ vehicle: QuotedVehicle }),
+  parties: Schema.Array(Party),
+  coverages: Schema.Array(Coverage),
+  insurer: Schema.optionalWith(Insurer, { exact: true })
+})
+
+/** A quote awaiting activation (spec §2.9): the answer of create, and of retrieve before activation. */
+export const Quote = Schema.Struct({
+  quote_id: Schema.String,
+  price: QuotePrice,
+  product: ProductEcho,
+  policies: Schema.Array(QuotePolicy),
+  agent: Agent,
+  privacy: Privacy
+})
+export type Quote = typeof Quote.Type
+
+/**
+ * An activated quote (spec §2.10): the quote's content plus its quote_number and
+ * timestamps. The policies appear twice, with the same content: as `polices`,
+ * the spelling of the specification's activated example that clients written
+ * against it read, and as `policies`, as the awaiting form spells it.
+ */
+export const ActivatedQuote = Schema.Struct({
+  ...Quote.fields,
+  polices: Schema.Array(QuotePolicy).annotations({
+    description: "The same policies as `policies`, under the spelling of the specification's activated example (spec §2.10)"
+  }),
+  quote_number: Schema.String,
+  created_at: Schema.String,
+  activated_at: Schema.String
+})
+export type ActivatedQuote = typeof ActivatedQuote.Type
+
+/** The price block of a quote: per payment, with each charge shown per payment. */
+export const quotePrice = (worksheet: RatingWorksheet, paymentsPerYear: 1 | 12): QuotePrice => ({
+  amount: paymentsPerYear === 1 ? worksheet.annually : worksheet.monthly,
+  currency: "DKK",
+  payments_per_year: paymentsPerYear,
+  details: Object.fromEntries(
+    worksheet.charge_lines
+      .filter((charge) => charge.shown_in_price_details)
+      .map((charge) => [
+        charge.charge,
+        formatKroner(roundHalfUp({ numerator: charge.amount_ore, denominator: paymentsPerYear }))
+      ])
+  )
+})
+
+/** Ids a new quote is given. */
+export interface QuoteIds {
+  readonly quote_id: string
+  readonly policy_number: string
+}
+
+/** The quote a request and its worksheet make. Extended variant: parties without phone and email, no insurer. */
+export const quoteOf = (request: QuoteRequest, worksheet: RatingWorksheet, ids: QuoteIds): Quote => {
+  const product_name = request.product.product_name
+  const variant = worksheet.facts.variant
+  const parameters = request.product.parameters
+  const standard = variant === "standard"
+  return {
+    quote_id: ids.quote_id,
+    price: quotePrice(worksheet, parameters.payments_per_year),
+    product: echoSelection(request.product, quotedProductName(product_name, variant)),
+    policies: [
+      {
+        policy_number: ids.policy_number,
+        ipid_href: ipidHref(product_name, variant),
+        insurable_object: {
+          vehicle: {
+            ...request.policy.insurable_object.vehicle,
+            vehicle_type: vehicleTypeCode(parameters.vehicle_type),
+            vehicle_usage: vehicleUsageCode(parameters.vehicle_usage)
+          }
+        },
+        parties: standard ? request.policy.parties : request.policy.parties.map(({ phone: _phone, email: _email, ...party }) => party),
+        coverages: coveragesOf(worksheet),
+        ...(standard ? { insurer: INSURER } : {})
+      }
+    ],
+    agent: request.agent,
+    privacy: { policy_href: PRIVACY_POLICY_HREF }
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The quote request (spec §2.8): product, policy (vehicle and parties) and agent.
+ */
+import { Either } from "effect"
+import { isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
+import { decodeAll, rawAt } from "../input/Decoding.js"
+import { constraintViolationOf, type ConstraintViolation, type Violation } from "../Errors.js"
+import { checkDriverAge } from "../product/Parameters.js"
+import { isPNumber, isVin } from "./IdentityNumbers.js"
+import { checkRoles, CvrNumber, Parties } from "./Parties.js"
+import { ProductSelection } from "../product/ProductSelection.js"
+import { CheckedString, DateText, optionalString, RequestObject, Text } from "../input/Fields.js"
+
+const VIN_PATTERN = "^[A-HJ-NPR-Z0-9]{17}$"
+const REGISTRATION_PATTERN = "^[A-ZÆØÅ0-9 ]{1,10}$"
+const REGISTRATION_FORM = new RegExp(REGISTRATION_PATTERN)
+const P_NUMBER_PATTERN = "^[0-9]{10}$"
+
+export const Vehicle = RequestObject({
+  make: Text(50),
+  model: Text(50),
+  variant: optionalString(Text(100), { maxLength: 100 }),
+  vin: optionalString(CheckedString(isVin, "must be 17 capital letters and digits, without I, O and Q", { pattern: VIN_PATTERN }), {
+    maxLength: 17,
+    pattern: VIN_PATTERN,
+    description: "The vehicle identification number (ISO 3779)"
+  }),
+  registration_number: optionalString(
+    CheckedString((value) => REGISTRATION_FORM.test(value), "must be 1–10 capital letters, digits and spaces", {
+      maxLength: 10,
+      pattern: REGISTRATION_PATTERN
+    }),
+    { maxLength: 10, pattern: REGISTRATION_PATTERN }
+  )
+})
+
+export const AgentOrganization = RequestObject({
+  name: Text(200),
+  cvr_number: CvrNumber,
+  cvrp_number: optionalString(CheckedString(isPNumber, "must be a P-number of 10 digits", { pattern: P_NUMBER_PATTERN }), {
+    maxLength: 10,
+    pattern: P_NUMBER_PATTERN,
+    description: "The P-number of the agent's production unit"
+  })
+})
+
+export const Agent = RequestObject({
+  user_id: Text(100),
+  organization: AgentOrganization
+})
+export type Agent = typeof Agent.Type
+
+export const PolicyRequest = RequestObject({
+  brand_id: Text(50),
+  external_reference: optionalString(Text(100), { maxLength: 100 }),
+  expected_effective_at: DateText,
+  insurable_object: RequestObject({ vehicle: Vehicle }),
+  parties: Parties
+})
+
+/** `POST /insurance/car/quotes` body. */
+export const QuoteRequest = RequestObject({
+  product: ProductSelection,
+  policy: PolicyRequest,
+  agent: Agent
+})
+export type QuoteRequest = typeof QuoteRequest.Type
+export type QuoteRequestInput = typeof QuoteRequest.Encoded
+
+/** The policy may not take effect before the day it is quoted. */
+const checkEffectiveDate = (rawDate: unknown, pricingDate: CalendarDate): Array<Violation> =>
+  typeof rawDate === "string" && isCalendarDate(rawDate) && rawDate < pricingDate
+    ? [{ field: "policy.expected_effective_at", message: `must not be before ${pricingDate}` }]
+    : []
+
+/** Decodes a quote request, reporting every violation together: fields, dates and party roles. */
+export const decodeQuoteRequest = (
+  input: unknown,
+  pricingDate: CalendarDate
+): Either.Either<QuoteRequest, ConstraintViolation> => {
+  const decoded = decodeAll(QuoteRequest, input)
+  const rawParameters = rawAt(input, "product", "parameters")
+  const violations = [
+    ...(Either.isLeft(decoded) ? decoded.left : []),
+    ...checkDriverAge(rawParameters, pricingDate, "product.parameters"),
+    ...checkEffectiveDate(rawAt(input, "policy", "expected_effective_at"), pricingDate),
+    ...checkRoles(rawParameters, rawAt(input, "policy", "parties"))
+  ]
+  const failure = constraintViolationOf(violations)
+  return failure !== undefined ? Either.left(failure) : Either.right(Either.getOrThrow(decoded))
+}

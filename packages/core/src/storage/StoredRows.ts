@@ -1,0 +1,85 @@
+/**
+ * Stored quotes and partners as table rows: the columns every SQL store
+ * (SQLite, PostgreSQL) writes and reads, so the mapping exists once. Documents
+ * are JSON text, written from validated values and parsed, not re-validated.
+ */
+import type { Partner } from "../partner/Partner.js"
+import type { StoredQuote } from "../ports/QuoteStore.js"
+
+/** The columns of a stored quote. */
+export interface QuoteRow {
+  readonly quote_id: string
+  readonly partner_id: string
+  readonly quote_number: string
+  readonly policy_number: string
+  readonly product_name: string
+  readonly tariff_version: string
+  readonly price_amount: number
+  readonly payments_per_year: number
+  readonly created_at: number
+  readonly activated_at: number | null
+  readonly quote_json: string
+  readonly worksheet_json: string
+}
+
+/** The columns a store reads back. */
+export type QuoteReadRow = Pick<
+  QuoteRow,
+  "quote_id" | "partner_id" | "quote_number" | "tariff_version" | "created_at" | "activated_at" | "quote_json" | "worksheet_json"
+>
+
+export const QUOTE_READ_COLUMNS = "quote_id, partner_id, quote_number, tariff_version, created_at, activated_at, quote_json, worksheet_json"
+
+/** A quote as its row. */
+export const quoteRowOf = (quote: StoredQuote): QuoteRow => ({
+  quote_id: quote.quote_id,
+  partner_id: quote.partner_id,
+  quote_number: quote.quote_number,
+  policy_number: quote.quote.policies[0]?.policy_number ?? "",
+  product_name: quote.quote.product.product_name,
+  tariff_version: quote.tariff_version,
+  price_amount: quote.quote.price.amount,
+  payments_per_year: quote.quote.price.payments_per_year,
+  created_at: quote.created_at,
+  activated_at: quote.activated_at,
+  quote_json: JSON.stringify(quote.quote),
+  worksheet_json: JSON.stringify(quote.worksheet)
+})
+
+/** A quote from its row; the worksheet is parsed only when read (retrieve and activate never do). */
+export const quoteOfRow = (row: QuoteReadRow): StoredQuote => {
+  let worksheet: StoredQuote["worksheet"] | undefined
+  const stored = {
+    quote_id: row.quote_id,
+    partner_id: row.partner_id,
+    quote_number: row.quote_number,
+    created_at: row.created_at,
+    activated_at: row.activated_at,
+    tariff_version: row.tariff_version,
+    quote: JSON.parse(row.quote_json) as StoredQuote["quote"]
+  }
+  return Object.defineProperty(stored, "worksheet", {
+    enumerable: true,
+    get: () => (worksheet ??= JSON.parse(row.worksheet_json) as StoredQuote["worksheet"])
+  }) as StoredQuote
+}
+
+/** The columns of a partner. */
+export interface PartnerRow {
+  readonly partner_id: string
+  readonly name: string
+  readonly cvr_number: string | null
+  readonly status: "active" | "suspended"
+  readonly created_at: number
+}
+
+export const PARTNER_COLUMNS = "partner_id, name, cvr_number, status, created_at"
+export const SUBSCRIPTION_KEY_COLUMNS = "partner_id, key_prefix, key_hash, created_at, revoked_at"
+
+export const partnerOfRow = (row: PartnerRow): Partner => ({
+  partner_id: row.partner_id,
+  name: row.name,
+  ...(row.cvr_number === null ? {} : { cvr_number: row.cvr_number }),
+  status: row.status,
+  created_at: row.created_at
+})

@@ -1,0 +1,13 @@
+/**
+ * `@kasko/core/transport`: what a transport adapter (HTTP, a message queue)
+ * needs beyond the main entry — the wire schemas of requests and answers
+ * (for encoding and for documents such as OpenAPI), and the field decoders
+ * a transport's own resources reuse.
+ */
+export * as CalendarDate from "./input/CalendarDate.js"
+export * as Decoding from "./input/Decoding.js"
+export * as Fields from "./input/Fields.js"
+export * as Offer from "./quote/Offer.js"
+export * as ProductCatalogue from "./product/ProductCatalogue.js"
+export * as Quote from "./quote/Quote.js"
+export * as QuoteRequest from "./quote/QuoteRequest.js"

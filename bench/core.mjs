@@ -10,7 +10,7 @@ import { handwrittenOffer } from "./handwrittenOffer.mjs"
 /** 512 different offer requests, the same every run. */
 const requests = (() => {
   let seed = 20261122
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
   const pick = (values) => values[Math.floor(random() * values.length)]
   return Array.from({ length: 512 }, () => {
     const parameters = Examples.standardParameters({
@@ -18,11 +18,22 @@ const requests = (() => {
       policy_holder: pick(["person", "person", "organization"]),
       vehicle_user: pick(["person", "person", "organization"]),
       vehicle_type: pick(["personbil", "varevogn"]),
-      vehicle_usage: pick(["privat_person_koersel", "privat_person_koersel", "godstransport", "godstransport_erhverv", "godstransport_halv_omsaetning", "godstransport_privat/erhverv"]),
+      vehicle_usage: pick([
+        "privat_person_koersel",
+        "privat_person_koersel",
+        "godstransport",
+        "godstransport_erhverv",
+        "godstransport_halv_omsaetning",
+        "godstransport_privat/erhverv"
+      ]),
       vehicle_price: String(1_000 + Math.floor(random() * 1_500_000)),
       ...(random() < 0.6 ? { youngest_user_age: String(17 + Math.floor(random() * 60)) } : {})
     })
-    return Examples.offerRequest(parameters, pick(["insurance-car-leasing", "insurance-car-standalone"]), pick(["standard", "premium"]))
+    return Examples.offerRequest(
+      parameters,
+      pick(["insurance-car-leasing", "insurance-car-standalone"]),
+      pick(["standard", "premium"])
+    )
   })
 })()
 
@@ -45,20 +56,43 @@ export const runCoreBench = async () => {
     // the three must agree before their speed means anything
     for (const request of requests) {
       const reference = compiled.runSync(QuotingService.createOffer(request))
-      if (!isDeepStrictEqual(reference, handwrittenOffer(request))) throw new Error(`the hand-written offer differs for ${JSON.stringify(request)}`)
-      if (!isDeepStrictEqual(reference, await interpreted.runPromise(QuotingService.createOffer(request)))) throw new Error("the interpreter's offer differs")
+      if (!isDeepStrictEqual(reference, handwrittenOffer(request)))
+        throw new Error(`the hand-written offer differs for ${JSON.stringify(request)}`)
+      if (!isDeepStrictEqual(reference, await interpreted.runPromise(QuotingService.createOffer(request))))
+        throw new Error("the interpreter's offer differs")
     }
     const tariffs = TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS)
     const today = new Date().toISOString().slice(0, 10)
     for (const request of requests) {
-      if (!isDeepStrictEqual(Either.getOrThrow(Pricing.priceOffer(tariffs, request, today)), compiled.runSync(QuotingService.createOffer(request)))) throw new Error("the plain function's offer differs")
+      if (
+        !isDeepStrictEqual(
+          Either.getOrThrow(Pricing.priceOffer(tariffs, request, today)),
+          compiled.runSync(QuotingService.createOffer(request))
+        )
+      )
+        throw new Error("the plain function's offer differs")
     }
     const rows = [
-      { pricing: "hand-written plain function (the limit)", offers_per_second: await throughput((request) => handwrittenOffer(request), 2) },
-      { pricing: "compiled tariff, Pricing.priceOffer (plain function)", offers_per_second: await throughput((request) => Pricing.priceOffer(tariffs, request, today), 2) },
-      { pricing: "compiled tariff, createOffer (Effect, runSync)", offers_per_second: await throughput((request) => compiled.runSync(QuotingService.createOffer(request)), 2) },
-      { pricing: "compiled tariff, createOffer (Effect, runPromise)", offers_per_second: await throughput((request) => compiled.runPromise(QuotingService.createOffer(request)), 2) },
-      { pricing: "json-rules-engine, createOffer (Effect, runPromise)", offers_per_second: await throughput((request) => interpreted.runPromise(QuotingService.createOffer(request)), 2) }
+      {
+        pricing: "hand-written plain function (the limit)",
+        offers_per_second: await throughput((request) => handwrittenOffer(request), 2)
+      },
+      {
+        pricing: "compiled tariff, Pricing.priceOffer (plain function)",
+        offers_per_second: await throughput((request) => Pricing.priceOffer(tariffs, request, today), 2)
+      },
+      {
+        pricing: "compiled tariff, createOffer (Effect, runSync)",
+        offers_per_second: await throughput((request) => compiled.runSync(QuotingService.createOffer(request)), 2)
+      },
+      {
+        pricing: "compiled tariff, createOffer (Effect, runPromise)",
+        offers_per_second: await throughput((request) => compiled.runPromise(QuotingService.createOffer(request)), 2)
+      },
+      {
+        pricing: "json-rules-engine, createOffer (Effect, runPromise)",
+        offers_per_second: await throughput((request) => interpreted.runPromise(QuotingService.createOffer(request)), 2)
+      }
     ]
     const [limit, , , , interpreter] = rows
     return rows.map((row) => ({

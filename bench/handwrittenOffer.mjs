@@ -4,8 +4,24 @@
 
 const PARTY = new Set(["person", "organization"])
 const TYPES = new Set(["personbil", "varevogn"])
-const USAGE_LOADING = { privat_person_koersel: 0, godstransport_halv_omsaetning: 10, godstransport: 25, godstransport_erhverv: 30, "godstransport_privat/erhverv": 15 }
-const KEYS = new Set(["payments_per_year", "policy_holder", "vehicle_type", "vehicle_user", "vehicle_owner", "vehicle_usage", "vehicle_price", "youngest_user_age", "youngest_user_birthdate"])
+const USAGE_LOADING = {
+  privat_person_koersel: 0,
+  godstransport_halv_omsaetning: 10,
+  godstransport: 25,
+  godstransport_erhverv: 30,
+  "godstransport_privat/erhverv": 15
+}
+const KEYS = new Set([
+  "payments_per_year",
+  "policy_holder",
+  "vehicle_type",
+  "vehicle_user",
+  "vehicle_owner",
+  "vehicle_usage",
+  "vehicle_price",
+  "youngest_user_age",
+  "youngest_user_birthdate"
+])
 const DIGITS = /^\d{1,12}$/
 const PRIVACY = { policy_href: "https://documents.kasko.example/privacy-policy.pdf" }
 
@@ -24,7 +40,15 @@ export const handwrittenOffer = (body) => {
   const p = product.parameters
   for (const key in p) if (!KEYS.has(key) || typeof p[key] !== "string") return undefined
   const ppy = p.payments_per_year ?? "1"
-  if ((ppy !== "1" && ppy !== "12") || !PARTY.has(p.policy_holder) || !PARTY.has(p.vehicle_user) || !PARTY.has(p.vehicle_owner) || !TYPES.has(p.vehicle_type) || !(p.vehicle_usage in USAGE_LOADING)) return undefined
+  if (
+    (ppy !== "1" && ppy !== "12") ||
+    !PARTY.has(p.policy_holder) ||
+    !PARTY.has(p.vehicle_user) ||
+    !PARTY.has(p.vehicle_owner) ||
+    !TYPES.has(p.vehicle_type) ||
+    !(p.vehicle_usage in USAGE_LOADING)
+  )
+    return undefined
   if (!DIGITS.test(p.vehicle_price)) return undefined
   const price = Number(p.vehicle_price)
   if (price < 1000 || price > 10_000_000) return undefined
@@ -35,26 +59,50 @@ export const handwrittenOffer = (body) => {
     if (age < 17 || age > 99) return undefined
   }
   const leasing = name === "insurance-car-leasing"
-  const standard = p.policy_holder === "person" && p.vehicle_user === "person" && p.vehicle_usage === "privat_person_koersel"
+  const standard =
+    p.policy_holder === "person" && p.vehicle_user === "person" && p.vehicle_usage === "privat_person_koersel"
   const premium = feature === "premium"
   // loadings on ansvar and kasko, as numerator/denominator
   let factorNumerator = 1
   let factorDenominator = 1
   const usage = USAGE_LOADING[p.vehicle_usage]
-  if (usage !== 0) { factorNumerator *= 100 + usage; factorDenominator *= 100 }
-  if (leasing && age !== undefined && age < 28) { factorNumerator *= age < 21 ? 160 : age < 25 ? 130 : 110; factorDenominator *= 100 }
+  if (usage !== 0) {
+    factorNumerator *= 100 + usage
+    factorDenominator *= 100
+  }
+  if (leasing && age !== undefined && age < 28) {
+    factorNumerator *= age < 21 ? 160 : age < 25 ? 130 : 110
+    factorDenominator *= 100
+  }
   const [low, high] = standard ? [200, 120] : [240, 150]
   const kaskoBase = Math.min(price, 300_000) * low + Math.max(0, price - 300_000) * high // øre × 100
   const kasko = halfUp(kaskoBase * factorNumerator, 100 * factorDenominator)
-  const ansvar = halfUp((standard ? (p.vehicle_type === "personbil" ? 180_000 : 240_000) : p.vehicle_type === "personbil" ? 240_000 : 320_000) * factorNumerator, factorDenominator)
+  const ansvar = halfUp(
+    (standard
+      ? p.vehicle_type === "personbil"
+        ? 180_000
+        : 240_000
+      : p.vehicle_type === "personbil"
+        ? 240_000
+        : 320_000) * factorNumerator,
+    factorDenominator
+  )
   const prefix = `${leasing ? "CL" : "CS"}-${standard ? "STD" : "EXT"}-`
   let taxable = kasko
   const coverages = []
   if (standard) {
-    coverages.push({ id: `${prefix}KASKO`, name: "kasko", deductible: 5000 }, { id: `${prefix}ANSVAR`, name: "ansvar" }, { id: `${prefix}DYR`, name: "påkørsel_af_dyr" })
+    coverages.push(
+      { id: `${prefix}KASKO`, name: "kasko", deductible: 5000 },
+      { id: `${prefix}ANSVAR`, name: "ansvar" },
+      { id: `${prefix}DYR`, name: "påkørsel_af_dyr" }
+    )
     taxable += 15_000 + 40_000
     if (premium) {
-      coverages.push({ id: `${prefix}LAANEBIL`, name: "lånebil" }, { id: `${prefix}GLAS`, name: "udvidet_glas" }, { id: `${prefix}FOERERULYKKE`, name: "udvidet_førerulykke" })
+      coverages.push(
+        { id: `${prefix}LAANEBIL`, name: "lånebil" },
+        { id: `${prefix}GLAS`, name: "udvidet_glas" },
+        { id: `${prefix}FOERERULYKKE`, name: "udvidet_førerulykke" }
+      )
       taxable += 35_000 + 45_000 + 25_000
     }
     if (leasing) {
@@ -64,19 +112,38 @@ export const handwrittenOffer = (body) => {
     coverages.push({ id: `${prefix}VEJHJAELP`, name: "vejhjælp" })
   } else {
     if (premium) {
-      coverages.push({ id: `${prefix}FOERERULYKKE`, name: "førerulykke", limit: 500000 }, { id: `${prefix}RETSHJAELP`, name: "retshjælp", deductible: 2500, limit: 200000 }, { id: `${prefix}REDNING`, name: "redning_i_udlandet" })
+      coverages.push(
+        { id: `${prefix}FOERERULYKKE`, name: "førerulykke", limit: 500000 },
+        { id: `${prefix}RETSHJAELP`, name: "retshjælp", deductible: 2500, limit: 200000 },
+        { id: `${prefix}REDNING`, name: "redning_i_udlandet" }
+      )
       taxable += 30_000 + 20_000 + 25_000
     }
-    coverages.push({ id: `${prefix}KASKO`, name: "kasko", deductible: 10000 }, { id: `${prefix}FRISKADE`, name: "friskade" }, { id: `${prefix}STATSAFGIFT`, name: "statsafgift" }, { id: `${prefix}ANSVAR`, name: "ansvar" })
+    coverages.push(
+      { id: `${prefix}KASKO`, name: "kasko", deductible: 10000 },
+      { id: `${prefix}FRISKADE`, name: "friskade" },
+      { id: `${prefix}STATSAFGIFT`, name: "statsafgift" },
+      { id: `${prefix}ANSVAR`, name: "ansvar" }
+    )
     taxable += 50_000
   }
   const total = taxable + ansvar + halfUp(taxable * 110, 10_000) + halfUp(ansvar * 4290, 10_000) + 4_000 + 8_400
-  const parameters = { payments_per_year: ppy, policy_holder: p.policy_holder, vehicle_type: p.vehicle_type, vehicle_user: p.vehicle_user, vehicle_owner: p.vehicle_owner, vehicle_usage: p.vehicle_usage, vehicle_price: String(price) }
+  const parameters = {
+    payments_per_year: ppy,
+    policy_holder: p.policy_holder,
+    vehicle_type: p.vehicle_type,
+    vehicle_user: p.vehicle_user,
+    vehicle_owner: p.vehicle_owner,
+    vehicle_usage: p.vehicle_usage,
+    vehicle_price: String(price)
+  }
   if (age !== undefined) parameters.youngest_user_age = String(age)
   return {
     price: { annually: halfUp(total, 100), monthly: Math.ceil((total * 105) / 120_000 - 1e-9) },
     product: { product_name: name, parameters, features: [{ name: feature }] },
-    policies: [{ ipid_href: `https://documents.kasko.example/ipid/${name}-${standard ? "standard" : "extended"}.pdf`, coverages }],
+    policies: [
+      { ipid_href: `https://documents.kasko.example/ipid/${name}-${standard ? "standard" : "extended"}.pdf`, coverages }
+    ],
     privacy: PRIVACY
   }
 }

@@ -32,7 +32,10 @@ if (mode === "express") {
   // the runtime's limit: node:http reading the JSON body and answering a fixed one, nothing else
   const { offer, quote } = fixedBodies()
   const answer = (response, body) => {
-    response.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) })
+    response.writeHead(200, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(body)
+    })
     response.end(body)
   }
   const server = createServer((request, response) => {
@@ -48,7 +51,13 @@ if (mode === "express") {
 } else {
   const { readServiceConfig, startService } = await import("@kasko/server")
   // the load generator uses one subscription key: lift its rate limit
-  const config = readServiceConfig({ PORT: "0", HOST: "127.0.0.1", KASKO_DATA_DIR: argument, KASKO_SQLITE_SYNCHRONOUS: "FULL", KASKO_RATE_LIMIT_PER_MINUTE: "10000000" })
+  const config = readServiceConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    KASKO_DATA_DIR: argument,
+    KASKO_SQLITE_SYNCHRONOUS: "FULL",
+    KASKO_RATE_LIMIT_PER_MINUTE: "10000000"
+  })
   // production logging: one JSON line per request, written asynchronously (here to /dev/null)
   const logger = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false }))
   const service = await startService({ config: config.right, logger })

@@ -17,28 +17,41 @@ const CONNECTIONS = 32
 
 const startServer = (...args) =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, "http-server.mjs"), ...args], { stdio: ["ignore", "pipe", "inherit"] })
+    const child = spawn(process.execPath, [join(import.meta.dirname, "http-server.mjs"), ...args], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
     child.on("error", reject)
-    createInterface({ input: child.stdout }).once("line", (line) => resolve({ child, url: `http://127.0.0.1:${JSON.parse(line).port}` }))
+    createInterface({ input: child.stdout }).once("line", (line) =>
+      resolve({ child, url: `http://127.0.0.1:${JSON.parse(line).port}` })
+    )
   })
 
-const stopServer = ({ child }) => new Promise((resolve) => { child.once("exit", resolve); child.kill("SIGTERM") })
+const stopServer = ({ child }) =>
+  new Promise((resolve) => {
+    child.once("exit", resolve)
+    child.kill("SIGTERM")
+  })
 
 const load = (options, seconds = DURATION_SECONDS) =>
   new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: seconds, ...options }, (error, result) => (error ? reject(error) : resolve(result)))
+    autocannon({ connections: CONNECTIONS, duration: seconds, ...options }, (error, result) =>
+      error ? reject(error) : resolve(result)
+    )
   })
 
 const measure = async (name, options) => {
   const result = await load(options)
   const failures = result.non2xx + result.errors + result.timeouts
-  if (failures > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`)
+  if (failures > 0)
+    throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`)
   return { requests_per_second: result.requests.average, p50_ms: result.latency.p50, p99_ms: result.latency.p99 }
 }
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
-  return sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2
+  return sorted.length % 2 === 1
+    ? sorted[(sorted.length - 1) / 2]
+    : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2
 }
 
 const medianOf = (runs) => ({
@@ -58,16 +71,40 @@ export const runHttpBench = async () => {
   const directory = mkdtempSync(join(tmpdir(), "kasko-http-bench-"))
   const servers = []
   try {
-    const { subscription_key } = JSON.parse(await kaskoAdmin(directory, "partners", "add", "--id", "bench-partner", "--name", "Bench Partner A/S", "--json"))
-    const token = (await kaskoAdmin(directory, "tokens", "issue", "--partner", "bench-partner", "--scopes", "offers:create quotes:create quotes:read", "--ttl", "1h")).trim()
-    const headers = { "content-type": "application/json", authorization: `Bearer ${token}`, "ocp-apim-subscription-key": subscription_key }
-    const offerBody = JSON.stringify(Examples.offerRequest(Examples.standardParameters({ vehicle_price: "350000", youngest_user_age: "23" })))
+    const { subscription_key } = JSON.parse(
+      await kaskoAdmin(directory, "partners", "add", "--id", "bench-partner", "--name", "Bench Partner A/S", "--json")
+    )
+    const token = (
+      await kaskoAdmin(
+        directory,
+        "tokens",
+        "issue",
+        "--partner",
+        "bench-partner",
+        "--scopes",
+        "offers:create quotes:create quotes:read",
+        "--ttl",
+        "1h"
+      )
+    ).trim()
+    const headers = {
+      "content-type": "application/json",
+      authorization: `Bearer ${token}`,
+      "ocp-apim-subscription-key": subscription_key
+    }
+    const offerBody = JSON.stringify(
+      Examples.offerRequest(Examples.standardParameters({ vehicle_price: "350000", youngest_user_age: "23" }))
+    )
     const quoteBody = JSON.stringify(Examples.quoteRequest())
 
     const kasko = await startServer("kasko", directory)
     servers.push(kasko)
-    const offer = await (await fetch(`${kasko.url}/insurance/car/offers`, { method: "POST", headers, body: offerBody })).text()
-    const quote = await (await fetch(`${kasko.url}/insurance/car/quotes`, { method: "POST", headers, body: quoteBody })).text()
+    const offer = await (
+      await fetch(`${kasko.url}/insurance/car/offers`, { method: "POST", headers, body: offerBody })
+    ).text()
+    const quote = await (
+      await fetch(`${kasko.url}/insurance/car/quotes`, { method: "POST", headers, body: quoteBody })
+    ).text()
     const quoteId = JSON.parse(quote).quote_id
     const sizes = join(directory, "sizes.json")
     writeFileSync(sizes, JSON.stringify({ offer: Buffer.byteLength(offer), quote: Buffer.byteLength(quote) }))
@@ -77,24 +114,62 @@ export const runHttpBench = async () => {
     servers.push(node)
 
     const endpoints = [
-      { name: "POST /insurance/car/offers", kasko: { url: `${kasko.url}/insurance/car/offers`, method: "POST", body: offerBody }, baseline: { path: "/offers", method: "POST", body: offerBody } },
-      { name: "POST /insurance/car/quotes (SQLite FULL)", kasko: { url: `${kasko.url}/insurance/car/quotes`, method: "POST", body: quoteBody }, baseline: { path: "/quotes", method: "POST", body: quoteBody } },
-      { name: "GET /insurance/car/quotes/{id}", kasko: { url: `${kasko.url}/insurance/car/quotes/${quoteId}`, method: "GET" }, baseline: { path: "/quotes/x", method: "GET" } }
+      {
+        name: "POST /insurance/car/offers",
+        kasko: { url: `${kasko.url}/insurance/car/offers`, method: "POST", body: offerBody },
+        baseline: { path: "/offers", method: "POST", body: offerBody }
+      },
+      {
+        name: "POST /insurance/car/quotes (SQLite FULL)",
+        kasko: { url: `${kasko.url}/insurance/car/quotes`, method: "POST", body: quoteBody },
+        baseline: { path: "/quotes", method: "POST", body: quoteBody }
+      },
+      {
+        name: "GET /insurance/car/quotes/{id}",
+        kasko: { url: `${kasko.url}/insurance/car/quotes/${quoteId}`, method: "GET" },
+        baseline: { path: "/quotes/x", method: "GET" }
+      }
     ]
     const rows = []
     for (const endpoint of endpoints) {
       const sides = {
         kasko: { ...endpoint.kasko, headers },
-        express: { url: `${express.url}${endpoint.baseline.path}`, method: endpoint.baseline.method, headers, ...(endpoint.baseline.body === undefined ? {} : { body: endpoint.baseline.body }) },
-        node: { url: `${node.url}${endpoint.baseline.path}`, method: endpoint.baseline.method, headers, ...(endpoint.baseline.body === undefined ? {} : { body: endpoint.baseline.body }) }
+        express: {
+          url: `${express.url}${endpoint.baseline.path}`,
+          method: endpoint.baseline.method,
+          headers,
+          ...(endpoint.baseline.body === undefined ? {} : { body: endpoint.baseline.body })
+        },
+        node: {
+          url: `${node.url}${endpoint.baseline.path}`,
+          method: endpoint.baseline.method,
+          headers,
+          ...(endpoint.baseline.body === undefined ? {} : { body: endpoint.baseline.body })
+        }
       }
       for (const options of Object.values(sides)) await load(options, 1)
       const runs = { kasko: [], express: [], node: [] }
-      for (let round = 0; round < ROUNDS; round++) for (const [side, options] of Object.entries(sides)) runs[side].push(await measure(`${endpoint.name} ${side}`, options))
-      const [kaskoMedian, expressMedian, nodeMedian] = [medianOf(runs.kasko), medianOf(runs.express), medianOf(runs.node)]
+      for (let round = 0; round < ROUNDS; round++)
+        for (const [side, options] of Object.entries(sides))
+          runs[side].push(await measure(`${endpoint.name} ${side}`, options))
+      const [kaskoMedian, expressMedian, nodeMedian] = [
+        medianOf(runs.kasko),
+        medianOf(runs.express),
+        medianOf(runs.node)
+      ]
       rows.push(
-        { endpoint: `bare node:http, same ${endpoint.baseline.method} body`, ...nodeMedian, vs_express: nodeMedian.requests_per_second / expressMedian.requests_per_second, p99_vs_express: nodeMedian.p99_ms / expressMedian.p99_ms },
-        { endpoint: `bare Express 5, same ${endpoint.baseline.method} body`, ...expressMedian, vs_express: 1, p99_vs_express: 1 },
+        {
+          endpoint: `bare node:http, same ${endpoint.baseline.method} body`,
+          ...nodeMedian,
+          vs_express: nodeMedian.requests_per_second / expressMedian.requests_per_second,
+          p99_vs_express: nodeMedian.p99_ms / expressMedian.p99_ms
+        },
+        {
+          endpoint: `bare Express 5, same ${endpoint.baseline.method} body`,
+          ...expressMedian,
+          vs_express: 1,
+          p99_vs_express: 1
+        },
         {
           endpoint: endpoint.name,
           ...kaskoMedian,

@@ -18,10 +18,19 @@ const settle = () => {
 const directory = mkdtempSync(join(tmpdir(), "kasko-memory-bench-"))
 // NORMAL: this section measures memory, not durability, and FULL would spend the time budget on fsync
 const runtime = ManagedRuntime.make(
-  Layer.mergeAll(SqliteStores.layer({ filename: join(directory, "kasko.db"), synchronous: "NORMAL" }), IdGenerator.layerFromRandomBytes(randomBytes), TariffBook.shipped)
+  Layer.mergeAll(
+    SqliteStores.layer({ filename: join(directory, "kasko.db"), synchronous: "NORMAL" }),
+    IdGenerator.layerFromRandomBytes(randomBytes),
+    TariffBook.shipped
+  )
 )
 const offers = Array.from({ length: 64 }, (_, index) =>
-  Examples.offerRequest(Examples.standardParameters({ vehicle_price: String(100_000 + index * 7_919), youngest_user_age: String(18 + (index % 50)) }))
+  Examples.offerRequest(
+    Examples.standardParameters({
+      vehicle_price: String(100_000 + index * 7_919),
+      youngest_user_age: String(18 + (index % 50))
+    })
+  )
 )
 const quote = Examples.quoteRequest()
 
@@ -30,11 +39,20 @@ const round = async () => {
   const afterOffers = process.memoryUsage().rss
   const batch = Array.from({ length: 100 })
   for (let index = 0; index < COUNT; index += batch.length) {
-    await runtime.runPromise(Effect.forEach(batch, () => QuotingService.createQuote("memory-bench", quote), { concurrency: "unbounded", discard: true }))
+    await runtime.runPromise(
+      Effect.forEach(batch, () => QuotingService.createQuote("memory-bench", quote), {
+        concurrency: "unbounded",
+        discard: true
+      })
+    )
   }
   const afterQuotes = process.memoryUsage().rss
   settle()
-  return { rss_after_offers_mb: megabytes(afterOffers), rss_after_quotes_mb: megabytes(afterQuotes), heap_used_mb: megabytes(process.memoryUsage().heapUsed) }
+  return {
+    rss_after_offers_mb: megabytes(afterOffers),
+    rss_after_quotes_mb: megabytes(afterQuotes),
+    heap_used_mb: megabytes(process.memoryUsage().heapUsed)
+  }
 }
 
 try {
@@ -48,7 +66,8 @@ try {
       heap_at_start_mb: start,
       first_round: first,
       second_round: second,
-      heap_growth_between_rounds_percent: Math.round(((second.heap_used_mb - first.heap_used_mb) / first.heap_used_mb) * 1000) / 10
+      heap_growth_between_rounds_percent:
+        Math.round(((second.heap_used_mb - first.heap_used_mb) / first.heap_used_mb) * 1000) / 10
     })}\n`
   )
 } finally {

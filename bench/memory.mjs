@@ -3,4 +3,6 @@ import { execFileSync } from "node:child_process"
 import { join } from "node:path"
 
 export const runMemoryBench = () =>
-  JSON.parse(execFileSync(process.execPath, ["--expose-gc", join(import.meta.dirname, "memory-child.mjs")], { encoding: "utf8" }))
+  JSON.parse(
+    execFileSync(process.execPath, ["--expose-gc", join(import.meta.dirname, "memory-child.mjs")], { encoding: "utf8" })
+  )

@@ -18,37 +18,145 @@ const CONNECTIONS = 32
 
 // node_modules packages by the part of a request they serve
 const PACKAGES = {
-  framework: ["express", "router", "finalhandler", "on-finished", "statuses", "depd", "http-errors", "content-type", "mime-types", "mime-db", "type-is",
-    "media-typer", "encodeurl", "escape-html", "parseurl", "path-to-regexp", "vary", "accepts", "negotiator", "etag", "fresh", "range-parser",
-    "proxy-addr", "forwarded", "ipaddr.js", "qs", "send", "serve-static", "setprototypeof", "inherits", "ee-first", "content-disposition", "cookie",
-    "cookie-signature", "once", "wrappy", "merge-descriptors", "toidentifier", "debug", "ms", "safe-buffer", "safer-buffer", "side-channel"],
+  framework: [
+    "express",
+    "router",
+    "finalhandler",
+    "on-finished",
+    "statuses",
+    "depd",
+    "http-errors",
+    "content-type",
+    "mime-types",
+    "mime-db",
+    "type-is",
+    "media-typer",
+    "encodeurl",
+    "escape-html",
+    "parseurl",
+    "path-to-regexp",
+    "vary",
+    "accepts",
+    "negotiator",
+    "etag",
+    "fresh",
+    "range-parser",
+    "proxy-addr",
+    "forwarded",
+    "ipaddr.js",
+    "qs",
+    "send",
+    "serve-static",
+    "setprototypeof",
+    "inherits",
+    "ee-first",
+    "content-disposition",
+    "cookie",
+    "cookie-signature",
+    "once",
+    "wrappy",
+    "merge-descriptors",
+    "toidentifier",
+    "debug",
+    "ms",
+    "safe-buffer",
+    "safer-buffer",
+    "side-channel"
+  ],
   "body reading": ["body-parser", "raw-body", "iconv-lite", "bytes", "unpipe"],
   "security headers": ["helmet"],
   "rate limit": ["express-rate-limit"],
   cors: ["cors", "object-assign"],
-  log: ["pino", "sonic-boom", "thread-stream", "fast-redact", "quick-format-unescaped", "atomic-sleep", "on-exit-leak-free", "real-require",
-    "safe-stable-stringify", "pino-std-serializers", "fast-safe-stringify"],
+  log: [
+    "pino",
+    "sonic-boom",
+    "thread-stream",
+    "fast-redact",
+    "quick-format-unescaped",
+    "atomic-sleep",
+    "on-exit-leak-free",
+    "real-require",
+    "safe-stable-stringify",
+    "pino-std-serializers",
+    "fast-safe-stringify"
+  ],
   authentication: ["jose"],
   effect: ["effect"],
-  store: ["better-sqlite3", "pg", "pg-pool", "pg-protocol", "pg-types", "pgpass", "postgres-array", "postgres-bytea", "postgres-date", "postgres-interval"]
+  store: [
+    "better-sqlite3",
+    "pg",
+    "pg-pool",
+    "pg-protocol",
+    "pg-types",
+    "pgpass",
+    "postgres-array",
+    "postgres-bytea",
+    "postgres-date",
+    "postgres-interval"
+  ]
 }
-const PACKAGE_CATEGORY = new Map(Object.entries(PACKAGES).flatMap(([category, names]) => names.map((name) => [name, category])))
+const PACKAGE_CATEGORY = new Map(
+  Object.entries(PACKAGES).flatMap(([category, names]) => names.map((name) => [name, category]))
+)
 
 // kasko's own modules by the part of a request they serve; unlisted modules count as "kasko, other"
 const MODULES = {
-  decoding: ["Decoding", "FieldPath", "Fields", "Parameters", "Parties", "QuoteRequest", "Offer", "ProductSelection", "RequestText", "CalendarDate",
-    "IdentityNumbers", "RequestBody", "JsonBody", "CompiledDecoder"],
+  decoding: [
+    "Decoding",
+    "FieldPath",
+    "Fields",
+    "Parameters",
+    "Parties",
+    "QuoteRequest",
+    "Offer",
+    "ProductSelection",
+    "RequestText",
+    "CalendarDate",
+    "IdentityNumbers",
+    "RequestBody",
+    "JsonBody",
+    "CompiledDecoder"
+  ],
   pricing: ["Pricing", "RatingWorksheet", "TariffCompiler", "Money", "Tariff", "Coverage", "TariffBook", "PricingPlan"],
-  operation: ["QuotingService", "Quote", "QuoteLifecycle", "IdGenerator", "Operations", "VehicleCodes", "ProductCatalogue", "Readiness"],
-  authentication: ["Authentication", "BearerAuthentication", "Credentials", "Tokens", "SubscriptionKeys", "PartnerAdministration", "SqlitePartnerStore",
-    "TokenVerifier", "SubscriptionKeyLookup", "SigningKey"],
-  store: ["SqliteQuoteStore", "SqliteStores", "SqliteErrors", "StoredRows", "PostgresStores", "Connection", "Transaction"],
+  operation: [
+    "QuotingService",
+    "Quote",
+    "QuoteLifecycle",
+    "IdGenerator",
+    "Operations",
+    "VehicleCodes",
+    "ProductCatalogue",
+    "Readiness"
+  ],
+  authentication: [
+    "Authentication",
+    "BearerAuthentication",
+    "Credentials",
+    "Tokens",
+    "SubscriptionKeys",
+    "PartnerAdministration",
+    "SqlitePartnerStore",
+    "TokenVerifier",
+    "SubscriptionKeyLookup",
+    "SigningKey"
+  ],
+  store: [
+    "SqliteQuoteStore",
+    "SqliteStores",
+    "SqliteErrors",
+    "StoredRows",
+    "PostgresStores",
+    "Connection",
+    "Transaction"
+  ],
   log: ["RequestLog", "RequestId"],
   "rate limit": ["Protection", "RateLimit", "MemoryRateLimit", "MemoryRateLimiter", "RateLimiter"],
   "request program": ["RequestProgram", "Dispatch"],
   "answer writing": ["App", "ProblemHandlers", "Problem", "CoreErrorProblems", "Answer", "RequestHandler"]
 }
-const MODULE_CATEGORY = new Map(Object.entries(MODULES).flatMap(([category, names]) => names.map((name) => [name, category])))
+const MODULE_CATEGORY = new Map(
+  Object.entries(MODULES).flatMap(([category, names]) => names.map((name) => [name, category]))
+)
 
 /** The part of the request path a stack frame belongs to, or undefined for a native or anonymous frame. */
 const categoryOf = (frame) => {
@@ -59,12 +167,14 @@ const categoryOf = (frame) => {
   if (url === "") return undefined
   if (url.startsWith("node:")) {
     if (/node:_http|node:internal\/http|node:http/.test(url)) return "Node http"
-    if (/node:net|node:internal\/(net|stream|streams)|node:stream|node:internal\/stream_base/.test(url)) return "Node net and streams"
+    if (/node:net|node:internal\/(net|stream|streams)|node:stream|node:internal\/stream_base/.test(url))
+      return "Node net and streams"
     if (/zlib/.test(url)) return "body reading"
     return "Node, other"
   }
   const packageMatch = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)\//.exec(url)
-  if (packageMatch !== null && !packageMatch[1].startsWith("@kasko/")) return PACKAGE_CATEGORY.get(packageMatch[1]) ?? `package ${packageMatch[1]}`
+  if (packageMatch !== null && !packageMatch[1].startsWith("@kasko/"))
+    return PACKAGE_CATEGORY.get(packageMatch[1]) ?? `package ${packageMatch[1]}`
   const moduleMatch = /\/(?:packages|adapters)\/[^/]+\/(?:dist\/)?src\/(?:[^/]+\/)*([A-Za-z]+)\.(?:js|ts)$/.exec(url)
   if (moduleMatch !== null) return MODULE_CATEGORY.get(moduleMatch[1]) ?? "kasko, other"
   return "other"
@@ -105,10 +215,14 @@ const startProfiledServer = (directory, profileFile) =>
   new Promise((resolve, reject) => {
     // KASKO_BENCH_NODE_FLAGS passes V8 flags to the server, e.g. --no-turbo-inlining for exact attribution
     const flags = (process.env.KASKO_BENCH_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== "")
-    const child = spawn(process.execPath, [...flags, join(import.meta.dirname, "http-server.mjs"), "kasko", directory], {
-      stdio: ["pipe", "pipe", "inherit"],
-      env: { ...process.env, KASKO_BENCH_PROFILE: profileFile }
-    })
+    const child = spawn(
+      process.execPath,
+      [...flags, join(import.meta.dirname, "http-server.mjs"), "kasko", directory],
+      {
+        stdio: ["pipe", "pipe", "inherit"],
+        env: { ...process.env, KASKO_BENCH_PROFILE: profileFile }
+      }
+    )
     child.on("error", reject)
     const lines = createInterface({ input: child.stdout })
     const waiting = []
@@ -127,7 +241,11 @@ const startProfiledServer = (directory, profileFile) =>
   })
 
 const load = (options) =>
-  new Promise((resolve, reject) => autocannon({ connections: CONNECTIONS, duration: DURATION_SECONDS, ...options }, (error, result) => (error ? reject(error) : resolve(result))))
+  new Promise((resolve, reject) =>
+    autocannon({ connections: CONNECTIONS, duration: DURATION_SECONDS, ...options }, (error, result) =>
+      error ? reject(error) : resolve(result)
+    )
+  )
 
 const kaskoAdmin = async (dataDirectory, ...args) => {
   process.env.KASKO_DATA_DIR = dataDirectory
@@ -139,35 +257,76 @@ const kaskoAdmin = async (dataDirectory, ...args) => {
 const directory = mkdtempSync(join(tmpdir(), "kasko-profile-"))
 const results = {}
 try {
-  const { subscription_key } = JSON.parse(await kaskoAdmin(directory, "partners", "add", "--id", "bench-partner", "--name", "Bench Partner A/S", "--json"))
-  const token = (await kaskoAdmin(directory, "tokens", "issue", "--partner", "bench-partner", "--scopes", "offers:create quotes:create quotes:read", "--ttl", "1h")).trim()
-  const headers = { "content-type": "application/json", authorization: `Bearer ${token}`, "ocp-apim-subscription-key": subscription_key }
-  const offerBody = JSON.stringify(Examples.offerRequest(Examples.standardParameters({ vehicle_price: "350000", youngest_user_age: "23" })))
+  const { subscription_key } = JSON.parse(
+    await kaskoAdmin(directory, "partners", "add", "--id", "bench-partner", "--name", "Bench Partner A/S", "--json")
+  )
+  const token = (
+    await kaskoAdmin(
+      directory,
+      "tokens",
+      "issue",
+      "--partner",
+      "bench-partner",
+      "--scopes",
+      "offers:create quotes:create quotes:read",
+      "--ttl",
+      "1h"
+    )
+  ).trim()
+  const headers = {
+    "content-type": "application/json",
+    authorization: `Bearer ${token}`,
+    "ocp-apim-subscription-key": subscription_key
+  }
+  const offerBody = JSON.stringify(
+    Examples.offerRequest(Examples.standardParameters({ vehicle_price: "350000", youngest_user_age: "23" }))
+  )
   const quoteBody = JSON.stringify(Examples.quoteRequest())
   const profileFile = join(directory, "profile.cpuprofile")
   const server = await startProfiledServer(directory, profileFile)
   try {
-    const quote = await (await fetch(`${server.url}/insurance/car/quotes`, { method: "POST", headers, body: quoteBody })).json()
+    const quote = await (
+      await fetch(`${server.url}/insurance/car/quotes`, { method: "POST", headers, body: quoteBody })
+    ).json()
     const endpoints = [
-      ["POST /insurance/car/offers", { url: `${server.url}/insurance/car/offers`, method: "POST", headers, body: offerBody }],
-      ["POST /insurance/car/quotes", { url: `${server.url}/insurance/car/quotes`, method: "POST", headers, body: quoteBody }],
-      ["GET /insurance/car/quotes/{id}", { url: `${server.url}/insurance/car/quotes/${quote.quote_id}`, method: "GET", headers }]
+      [
+        "POST /insurance/car/offers",
+        { url: `${server.url}/insurance/car/offers`, method: "POST", headers, body: offerBody }
+      ],
+      [
+        "POST /insurance/car/quotes",
+        { url: `${server.url}/insurance/car/quotes`, method: "POST", headers, body: quoteBody }
+      ],
+      [
+        "GET /insurance/car/quotes/{id}",
+        { url: `${server.url}/insurance/car/quotes/${quote.quote_id}`, method: "GET", headers }
+      ]
     ]
     for (const [name, options] of endpoints) {
       await load({ ...options, duration: 2 })
       await server.command("start")
       const result = await load(options)
       await server.command("stop")
-      if (result.non2xx + result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`)
+      if (result.non2xx + result.errors > 0)
+        throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`)
       const { micros, functions } = attribute(JSON.parse(readFileSync(profileFile, "utf8")))
       const requests = result.requests.total
-      const perRequest = Object.fromEntries(Object.entries(micros).filter(([category]) => category !== "idle").map(([category, total]) => [category, total / requests]))
+      const perRequest = Object.fromEntries(
+        Object.entries(micros)
+          .filter(([category]) => category !== "idle")
+          .map(([category, total]) => [category, total / requests])
+      )
       const hottest = Object.entries(functions)
         .filter(([name]) => !name.startsWith("(idle)"))
         .sort((a, b) => b[1] - a[1])
         .slice(0, 40)
         .map(([name, total]) => ({ function: name, microseconds_per_request: Number((total / requests).toFixed(2)) }))
-      results[name] = { requests_per_second: result.requests.average, requests, microseconds_per_request: perRequest, hottest_functions: hottest }
+      results[name] = {
+        requests_per_second: result.requests.average,
+        requests,
+        microseconds_per_request: perRequest,
+        hottest_functions: hottest
+      }
     }
   } finally {
     server.child.kill("SIGTERM")
@@ -176,23 +335,41 @@ try {
   rmSync(directory, { recursive: true, force: true })
 }
 
-const categories = [...new Set(Object.values(results).flatMap((result) => Object.keys(result.microseconds_per_request)))].sort(
-  (a, b) => Math.max(...Object.values(results).map((result) => result.microseconds_per_request[b] ?? 0)) - Math.max(...Object.values(results).map((result) => result.microseconds_per_request[a] ?? 0))
+const categories = [
+  ...new Set(Object.values(results).flatMap((result) => Object.keys(result.microseconds_per_request)))
+].sort(
+  (a, b) =>
+    Math.max(...Object.values(results).map((result) => result.microseconds_per_request[b] ?? 0)) -
+    Math.max(...Object.values(results).map((result) => result.microseconds_per_request[a] ?? 0))
 )
 const names = Object.keys(results)
 const lines = [
   `| µs per request (${label}) | ${names.join(" | ")} |`,
   `|---|${names.map(() => "---:").join("|")}|`,
-  ...categories.map((category) => `| ${category} | ${names.map((name) => (results[name].microseconds_per_request[category] ?? 0).toFixed(1)).join(" | ")} |`),
-  `| **total (CPU)** | ${names.map((name) => `**${Object.values(results[name].microseconds_per_request).reduce((sum, value) => sum + value, 0).toFixed(1)}**`).join(" | ")} |`,
+  ...categories.map(
+    (category) =>
+      `| ${category} | ${names.map((name) => (results[name].microseconds_per_request[category] ?? 0).toFixed(1)).join(" | ")} |`
+  ),
+  `| **total (CPU)** | ${names
+    .map(
+      (name) =>
+        `**${Object.values(results[name].microseconds_per_request)
+          .reduce((sum, value) => sum + value, 0)
+          .toFixed(1)}**`
+    )
+    .join(" | ")} |`,
   `| requests/s under the profiler | ${names.map((name) => Math.round(results[name].requests_per_second)).join(" | ")} |`
 ]
 console.log(lines.join("\n"))
 if (process.env.KASKO_PROFILE_FUNCTIONS !== undefined) {
   for (const [name, result] of Object.entries(results)) {
     console.log(`\nhottest functions, ${name} (µs per request, self time)`)
-    for (const row of result.hottest_functions) console.log(`${String(row.microseconds_per_request).padStart(8)}  ${row.function}`)
+    for (const row of result.hottest_functions)
+      console.log(`${String(row.microseconds_per_request).padStart(8)}  ${row.function}`)
   }
 }
 mkdirSync(join(import.meta.dirname, "results"), { recursive: true })
-writeFileSync(join(import.meta.dirname, "results", `profile-${label}.json`), `${JSON.stringify({ measured_at: new Date().toISOString(), label, results }, null, 2)}\n`)
+writeFileSync(
+  join(import.meta.dirname, "results", `profile-${label}.json`),
+  `${JSON.stringify({ measured_at: new Date().toISOString(), label, results }, null, 2)}\n`
+)

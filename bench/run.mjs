@@ -10,7 +10,12 @@ import { runStartupBench } from "./startup.mjs"
 import { runStorageBench } from "./storage.mjs"
 import { runWorkbenchBench } from "./workbench.mjs"
 
-const format = (value) => (typeof value === "number" ? (Math.abs(value) >= 100 ? Math.round(value).toLocaleString("en") : value.toFixed(3)) : value)
+const format = (value) =>
+  typeof value === "number"
+    ? Math.abs(value) >= 100
+      ? Math.round(value).toLocaleString("en")
+      : value.toFixed(3)
+    : value
 
 const printTable = (title, rows) => {
   console.log(`\n${title}`)
@@ -22,10 +27,16 @@ const machine = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.mo
 console.log(`kasko benchmarks — Node ${machine.node}, ${machine.cpus} × ${machine.cpu}`)
 
 const core = await runCoreBench()
-printTable("1. Core: offers priced through the public API, 512 different requests (ratios: against the hand-written limit and json-rules-engine)", core)
+printTable(
+  "1. Core: offers priced through the public API, 512 different requests (ratios: against the hand-written limit and json-rules-engine)",
+  core
+)
 
 const http = await runHttpBench()
-printTable("2. HTTP on loopback, autocannon, 32 connections, medians of rounds interleaving kasko, bare Express 5 and bare node:http (fixed bodies of the same size)", http)
+printTable(
+  "2. HTTP on loopback, autocannon, 32 connections, medians of rounds interleaving kasko, bare Express 5 and bare node:http (fixed bodies of the same size)",
+  http
+)
 
 const memory = runMemoryBench()
 printTable("3. Memory: 100 000 offers then 100 000 quotes (SQLite), twice", [
@@ -38,13 +49,30 @@ const storage = await runStorageBench()
 printTable("4. Storage through the QuoteStore port (ratios: against the in-memory store)", storage)
 
 const startup = runStartupBench()
-printTable("5. Start-up of the kasko command: wall time to exit, medians of 5 rounds interleaving the bundled command and the same modules unbundled", startup)
+printTable(
+  "5. Start-up of the kasko command: wall time to exit, medians of 5 rounds interleaving the bundled command and the same modules unbundled",
+  startup
+)
 
 const workbench = await runWorkbenchBench()
-if (Array.isArray(workbench)) printTable("6. The workbench page in Chromium, from its own User Timing entries (medians; ratios: against the targets)", workbench)
+if (Array.isArray(workbench))
+  printTable(
+    "6. The workbench page in Chromium, from its own User Timing entries (medians; ratios: against the targets)",
+    workbench
+  )
 else console.log(`\n6. The workbench page: not measured, ${workbench.skipped}`)
 
-const results = { measured_at: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000), machine, core, http, memory, storage, startup, workbench }
+const results = {
+  measured_at: new Date().toISOString(),
+  seconds: Math.round((Date.now() - started) / 1000),
+  machine,
+  core,
+  http,
+  memory,
+  storage,
+  startup,
+  workbench
+}
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })
 const file = join(directory, `${results.measured_at.replace(/[:.]/g, "-")}.json`)

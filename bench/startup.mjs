@@ -32,7 +32,8 @@ const wallSeconds = (entry, args, environment) => {
   const started = process.hrtime.bigint()
   const ran = spawnSync(command, [...prefix, ...args], { cwd: ROOT, env: environment, encoding: "utf8" })
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
-  if (ran.status !== 0) throw new Error(`${command} ${[...prefix, ...args].join(" ")} exited ${ran.status}: ${ran.stderr}`)
+  if (ran.status !== 0)
+    throw new Error(`${command} ${[...prefix, ...args].join(" ")} exited ${ran.status}: ${ran.stderr}`)
   return seconds
 }
 

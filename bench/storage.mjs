@@ -37,7 +37,12 @@ const templateQuote = async () => {
 const quoteNumber = (index) => `8${String(index).padStart(15, "0")}`.replace(/(\d{4})(?=\d)/g, "$1 ")
 const copyOf = (template, index) => {
   const quoteId = `0190b000-0000-7000-8000-${String(index).padStart(12, "0")}`
-  return { ...template, quote_id: quoteId, quote_number: quoteNumber(index), quote: { ...template.quote, quote_id: quoteId } }
+  return {
+    ...template,
+    quote_id: quoteId,
+    quote_number: quoteNumber(index),
+    quote: { ...template.quote, quote_id: quoteId }
+  }
 }
 
 const measure = async (count, operation) => {
@@ -64,7 +69,8 @@ const benchStore = async (store, quotes, moreQuotes) => {
   const concurrentInsertsPerSecond = await concurrentInserts(store, moreQuotes, 32)
   const readsPerSecond = await measure(READS, async (index) => {
     const quote = quotes[(index * 7919) % quotes.length]
-    if (Option.isNone(await Effect.runPromise(store.find(quote.partner_id, quote.quote_id)))) throw new Error("benchmark read missed")
+    if (Option.isNone(await Effect.runPromise(store.find(quote.partner_id, quote.quote_id))))
+      throw new Error("benchmark read missed")
   })
   return { insertsPerSecond, concurrentInsertsPerSecond, readsPerSecond }
 }
@@ -98,11 +104,16 @@ export const runStorageBench = async () => {
   const moreQuotes = Array.from({ length: INSERTS * 3 }, (_, index) => copyOf(template, INSERTS + index))
   const directory = mkdtempSync(join(tmpdir(), "kasko-bench-"))
   try {
-    const rows = [{ store: "memory (baseline)", ...(await benchStore(MemoryQuoteStore.makeQuoteStore(), quotes, moreQuotes)) }]
+    const rows = [
+      { store: "memory (baseline)", ...(await benchStore(MemoryQuoteStore.makeQuoteStore(), quotes, moreQuotes)) }
+    ]
     for (const synchronous of ["FULL", "NORMAL"]) {
       const database = SqliteConnection.openConnection({ filename: join(directory, `${synchronous}.db`), synchronous })
       try {
-        rows.push({ store: `SQLite synchronous=${synchronous}`, ...(await benchStore(SqliteQuoteStore.makeQuoteStore(database), quotes, moreQuotes)) })
+        rows.push({
+          store: `SQLite synchronous=${synchronous}`,
+          ...(await benchStore(SqliteQuoteStore.makeQuoteStore(database), quotes, moreQuotes))
+        })
       } finally {
         SqliteConnection.closeConnection(database)
       }

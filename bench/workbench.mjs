@@ -20,7 +20,8 @@ const median = (values) => {
   return sorted[Math.floor(sorted.length / 2)]
 }
 
-const entries = (page, name, field) => page.evaluate(([wanted, key]) => performance.getEntriesByName(wanted).map((entry) => entry[key]), [name, field])
+const entries = (page, name, field) =>
+  page.evaluate(([wanted, key]) => performance.getEntriesByName(wanted).map((entry) => entry[key]), [name, field])
 
 /** The rows of the table, or a reason why there are none (no browser on this machine). */
 export const runWorkbenchBench = async () => {
@@ -30,7 +31,10 @@ export const runWorkbenchBench = async () => {
     tariffDirectory: join(ROOT, "packages", "core", "tariffs"),
     goldenPaths: [join(ROOT, "examples", "actuary-workbench", "golden")]
   })
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] })
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+  })
   try {
     const openPriceView = async () => {
       const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } })
@@ -49,13 +53,26 @@ export const runWorkbenchBench = async () => {
     const price = page.locator('main input[name="vehicle_price"]')
     await price.click()
     await page.keyboard.press("End")
-    for (let keystroke = 0; keystroke < KEYSTROKES; keystroke++) await page.keyboard.press(keystroke % 2 === 0 ? "5" : "Backspace")
+    for (let keystroke = 0; keystroke < KEYSTROKES; keystroke++)
+      await page.keyboard.press(keystroke % 2 === 0 ? "5" : "Backspace")
     const reprices = await entries(page, "kasko:reprice", "duration")
     await context.close()
     if (reprices.length !== KEYSTROKES) throw new Error(`${KEYSTROKES} keystrokes re-priced ${reprices.length} times`)
     return [
-      { measure: `first load, ${LOADS} cold loads`, median_ms: median(loads), max_ms: Math.max(...loads), target_ms: TARGET_FIRST_LOAD_MS, median_vs_target: median(loads) / TARGET_FIRST_LOAD_MS },
-      { measure: `re-price after a keystroke, ${KEYSTROKES} keystrokes`, median_ms: median(reprices), max_ms: Math.max(...reprices), target_ms: TARGET_REPRICE_MS, median_vs_target: median(reprices) / TARGET_REPRICE_MS }
+      {
+        measure: `first load, ${LOADS} cold loads`,
+        median_ms: median(loads),
+        max_ms: Math.max(...loads),
+        target_ms: TARGET_FIRST_LOAD_MS,
+        median_vs_target: median(loads) / TARGET_FIRST_LOAD_MS
+      },
+      {
+        measure: `re-price after a keystroke, ${KEYSTROKES} keystrokes`,
+        median_ms: median(reprices),
+        max_ms: Math.max(...reprices),
+        target_ms: TARGET_REPRICE_MS,
+        median_vs_target: median(reprices) / TARGET_REPRICE_MS
+      }
     ]
   } finally {
     await browser.close()

@@ -13,7 +13,8 @@ export const NOW = Date.parse("2026-03-02T09:00:00.000Z")
 export const DAY = Duration.toMillis(Duration.days(1))
 
 /** A fresh engine: empty in-memory store, deterministic ids, the shipped tariff. */
-export const memoryEngine: Layer.Layer<QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook> = Layer.mergeAll(MemoryQuoteStore.layer, IdGenerator.layerSequential, TariffBook.shipped)
+export const memoryEngine: Layer.Layer<QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook> =
+  Layer.mergeAll(MemoryQuoteStore.layer, IdGenerator.layerSequential, TariffBook.shipped)
 
 /** Sets the test clock to NOW. */
 export const startClock = TestClock.setTime(NOW)
@@ -70,7 +71,8 @@ export const startServiceProcess = (environment: Record<string, string>) =>
     child.on("error", reject)
     child.on("exit", (code, signal) => {
       const ended = signal === null ? `exit code ${code}` : `signal ${signal}`
-      if (instance === undefined) reject(new Error(`kasko serve ended before serving (${ended}): ${lastErrors.join("\n")}`))
+      if (instance === undefined)
+        reject(new Error(`kasko serve ended before serving (${ended}): ${lastErrors.join("\n")}`))
       else instance.ended = ended
     })
     const stop = () =>

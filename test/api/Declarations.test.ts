@@ -11,7 +11,9 @@ import ts from "typescript"
 import { describe, expect, it } from "vitest"
 
 const ROOT = join(import.meta.dirname, "..", "..")
-const PACKAGE_FOLDERS = ["packages", "adapters"].flatMap((group) => readdirSync(join(ROOT, group)).map((name) => join(ROOT, group, name)))
+const PACKAGE_FOLDERS = ["packages", "adapters"].flatMap((group) =>
+  readdirSync(join(ROOT, group)).map((name) => join(ROOT, group, name))
+)
 
 interface Manifest {
   readonly name: string
@@ -20,7 +22,8 @@ interface Manifest {
   readonly peerDependencies?: Record<string, string>
 }
 
-const manifestOf = (folder: string): Manifest => JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as Manifest
+const manifestOf = (folder: string): Manifest =>
+  JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as Manifest
 
 const SPECIFIER = /(?:from|import)\s*\(?\s*"([^"]+)"/g
 
@@ -44,7 +47,10 @@ const packageNameOf = (specifier: string): string => {
   return specifier.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!
 }
 
-const COMPILER_OPTIONS: ts.CompilerOptions = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }
+const COMPILER_OPTIONS: ts.CompilerOptions = {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext
+}
 
 /** The package the compiler takes a specifier's types from: the package itself, or its @types/… package. */
 const typesPackageOf = (specifier: string, fromFile: string): string | undefined => {
@@ -59,11 +65,16 @@ describe("published declarations need nothing an install lacks", () => {
     const manifest = manifestOf(folder)
     it(manifest.name, () => {
       const entries = Object.values(manifest.exports)
-        .filter((target): target is { types: string } => typeof target === "object" && target !== null && "types" in target)
+        .filter(
+          (target): target is { types: string } => typeof target === "object" && target !== null && "types" in target
+        )
         .map((target) => join(folder, target.types))
       const declarations = reachableDeclarations(entries)
       expect(declarations.size).toBeGreaterThan(0)
-      const installed = new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})])
+      const installed = new Set([
+        ...Object.keys(manifest.dependencies ?? {}),
+        ...Object.keys(manifest.peerDependencies ?? {})
+      ])
       const missing: Array<string> = []
       for (const file of declarations) {
         for (const [, specifier] of readFileSync(file, "utf8").matchAll(SPECIFIER)) {

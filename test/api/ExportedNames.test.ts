@@ -14,7 +14,9 @@ import ts from "typescript"
 import { describe, expect, it } from "vitest"
 
 const ROOT = join(import.meta.dirname, "..", "..")
-const PACKAGE_FOLDERS = ["packages", "adapters"].flatMap((folder) => readdirSync(join(ROOT, folder)).map((name) => join(ROOT, folder, name)))
+const PACKAGE_FOLDERS = ["packages", "adapters"].flatMap((folder) =>
+  readdirSync(join(ROOT, folder)).map((name) => join(ROOT, folder, name))
+)
 
 interface Entry {
   readonly specifier: string
@@ -23,25 +25,35 @@ interface Entry {
 
 /** The entries of a package's exports map that carry type declarations. */
 const entriesOf = (folder: string): { name: string; entries: Array<Entry> } => {
-  const manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown> }
+  const manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as {
+    name: string
+    exports: Record<string, unknown>
+  }
   const entries: Array<Entry> = []
   for (const [subpath, target] of Object.entries(manifest.exports)) {
     if (target === null || typeof target !== "object" || !("types" in target)) continue
-    entries.push({ specifier: `${manifest.name}${subpath.slice(1)}`, declarations: join(folder, (target as { types: string }).types) })
+    entries.push({
+      specifier: `${manifest.name}${subpath.slice(1)}`,
+      declarations: join(folder, (target as { types: string }).types)
+    })
   }
   return { name: manifest.name, entries }
 }
 
 /** `export type { X }` exports only X's type, though X may also name a value where it is declared. */
 const isTypeOnlyExport = (exported: ts.Symbol): boolean =>
-  (exported.declarations ?? []).some((declaration) => ts.isExportSpecifier(declaration) && (declaration.isTypeOnly || declaration.parent.parent.isTypeOnly))
+  (exported.declarations ?? []).some(
+    (declaration) =>
+      ts.isExportSpecifier(declaration) && (declaration.isTypeOnly || declaration.parent.parent.isTypeOnly)
+  )
 
 const kindOf = (symbol: ts.Symbol): string => {
   const flags = symbol.flags
   if (flags & ts.SymbolFlags.Class) return "class"
   if (flags & ts.SymbolFlags.Function) return "function"
   if (flags & ts.SymbolFlags.Enum) return "enum"
-  if (flags & ts.SymbolFlags.Variable) return flags & (ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Interface) ? "const+type" : "const"
+  if (flags & ts.SymbolFlags.Variable)
+    return flags & (ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Interface) ? "const+type" : "const"
   if (flags & ts.SymbolFlags.Interface) return "interface"
   if (flags & ts.SymbolFlags.TypeAlias) return "type"
   if (flags & ts.SymbolFlags.Module) return "namespace"
@@ -52,7 +64,13 @@ const PACKAGES = PACKAGE_FOLDERS.map(entriesOf)
 // one program for every package's declarations: loading effect's types once, not once per package
 const program = ts.createProgram(
   PACKAGES.flatMap(({ entries }) => entries.map((entry) => entry.declarations)),
-  { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true, noEmit: true }
+  {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    skipLibCheck: true,
+    noEmit: true
+  }
 )
 const checker = program.getTypeChecker()
 

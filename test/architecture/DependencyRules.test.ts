@@ -38,7 +38,8 @@ const shortName = (module: string): string => module.replace(/^(.*\/)?node_modul
 /** `rule: from → to`; a cycle or a path reached through other modules written out whole. */
 const describeViolation = (violation: IViolation): string => {
   const path = violation.cycle ?? violation.via
-  const modules = path === undefined ? [violation.from, violation.to] : [violation.from, ...path.map((step) => step.name)]
+  const modules =
+    path === undefined ? [violation.from, violation.to] : [violation.from, ...path.map((step) => step.name)]
   return `${violation.rule.name}: ${modules.map(shortName).join(" → ")}`
 }
 

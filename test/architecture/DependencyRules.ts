@@ -15,7 +15,10 @@ export const CRUISED = ["packages", "adapters", "examples", "bench", "test"]
  * What is never cruised: what `tsc -b` writes, and hidden folders in a workspace (scratch files tests write
  * and remove while they run). Packages under node_modules are reached but not followed.
  */
-export const NOT_CRUISED = ["^((packages|adapters|examples)/[^/]+|test)/dist/", "^(packages|adapters|examples|test|bench)/(|.*/)[.]"]
+export const NOT_CRUISED = [
+  "^((packages|adapters|examples)/[^/]+|test)/dist/",
+  "^(packages|adapters|examples|test|bench)/(|.*/)[.]"
+]
 
 /** Where an import of a workspace package or an npm package lands. */
 const KASKO_PACKAGE = "^(packages|adapters)/"
@@ -25,7 +28,11 @@ const NPM_PACKAGE = "(^|/)node_modules/"
  * What is bundled into the workbench page only: devDependencies of @kasko/workbench-web, absent from its
  * production install — @kasko/workbench (named by its entry modules), the editor, the CSV packages.
  */
-const PAGE_ONLY = ["^packages/workbench/src/(index|browser)[.]ts$", "node_modules/(@codemirror|@lezer)/", "node_modules/csv-(parse|stringify)/"]
+const PAGE_ONLY = [
+  "^packages/workbench/src/(index|browser)[.]ts$",
+  "node_modules/(@codemirror|@lezer)/",
+  "node_modules/csv-(parse|stringify)/"
+]
 
 export const DEPENDENCY_RULES: IFlattenedRuleSet = {
   forbidden: [
@@ -59,7 +66,8 @@ export const DEPENDENCY_RULES: IFlattenedRuleSet = {
     // 2. Adapters stand side by side, each on the core alone.
     {
       name: "adapter-imports-only-core",
-      comment: "an adapter imports @kasko/core and nothing else of kasko: adapters never import each other; the server composes them",
+      comment:
+        "an adapter imports @kasko/core and nothing else of kasko: adapters never import each other; the server composes them",
       severity: "error",
       from: { path: "^adapters/([^/]+)/" },
       to: { path: KASKO_PACKAGE, pathNot: ["^packages/core/", "^adapters/$1/"] }
@@ -98,14 +106,16 @@ export const DEPENDENCY_RULES: IFlattenedRuleSet = {
     },
     {
       name: "workbench-page-imports-no-node",
-      comment: "the workbench page (workbench-web/src/browser and the src/model it shares) runs in the browser: no Node built-in, no server module",
+      comment:
+        "the workbench page (workbench-web/src/browser and the src/model it shares) runs in the browser: no Node built-in, no server module",
       severity: "error",
       from: { path: "^packages/workbench-web/src/(browser|model)/" },
       to: { dependencyTypes: ["core"] }
     },
     {
       name: "workbench-page-imports-no-server-module",
-      comment: "the workbench page (workbench-web/src/browser and src/model) never imports workbench-web/src/server, which runs in Node",
+      comment:
+        "the workbench page (workbench-web/src/browser and src/model) never imports workbench-web/src/server, which runs in Node",
       severity: "error",
       from: { path: "^packages/workbench-web/src/(browser|model)/" },
       to: { path: "^packages/workbench-web/src/server/" }
@@ -139,7 +149,10 @@ export const DEPENDENCY_RULES: IFlattenedRuleSet = {
       severity: "error",
       from: { path: KASKO_PACKAGE },
       // dependency-cruiser may add npm-no-pkg beside the kind a package.json declares (a peer also installed as a devDependency)
-      to: { dependencyTypes: ["npm-no-pkg", "npm-unknown"], dependencyTypesNot: ["npm", "npm-dev", "npm-peer", "npm-optional"] }
+      to: {
+        dependencyTypes: ["npm-no-pkg", "npm-unknown"],
+        dependencyTypesNot: ["npm", "npm-dev", "npm-peer", "npm-optional"]
+      }
     },
     {
       name: "imports-resolve-through-exports",

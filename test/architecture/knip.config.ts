@@ -49,7 +49,11 @@ export default {
     test: {
       // sqlite/Crash.test.ts starts crash-writer.mjs as a child process, by path, and kills it mid-write;
       // cli/WithoutWorkbench.test.ts runs kasko with `node --import without-workbench.mjs`, which registers the hooks file
-      entry: ["sqlite/crash-writer.mjs", "cli/fixtures/without-workbench.mjs", "cli/fixtures/without-workbench-hooks.mjs"],
+      entry: [
+        "sqlite/crash-writer.mjs",
+        "cli/fixtures/without-workbench.mjs",
+        "cli/fixtures/without-workbench-hooks.mjs"
+      ],
       ignoreDependencies: [
         // run as commands from node_modules/.bin by http/OpenApiLint.test.ts
         "@redocly/cli",

@@ -27,22 +27,44 @@ describe("kasko partners", () => {
     expect(result.exitCode).toBe(0)
     expect(result.stdout).toMatch(/^ksk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}\n$/)
     expect(result.stderr).toContain("partner bilhuset added")
-    const printed = JSON.parse((await kasko("partners", "add", "--id", "autohuset", "--name", "Autohuset", "--json")).stdout)
-    expect(printed).toEqual({ partner_id: "autohuset", subscription_key: expect.stringMatching(/^ksk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/) })
+    const printed = JSON.parse(
+      (await kasko("partners", "add", "--id", "autohuset", "--name", "Autohuset", "--json")).stdout
+    )
+    expect(printed).toEqual({
+      partner_id: "autohuset",
+      subscription_key: expect.stringMatching(/^ksk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/)
+    })
   })
 
   it("lists partners and suspends one, as text and as JSON", async () => {
     await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset Øst A/S", "--cvr", "12345674")
-    expect((await kasko("partners", "list")).stdout).toMatch(/^ID {8}NAME {14}CVR {7}STATUS  CREATED\nbilhuset  Bilhuset Øst A\/S  12345674  active  \d{4}-\d\d-\d\dT[\d:.]+Z\n$/)
+    expect((await kasko("partners", "list")).stdout).toMatch(
+      /^ID {8}NAME {14}CVR {7}STATUS  CREATED\nbilhuset  Bilhuset Øst A\/S  12345674  active  \d{4}-\d\d-\d\dT[\d:.]+Z\n$/
+    )
     const suspended = await kasko("partners", "suspend", "--id", "bilhuset")
     expect(suspended.stdout).toBe("partner bilhuset suspended: its keys and tokens are refused from now on\n")
-    expect(JSON.parse((await kasko("partners", "suspend", "--id", "bilhuset", "--json")).stdout)).toMatchObject({ partner_id: "bilhuset", status: "suspended" })
+    expect(JSON.parse((await kasko("partners", "suspend", "--id", "bilhuset", "--json")).stdout)).toMatchObject({
+      partner_id: "bilhuset",
+      status: "suspended"
+    })
     const listed = JSON.parse((await kasko("partners", "list", "--json")).stdout)
-    expect(listed).toEqual([{ partner_id: "bilhuset", name: "Bilhuset Øst A/S", cvr_number: "12345674", status: "suspended", created_at: expect.stringMatching(/Z$/) }])
+    expect(listed).toEqual([
+      {
+        partner_id: "bilhuset",
+        name: "Bilhuset Øst A/S",
+        cvr_number: "12345674",
+        status: "suspended",
+        created_at: expect.stringMatching(/Z$/)
+      }
+    ])
   })
 
   it("says there are no partners yet, on standard error", async () => {
-    expect(await kasko("partners", "list")).toMatchObject({ exitCode: 0, stdout: "", stderr: expect.stringContaining("no partners yet") })
+    expect(await kasko("partners", "list")).toMatchObject({
+      exitCode: 0,
+      stdout: "",
+      stderr: expect.stringContaining("no partners yet")
+    })
     expect(JSON.parse((await kasko("partners", "list", "--json")).stdout)).toEqual([])
   })
 
@@ -64,7 +86,10 @@ describe("kasko partners", () => {
   it("refuses a second partner with the same id", async () => {
     await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
     const again = await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset again")
-    expect(again).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('a partner with id "bilhuset" already exists') })
+    expect(again).toMatchObject({
+      exitCode: 1,
+      stderr: expect.stringContaining('a partner with id "bilhuset" already exists')
+    })
   })
 })
 
@@ -74,7 +99,10 @@ describe("kasko keys", () => {
     const added = await kasko("keys", "add", "--partner", "bilhuset")
     expect(added.stdout).toMatch(/^ksk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}\n$/)
     expect(added.stdout.trim()).not.toBe(first)
-    expect(JSON.parse((await kasko("keys", "add", "--partner", "bilhuset", "--json")).stdout)).toEqual({ partner_id: "bilhuset", subscription_key: expect.stringMatching(/^ksk_/) })
+    expect(JSON.parse((await kasko("keys", "add", "--partner", "bilhuset", "--json")).stdout)).toEqual({
+      partner_id: "bilhuset",
+      subscription_key: expect.stringMatching(/^ksk_/)
+    })
     const revoked = await kasko("keys", "revoke", "--partner", "bilhuset", "--key-prefix", first.slice(0, 12), "--json")
     expect(JSON.parse(revoked.stdout)).toEqual({ partner_id: "bilhuset", revoked: 1 })
     const again = await kasko("keys", "revoke", "--partner", "bilhuset", "--key-prefix", first.slice(4, 16))
@@ -95,26 +123,63 @@ describe("kasko keys", () => {
 describe("kasko tokens issue", () => {
   it("prints the token alone: ES256, the partner as subject, the scopes, an expiry", async () => {
     await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
-    const result = await kasko("tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create quotes:read", "--ttl", "2h")
+    const result = await kasko(
+      "tokens",
+      "issue",
+      "--partner",
+      "bilhuset",
+      "--scopes",
+      "offers:create quotes:read",
+      "--ttl",
+      "2h"
+    )
     expect(result.exitCode).toBe(0)
     expect(result.stdout).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\n$/)
     const token = result.stdout.trim()
     expect(decodeProtectedHeader(token)).toMatchObject({ alg: "ES256", kid: expect.any(String) })
     const claims = decodeJwt(token)
-    expect(claims).toMatchObject({ sub: "bilhuset", scope: "offers:create quotes:read", iss: "kasko", aud: "kasko-partner-api" })
+    expect(claims).toMatchObject({
+      sub: "bilhuset",
+      scope: "offers:create quotes:read",
+      iss: "kasko",
+      aud: "kasko-partner-api"
+    })
     expect(claims.exp! - claims.iat!).toBe(7200)
-    const described = JSON.parse((await kasko("tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--json")).stdout)
-    expect(described).toEqual({ token: expect.stringMatching(/^ey/), partner_id: "bilhuset", scopes: ["offers:create"], expires_in_seconds: 3600 })
+    const described = JSON.parse(
+      (await kasko("tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--json")).stdout
+    )
+    expect(described).toEqual({
+      token: expect.stringMatching(/^ey/),
+      partner_id: "bilhuset",
+      scopes: ["offers:create"],
+      expires_in_seconds: 3600
+    })
   })
 
   it.each([
     [["tokens", "issue", "--partner", "nobody", "--scopes", "offers:create"], 1, 'no partner with id "nobody"'],
-    [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create quotes:delete"], 2, 'unknown scope "quotes:delete"'],
+    [
+      ["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create quotes:delete"],
+      2,
+      'unknown scope "quotes:delete"'
+    ],
     [["tokens", "issue", "--partner", "bilhuset"], 2, "Missing required argument: scopes"],
     [["tokens", "issue", "--scopes", "offers:create"], 2, "Missing required argument: partner"],
-    [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "forever"], 2, "--ttl takes a number and a unit"],
-    [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "25h"], 2, "--ttl may be at most 86400 seconds"],
-    [["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "0s"], 2, "--ttl takes a number and a unit"]
+    [
+      ["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "forever"],
+      2,
+      "--ttl takes a number and a unit"
+    ],
+    [
+      ["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "25h"],
+      2,
+      "--ttl may be at most 86400 seconds"
+    ],
+    [
+      ["tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "0s"],
+      2,
+      "--ttl takes a number and a unit"
+    ]
   ])("kasko %j exits %i: %s", async (args, exitCode, message) => {
     await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
     const result = await kasko(...args)
@@ -131,7 +196,9 @@ describe("kasko tokens issue", () => {
       expect(result.exitCode).toBe(0)
       const claims = decodeJwt(result.stdout.trim())
       expect(claims.exp! - claims.iat!).toBe(2 * 86_400)
-      expect(await kasko("tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "4d")).toMatchObject({ exitCode: 2 })
+      expect(
+        await kasko("tokens", "issue", "--partner", "bilhuset", "--scopes", "offers:create", "--ttl", "4d")
+      ).toMatchObject({ exitCode: 2 })
     } finally {
       delete process.env["KASKO_TOKEN_MAX_LIFETIME"]
     }

@@ -37,7 +37,22 @@ describe("the kasko command line", () => {
   it("answers --help on every command and subcommand, with its own usage line", async () => {
     const commands = await allCommands()
     expect(commands.map((words) => words.join(" "))).toEqual(
-      expect.arrayContaining(["serve", "offer", "partners add", "partners list", "partners suspend", "keys add", "keys revoke", "tokens issue", "price", "price-grid", "tariff diff", "tariff check", "workbench", "completion"])
+      expect.arrayContaining([
+        "serve",
+        "offer",
+        "partners add",
+        "partners list",
+        "partners suspend",
+        "keys add",
+        "keys revoke",
+        "tokens issue",
+        "price",
+        "price-grid",
+        "tariff diff",
+        "tariff check",
+        "workbench",
+        "completion"
+      ])
     )
     for (const words of commands.filter((command) => command[0] !== "completion")) {
       const help = await runCli([...words, "--help"])
@@ -47,7 +62,14 @@ describe("the kasko command line", () => {
   })
 
   it("exits 2 with the usage for a command line it does not understand, and prints nothing on standard output", async () => {
-    for (const args of [[], ["fly"], ["partners"], ["partners", "add", "--id"], ["tariff", "check"], ["offer", "--explain=maybe", "--colour"]]) {
+    for (const args of [
+      [],
+      ["fly"],
+      ["partners"],
+      ["partners", "add", "--id"],
+      ["tariff", "check"],
+      ["offer", "--explain=maybe", "--colour"]
+    ]) {
       const result = await runCli(args)
       expect(result, JSON.stringify(args)).toMatchObject({ exitCode: 2, stdout: "" })
       expect(result.stderr, JSON.stringify(args)).toMatch(/^kasko[^\n]*: .+\n\nkasko/)
@@ -70,13 +92,23 @@ describe("the kasko command line", () => {
   it("runs as the installed command: the bundle built at install, exit codes and all", () => {
     const data = temporaryDirectory("kasko-bin-")
     try {
-      const run = (...args: Array<string>) => spawnSync(process.execPath, [BIN, ...args], { encoding: "utf8", env: { ...process.env, KASKO_DATA_DIR: data.path } })
+      const run = (...args: Array<string>) =>
+        spawnSync(process.execPath, [BIN, ...args], {
+          encoding: "utf8",
+          env: { ...process.env, KASKO_DATA_DIR: data.path }
+        })
       expect(run("--help")).toMatchObject({ status: 0, stdout: expect.stringContaining("kasko partners") })
       const added = run("partners", "add", "--id", "bilhuset", "--name", "Bilhuset Øst A/S")
       expect(added.status, added.stderr).toBe(0)
       expect(added.stdout).toMatch(/^ksk_[0-9a-f]{12}_\S+\n$/)
-      expect(run("partners", "add", "--id", "bilhuset", "--name", "again")).toMatchObject({ status: 1, stderr: expect.stringContaining("already exists") })
-      expect(run("partners", "fly")).toMatchObject({ status: 2, stderr: expect.stringContaining("Unknown argument: fly") })
+      expect(run("partners", "add", "--id", "bilhuset", "--name", "again")).toMatchObject({
+        status: 1,
+        stderr: expect.stringContaining("already exists")
+      })
+      expect(run("partners", "fly")).toMatchObject({
+        status: 2,
+        stderr: expect.stringContaining("Unknown argument: fly")
+      })
       expect(run("offer")).toMatchObject({ status: 0, stdout: expect.stringContaining("kr a year") })
     } finally {
       data.remove()

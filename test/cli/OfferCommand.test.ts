@@ -16,11 +16,20 @@ describe("kasko offer", () => {
   it("prices the parameters it is given", async () => {
     const result = await runCli([
       "offer",
-      "--product", "insurance-car-standalone",
-      "--feature", "premium",
-      ...["policy_holder=person", "vehicle_user=person", "vehicle_owner=organization", "vehicle_type=personbil"].flatMap((pair) => ["--param", pair]),
-      "--param", "vehicle_usage=privat_person_koersel",
-      "--param", "vehicle_price=500000",
+      "--product",
+      "insurance-car-standalone",
+      "--feature",
+      "premium",
+      ...[
+        "policy_holder=person",
+        "vehicle_user=person",
+        "vehicle_owner=organization",
+        "vehicle_type=personbil"
+      ].flatMap((pair) => ["--param", pair]),
+      "--param",
+      "vehicle_usage=privat_person_koersel",
+      "--param",
+      "vehicle_price=500000",
       "--json"
     ])
     expect(result.exitCode).toBe(0)
@@ -59,8 +68,16 @@ describe("kasko offer", () => {
   it("exits 2 with its usage for a malformed option or an unknown command", async () => {
     const malformed = await runCli(["offer", "--param", "no-equals-sign"])
     expect(malformed).toMatchObject({ exitCode: 2, stdout: "" })
-    expect(malformed.stderr).toMatch(/^kasko offer: --param takes <name>=<value>, got "no-equals-sign"\n\nkasko offer\n/)
-    expect(await runCli(["offer", "--colour", "red"])).toMatchObject({ exitCode: 2, stderr: expect.stringContaining("Unknown argument: colour") })
-    expect(await runCli(["fly"])).toMatchObject({ exitCode: 2, stderr: expect.stringMatching(/^kasko: Unknown argument: fly\n\nkasko <command> \[options\]/) })
+    expect(malformed.stderr).toMatch(
+      /^kasko offer: --param takes <name>=<value>, got "no-equals-sign"\n\nkasko offer\n/
+    )
+    expect(await runCli(["offer", "--colour", "red"])).toMatchObject({
+      exitCode: 2,
+      stderr: expect.stringContaining("Unknown argument: colour")
+    })
+    expect(await runCli(["fly"])).toMatchObject({
+      exitCode: 2,
+      stderr: expect.stringMatching(/^kasko: Unknown argument: fly\n\nkasko <command> \[options\]/)
+    })
   })
 })

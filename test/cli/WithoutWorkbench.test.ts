@@ -19,12 +19,26 @@ const kaskoWithoutWorkbench = (...args: Array<string>) =>
 describe("kasko without the actuary's tools installed", () => {
   it.each([
     ["price", "--product", "insurance-car-leasing", "--feature", "standard"],
-    ["price-grid", "--product", "insurance-car-leasing", "--feature", "standard", "--x", "vehicle_price=100000:200000:100000", "--y", "youngest_user_age=30,40", "--out", "grid"],
+    [
+      "price-grid",
+      "--product",
+      "insurance-car-leasing",
+      "--feature",
+      "standard",
+      "--x",
+      "vehicle_price=100000:200000:100000",
+      "--y",
+      "youngest_user_age=30,40",
+      "--out",
+      "grid"
+    ],
     ["tariff", "check", join(ROOT, "packages", "core", "tariffs", "insurance-car-leasing", "v1.json")],
     ["workbench", "--port", "0"]
   ])("kasko %s exits 1 saying what to install", (...args) => {
     const result = kaskoWithoutWorkbench(...args)
-    expect(result.stderr).toBe(`kasko ${args[0] === "tariff" ? "tariff check" : args[0]}: the actuary's tools are installed apart from the service: npm install @kasko/workbench @kasko/workbench-web\n`)
+    expect(result.stderr).toBe(
+      `kasko ${args[0] === "tariff" ? "tariff check" : args[0]}: the actuary's tools are installed apart from the service: npm install @kasko/workbench @kasko/workbench-web\n`
+    )
     expect(result.status).toBe(1)
   })
 

@@ -16,13 +16,28 @@ const MAIN = join(ROOT, "packages", "server", "bin", "kasko.mjs")
 const directory = temporaryDirectory("kasko-workbench-")
 afterAll(() => directory.remove())
 
-const STANDARD_CAR = ["policy_holder=person", "vehicle_user=person", "vehicle_owner=organization", "vehicle_type=personbil", "vehicle_usage=privat_person_koersel"].flatMap(
-  (pair) => ["--param", pair]
-)
+const STANDARD_CAR = [
+  "policy_holder=person",
+  "vehicle_user=person",
+  "vehicle_owner=organization",
+  "vehicle_type=personbil",
+  "vehicle_usage=privat_person_koersel"
+].flatMap((pair) => ["--param", pair])
 
 describe("kasko price", () => {
   it("prints the rating worksheet of one case as a table", async () => {
-    const result = await runCli(["price", "--product", "insurance-car-leasing", "--feature", "standard", ...STANDARD_CAR, "--param", "vehicle_price=200000", "--date", "2026-03-02"])
+    const result = await runCli([
+      "price",
+      "--product",
+      "insurance-car-leasing",
+      "--feature",
+      "standard",
+      ...STANDARD_CAR,
+      "--param",
+      "vehicle_price=200000",
+      "--date",
+      "2026-03-02"
+    ])
     expect(result.exitCode).toBe(0)
     const lines = result.stdout.split("\n")
     expect(lines[0]).toBe("insurance-car-leasing · tariff v1 · priced 2026-03-02 · standard variant · standard feature")
@@ -34,10 +49,37 @@ describe("kasko price", () => {
 
   it.each([
     [["price", "--feature", "standard"], 2, "Missing required argument: product"],
-    [["price", "--product", "insurance-car-leasing", "--feature", "standard", "--date", "2026-02-30"], 2, "--date takes YYYY-MM-DD"],
-    [["price", "--product", "insurance-car-leasing", "--feature", "standard", "--param", "vehicle_price=5"], 1, "vehicle_price must be between 1000"],
-    [["price", "--product", "insurance-car-leasing", "--feature", "standard", ...STANDARD_CAR, "--param", "vehicle_price=5000", "--date", "2020-01-01"], 1, "no tariff of insurance-car-leasing in force on 2020-01-01"],
-    [["price", "--product", "insurance-car-leasing", "--feature", "standard", "--tariff", "/no/such/tariff.json"], 2, "cannot read /no/such/tariff.json"]
+    [
+      ["price", "--product", "insurance-car-leasing", "--feature", "standard", "--date", "2026-02-30"],
+      2,
+      "--date takes YYYY-MM-DD"
+    ],
+    [
+      ["price", "--product", "insurance-car-leasing", "--feature", "standard", "--param", "vehicle_price=5"],
+      1,
+      "vehicle_price must be between 1000"
+    ],
+    [
+      [
+        "price",
+        "--product",
+        "insurance-car-leasing",
+        "--feature",
+        "standard",
+        ...STANDARD_CAR,
+        "--param",
+        "vehicle_price=5000",
+        "--date",
+        "2020-01-01"
+      ],
+      1,
+      "no tariff of insurance-car-leasing in force on 2020-01-01"
+    ],
+    [
+      ["price", "--product", "insurance-car-leasing", "--feature", "standard", "--tariff", "/no/such/tariff.json"],
+      2,
+      "cannot read /no/such/tariff.json"
+    ]
   ])("kasko %j exits %i: %s", async (args, exitCode, message) => {
     const result = await runCli(args)
     expect(result.exitCode).toBe(exitCode)
@@ -58,7 +100,16 @@ const luminance = (fill: string): number => {
 /** The contrast of each cell's label with the cell beneath it, matched by their aria-labels. */
 const cellLabelContrasts = (svg: string): Array<number> => {
   const fills = (mark: string) =>
-    new Map([...svg.matchAll(new RegExp(`aria-label="([^"]*?); [^;"]*: \\d+"[^>]*aria-roledescription="${mark} mark"[^>]*fill="([^"]+)"`, "g"))].map((match) => [match[1]!, match[2]!]))
+    new Map(
+      [
+        ...svg.matchAll(
+          new RegExp(
+            `aria-label="([^"]*?); [^;"]*: \\d+"[^>]*aria-roledescription="${mark} mark"[^>]*fill="([^"]+)"`,
+            "g"
+          )
+        )
+      ].map((match) => [match[1]!, match[2]!])
+    )
   const cells = fills("rect")
   return [...fills("text")].map(([cell, text]) => {
     const [lighter, darker] = [luminance(text), luminance(cells.get(cell)!)].sort((a, b) => b - a) as [number, number]
@@ -71,13 +122,19 @@ describe("kasko price-grid", () => {
     const out = join(directory.path, "grid", "leasing")
     const result = await runCli([
       "price-grid",
-      "--product", "insurance-car-leasing",
-      "--feature", "standard",
+      "--product",
+      "insurance-car-leasing",
+      "--feature",
+      "standard",
       ...STANDARD_CAR,
-      "--x", "vehicle_price=100000:500000:100000",
-      "--y", "youngest_user_age=20,21,28",
-      "--date", "2026-03-02",
-      "--out", out
+      "--x",
+      "vehicle_price=100000:500000:100000",
+      "--y",
+      "youngest_user_age=20,21,28",
+      "--date",
+      "2026-03-02",
+      "--out",
+      out
     ])
     expect(result.exitCode).toBe(0)
     expect(result.stdout).toBe(`priced 15 cells: wrote ${out}.csv and ${out}.svg\n`)
@@ -87,7 +144,8 @@ describe("kasko price-grid", () => {
     // 200 000 kr, age 28 is the golden table's first case: 7 600 a year, 665 a month
     expect(rows).toContainEqual({ vehicle_price: "200000", youngest_user_age: "28", annually: "7600", monthly: "665" })
     // younger is never cheaper, dearer is never cheaper
-    const annually = (price: string, age: string) => Number(rows.find((row) => row["vehicle_price"] === price && row["youngest_user_age"] === age)!["annually"])
+    const annually = (price: string, age: string) =>
+      Number(rows.find((row) => row["vehicle_price"] === price && row["youngest_user_age"] === age)!["annually"])
     expect(annually("300000", "20")).toBeGreaterThan(annually("300000", "21"))
     expect(annually("500000", "21")).toBeGreaterThan(annually("400000", "21"))
 
@@ -98,7 +156,9 @@ describe("kasko price-grid", () => {
     expect(svg).toContain(">Vehicle price (kr)</text>")
     expect(svg).toContain(">Youngest driver's age</text>")
     expect(svg).not.toMatch(/>(vehicle_price|youngest_user_age)<\/text>/)
-    expect(svg).toContain("Priced 2026-03-02 with Policy holder: person · Vehicle user: person · Vehicle owner: organization · Vehicle type: personbil · Vehicle usage: privat_person_koersel")
+    expect(svg).toContain(
+      "Priced 2026-03-02 with Policy holder: person · Vehicle user: person · Vehicle owner: organization · Vehicle type: personbil · Vehicle usage: privat_person_koersel"
+    )
     // every cell's label reads on its colour (WCAG AA for small text: contrast at least 4.5)
     const contrasts = cellLabelContrasts(svg)
     expect(contrasts).toHaveLength(15)
@@ -112,8 +172,25 @@ describe("kasko price-grid", () => {
   it("writes nowhere without --out: the command line names where files go", async () => {
     const cwd = join(directory.path, "grid-here")
     mkdirSync(cwd)
-    const run = spawnSync(process.execPath, [MAIN, "price-grid", "--product", "insurance-car-leasing", "--feature", "standard", ...STANDARD_CAR,
-      "--x", "vehicle_price=100000:200000:100000", "--y", "youngest_user_age=30", "--date", "2026-03-02"], { cwd, encoding: "utf8" })
+    const run = spawnSync(
+      process.execPath,
+      [
+        MAIN,
+        "price-grid",
+        "--product",
+        "insurance-car-leasing",
+        "--feature",
+        "standard",
+        ...STANDARD_CAR,
+        "--x",
+        "vehicle_price=100000:200000:100000",
+        "--y",
+        "youngest_user_age=30",
+        "--date",
+        "2026-03-02"
+      ],
+      { cwd, encoding: "utf8" }
+    )
     expect(run.status).toBe(2)
     expect(run.stderr).toContain("Missing required argument: out")
     expect(readdirSync(cwd)).toEqual([])
@@ -121,7 +198,19 @@ describe("kasko price-grid", () => {
   })
 
   it("exits 2 for a malformed axis", async () => {
-    const result = await runCli(["price-grid", "--product", "insurance-car-leasing", "--feature", "standard", "--x", "vehicle_price", "--y", "youngest_user_age=20", "--out", join(directory.path, "x")])
+    const result = await runCli([
+      "price-grid",
+      "--product",
+      "insurance-car-leasing",
+      "--feature",
+      "standard",
+      "--x",
+      "vehicle_price",
+      "--y",
+      "youngest_user_age=20",
+      "--out",
+      join(directory.path, "x")
+    ])
     expect(result).toMatchObject({ exitCode: 2, stderr: expect.stringContaining("an axis is") })
   })
 })
@@ -130,9 +219,13 @@ describe("kasko tariff diff", () => {
   it("prints each changed premium of the cases, in kroner and per cent", async () => {
     const result = await runCli(["tariff", "diff", LEASING_V1, PROPOSAL, "--cases", GOLDEN])
     expect(result.exitCode).toBe(0)
-    expect(result.stdout).toMatch(/leasing godstransport personbil\s+premium ansvar\s+3000\.00\s+3072\.00\s+\+72\.00\s+\+2\.40 %/)
+    expect(result.stdout).toMatch(
+      /leasing godstransport personbil\s+premium ansvar\s+3000\.00\s+3072\.00\s+\+72\.00\s+\+2\.40 %/
+    )
     expect(result.stdout).toMatch(/\d+ of \d+ cases change/)
-    const json = JSON.parse((await runCli(["tariff", "diff", LEASING_V1, PROPOSAL, "--cases", GOLDEN, "--json"])).stdout)
+    const json = JSON.parse(
+      (await runCli(["tariff", "diff", LEASING_V1, PROPOSAL, "--cases", GOLDEN, "--json"])).stdout
+    )
     expect(json.length).toBeGreaterThan(0)
   })
 
@@ -153,12 +246,38 @@ describe("kasko tariff check", () => {
   })
 
   it("reports unreachable rules, coverages with no premium and parameters the product does not define, and exits 1", async () => {
-    const standalone = JSON.parse(readFileSync(join(ROOT, "packages", "core", "tariffs", "insurance-car-standalone", "v1.json"), "utf8"))
+    const standalone = JSON.parse(
+      readFileSync(join(ROOT, "packages", "core", "tariffs", "insurance-car-standalone", "v1.json"), "utf8")
+    )
     standalone.rules.push(
-      { name: "standard goods transport", conditions: { all: [{ fact: "variant", operator: "equal", value: "standard" }, { fact: "vehicle_usage", operator: "equal", value: "godstransport" }] }, event: { type: "set_limit", params: { coverage: "kasko", amount: 1000 } } },
-      { name: "free glass", conditions: { all: [{ fact: "feature", operator: "equal", value: "premium" }] }, event: { type: "add_coverage", params: { coverage: "glas", id: "CS-GLAS", premium: { type: "fixed", amount: 0 } } } },
-      { name: "loading on nothing", conditions: { all: [{ fact: "vehicle_type", operator: "equal", value: "varevogn" }] }, event: { type: "apply_loading", params: { loading: "x", coverages: ["lastbil"], percent: 5 } } },
-      { name: "young standalone drivers", conditions: { all: [{ fact: "youngest_driver_age", operator: "lessThan", value: 25 }] }, event: { type: "apply_loading", params: { loading: "young", coverages: ["kasko"], percent: 20 } } }
+      {
+        name: "standard goods transport",
+        conditions: {
+          all: [
+            { fact: "variant", operator: "equal", value: "standard" },
+            { fact: "vehicle_usage", operator: "equal", value: "godstransport" }
+          ]
+        },
+        event: { type: "set_limit", params: { coverage: "kasko", amount: 1000 } }
+      },
+      {
+        name: "free glass",
+        conditions: { all: [{ fact: "feature", operator: "equal", value: "premium" }] },
+        event: {
+          type: "add_coverage",
+          params: { coverage: "glas", id: "CS-GLAS", premium: { type: "fixed", amount: 0 } }
+        }
+      },
+      {
+        name: "loading on nothing",
+        conditions: { all: [{ fact: "vehicle_type", operator: "equal", value: "varevogn" }] },
+        event: { type: "apply_loading", params: { loading: "x", coverages: ["lastbil"], percent: 5 } }
+      },
+      {
+        name: "young standalone drivers",
+        conditions: { all: [{ fact: "youngest_driver_age", operator: "lessThan", value: 25 }] },
+        event: { type: "apply_loading", params: { loading: "young", coverages: ["kasko"], percent: 20 } }
+      }
     )
     const file = join(directory.path, "broken.json")
     writeFileSync(file, JSON.stringify(standalone))
@@ -173,7 +292,24 @@ describe("kasko tariff check", () => {
 
   it("reports a document that does not decode, naming what is wrong", async () => {
     const file = join(directory.path, "undecodable.json")
-    writeFileSync(file, JSON.stringify({ product_name: "insurance-car-leasing", version: "v9", effective_from: "2026-01-01", currency: "DKK", monthly_surcharge_percent: 5, charges: [], rules: [{ name: "r", conditions: { all: [{ fact: "colour", operator: "equal", value: "red" }] }, event: { type: "add_coverage", params: {} } }] }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        product_name: "insurance-car-leasing",
+        version: "v9",
+        effective_from: "2026-01-01",
+        currency: "DKK",
+        monthly_surcharge_percent: 5,
+        charges: [],
+        rules: [
+          {
+            name: "r",
+            conditions: { all: [{ fact: "colour", operator: "equal", value: "red" }] },
+            event: { type: "add_coverage", params: {} }
+          }
+        ]
+      })
+    )
     const result = await runCli(["tariff", "check", file])
     expect(result.exitCode).toBe(1)
     expect(result.stdout).toContain("does not decode")

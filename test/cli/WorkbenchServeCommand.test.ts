@@ -16,9 +16,11 @@ const MAIN = join(ROOT, "packages", "server", "bin", "kasko.mjs")
 const directory = temporaryDirectory("kasko-workbench-command-")
 afterAll(() => directory.remove())
 
-const workbench = (args: ReadonlyArray<string>) => spawn(process.execPath, [MAIN, "workbench", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] })
+const workbench = (args: ReadonlyArray<string>) =>
+  spawn(process.execPath, [MAIN, "workbench", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] })
 
-const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
 
 /** The URL the command prints on its first line. */
 const urlOf = (child: ChildProcess) =>
@@ -38,8 +40,14 @@ describe("kasko workbench", () => {
     const page = await fetch(`${url}/`)
     expect(page.status).toBe(200)
     expect(await page.text()).toContain('<script type="module" src="/app.js">')
-    const workspace = (await (await fetch(`${url}/api/workspace`)).json()) as { tariffs: Array<{ file: string }>; golden_tables: Array<{ file: string }> }
-    expect(workspace.tariffs.map((file) => file.file)).toEqual(["insurance-car-leasing/v1.json", "insurance-car-standalone/v1.json"])
+    const workspace = (await (await fetch(`${url}/api/workspace`)).json()) as {
+      tariffs: Array<{ file: string }>
+      golden_tables: Array<{ file: string }>
+    }
+    expect(workspace.tariffs.map((file) => file.file)).toEqual([
+      "insurance-car-leasing/v1.json",
+      "insurance-car-standalone/v1.json"
+    ])
     expect(workspace.golden_tables.map((table) => table.file)).toEqual(["reference-tariff-v1.csv"])
     const exited = exitOf(child)
     child.kill("SIGINT")
@@ -51,7 +59,11 @@ describe("kasko workbench", () => {
     cpSync(join(ROOT, "examples", "actuary-workbench", "tariffs"), tariffs, { recursive: true })
     const child = workbench(["--tariffs", tariffs, "--host", "127.0.0.1", "--port", "0"])
     const url = await urlOf(child)
-    const workspace = (await (await fetch(`${url}/api/workspace`)).json()) as { tariff_directory: string; tariffs: Array<{ file: string }>; golden_tables: Array<unknown> }
+    const workspace = (await (await fetch(`${url}/api/workspace`)).json()) as {
+      tariff_directory: string
+      tariffs: Array<{ file: string }>
+      golden_tables: Array<unknown>
+    }
     expect(workspace.tariff_directory).toBe(tariffs)
     expect(workspace.tariffs.map((file) => file.file)).toEqual(["insurance-car-leasing-v2-proposal.json"])
     expect(workspace.golden_tables).toEqual([])

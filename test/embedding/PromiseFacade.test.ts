@@ -36,7 +36,9 @@ describe("the promise facade", () => {
 
   it("rejects with the core's tagged errors, violations included", async () => {
     const kasko = makeEngine()
-    const rejection = kasko.createOffer({ product: { product_name: "insurance-car-leasing", parameters: {}, features: [] } })
+    const rejection = kasko.createOffer({
+      product: { product_name: "insurance-car-leasing", parameters: {}, features: [] }
+    })
     await expect(rejection).rejects.toBeInstanceOf(ConstraintViolation)
     await expect(rejection).rejects.toMatchObject({
       violations: expect.arrayContaining([{ field: "product.parameters.vehicle_price", message: "is required" }])

@@ -4,7 +4,6 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { EMBED_EXAMPLE } from "../support.js"
 
-
 describe("the in-process embedding example", () => {
   it("reads a product, prices an offer, creates, retrieves and activates quotes, with Effect and with promises", () => {
     const output = execFileSync(process.execPath, [join(EMBED_EXAMPLE, "dist", "src", "main.js")], { encoding: "utf8" })
@@ -19,7 +18,9 @@ describe("the in-process embedding example", () => {
       "effect: refused product.parameters.vehicle_price must be between 1000 and 10000000",
       "promise: product insurance-car-standalone — 7 parameters in its features",
       expect.stringMatching(/^promise: offer \d+ kr a year or \d+ kr a month$/),
-      expect.stringMatching(/^promise: quote [0-9a-f-]{36} for \d+ DKK a month, product business-car-insurance-standalone$/),
+      expect.stringMatching(
+        /^promise: quote [0-9a-f-]{36} for \d+ DKK a month, product business-car-insurance-standalone$/
+      ),
       "promise: retrieved, activated",
       "promise: another partner gets QuoteNotFound"
     ])

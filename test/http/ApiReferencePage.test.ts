@@ -12,7 +12,8 @@ import { startTestService, type TestService } from "./support.js"
 const CHROMIUM = "/usr/bin/chromium"
 const available = existsSync(CHROMIUM)
 const inCi = process.env["CI"] === "true"
-if (!available && !inCi) console.warn(`skipping the /docs browser test: ${CHROMIUM} is not installed (apt-get install chromium)`)
+if (!available && !inCi)
+  console.warn(`skipping the /docs browser test: ${CHROMIUM} is not installed (apt-get install chromium)`)
 
 describe.skipIf(!available && !inCi)("the API reference page", () => {
   let server: TestService
@@ -21,7 +22,15 @@ describe.skipIf(!available && !inCi)("the API reference page", () => {
     server = await startTestService()
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync"
+      ]
     })
   }, 60_000)
   afterAll(async () => {
@@ -40,7 +49,9 @@ describe.skipIf(!available && !inCi)("the API reference page", () => {
     const operations = await page.$$eval(".opblock", (blocks) =>
       blocks.map((block) => {
         const method = block.querySelector(".opblock-summary-method")?.textContent?.trim()
-        const path = block.querySelector(".opblock-summary-path")?.getAttribute("data-path") ?? block.querySelector(".opblock-summary-path")?.textContent?.trim()
+        const path =
+          block.querySelector(".opblock-summary-path")?.getAttribute("data-path") ??
+          block.querySelector(".opblock-summary-path")?.textContent?.trim()
         return `${method} ${path}`
       })
     )

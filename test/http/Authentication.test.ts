@@ -16,13 +16,19 @@ const service = serviceWithPartners("auth", ["alice-leasing", "bob-biler"])
 
 const NO_CREDENTIALS = 'Bearer realm="kasko"'
 const invalidToken = (why: string) => `Bearer realm="kasko", error="invalid_token", error_description="${why}"`
-const INVALID_KEY = 'Bearer realm="kasko", error="invalid_token", error_description="the subscription key is not valid for this token"'
+const INVALID_KEY =
+  'Bearer realm="kasko", error="invalid_token", error_description="the subscription key is not valid for this token"'
 const INVALID_KEY_DETAIL = "The subscription key is not valid for this token."
 
 const OFFER = "/insurance/car/offers"
-const offer = (headers: Record<string, string>, path = OFFER) => service.client.request("POST", path, { body: Examples.offerRequest(), headers })
+const offer = (headers: Record<string, string>, path = OFFER) =>
+  service.client.request("POST", path, { body: Examples.offerRequest(), headers })
 
-const expectUnauthorized = (answer: { status: number; headers: Headers; body: any }, challenge: string, detail?: string | RegExp) => {
+const expectUnauthorized = (
+  answer: { status: number; headers: Headers; body: any },
+  challenge: string,
+  detail?: string | RegExp
+) => {
   expect(answer.status).toBe(401)
   expect(answer.headers.get("content-type")).toContain("application/problem+json")
   expect(answer.body).toEqual({
@@ -55,7 +61,10 @@ const signWithServiceKey = async (
   return adjust(expires ? jwt.setExpirationTime(now + 600) : jwt).sign(key)
 }
 
-const withToken = (token: string) => ({ authorization: `Bearer ${token}`, "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey })
+const withToken = (token: string) => ({
+  authorization: `Bearer ${token}`,
+  "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey
+})
 
 describe("authentication (spec §5)", () => {
   it("serves a partner with a valid token and its own subscription key", async () => {
@@ -64,17 +73,33 @@ describe("authentication (spec §5)", () => {
 
   it("answers no credentials with a bare Bearer challenge whose detail names both headers", async () => {
     expectUnauthorized(await offer({}), NO_CREDENTIALS, /Authorization header.*ocp-apim-subscription-key header/)
-    expectUnauthorized(await offer({ "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }), NO_CREDENTIALS, /Authorization header/)
+    expectUnauthorized(
+      await offer({ "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }),
+      NO_CREDENTIALS,
+      /Authorization header/
+    )
   })
 
   it("ignores a token in the query string", async () => {
-    expectUnauthorized(await offer({ "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }, `${OFFER}?access_token=${service.partners["alice-leasing"]!.token}`), NO_CREDENTIALS)
+    expectUnauthorized(
+      await offer(
+        { "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey },
+        `${OFFER}?access_token=${service.partners["alice-leasing"]!.token}`
+      ),
+      NO_CREDENTIALS
+    )
   })
 
-  it.each(["bearer", "BEARER", "BeArEr"])("accepts the authorization scheme spelt %s (RFC 9110: case-insensitive)", async (scheme) => {
-    const alice = service.partners["alice-leasing"]!
-    expect((await offer({ authorization: `${scheme} ${alice.token}`, "ocp-apim-subscription-key": alice.subscriptionKey })).status).toBe(200)
-  })
+  it.each(["bearer", "BEARER", "BeArEr"])(
+    "accepts the authorization scheme spelt %s (RFC 9110: case-insensitive)",
+    async (scheme) => {
+      const alice = service.partners["alice-leasing"]!
+      expect(
+        (await offer({ authorization: `${scheme} ${alice.token}`, "ocp-apim-subscription-key": alice.subscriptionKey }))
+          .status
+      ).toBe(200)
+    }
+  )
 
   it.each([
     ["another scheme", "Basic YWxpY2U6c2VjcmV0"],
@@ -90,7 +115,10 @@ describe("authentication (spec §5)", () => {
 
   it("answers a token that is not a JWT with invalid_token saying so", async () => {
     expectUnauthorized(
-      await offer({ authorization: "Bearer not-a-token", "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey }),
+      await offer({
+        authorization: "Bearer not-a-token",
+        "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey
+      }),
       invalidToken("the token is not a well-formed signed JWT"),
       "The access token was refused: the token is not a well-formed signed JWT."
     )
@@ -99,12 +127,26 @@ describe("authentication (spec §5)", () => {
   it("rejects hostile and broken tokens with invalid_token", async () => {
     const now = Math.floor(Date.now() / 1000)
     const unsigned = `${base64url.encode(JSON.stringify({ alg: "none", typ: "JWT" }))}.${base64url.encode(
-      JSON.stringify({ sub: "alice-leasing", iss: "kasko", aud: "kasko-partner-api", exp: now + 600, scope: "offers:create" })
+      JSON.stringify({
+        sub: "alice-leasing",
+        iss: "kasko",
+        aud: "kasko-partner-api",
+        exp: now + 600,
+        scope: "offers:create"
+      })
     )}.`
     // HS256 "signed" with the service's public key as the HMAC secret (the classic algorithm confusion)
     const { d: _private, ...publicJwk } = signingKey()
     const header = base64url.encode(JSON.stringify({ alg: "HS256", typ: "JWT" }))
-    const payload = base64url.encode(JSON.stringify({ sub: "alice-leasing", iss: "kasko", aud: "kasko-partner-api", exp: now + 600, scope: "offers:create" }))
+    const payload = base64url.encode(
+      JSON.stringify({
+        sub: "alice-leasing",
+        iss: "kasko",
+        aud: "kasko-partner-api",
+        exp: now + 600,
+        scope: "offers:create"
+      })
+    )
     const confused = `${header}.${payload}.${base64url.encode(createHmac("sha256", JSON.stringify(publicJwk)).update(`${header}.${payload}`).digest())}`
     const [head, body, signature] = service.partners["alice-leasing"]!.token.split(".") as [string, string, string]
     const tampered = `${head}.${base64url.encode(JSON.stringify({ ...JSON.parse(new TextDecoder().decode(base64url.decode(body))), scope: "quotes:create" }))}.${signature}`
@@ -125,12 +167,27 @@ describe("authentication (spec §5)", () => {
       "tampered payload": [tampered, badSignature],
       "tampered signature": [flippedSignature, badSignature],
       "signed by another key": [foreign, badSignature],
-      expired: [await signWithServiceKey({}, (jwt) => jwt.setIssuedAt(now - 7200).setExpirationTime(now - 3600)), "the token has expired"],
-      "not yet valid": [await signWithServiceKey({}, (jwt) => jwt.setNotBefore(now + 3600)), "the token is not valid yet"],
-      "wrong issuer": [await signWithServiceKey({}, (jwt) => jwt.setIssuer("someone-else")), "the token was issued by another issuer"],
-      "wrong audience": [await signWithServiceKey({}, (jwt) => jwt.setAudience("another-api")), "the token is meant for another audience"],
+      expired: [
+        await signWithServiceKey({}, (jwt) => jwt.setIssuedAt(now - 7200).setExpirationTime(now - 3600)),
+        "the token has expired"
+      ],
+      "not yet valid": [
+        await signWithServiceKey({}, (jwt) => jwt.setNotBefore(now + 3600)),
+        "the token is not valid yet"
+      ],
+      "wrong issuer": [
+        await signWithServiceKey({}, (jwt) => jwt.setIssuer("someone-else")),
+        "the token was issued by another issuer"
+      ],
+      "wrong audience": [
+        await signWithServiceKey({}, (jwt) => jwt.setAudience("another-api")),
+        "the token is meant for another audience"
+      ],
       "no expiry": [await signWithServiceKey({}, (jwt) => jwt, false), "the token lacks the exp claim"],
-      "issued an hour from now": [await signWithServiceKey({}, (jwt) => jwt.setIssuedAt(now + 3600).setExpirationTime(now + 7200)), "the token's issue time lies in the future"],
+      "issued an hour from now": [
+        await signWithServiceKey({}, (jwt) => jwt.setIssuedAt(now + 3600).setExpirationTime(now + 7200)),
+        "the token's issue time lies in the future"
+      ],
       "living two days": [
         await signWithServiceKey({}, (jwt) => jwt.setExpirationTime(now + 2 * 86_400)),
         "the token's lifetime (exp - iat) exceeds the 86400 seconds this service accepts"
@@ -142,8 +199,17 @@ describe("authentication (spec §5)", () => {
     }
     for (const [name, [token, why]] of Object.entries(tokens)) {
       const answer = await offer(withToken(token))
-      expect({ name, status: answer.status, challenge: answer.headers.get("www-authenticate") }).toEqual({ name, status: 401, challenge: invalidToken(why) })
-      expect(answer.body).toEqual({ type: "https://kasko.example/problems/unauthorized", title: "Unauthorized", status: 401, detail: `The access token was refused: ${why}.` })
+      expect({ name, status: answer.status, challenge: answer.headers.get("www-authenticate") }).toEqual({
+        name,
+        status: 401,
+        challenge: invalidToken(why)
+      })
+      expect(answer.body).toEqual({
+        type: "https://kasko.example/problems/unauthorized",
+        title: "Unauthorized",
+        status: 401,
+        detail: `The access token was refused: ${why}.`
+      })
     }
     // the well-formed control tokens, signed the same way, are accepted — with and without iat
     expect((await offer(withToken(await signWithServiceKey({})))).status).toBe(200)
@@ -162,14 +228,30 @@ describe("authentication (spec §5)", () => {
   it("answers an unknown, altered, revoked or another partner's key, and a suspended partner, all the same way", async () => {
     const authorization = { authorization: `Bearer ${service.partners["alice-leasing"]!.token}` }
     const answers = [
-      await offer({ ...authorization, "ocp-apim-subscription-key": "ksk_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" }),
-      await offer({ ...authorization, "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey.slice(0, -1) + "x" }),
+      await offer({
+        ...authorization,
+        "ocp-apim-subscription-key": "ksk_000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+      }),
+      await offer({
+        ...authorization,
+        "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey.slice(0, -1) + "x"
+      }),
       await offer({ ...authorization, "ocp-apim-subscription-key": service.partners["bob-biler"]!.subscriptionKey })
     ]
 
     const carol = await addPartner(service.directory.path, "carol-cars")
-    const second = JSON.parse(await kasko(service.directory.path, "keys", "add", "--partner", "carol-cars", "--json")) as { subscription_key: string }
-    await kasko(service.directory.path, "keys", "revoke", "--partner", "carol-cars", "--key-prefix", carol.subscriptionKey.slice(0, 12))
+    const second = JSON.parse(
+      await kasko(service.directory.path, "keys", "add", "--partner", "carol-cars", "--json")
+    ) as { subscription_key: string }
+    await kasko(
+      service.directory.path,
+      "keys",
+      "revoke",
+      "--partner",
+      "carol-cars",
+      "--key-prefix",
+      carol.subscriptionKey.slice(0, 12)
+    )
     answers.push(await offer(carol.headers))
     expect((await offer({ ...carol.headers, "ocp-apim-subscription-key": second.subscription_key })).status).toBe(200)
 
@@ -182,23 +264,32 @@ describe("authentication (spec §5)", () => {
     expect(new Set(answers.map((answer) => answer.text)).size).toBe(1)
   })
 
-  it.each(OPERATIONS.filter((operation) => operation.scope !== undefined).map((operation) => [operation.operationId, operation] as const))(
-    "answers %s without its scope with insufficient_scope naming the scope",
-    async (_id, operation) => {
-      const scopes = "products:read offers:create quotes:create quotes:read quotes:activate".split(" ").filter((scope) => scope !== operation.scope)
-      const limited = await addPartner(service.directory.path, `limited-${operation.operationId.toLowerCase()}`, scopes.join(" "))
-      const path = operation.path.replace("{product_name}", "insurance-car-leasing").replace("{quote_id}", "0190a000-0000-7000-8000-000000000001")
-      const answer = await service.client.request(operation.method.toUpperCase(), path, {
-        headers: limited.headers,
-        ...(operation.requestBody === undefined ? {} : { body: Examples.quoteRequest() })
-      })
-      expectUnauthorized(
-        answer,
-        `Bearer realm="kasko", error="insufficient_scope", error_description="the token lacks the scope ${operation.scope}", scope="${operation.scope}"`,
-        `The token lacks the scope ${operation.scope}.`
-      )
-    }
-  )
+  it.each(
+    OPERATIONS.filter((operation) => operation.scope !== undefined).map(
+      (operation) => [operation.operationId, operation] as const
+    )
+  )("answers %s without its scope with insufficient_scope naming the scope", async (_id, operation) => {
+    const scopes = "products:read offers:create quotes:create quotes:read quotes:activate"
+      .split(" ")
+      .filter((scope) => scope !== operation.scope)
+    const limited = await addPartner(
+      service.directory.path,
+      `limited-${operation.operationId.toLowerCase()}`,
+      scopes.join(" ")
+    )
+    const path = operation.path
+      .replace("{product_name}", "insurance-car-leasing")
+      .replace("{quote_id}", "0190a000-0000-7000-8000-000000000001")
+    const answer = await service.client.request(operation.method.toUpperCase(), path, {
+      headers: limited.headers,
+      ...(operation.requestBody === undefined ? {} : { body: Examples.quoteRequest() })
+    })
+    expectUnauthorized(
+      answer,
+      `Bearer realm="kasko", error="insufficient_scope", error_description="the token lacks the scope ${operation.scope}", scope="${operation.scope}"`,
+      `The token lacks the scope ${operation.scope}.`
+    )
+  })
 
   it("keeps health and readiness public", async () => {
     expect((await service.client.request("GET", "/health")).status).toBe(200)
@@ -214,7 +305,10 @@ describe("authentication (spec §5)", () => {
         return Buffer.alloc(0)
       }
     })()
-    for (const key of [service.partners["alice-leasing"]!.subscriptionKey, service.partners["bob-biler"]!.subscriptionKey]) {
+    for (const key of [
+      service.partners["alice-leasing"]!.subscriptionKey,
+      service.partners["bob-biler"]!.subscriptionKey
+    ]) {
       const secret = key.slice(17)
       expect(database.includes(secret)).toBe(false)
       expect(wal.includes(secret)).toBe(false)
@@ -225,17 +319,27 @@ describe("authentication (spec §5)", () => {
 
 describe("isolation between partners", () => {
   it("answers 404 to partner B for partner A's quote, on retrieve and activate, exactly as for an unknown id", async () => {
-    const created = await service.client.request("POST", "/insurance/car/quotes", { body: Examples.quoteRequest(), headers: service.partners["alice-leasing"]!.headers })
+    const created = await service.client.request("POST", "/insurance/car/quotes", {
+      body: Examples.quoteRequest(),
+      headers: service.partners["alice-leasing"]!.headers
+    })
     expect(created.status).toBe(200)
     const id = created.body.quote_id
-    const unknown = await service.client.request("GET", "/insurance/car/quotes/0190a000-0000-7000-8000-00000000abcd", { headers: service.partners["bob-biler"]!.headers })
-    const retrieve = await service.client.request("GET", `/insurance/car/quotes/${id}`, { headers: service.partners["bob-biler"]!.headers })
-    const activate = await service.client.request("POST", `/insurance/car/quotes/${id}/activation`, { headers: service.partners["bob-biler"]!.headers })
+    const unknown = await service.client.request("GET", "/insurance/car/quotes/0190a000-0000-7000-8000-00000000abcd", {
+      headers: service.partners["bob-biler"]!.headers
+    })
+    const retrieve = await service.client.request("GET", `/insurance/car/quotes/${id}`, {
+      headers: service.partners["bob-biler"]!.headers
+    })
+    const activate = await service.client.request("POST", `/insurance/car/quotes/${id}/activation`, {
+      headers: service.partners["bob-biler"]!.headers
+    })
     expect(retrieve.status).toBe(404)
     expect(activate.status).toBe(404)
     expect(retrieve.text).toBe(unknown.text)
-    const own = await service.client.request("GET", `/insurance/car/quotes/${id}`, { headers: service.partners["alice-leasing"]!.headers })
+    const own = await service.client.request("GET", `/insurance/car/quotes/${id}`, {
+      headers: service.partners["alice-leasing"]!.headers
+    })
     expect(own.text).toBe(created.text)
   })
 })
-

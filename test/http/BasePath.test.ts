@@ -14,7 +14,9 @@ const BASE_PATH = "/partner/car/v1"
 let server: TestService
 let client: Awaited<ReturnType<typeof makeClient>>
 beforeAll(async () => {
-  server = await startTestService({ environment: { KASKO_BASE_PATH: BASE_PATH, KASKO_PUBLIC_URL: "https://api.insurer.example" } })
+  server = await startTestService({
+    environment: { KASKO_BASE_PATH: BASE_PATH, KASKO_PUBLIC_URL: "https://api.insurer.example" }
+  })
   client = await makeClient(`${server.url}${BASE_PATH}`)
 })
 afterAll(() => server.stop())
@@ -49,8 +51,12 @@ describe("the partner API under KASKO_BASE_PATH", () => {
   it("names the prefix in the document's server URL, and the root as the probes' server", () => {
     const document = client.document as any
     expect(document.servers[0].url).toBe(`https://api.insurer.example${BASE_PATH}`)
-    expect(document.paths["/health"].get.servers).toEqual([{ url: "https://api.insurer.example", description: expect.any(String) }])
-    expect(document.paths["/ready"].get.servers).toEqual([{ url: "https://api.insurer.example", description: expect.any(String) }])
+    expect(document.paths["/health"].get.servers).toEqual([
+      { url: "https://api.insurer.example", description: expect.any(String) }
+    ])
+    expect(document.paths["/ready"].get.servers).toEqual([
+      { url: "https://api.insurer.example", description: expect.any(String) }
+    ])
     expect(document.paths["/products/{product_name}"].get.servers).toBeUndefined()
   })
 

@@ -31,9 +31,17 @@ let service: ServiceProcess
 let headers: Record<string, string>
 
 beforeAll(async () => {
-  const { subscription_key } = JSON.parse(await kaskoWith(environment, "partners", "add", "--id", "steady-partner", "--name", "Steady Partner A/S", "--json"))
-  const token = (await kaskoWith(environment, "tokens", "issue", "--partner", "steady-partner", "--scopes", "offers:create")).trim()
-  headers = { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": subscription_key, "content-type": "application/json" }
+  const { subscription_key } = JSON.parse(
+    await kaskoWith(environment, "partners", "add", "--id", "steady-partner", "--name", "Steady Partner A/S", "--json")
+  )
+  const token = (
+    await kaskoWith(environment, "tokens", "issue", "--partner", "steady-partner", "--scopes", "offers:create")
+  ).trim()
+  headers = {
+    authorization: `Bearer ${token}`,
+    "ocp-apim-subscription-key": subscription_key,
+    "content-type": "application/json"
+  }
   service = await startServiceProcess(environment)
 }, 60_000)
 afterAll(async () => {
@@ -64,7 +72,11 @@ const open = (first?: string) =>
 
 const offer = async () => {
   const started = Date.now()
-  const response = await fetch(`${service.url}/insurance/car/offers`, { method: "POST", headers, body: JSON.stringify(Examples.offerRequest()) })
+  const response = await fetch(`${service.url}/insurance/car/offers`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(Examples.offerRequest())
+  })
   await response.text()
   return { status: response.status, millis: Date.now() - started }
 }
@@ -91,11 +103,15 @@ describe("a connection flood", () => {
 
       await sleep(BODY_TIMEOUT_MILLIS + CHECK_SLACK_MILLIS)
       expect(idle.filter((held) => held.closedAfter === undefined)).toHaveLength(0)
-      expect(Math.max(...idle.map((held) => held.closedAfter!))).toBeLessThan(HEADERS_TIMEOUT_MILLIS + CHECK_SLACK_MILLIS)
+      expect(Math.max(...idle.map((held) => held.closedAfter!))).toBeLessThan(
+        HEADERS_TIMEOUT_MILLIS + CHECK_SLACK_MILLIS
+      )
       expect(slow.filter((held) => held.closedAfter === undefined)).toHaveLength(0)
       expect(Math.max(...slow.map((held) => held.closedAfter!))).toBeLessThan(BODY_TIMEOUT_MILLIS + CHECK_SLACK_MILLIS)
       // a slow body is told why, in problem+json, where an answer can still be sent
-      expect(slow.filter((held) => /^HTTP\/1\.1 408 [\s\S]*application\/problem\+json/.test(held.received)).length).toBe(SLOW)
+      expect(
+        slow.filter((held) => /^HTTP\/1\.1 408 [\s\S]*application\/problem\+json/.test(held.received)).length
+      ).toBe(SLOW)
     } finally {
       clearInterval(dribble)
       for (const held of [...idle, ...slow]) held.socket.destroy()
@@ -104,9 +120,9 @@ describe("a connection flood", () => {
   }, 60_000)
 
   it("refuses connections beyond the maximum rather than holding them, and serves again after", async () => {
-    const held = (await Promise.all(Array.from({ length: MAX_CONNECTIONS + 150 }, () => open().catch(() => undefined)))).filter(
-      (entry): entry is Held => entry !== undefined
-    )
+    const held = (
+      await Promise.all(Array.from({ length: MAX_CONNECTIONS + 150 }, () => open().catch(() => undefined)))
+    ).filter((entry): entry is Held => entry !== undefined)
     try {
       // Node accepts what the kernel queued and closes each connection over the maximum as it does
       await sleep(2_000)

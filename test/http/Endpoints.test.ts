@@ -73,7 +73,9 @@ describe("endpoint 2: POST /insurance/car/offers", () => {
   })
 
   it("still answers 400 naming any other unknown member", async () => {
-    const answer = await client.request("POST", "/insurance/car/offers", { body: { ...Examples.quoteRequest(), customer: { name: "x" } } })
+    const answer = await client.request("POST", "/insurance/car/offers", {
+      body: { ...Examples.quoteRequest(), customer: { name: "x" } }
+    })
     expectProblem(answer, 400, "Constraint Violation")
     expect(answer.body.violations).toEqual([{ field: "customer", message: "is not a known field" }])
   })
@@ -95,7 +97,11 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
     expect(created.headers.get("cache-control")).toBe("no-store")
     expect(created.body.quote_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
     expect(created.body.price).toMatchObject({ amount: 7600, currency: "DKK", payments_per_year: 1 })
-    expect(created.body.price.details).toEqual({ skadesforsikringsafgift: "53.35", garantifondsbidrag: "40.00", miljøbidrag: "84.00" })
+    expect(created.body.price.details).toEqual({
+      skadesforsikringsafgift: "53.35",
+      garantifondsbidrag: "40.00",
+      miljøbidrag: "84.00"
+    })
 
     const retrieved = await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)
     expect(retrieved.status).toBe(200)
@@ -151,11 +157,14 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
     })
   })
 
-  it.each(["status", "price", "created_at", "quote_id"])("rejects a client-sent %s, and stores nothing", async (field) => {
-    const answer = await createQuote({ ...Examples.quoteRequest(), [field]: "activated" })
-    expectProblem(answer, 400, "Constraint Violation")
-    expect(answer.body.violations).toEqual([{ field, message: "is not a known field" }])
-  })
+  it.each(["status", "price", "created_at", "quote_id"])(
+    "rejects a client-sent %s, and stores nothing",
+    async (field) => {
+      const answer = await createQuote({ ...Examples.quoteRequest(), [field]: "activated" })
+      expectProblem(answer, 400, "Constraint Violation")
+      expect(answer.body.violations).toEqual([{ field, message: "is not a known field" }])
+    }
+  )
 
   it("answers 404 for an unknown, a malformed, and another partner's quote id — to retrieve and to activate", async () => {
     const created = await createQuote()
@@ -166,10 +175,16 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
     ]) {
       const headers = asPartner(partner!)
       expectProblem(await client.request("GET", `/insurance/car/quotes/${id}`, { headers }), 404, "Not Found")
-      expectProblem(await client.request("POST", `/insurance/car/quotes/${id}/activation`, { headers }), 404, "Not Found")
+      expectProblem(
+        await client.request("POST", `/insurance/car/quotes/${id}/activation`, { headers }),
+        404,
+        "Not Found"
+      )
     }
     // the other partner's attempts changed nothing
-    expect((await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)).body).not.toHaveProperty("activated_at")
+    expect((await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)).body).not.toHaveProperty(
+      "activated_at"
+    )
   })
 
   it("answers 404 once a quote is 30 days old, awaiting activation or activated", async () => {
@@ -182,7 +197,11 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
     try {
       for (const quote of [awaiting, activated]) {
         expectProblem(await client.request("GET", `/insurance/car/quotes/${quote.body.quote_id}`), 404, "Not Found")
-        expectProblem(await client.request("POST", `/insurance/car/quotes/${quote.body.quote_id}/activation`), 404, "Not Found")
+        expectProblem(
+          await client.request("POST", `/insurance/car/quotes/${quote.body.quote_id}/activation`),
+          404,
+          "Not Found"
+        )
       }
     } finally {
       server.adjustClock(-30 * DAY)
@@ -193,7 +212,9 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
     const created = await createQuote()
     server.adjustClock(29 * DAY)
     try {
-      expect((await client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`)).status).toBe(200)
+      expect((await client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`)).status).toBe(
+        200
+      )
     } finally {
       server.adjustClock(-29 * DAY)
     }
@@ -202,7 +223,10 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
 
 describe("errors (spec §7, DESIGN §4)", () => {
   it("answers malformed JSON with 400 problem+json, not an HTML page", async () => {
-    const answer = await client.request("POST", "/insurance/car/offers", { rawBody: '{"product": {', headers: { "content-type": "application/json" } })
+    const answer = await client.request("POST", "/insurance/car/offers", {
+      rawBody: '{"product": {',
+      headers: { "content-type": "application/json" }
+    })
     expectProblem(answer, 400, "Constraint Violation")
     expect(answer.body.violations).toEqual([{ field: "body", message: "is not valid JSON" }])
     expect(answer.text).not.toContain("<")
@@ -215,7 +239,10 @@ describe("errors (spec §7, DESIGN §4)", () => {
   })
 
   it("answers a non-JSON content type with 415", async () => {
-    const answer = await client.request("POST", "/insurance/car/quotes", { rawBody: "product=x", headers: { "content-type": "application/x-www-form-urlencoded" } })
+    const answer = await client.request("POST", "/insurance/car/quotes", {
+      rawBody: "product=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" }
+    })
     expectProblem(answer, 415, "Unsupported Media Type")
   })
 
@@ -248,7 +275,13 @@ describe("request ids and logs", () => {
     expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
     await new Promise((resolve) => setTimeout(resolve, 20))
     expect(server.logLines).toContainEqual(
-      expect.objectContaining({ request_id: "partner-trace-42", method: "GET", path: "/health", status: 200, duration_ms: expect.any(Number) })
+      expect.objectContaining({
+        request_id: "partner-trace-42",
+        method: "GET",
+        path: "/health",
+        status: 200,
+        duration_ms: expect.any(Number)
+      })
     )
   })
 

@@ -49,7 +49,9 @@ const serveWithStore = async (failure: Effect.Effect<never, StorageUnavailable>)
 
 describe("service faults", () => {
   it("answers 503 with Retry-After while storage is unavailable, and readiness says so", async () => {
-    const { client } = await serveWithStore(Effect.fail(new StorageUnavailable({ reason: "SQLITE_BUSY: database is locked", retryable: true })))
+    const { client } = await serveWithStore(
+      Effect.fail(new StorageUnavailable({ reason: "SQLITE_BUSY: database is locked", retryable: true }))
+    )
     const answer = await client.request("POST", "/insurance/car/quotes", { body: Examples.quoteRequest() })
     expect(answer.status).toBe(503)
     expect(answer.headers.get("retry-after")).toBe("5")
@@ -60,14 +62,18 @@ describe("service faults", () => {
   })
 
   it("answers 500 when storage is broken beyond retrying", async () => {
-    const { client } = await serveWithStore(Effect.fail(new StorageUnavailable({ reason: "SQLITE_CORRUPT", retryable: false })))
+    const { client } = await serveWithStore(
+      Effect.fail(new StorageUnavailable({ reason: "SQLITE_CORRUPT", retryable: false }))
+    )
     const answer = await client.request("GET", "/insurance/car/quotes/0190a000-0000-7000-8000-000000000001")
     expect(answer.status).toBe(500)
     expect(answer.body).toEqual({ type: expect.any(String), title: "Internal Server Error", status: 500 })
   })
 
   it("answers a defect with a generic 500 and keeps the details, redacted, in the log", async () => {
-    const { client, logLines } = await serveWithStore(Effect.die(new Error("bug while storing CPR 0101901234 for Bearer eyJabc.def.ghi")))
+    const { client, logLines } = await serveWithStore(
+      Effect.die(new Error("bug while storing CPR 0101901234 for Bearer eyJabc.def.ghi"))
+    )
     const answer = await client.request("POST", "/insurance/car/quotes", { body: Examples.quoteRequest() })
     expect(answer.status).toBe(500)
     expect(answer.body).toEqual({ type: expect.any(String), title: "Internal Server Error", status: 500 })
@@ -79,7 +85,11 @@ describe("service faults", () => {
   })
 
   it("answers 503 with Retry-After instead of hanging when storage takes longer than the request budget", async () => {
-    const { client } = await serveWithStore(Effect.sleep("3 seconds").pipe(Effect.zipRight(Effect.fail(new StorageUnavailable({ reason: "slow", retryable: true })))))
+    const { client } = await serveWithStore(
+      Effect.sleep("3 seconds").pipe(
+        Effect.zipRight(Effect.fail(new StorageUnavailable({ reason: "slow", retryable: true })))
+      )
+    )
     const started = Date.now()
     const answer = await client.request("GET", "/insurance/car/quotes/0190a000-0000-7000-8000-000000000001")
     expect(Date.now() - started).toBeLessThan(2_000)

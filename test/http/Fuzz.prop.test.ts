@@ -27,7 +27,9 @@ beforeAll(async () => {
   partner = await addPartner(directory.path, "fuzz-partner")
   server = await startTestService({ dataDirectory: directory.path, authentication: "real" })
   client = await makeClient(server.url)
-  quoteId = (await client.request("POST", "/insurance/car/quotes", { body: Examples.quoteRequest(), headers: partner.headers })).body.quote_id
+  quoteId = (
+    await client.request("POST", "/insurance/car/quotes", { body: Examples.quoteRequest(), headers: partner.headers })
+  ).body.quote_id
 })
 afterAll(async () => {
   await server.stop()
@@ -37,8 +39,16 @@ afterAll(async () => {
 /** JSON of every shape: wrong types, huge numbers, unicode, nulls, deep nesting. */
 const anyJson = fc.oneof(
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 6 }) },
-  { weight: 1, arbitrary: fc.constantFrom(1e308, -1e308, 9007199254740993, -0, "𝔨å𝔰𝔨𝔬 ø", "\u0000", "\ud800", "".padEnd(5000, "å")) },
-  { weight: 1, arbitrary: fc.integer({ min: 10, max: 2_000 }).map((depth) => JSON.parse("[".repeat(depth) + "]".repeat(depth)) as unknown) }
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(1e308, -1e308, 9007199254740993, -0, "𝔨å𝔰𝔨𝔬 ø", "\u0000", "\ud800", "".padEnd(5000, "å"))
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 10, max: 2_000 })
+      .map((depth) => JSON.parse("[".repeat(depth) + "]".repeat(depth)) as unknown)
+  }
 )
 
 /** Sets `value` at a random path inside a copy of `document`. */
@@ -60,11 +70,24 @@ const withReplaced = (document: unknown, pathChoices: ReadonlyArray<number>, val
   return copy
 }
 
-const validBodies = [Examples.offerRequest(), Examples.quoteRequest(), Examples.quoteRequest(Examples.standardParameters({ policy_holder: "organization" }), "insurance-car-standalone", "premium")]
+const validBodies = [
+  Examples.offerRequest(),
+  Examples.quoteRequest(),
+  Examples.quoteRequest(
+    Examples.standardParameters({ policy_holder: "organization" }),
+    "insurance-car-standalone",
+    "premium"
+  )
+]
 
 const body = fc.oneof(
   { weight: 2, arbitrary: anyJson.map((value) => JSON.stringify(value)) },
-  { weight: 4, arbitrary: fc.tuple(fc.constantFrom(...validBodies), fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), anyJson).map(([document, path, value]) => JSON.stringify(withReplaced(document, path, value))) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...validBodies), fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), anyJson)
+      .map(([document, path, value]) => JSON.stringify(withReplaced(document, path, value)))
+  },
   { weight: 1, arbitrary: fc.constantFrom(...validBodies).map((document) => JSON.stringify(document)) },
   { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
   { weight: 1, arbitrary: fc.constant(undefined) }
@@ -83,21 +106,71 @@ const percentEncoded = fc
   .map((parts) => parts.join(""))
 
 const path = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom("/insurance/car/offers", "/insurance/car/quotes", "/products/insurance-car-leasing", "/products/insurance-car-standalone") },
-  { weight: 2, arbitrary: fc.constantFrom("quote", "unknown", "malformed").map((kind) => `/insurance/car/quotes/${kind === "quote" ? quoteId : kind === "unknown" ? "0190a000-0000-7000-8000-000000000000" : "x"}`) },
-  { weight: 1, arbitrary: fc.constantFrom("quote", "unknown").map((kind) => `/insurance/car/quotes/${kind === "quote" ? quoteId : "0190a000-0000-7000-8000-00000000ffff"}/activation`) },
-  { weight: 1, arbitrary: fc.constantFrom("/health", "/ready", "/openapi.json", "/", "/products/", "/products/%00", "/insurance/car/quotes/..%2F..%2Fetc", "/PRODUCTS/insurance-car-leasing", "/insurance//car/offers") },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      "/insurance/car/offers",
+      "/insurance/car/quotes",
+      "/products/insurance-car-leasing",
+      "/products/insurance-car-standalone"
+    )
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom("quote", "unknown", "malformed")
+      .map(
+        (kind) =>
+          `/insurance/car/quotes/${kind === "quote" ? quoteId : kind === "unknown" ? "0190a000-0000-7000-8000-000000000000" : "x"}`
+      )
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom("quote", "unknown")
+      .map(
+        (kind) =>
+          `/insurance/car/quotes/${kind === "quote" ? quoteId : "0190a000-0000-7000-8000-00000000ffff"}/activation`
+      )
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "/health",
+      "/ready",
+      "/openapi.json",
+      "/",
+      "/products/",
+      "/products/%00",
+      "/insurance/car/quotes/..%2F..%2Fetc",
+      "/PRODUCTS/insurance-car-leasing",
+      "/insurance//car/offers"
+    )
+  },
   { weight: 1, arbitrary: fc.webSegment().map((segment) => `/products/${segment}`) },
   { weight: 1, arbitrary: fc.array(fc.webSegment(), { maxLength: 4 }).map((segments) => `/${segments.join("/")}`) },
   {
     weight: 2,
     arbitrary: fc
-      .tuple(fc.constantFrom("/products/#", "/insurance/car/quotes/#", "/insurance/car/quotes/#/activation", "/#", "/insurance/car/#"), percentEncoded)
+      .tuple(
+        fc.constantFrom(
+          "/products/#",
+          "/insurance/car/quotes/#",
+          "/insurance/car/quotes/#/activation",
+          "/#",
+          "/insurance/car/#"
+        ),
+        percentEncoded
+      )
       .map(([template, encoded]) => template.replace("#", encoded))
   }
 )
 
-const COMPRESSORS: Record<string, (bytes: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync }
+const COMPRESSORS: Record<string, (bytes: Buffer) => Buffer> = {
+  gzip: gzipSync,
+  deflate: deflateSync,
+  br: brotliCompressSync
+}
 
 /** A Content-Encoding — accepted, unknown or nonsense — and a body that may or may not be encoded with it. */
 const encoded = fc.record({
@@ -106,46 +179,73 @@ const encoded = fc.record({
   noise: fc.uint8Array({ maxLength: 64 })
 })
 
-const headers = fc.record(
-  {
-    credentials: fc.constantFrom("valid", "valid", "valid", "none", "bad-token", "no-key"),
-    contentType: fc.constantFrom("application/json", "application/json", "application/json; charset=utf-8", "text/plain", "application/json; charset=latin1", "application/x-www-form-urlencoded", ""),
-    requestId: fc.option(fc.string({ maxLength: 300 }), { nil: undefined })
-  }
-)
+const headers = fc.record({
+  credentials: fc.constantFrom("valid", "valid", "valid", "none", "bad-token", "no-key"),
+  contentType: fc.constantFrom(
+    "application/json",
+    "application/json",
+    "application/json; charset=utf-8",
+    "text/plain",
+    "application/json; charset=latin1",
+    "application/x-www-form-urlencoded",
+    ""
+  ),
+  requestId: fc.option(fc.string({ maxLength: 300 }), { nil: undefined })
+})
 
-const headersOf = (choice: { credentials: string; contentType: string; requestId: string | undefined }): Record<string, string> => {
+const headersOf = (choice: {
+  credentials: string
+  contentType: string
+  requestId: string | undefined
+}): Record<string, string> => {
   const result: Record<string, string> = {}
   if (choice.contentType !== "") result["content-type"] = choice.contentType
-  if (choice.requestId !== undefined && /^[\t\x20-\x7e]*$/.test(choice.requestId)) result["x-request-id"] = choice.requestId
-  if (choice.credentials === "valid" || choice.credentials === "no-key") result["authorization"] = partner.headers["authorization"]!
+  if (choice.requestId !== undefined && /^[\t\x20-\x7e]*$/.test(choice.requestId))
+    result["x-request-id"] = choice.requestId
+  if (choice.credentials === "valid" || choice.credentials === "no-key")
+    result["authorization"] = partner.headers["authorization"]!
   if (choice.credentials === "bad-token") result["authorization"] = "Bearer abc.def.ghi"
-  if (choice.credentials !== "no-key" && choice.credentials !== "none") result["ocp-apim-subscription-key"] = partner.subscriptionKey
+  if (choice.credentials !== "no-key" && choice.credentials !== "none")
+    result["ocp-apim-subscription-key"] = partner.subscriptionKey
   return result
 }
 
 describe("HTTP fuzzing", () => {
   it(`answers ${RUNS} generated requests with no 5xx, problem+json errors and documented answers (seed ${SEED})`, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom("GET", "POST", "POST", "PUT", "DELETE", "PATCH", "HEAD"), path, headers, body, fc.option(encoded, { freq: 4 }), async (method, target, headerChoice, rawBody, encoding) => {
-        const requestHeaders = headersOf(headerChoice)
-        let sent: string | Uint8Array | undefined = rawBody
-        if (encoding !== null && rawBody !== undefined) {
-          if (encoding.encoding !== "") requestHeaders["content-encoding"] = encoding.encoding
-          const compress = COMPRESSORS[encoding.encoding]
-          sent = encoding.compress && compress !== undefined ? compress(Buffer.from(rawBody)) : Buffer.concat([Buffer.from(rawBody), encoding.noise])
+      fc.asyncProperty(
+        fc.constantFrom("GET", "POST", "POST", "PUT", "DELETE", "PATCH", "HEAD"),
+        path,
+        headers,
+        body,
+        fc.option(encoded, { freq: 4 }),
+        async (method, target, headerChoice, rawBody, encoding) => {
+          const requestHeaders = headersOf(headerChoice)
+          let sent: string | Uint8Array | undefined = rawBody
+          if (encoding !== null && rawBody !== undefined) {
+            if (encoding.encoding !== "") requestHeaders["content-encoding"] = encoding.encoding
+            const compress = COMPRESSORS[encoding.encoding]
+            sent =
+              encoding.compress && compress !== undefined
+                ? compress(Buffer.from(rawBody))
+                : Buffer.concat([Buffer.from(rawBody), encoding.noise])
+          }
+          const answer = await client.request(method, target, {
+            headers: requestHeaders,
+            ...(sent === undefined || method === "GET" || method === "HEAD" ? {} : { rawBody: sent })
+          })
+          expect(answer.status, `${method} ${target} → ${answer.status} ${answer.text.slice(0, 300)}`).toBeLessThan(500)
+          if (answer.status >= 400 && method !== "HEAD") {
+            expect(answer.headers.get("content-type")).toContain("application/problem+json")
+            expect(answer.body).toMatchObject({
+              type: expect.any(String),
+              title: expect.any(String),
+              status: answer.status
+            })
+            if (answer.status === 400) expect(Array.isArray(answer.body.violations)).toBe(true)
+          }
         }
-        const answer = await client.request(method, target, {
-          headers: requestHeaders,
-          ...(sent === undefined || method === "GET" || method === "HEAD" ? {} : { rawBody: sent })
-        })
-        expect(answer.status, `${method} ${target} → ${answer.status} ${answer.text.slice(0, 300)}`).toBeLessThan(500)
-        if (answer.status >= 400 && method !== "HEAD") {
-          expect(answer.headers.get("content-type")).toContain("application/problem+json")
-          expect(answer.body).toMatchObject({ type: expect.any(String), title: expect.any(String), status: answer.status })
-          if (answer.status === 400) expect(Array.isArray(answer.body.violations)).toBe(true)
-        }
-      }),
+      ),
       { numRuns: RUNS, seed: SEED, endOnFailure: true }
     )
   }, 240_000)

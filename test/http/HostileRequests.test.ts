@@ -38,14 +38,21 @@ const send = (
 ) =>
   new Promise<RawAnswer>((resolve, reject) => {
     const url = new URL(service.server.url)
-    const outgoing = httpRequest({ host: url.hostname, port: url.port, method, path, headers, localAddress }, (incoming) => {
-      const chunks: Array<Buffer> = []
-      incoming.on("data", (chunk: Buffer) => chunks.push(chunk))
-      incoming.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8")
-        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: text === "" ? text : JSON.parse(text) })
-      })
-    })
+    const outgoing = httpRequest(
+      { host: url.hostname, port: url.port, method, path, headers, localAddress },
+      (incoming) => {
+        const chunks: Array<Buffer> = []
+        incoming.on("data", (chunk: Buffer) => chunks.push(chunk))
+        incoming.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8")
+          resolve({
+            status: incoming.statusCode ?? 0,
+            headers: incoming.headers,
+            body: text === "" ? text : JSON.parse(text)
+          })
+        })
+      }
+    )
     outgoing.on("error", reject)
     outgoing.end(body)
   })
@@ -75,7 +82,10 @@ const expectProblem = (answer: RawAnswer, status: number) => {
   expect(answer.body).toMatchObject({ status, type: expect.stringMatching(/^https:\/\//), title: expect.any(String) })
 }
 
-const jsonHeaders = (partner = "alice-leasing") => ({ ...service.partners[partner]!.headers, "content-type": "application/json" })
+const jsonHeaders = (partner = "alice-leasing") => ({
+  ...service.partners[partner]!.headers,
+  "content-type": "application/json"
+})
 
 const noErrorLogged = () => {
   const errors = service.server.logLines.filter((line) => (line["level"] as number) >= 50)
@@ -118,12 +128,20 @@ describe("Content-Encoding", () => {
     expect(answer.status).toBe(200)
   })
 
-  it.each(["gzip", "deflate", "br"])("answers a %s body that does not decode with 400 naming the body", async (encoding) => {
-    const answer = await send("POST", OFFER, { ...jsonHeaders(), "content-encoding": encoding }, Buffer.from("certainly not compressed"))
-    expectProblem(answer, 400)
-    expect(answer.body.violations).toEqual([{ field: "body", message: "does not decode with its Content-Encoding" }])
-    noErrorLogged()
-  })
+  it.each(["gzip", "deflate", "br"])(
+    "answers a %s body that does not decode with 400 naming the body",
+    async (encoding) => {
+      const answer = await send(
+        "POST",
+        OFFER,
+        { ...jsonHeaders(), "content-encoding": encoding },
+        Buffer.from("certainly not compressed")
+      )
+      expectProblem(answer, 400)
+      expect(answer.body.violations).toEqual([{ field: "body", message: "does not decode with its Content-Encoding" }])
+      noErrorLogged()
+    }
+  )
 
   it("answers an encoding it does not accept with 415", async () => {
     const answer = await send("POST", OFFER, { ...jsonHeaders(), "content-encoding": "compress" }, offer)
@@ -147,8 +165,14 @@ describe("bytes that are not UTF-8", () => {
   })
 
   it("answers a charset other than UTF-8 with 415", async () => {
-    expectProblem(await send("POST", OFFER, { ...jsonHeaders(), "content-type": "application/json; charset=latin1" }, "{}"), 415)
-    expectProblem(await send("POST", OFFER, { ...jsonHeaders(), "content-type": "application/json; charset=utf-16" }, "{}"), 415)
+    expectProblem(
+      await send("POST", OFFER, { ...jsonHeaders(), "content-type": "application/json; charset=latin1" }, "{}"),
+      415
+    )
+    expectProblem(
+      await send("POST", OFFER, { ...jsonHeaders(), "content-type": "application/json; charset=utf-16" }, "{}"),
+      415
+    )
   })
 
   it("answers control characters and bidi overrides in a quote's strings with 400 naming the field", async () => {
@@ -157,7 +181,10 @@ describe("bytes that are not UTF-8", () => {
     request.agent.user_id = "agent\u0000"
     const answer = await send("POST", "/insurance/car/quotes", jsonHeaders(), JSON.stringify(request))
     expectProblem(answer, 400)
-    expect(answer.body.violations.map((violation: { field: string }) => violation.field)).toEqual(["policy.parties[0].person.first_name", "agent.user_id"])
+    expect(answer.body.violations.map((violation: { field: string }) => violation.field)).toEqual([
+      "policy.parties[0].person.first_name",
+      "agent.user_id"
+    ])
   })
 })
 
@@ -203,9 +230,14 @@ describe("credentials before the body", () => {
 describe("the rate limits", () => {
   it("never lets a flood of bad tokens carrying a victim's key spend the victim's limit; it limits the flooding address", async () => {
     const victim = service.partners["bob-biler"]!
-    const flood = { authorization: "Bearer forged.token.value", "ocp-apim-subscription-key": victim.subscriptionKey, "content-type": "application/json" }
+    const flood = {
+      authorization: "Bearer forged.token.value",
+      "ocp-apim-subscription-key": victim.subscriptionKey,
+      "content-type": "application/json"
+    }
     const statuses: Array<number> = []
-    for (let attempt = 0; attempt < 60; attempt++) statuses.push((await send("POST", OFFER, flood, JSON.stringify(Examples.offerRequest()), "127.0.0.2")).status)
+    for (let attempt = 0; attempt < 60; attempt++)
+      statuses.push((await send("POST", OFFER, flood, JSON.stringify(Examples.offerRequest()), "127.0.0.2")).status)
     // 40 failures a minute per address, then 429
     expect(statuses.slice(0, 40).every((status) => status === 401)).toBe(true)
     expect(statuses.slice(40).every((status) => status === 429)).toBe(true)

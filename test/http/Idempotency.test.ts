@@ -9,12 +9,17 @@ const DAY = 24 * 60 * 60 * 1000
 const service = serviceWithPartners("idempotency", ["alice-leasing", "bob-biler"])
 
 const create = (partner: PartnerCredentials, key: string | undefined, body: unknown = Examples.quoteRequest()) =>
-  service.client.request("POST", "/insurance/car/quotes", { body, headers: { ...partner.headers, ...(key === undefined ? {} : { "idempotency-key": key }) } })
+  service.client.request("POST", "/insurance/car/quotes", {
+    body,
+    headers: { ...partner.headers, ...(key === undefined ? {} : { "idempotency-key": key }) }
+  })
 
 const storedQuotes = (partnerId: string) => {
   const database = new Database(join(service.directory.path, "kasko.db"), { readonly: true })
   try {
-    return (database.prepare("SELECT count(*) AS count FROM quotes WHERE partner_id = ?").get(partnerId) as { count: number }).count
+    return (
+      database.prepare("SELECT count(*) AS count FROM quotes WHERE partner_id = ?").get(partnerId) as { count: number }
+    ).count
   } finally {
     database.close()
   }
@@ -34,16 +39,26 @@ describe("Idempotency-Key", () => {
   it("answers the same key with a different body with 422, storing nothing", async () => {
     await create(service.partners["alice-leasing"]!, "key-with-body-a")
     const before = storedQuotes("alice-leasing")
-    const other = await create(service.partners["alice-leasing"]!, "key-with-body-a", Examples.quoteRequest(Examples.standardParameters({ vehicle_price: "450000" })))
+    const other = await create(
+      service.partners["alice-leasing"]!,
+      "key-with-body-a",
+      Examples.quoteRequest(Examples.standardParameters({ vehicle_price: "450000" }))
+    )
     expect(other.status).toBe(422)
     expect(other.headers.get("content-type")).toContain("application/problem+json")
-    expect(other.body).toMatchObject({ title: "Unprocessable Entity", status: 422, type: expect.stringContaining("idempotency-key-reused") })
+    expect(other.body).toMatchObject({
+      title: "Unprocessable Entity",
+      status: 422,
+      type: expect.stringContaining("idempotency-key-reused")
+    })
     expect(storedQuotes("alice-leasing")).toBe(before)
   })
 
   it("creates exactly one quote from 20 concurrent requests with one key", async () => {
     const before = storedQuotes("bob-biler")
-    const answers = await Promise.all(Array.from({ length: 20 }, () => create(service.partners["bob-biler"]!, "burst-0001")))
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => create(service.partners["bob-biler"]!, "burst-0001"))
+    )
     expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 200))
     expect(new Set(answers.map((answer) => answer.body.quote_id)).size).toBe(1)
     expect(storedQuotes("bob-biler")).toBe(before + 1)
@@ -71,7 +86,9 @@ describe("Idempotency-Key", () => {
   it("rejects a malformed key with a violation naming the header", async () => {
     const answer = await create(service.partners["alice-leasing"]!, "x".repeat(256))
     expect(answer.status).toBe(400)
-    expect(answer.body.violations).toEqual([{ field: "Idempotency-Key", message: "must be 1–255 visible ASCII characters" }])
+    expect(answer.body.violations).toEqual([
+      { field: "Idempotency-Key", message: "must be 1–255 visible ASCII characters" }
+    ])
   })
 
   it("accepts a key on activation, which is idempotent anyway", async () => {

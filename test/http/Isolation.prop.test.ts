@@ -23,11 +23,18 @@ beforeAll(async () => {
   client = await makeClient(server.url)
   for (const [owner, partner] of partners.entries()) {
     for (let count = 0; count < 2; count++) {
-      const created = await client.request("POST", "/insurance/car/quotes", { body: Examples.quoteRequest(), headers: partner.headers })
+      const created = await client.request("POST", "/insurance/car/quotes", {
+        body: Examples.quoteRequest(),
+        headers: partner.headers
+      })
       quotes.push({ owner, id: created.body.quote_id })
     }
   }
-  notFoundBody = (await client.request("GET", "/insurance/car/quotes/0190a000-0000-7000-8000-000000000000", { headers: partners[0]!.headers })).text
+  notFoundBody = (
+    await client.request("GET", "/insurance/car/quotes/0190a000-0000-7000-8000-000000000000", {
+      headers: partners[0]!.headers
+    })
+  ).text
 })
 afterAll(async () => {
   await server.stop()
@@ -43,8 +50,13 @@ describe("partner isolation", () => {
         fc.constantFrom("retrieve", "activate"),
         async (requester, quoteIndex, operation) => {
           const quote = quotes[quoteIndex]!
-          const path = operation === "retrieve" ? `/insurance/car/quotes/${quote.id}` : `/insurance/car/quotes/${quote.id}/activation`
-          const answer = await client.request(operation === "retrieve" ? "GET" : "POST", path, { headers: partners[requester]!.headers })
+          const path =
+            operation === "retrieve"
+              ? `/insurance/car/quotes/${quote.id}`
+              : `/insurance/car/quotes/${quote.id}/activation`
+          const answer = await client.request(operation === "retrieve" ? "GET" : "POST", path, {
+            headers: partners[requester]!.headers
+          })
           if (requester === quote.owner) {
             expect(answer.status).toBe(200)
           } else {
@@ -61,7 +73,9 @@ describe("partner isolation", () => {
     await fc.assert(
       fc.asyncProperty(fc.uuid(), fc.integer({ min: 0, max: 2 }), async (guess, requester) => {
         fc.pre(!quotes.some((quote) => quote.id === guess))
-        const answer = await client.request("GET", `/insurance/car/quotes/${guess}`, { headers: partners[requester]!.headers })
+        const answer = await client.request("GET", `/insurance/car/quotes/${guess}`, {
+          headers: partners[requester]!.headers
+        })
         expect(answer.status).toBe(404)
       }),
       { numRuns: 60 }

@@ -64,11 +64,15 @@ beforeAll(async () => {
     fetches++
     if (failing) return void response.writeHead(500).end()
     if (request.url !== "/.well-known/jwks.json") return void response.writeHead(404).end()
-    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: published.map((key) => key.publicJwk) }))
+    response
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ keys: published.map((key) => key.publicJwk) }))
   })
   await new Promise<void>((resolve) => identityProvider.listen(0, "127.0.0.1", resolve))
   const jwksUrl = `http://127.0.0.1:${(identityProvider.address() as AddressInfo).port}/.well-known/jwks.json`
-  subscriptionKey = JSON.parse(await kasko(directory.path, "partners", "add", "--id", "fleet-leasing", "--name", "Fleet Leasing A/S", "--json")).subscription_key
+  subscriptionKey = JSON.parse(
+    await kasko(directory.path, "partners", "add", "--id", "fleet-leasing", "--name", "Fleet Leasing A/S", "--json")
+  ).subscription_key
   server = await startTestService({
     dataDirectory: directory.path,
     authentication: "real",
@@ -135,9 +139,9 @@ describe("JWKS mode", () => {
     process.env["KASKO_TOKEN_ISSUER"] = ISSUER
     process.env["KASKO_TOKEN_AUDIENCE"] = AUDIENCE
     try {
-      await expect(kasko(directory.path, "tokens", "issue", "--partner", "fleet-leasing", "--scopes", "offers:create")).rejects.toThrow(
-        /tokens come from the identity provider/
-      )
+      await expect(
+        kasko(directory.path, "tokens", "issue", "--partner", "fleet-leasing", "--scopes", "offers:create")
+      ).rejects.toThrow(/tokens come from the identity provider/)
     } finally {
       delete process.env["KASKO_JWKS_URL"]
       delete process.env["KASKO_TOKEN_ISSUER"]
@@ -148,7 +152,9 @@ describe("JWKS mode", () => {
   it("takes the partner from a partner user's partner_id claim", async () => {
     const key = await makeKey("key-2026-04", "ES256")
     published = [key]
-    expect((await offerWith(await sign(key, { partner_id: "fleet-leasing" }, "user-17@fleet-leasing"))).status).toBe(200)
+    expect((await offerWith(await sign(key, { partner_id: "fleet-leasing" }, "user-17@fleet-leasing"))).status).toBe(
+      200
+    )
     expect((await offerWith(await sign(key, {}, "user-17@fleet-leasing"))).status).toBe(401)
   })
 })

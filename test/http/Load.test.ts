@@ -20,18 +20,25 @@ let partners: Array<PartnerCredentials> = []
 
 beforeAll(async () => {
   partners = [await addPartner(directory.path, "load-one"), await addPartner(directory.path, "load-two")]
-  server = await startTestService({ dataDirectory: directory.path, authentication: "real", environment: { KASKO_RATE_LIMIT_PER_MINUTE: "10000000" } })
+  server = await startTestService({
+    dataDirectory: directory.path,
+    authentication: "real",
+    environment: { KASKO_RATE_LIMIT_PER_MINUTE: "10000000" }
+  })
 })
 afterAll(async () => {
   await server.stop()
   directory.remove()
 })
 
-const percentile = (sorted: ReadonlyArray<number>, fraction: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!
+const percentile = (sorted: ReadonlyArray<number>, fraction: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!
 
 describe("load", () => {
   it(`holds ${SECONDS} s of mixed traffic from ${CLIENTS} clients: no 5xx, no acknowledged quote lost`, async () => {
-    const offerBody = JSON.stringify(Examples.offerRequest(Examples.standardParameters({ vehicle_price: "350000", youngest_user_age: "23" })))
+    const offerBody = JSON.stringify(
+      Examples.offerRequest(Examples.standardParameters({ vehicle_price: "350000", youngest_user_age: "23" }))
+    )
     const quoteBody = JSON.stringify(Examples.quoteRequest())
     const acknowledged: Array<{ partner: PartnerCredentials; quoteId: string }> = []
     const latencies: Array<number> = []

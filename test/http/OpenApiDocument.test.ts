@@ -22,10 +22,14 @@ describe("the OpenAPI document", () => {
 
   it("carries the boilerplate of spec §9", () => {
     expect(document.openapi).toBe("3.0.1")
-    expect(Object.keys(document.info)).toEqual(expect.arrayContaining(["title", "description", "termsOfService", "contact", "license", "version"]))
+    expect(Object.keys(document.info)).toEqual(
+      expect.arrayContaining(["title", "description", "termsOfService", "contact", "license", "version"])
+    )
     expect(document.servers).toEqual([{ url: "https://api.partner.example", description: expect.any(String) }])
     expect(document.externalDocs.url).toMatch(/^https:\/\//)
-    expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(expect.arrayContaining(["products", "offers", "quotes"]))
+    expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual(
+      expect.arrayContaining(["products", "offers", "quotes"])
+    )
   })
 
   it("describes the five operations of spec §4 with problem+json errors", () => {
@@ -39,15 +43,23 @@ describe("the OpenAPI document", () => {
     for (const [path, method] of operations) {
       const operation = document.paths[path][method]
       expect(operation.responses["200"].content["application/json"].schema).toBeDefined()
-      expect(operation.responses["500"].content["application/problem+json"].schema).toEqual({ $ref: "#/components/schemas/Problem" })
+      expect(operation.responses["500"].content["application/problem+json"].schema).toEqual({
+        $ref: "#/components/schemas/Problem"
+      })
     }
-    expect(document.paths["/insurance/car/quotes"].post.responses["400"].content["application/problem+json"].schema).toEqual({
+    expect(
+      document.paths["/insurance/car/quotes"].post.responses["400"].content["application/problem+json"].schema
+    ).toEqual({
       $ref: "#/components/schemas/ConstraintViolationProblem"
     })
   })
 
   it("documents the credentials, each operation's scope, and the 401 for a missing scope", () => {
-    expect(document.components.securitySchemes.bearerToken).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" })
+    expect(document.components.securitySchemes.bearerToken).toMatchObject({
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "JWT"
+    })
     expect(document.components.securitySchemes.subscriptionKey).toEqual(
       expect.objectContaining({ type: "apiKey", in: "header", name: "ocp-apim-subscription-key" })
     )
@@ -73,7 +85,10 @@ describe("the OpenAPI document", () => {
     const parameters = request.properties.product.properties.parameters.properties
     expect(parameters.vehicle_price).toMatchObject({ pattern: "^[0-9]{1,12}$", maxLength: 12 })
     // optional strings document that a blank value is accepted (and counts as absent)
-    expect(parameters.youngest_user_birthdate).toMatchObject({ pattern: "^\\s*$|^[0-9]{4}-[0-9]{2}-[0-9]{2}$", maxLength: 10 })
+    expect(parameters.youngest_user_birthdate).toMatchObject({
+      pattern: "^\\s*$|^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+      maxLength: 10
+    })
     const policy = request.properties.policy.properties
     expect(policy.parties).toMatchObject({ maxItems: 10, minItems: 1 })
     expect(policy.brand_id.maxLength).toBe(50)
@@ -85,7 +100,13 @@ describe("the OpenAPI document", () => {
     const unbounded: Array<string> = []
     const visit = (schema: any, path: string) => {
       if (schema === undefined || schema === null) return
-      if (schema.type === "string" && schema.enum === undefined && schema.maxLength === undefined && schema.pattern === undefined) unbounded.push(path)
+      if (
+        schema.type === "string" &&
+        schema.enum === undefined &&
+        schema.maxLength === undefined &&
+        schema.pattern === undefined
+      )
+        unbounded.push(path)
       for (const [name, property] of Object.entries(schema.properties ?? {})) visit(property, `${path}.${name}`)
       if (schema.items !== undefined) visit(schema.items, `${path}[]`)
     }

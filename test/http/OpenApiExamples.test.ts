@@ -26,7 +26,8 @@ const examplesOf = (mediaType: Json): Array<[string, unknown]> =>
     ? [["example", mediaType.example]]
     : Object.entries(mediaType.examples ?? {}).map(([name, example]) => [name, (example as { value: unknown }).value])
 
-const pointer = (...parts: Array<string>) => parts.map((part) => `/${part.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("")
+const pointer = (...parts: Array<string>) =>
+  parts.map((part) => `/${part.replace(/~/g, "~0").replace(/\//g, "~1")}`).join("")
 
 /** Checks a value against the schema at a JSON pointer into the document; answers ajv's errors. */
 const validatorFor = (document: Json) => {
@@ -47,7 +48,9 @@ describe("the document's examples", () => {
     for (const { path, method, operation } of operationsOf(document)) {
       if (path === "/openapi.json" || path.startsWith("/docs")) continue
       const bodies = [
-        ...(operation.requestBody === undefined ? [] : [["request", ["requestBody", "content", "application/json"]] as const]),
+        ...(operation.requestBody === undefined
+          ? []
+          : [["request", ["requestBody", "content", "application/json"]] as const]),
         ...Object.entries(operation.responses as Record<string, Json>).map(
           ([status, response]) => [status, ["responses", status, "content", Object.keys(response.content)[0]!]] as const
         )
@@ -58,7 +61,8 @@ describe("the document's examples", () => {
         if (examples.length === 0) problems.push(`${method} ${path} ${what}: no example`)
         for (const [name, value] of examples) {
           const errors = check(pointer("paths", path, method, ...at, "schema"), value)
-          if (errors !== null && errors !== undefined && errors.length > 0) problems.push(`${method} ${path} ${what} ${name}: ${JSON.stringify(errors)}`)
+          if (errors !== null && errors !== undefined && errors.length > 0)
+            problems.push(`${method} ${path} ${what} ${name}: ${JSON.stringify(errors)}`)
         }
       }
     }
@@ -72,17 +76,29 @@ describe("the document's examples", () => {
       if (path === "/openapi.json" || path.startsWith("/docs")) continue
       const concretePath = (operation.parameters ?? [])
         .filter((parameter: Json) => parameter.in === "path")
-        .reduce((filled: string, parameter: Json) => filled.replace(`{${parameter.name}}`, encodeURIComponent(parameter.example)), path)
+        .reduce(
+          (filled: string, parameter: Json) =>
+            filled.replace(`{${parameter.name}}`, encodeURIComponent(parameter.example)),
+          path
+        )
       const body = operation.requestBody?.content["application/json"].example
       const answer = await service.client.request(method.toUpperCase(), concretePath, {
         headers: service.partners["bilhuset"]!.headers,
         ...(body === undefined ? {} : { body })
       })
-      expect(Object.keys(operation.responses), `${method} ${concretePath} → ${answer.status}`).toContain(String(answer.status))
+      expect(Object.keys(operation.responses), `${method} ${concretePath} → ${answer.status}`).toContain(
+        String(answer.status)
+      )
       if (body !== undefined) expect(answer.status, `${method} ${path}: ${answer.text}`).toBe(200)
       sent.push(`${method} ${path} ${answer.status}`)
     }
-    expect(sent).toEqual(expect.arrayContaining(["post /insurance/car/offers 200", "post /insurance/car/quotes 200", "get /products/{product_name} 200"]))
+    expect(sent).toEqual(
+      expect.arrayContaining([
+        "post /insurance/car/offers 200",
+        "post /insurance/car/quotes 200",
+        "get /products/{product_name} 200"
+      ])
+    )
   })
 })
 
@@ -91,40 +107,72 @@ describe("the document's declarations", () => {
     const document = service.client.document as Json
     for (const { path, method, operation } of operationsOf(document)) {
       const responses = operation.responses as Record<string, Json>
-      if (responses["401"] !== undefined) expect(Object.keys(responses["401"].headers), `${method} ${path}`).toContain("WWW-Authenticate")
-      for (const status of ["429", "503"]) if (responses[status] !== undefined) expect(Object.keys(responses[status].headers), `${method} ${path} ${status}`).toContain("Retry-After")
+      if (responses["401"] !== undefined)
+        expect(Object.keys(responses["401"].headers), `${method} ${path}`).toContain("WWW-Authenticate")
+      for (const status of ["429", "503"])
+        if (responses[status] !== undefined)
+          expect(Object.keys(responses[status].headers), `${method} ${path} ${status}`).toContain("Retry-After")
       if (operation.security?.length > 0) {
-        expect(Object.keys(responses["200"].headers), `${method} ${path}`).toEqual(expect.arrayContaining(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]))
+        expect(Object.keys(responses["200"].headers), `${method} ${path}`).toEqual(
+          expect.arrayContaining(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"])
+        )
       }
     }
     const createQuote = document.paths["/insurance/car/quotes"].post
-    expect(createQuote.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: "Idempotency-Key", in: "header" })]))
+    expect(createQuote.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "Idempotency-Key", in: "header" })])
+    )
   })
 
   it("gives every public endpoint an explicit empty security requirement", () => {
     const document = service.client.document as Json
-    const publicOnes = operationsOf(document).filter(({ operation }) => operation.security === undefined || operation.security.length === 0)
-    expect(publicOnes.map(({ path }) => path).sort()).toEqual(["/docs", "/docs/init.js", "/health", "/openapi.json", "/ready"])
+    const publicOnes = operationsOf(document).filter(
+      ({ operation }) => operation.security === undefined || operation.security.length === 0
+    )
+    expect(publicOnes.map(({ path }) => path).sort()).toEqual([
+      "/docs",
+      "/docs/init.js",
+      "/health",
+      "/openapi.json",
+      "/ready"
+    ])
     for (const { operation } of publicOnes) expect(operation.security).toEqual([])
   })
 
   it("answers activation with an object of no properties", () => {
-    expect((service.client.document as Json).components.schemas.ActivationAnswer).toMatchObject({ type: "object", properties: {}, additionalProperties: false })
+    expect((service.client.document as Json).components.schemas.ActivationAnswer).toMatchObject({
+      type: "object",
+      properties: {},
+      additionalProperties: false
+    })
   })
 
   it("shows nothing of the schema library: no Int component, no generated titles or descriptions", () => {
     const schemas = (service.client.document as Json).components.schemas as Record<string, Json>
     expect(Object.keys(schemas).sort()).toEqual(
-      ["ActivatedQuote", "ActivationAnswer", "ConstraintViolationProblem", "HealthAnswer", "OfferRequest", "PriceOffer", "Problem", "ProductDefinition", "Quote", "QuoteRequest"].sort()
+      [
+        "ActivatedQuote",
+        "ActivationAnswer",
+        "ConstraintViolationProblem",
+        "HealthAnswer",
+        "OfferRequest",
+        "PriceOffer",
+        "Problem",
+        "ProductDefinition",
+        "Quote",
+        "QuoteRequest"
+      ].sort()
     )
     const leaks: Array<string> = []
     const visit = (schema: Json, at: string) => {
       if (typeof schema !== "object" || schema === null) return
       if ("title" in schema) leaks.push(`${at}: title ${schema.title}`)
-      if (typeof schema.description === "string" && /item\(s\)|^an? (integer|string|number)$/.test(schema.description)) leaks.push(`${at}: ${schema.description}`)
+      if (typeof schema.description === "string" && /item\(s\)|^an? (integer|string|number)$/.test(schema.description))
+        leaks.push(`${at}: ${schema.description}`)
       for (const [name, property] of Object.entries(schema.properties ?? {})) visit(property, `${at}.${name}`)
       for (const key of ["items", "additionalProperties", "not"]) visit(schema[key], `${at}.${key}`)
-      for (const key of ["anyOf", "oneOf", "allOf"]) for (const [index, member] of (schema[key] ?? []).entries()) visit(member, `${at}.${key}[${index}]`)
+      for (const key of ["anyOf", "oneOf", "allOf"])
+        for (const [index, member] of (schema[key] ?? []).entries()) visit(member, `${at}.${key}[${index}]`)
     }
     for (const [name, schema] of Object.entries(schemas)) visit(schema, name)
     expect(leaks).toEqual([])

@@ -15,7 +15,9 @@ const directory = temporaryDirectory("kasko-lint-")
 afterAll(() => directory.remove())
 
 const servedDocument = async (environment: Record<string, string>, documentPath: string) => {
-  const server = await startTestService({ environment: { KASKO_PUBLIC_URL: "https://api.partner.kasko.example", ...environment } })
+  const server = await startTestService({
+    environment: { KASKO_PUBLIC_URL: "https://api.partner.kasko.example", ...environment }
+  })
   try {
     return await (await fetch(`${server.url}${documentPath}`)).text()
   } finally {
@@ -25,7 +27,11 @@ const servedDocument = async (environment: Record<string, string>, documentPath:
 
 /** Runs a linter in the document's directory; answers its exit status and output. */
 const lint = (command: string, args: ReadonlyArray<string>, cwd: string) => {
-  const run = spawnSync(join(BIN, command), args, { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } })
+  const run = spawnSync(join(BIN, command), args, {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1", REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" }
+  })
   return { status: run.status, output: `${run.stdout}\n${run.stderr}` }
 }
 
@@ -47,7 +53,11 @@ describe.each([
     mkdirSync(cwd, { recursive: true })
     writeFileSync(join(cwd, "openapi.json"), await servedDocument(environment, documentPath))
     copyFileSync(join(import.meta.dirname, "lint", "spectral.yaml"), join(cwd, ".spectral.yaml"))
-    const result = lint("spectral", ["lint", "openapi.json", "--ruleset", ".spectral.yaml", "--fail-severity", "error"], cwd)
+    const result = lint(
+      "spectral",
+      ["lint", "openapi.json", "--ruleset", ".spectral.yaml", "--fail-severity", "error"],
+      cwd
+    )
     expect(result.output).not.toMatch(/\d+ errors?[,)]/)
     expect(result.status, result.output).toBe(0)
   }, 60_000)

@@ -21,7 +21,9 @@ describe("restart", () => {
     try {
       const after = await makeClient(second.url)
       expect((await after.request("GET", `/insurance/car/quotes/${awaiting.body.quote_id}`)).text).toBe(awaiting.text)
-      expect((await after.request("GET", `/insurance/car/quotes/${activated.body.quote_id}`)).text).toBe(activatedBefore.text)
+      expect((await after.request("GET", `/insurance/car/quotes/${activated.body.quote_id}`)).text).toBe(
+        activatedBefore.text
+      )
     } finally {
       await second.stop()
     }

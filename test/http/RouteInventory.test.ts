@@ -16,7 +16,8 @@ interface Layered {
 }
 
 /** Express 5 spells `app.all` as every method by name: those are the 405 answers, not endpoints. */
-const isAnyMethod = (methods: Record<string, boolean>) => ["acl", "get", "post", "put", "delete", "patch"].every((method) => methods[method])
+const isAnyMethod = (methods: Record<string, boolean>) =>
+  ["acl", "get", "post", "put", "delete", "patch"].every((method) => methods[method])
 
 /** Every (method, path) Express routes to a handler, nested routers included. */
 const expressRoutes = (stack: ReadonlyArray<Layered>): Array<string> =>
@@ -39,12 +40,19 @@ describe("the route inventory", () => {
       requestTimeoutMillis: 1_000,
       document: { version: "1", serverUrl: "http://localhost" }
     }) as Express & { router: { stack: ReadonlyArray<Layered> } }
-    const document = openApiDocument(OPERATIONS, { version: "1", serverUrl: "http://localhost" }) as { paths: Record<string, Record<string, unknown>> }
-    const documented = new Set(Object.entries(document.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)))
+    const document = openApiDocument(OPERATIONS, { version: "1", serverUrl: "http://localhost" }) as {
+      paths: Record<string, Record<string, unknown>>
+    }
+    const documented = new Set(
+      Object.entries(document.paths).flatMap(([path, item]) =>
+        Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)
+      )
+    )
     const routes = expressRoutes(app.router.stack)
     expect(routes.filter((route) => !documented.has(route))).toEqual([])
     // the operations themselves are dispatched from the operation table the document is made from
-    for (const operation of OPERATIONS) expect(documented).toContain(`${operation.method.toUpperCase()} ${operation.path}`)
+    for (const operation of OPERATIONS)
+      expect(documented).toContain(`${operation.method.toUpperCase()} ${operation.path}`)
     // and the document's own routes are Express's
     for (const route of ["GET /openapi.json", "GET /docs", "GET /docs/init.js"]) expect(routes).toContain(route)
   })

@@ -19,7 +19,8 @@ let server: TestService
 let client: Awaited<ReturnType<typeof makeClient>>
 let partner: PartnerCredentials
 
-const databaseFiles = () => ["kasko.db", "kasko.db-wal"].map((name) => join(directory.path, name)).filter((file) => existsSync(file))
+const databaseFiles = () =>
+  ["kasko.db", "kasko.db-wal"].map((name) => join(directory.path, name)).filter((file) => existsSync(file))
 const setImmutable = (on: boolean) => execFileSync("chattr", [on ? "+i" : "-i", ...databaseFiles()])
 
 beforeAll(async () => {
@@ -47,7 +48,8 @@ const readinessWithin = async (millis: number, status: number) => {
   return answer
 }
 
-const createQuote = () => client.request("POST", "/insurance/car/quotes", { body: Examples.quoteRequest(), headers: partner.headers })
+const createQuote = () =>
+  client.request("POST", "/insurance/car/quotes", { body: Examples.quoteRequest(), headers: partner.headers })
 
 describe("a storage fault", () => {
   it("answers 503 with Retry-After while the database cannot be written, and recovers when it can", async () => {
@@ -63,7 +65,14 @@ describe("a storage fault", () => {
         expect(answer.body).toMatchObject({ title: "Service Unavailable", status: 503 })
       }
       // pricing needs no storage, and the process is still up
-      expect((await client.request("POST", "/insurance/car/offers", { body: Examples.offerRequest(), headers: partner.headers })).status).toBe(200)
+      expect(
+        (
+          await client.request("POST", "/insurance/car/offers", {
+            body: Examples.offerRequest(),
+            headers: partner.headers
+          })
+        ).status
+      ).toBe(200)
       expect((await client.request("GET", "/health")).status).toBe(200)
       // readiness tells the truth: reads still work, but the store cannot commit
       const ready = await readinessWithin(PROBE_SETTLE_MILLIS, 503)
@@ -78,7 +87,9 @@ describe("a storage fault", () => {
     expect(after.status).toBe(200)
     acknowledged.push(after.body.quote_id)
     for (const quoteId of acknowledged) {
-      expect((await client.request("GET", `/insurance/car/quotes/${quoteId}`, { headers: partner.headers })).status).toBe(200)
+      expect(
+        (await client.request("GET", `/insurance/car/quotes/${quoteId}`, { headers: partner.headers })).status
+      ).toBe(200)
     }
   })
 })

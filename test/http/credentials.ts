@@ -4,7 +4,8 @@ import { kaskoWith, temporaryDirectory } from "../support.js"
 import { makeClient, startTestService, type TestService } from "./support.js"
 
 /** Runs a kasko admin command against a data directory; throws when it fails. */
-export const kasko = (dataDirectory: string, ...args: Array<string>): Promise<string> => kaskoWith({ KASKO_DATA_DIR: dataDirectory }, ...args)
+export const kasko = (dataDirectory: string, ...args: Array<string>): Promise<string> =>
+  kaskoWith({ KASKO_DATA_DIR: dataDirectory }, ...args)
 
 export const ALL_SCOPES = "products:read offers:create quotes:create quotes:read quotes:activate"
 
@@ -16,8 +17,14 @@ export interface PartnerCredentials {
 }
 
 /** Adds a partner and issues it a token with the given scopes. */
-export const addPartner = async (dataDirectory: string, partnerId: string, scopes = ALL_SCOPES): Promise<PartnerCredentials> => {
-  const added = JSON.parse(await kasko(dataDirectory, "partners", "add", "--id", partnerId, "--name", `${partnerId} A/S`, "--json")) as {
+export const addPartner = async (
+  dataDirectory: string,
+  partnerId: string,
+  scopes = ALL_SCOPES
+): Promise<PartnerCredentials> => {
+  const added = JSON.parse(
+    await kasko(dataDirectory, "partners", "add", "--id", partnerId, "--name", `${partnerId} A/S`, "--json")
+  ) as {
     subscription_key: string
   }
   const token = (await kasko(dataDirectory, "tokens", "issue", "--partner", partnerId, "--scopes", scopes)).trim()
@@ -35,7 +42,11 @@ export const addPartner = async (dataDirectory: string, partnerId: string, scope
  * before the file's tests, stopped and removed after them. Read the fields
  * inside tests and hooks (they exist once set up).
  */
-export const serviceWithPartners = (name: string, partnerIds: ReadonlyArray<string>, environment: Record<string, string> = {}) => {
+export const serviceWithPartners = (
+  name: string,
+  partnerIds: ReadonlyArray<string>,
+  environment: Record<string, string> = {}
+) => {
   const directory = temporaryDirectory(`kasko-${name}-`)
   const state = {
     directory,

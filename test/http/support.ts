@@ -23,19 +23,29 @@ export interface TestService {
 }
 
 /** Authentication for tests: the partner an `Authorization: Test <partner>` header names, `partner-a` otherwise. */
-export const testAuthentication: Layer.Layer<Authentication.Authentication> = Layer.succeed(Authentication.Authentication, {
-  authenticate: (credentials) => {
-    const partnerId = /^Test (\S+)$/.exec(credentials.authorization ?? "")?.[1] ?? "partner-a"
-    return Effect.succeed({ partnerId, rateLimitKey: partnerId })
+export const testAuthentication: Layer.Layer<Authentication.Authentication> = Layer.succeed(
+  Authentication.Authentication,
+  {
+    authenticate: (credentials) => {
+      const partnerId = /^Test (\S+)$/.exec(credentials.authorization ?? "")?.[1] ?? "partner-a"
+      return Effect.succeed({ partnerId, rateLimitKey: partnerId })
+    }
   }
-})
+)
 
 /** The headers that make a request `partner`'s under testAuthentication. */
 export const asPartner = (partner: string) => ({ authorization: `Test ${partner}` })
 
 /** Every service an app needs, over a given quote store, with test authentication: for apps made without the server. */
 export const servicesOver = (store: Layer.Layer<QuoteStore.QuoteStore>): Layer.Layer<Services> =>
-  Layer.mergeAll(store, Readiness.layer.pipe(Layer.provide(store)), testAuthentication, MemoryRateLimiter.layer, IdGenerator.layerSequential, TariffBook.shipped)
+  Layer.mergeAll(
+    store,
+    Readiness.layer.pipe(Layer.provide(store)),
+    testAuthentication,
+    MemoryRateLimiter.layer,
+    IdGenerator.layerSequential,
+    TariffBook.shipped
+  )
 
 export const startTestService = async (
   options: { dataDirectory?: string; environment?: Record<string, string>; authentication?: "test" | "real" } = {}
@@ -49,8 +59,20 @@ export const startTestService = async (
   const logger = pino({ level: "info" }, { write: (line: string) => void logLines.push(JSON.parse(line)) })
   const clock = makeAdjustableClock()
   // "real" selects the service's own bearer-token authentication
-  const service = await startService({ config, clock: clock.clock, logger, ...(options.authentication === "real" ? {} : { authentication: testAuthentication }) })
-  return { service, url: service.url, dataDirectory: directory, logLines, adjustClock: clock.adjust, stop: service.stop }
+  const service = await startService({
+    config,
+    clock: clock.clock,
+    logger,
+    ...(options.authentication === "real" ? {} : { authentication: testAuthentication })
+  })
+  return {
+    service,
+    url: service.url,
+    dataDirectory: directory,
+    logLines,
+    adjustClock: clock.adjust,
+    stop: service.stop
+  }
 }
 
 export interface Answer {
@@ -68,7 +90,8 @@ const templateOf = (document: OpenApiDocument, path: string): string | undefined
     new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}$`).test(path)
   )
 
-const pointer = (...parts: Array<string>) => parts.map((part) => part.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")
+const pointer = (...parts: Array<string>) =>
+  parts.map((part) => part.replace(/~/g, "~0").replace(/\//g, "~1")).join("/")
 
 /** Validates answers against the served OpenAPI document with ajv (a JSON Schema validator). */
 export class Conformance {
@@ -83,7 +106,10 @@ export class Conformance {
   private schemaFor(method: string, path: string, status: number, contentType: string): string | Error {
     const mediaType = contentType.split(";")[0]!.trim()
     const template = templateOf(this.document, path)
-    const response = template === undefined ? undefined : this.document.paths[template]?.[method.toLowerCase()]?.responses?.[String(status)]
+    const response =
+      template === undefined
+        ? undefined
+        : this.document.paths[template]?.[method.toLowerCase()]?.responses?.[String(status)]
     if (response?.content?.[mediaType] !== undefined) {
       return `openapi.json#/${pointer("paths", template!, method.toLowerCase(), "responses", String(status), "content", mediaType, "schema")}`
     }
@@ -101,7 +127,9 @@ export class Conformance {
     if (!(answer.headers.get("content-type") ?? "").includes("json")) return
     const validate = this.ajv.getSchema(schema) ?? this.ajv.compile({ $ref: schema })
     if (!validate(answer.body)) {
-      throw new Error(`${method} ${path} → ${answer.status} does not conform: ${JSON.stringify(validate.errors)}\n${answer.text.slice(0, 500)}`)
+      throw new Error(
+        `${method} ${path} → ${answer.status} does not conform: ${JSON.stringify(validate.errors)}\n${answer.text.slice(0, 500)}`
+      )
     }
   }
 }
@@ -116,15 +144,27 @@ export const makeClient = async (baseUrl: string) => {
     path: string,
     options: { body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {}
   ): Promise<Answer> => {
-    const headers: Record<string, string> = { ...(options.body !== undefined ? { "content-type": "application/json" } : {}), ...options.headers }
+    const headers: Record<string, string> = {
+      ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
+      ...options.headers
+    }
     const response = await fetch(`${baseUrl}${path}`, {
       method,
       headers,
-      ...(options.rawBody !== undefined ? { body: options.rawBody } : options.body !== undefined ? { body: JSON.stringify(options.body) } : {})
+      ...(options.rawBody !== undefined
+        ? { body: options.rawBody }
+        : options.body !== undefined
+          ? { body: JSON.stringify(options.body) }
+          : {})
     })
     const text = await response.text()
     const isJson = (response.headers.get("content-type") ?? "").includes("json")
-    const answer: Answer = { status: response.status, headers: response.headers, text, body: isJson && text !== "" ? JSON.parse(text) : text }
+    const answer: Answer = {
+      status: response.status,
+      headers: response.headers,
+      text,
+      body: isJson && text !== "" ? JSON.parse(text) : text
+    }
     if (method !== "HEAD") conformance.check(method, path, answer)
     checked.push(`${method} ${path} ${answer.status}`)
     return answer

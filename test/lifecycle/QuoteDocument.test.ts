@@ -40,23 +40,32 @@ describe("the quote document", () => {
     }).pipe(Effect.provide(memoryEngine))
   )
 
-  it.effect("answers an Extended quote under the business product name, without insurer, phone or email, with annual charges", () =>
-    Effect.gen(function* () {
-      yield* startClock
-      const parameters = Examples.standardParameters({ policy_holder: "organization", vehicle_usage: "godstransport", vehicle_type: "varevogn" })
-      const quote = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest(parameters, "insurance-car-standalone"))
-      expect(quote.product.product_name).toBe("business-car-insurance-standalone")
-      const policy = quote.policies[0]!
-      expect(policy.insurer).toBeUndefined()
-      expect(policy.insurable_object.vehicle).toMatchObject({ vehicle_type: "03", vehicle_usage: "40" })
-      for (const party of policy.parties) {
-        expect(party).not.toHaveProperty("phone")
-        expect(party).not.toHaveProperty("email")
-      }
-      expect(policy.coverages.map((coverage) => coverage.name)).toContain("statsafgift")
-      expect(quote.price.payments_per_year).toBe(1)
-      expect(quote.price.details["garantifondsbidrag"]).toBe("40.00")
-      expect(quote.price.details["miljøbidrag"]).toBe("84.00")
-    }).pipe(Effect.provide(memoryEngine))
+  it.effect(
+    "answers an Extended quote under the business product name, without insurer, phone or email, with annual charges",
+    () =>
+      Effect.gen(function* () {
+        yield* startClock
+        const parameters = Examples.standardParameters({
+          policy_holder: "organization",
+          vehicle_usage: "godstransport",
+          vehicle_type: "varevogn"
+        })
+        const quote = yield* QuotingService.createQuote(
+          "partner-a",
+          Examples.quoteRequest(parameters, "insurance-car-standalone")
+        )
+        expect(quote.product.product_name).toBe("business-car-insurance-standalone")
+        const policy = quote.policies[0]!
+        expect(policy.insurer).toBeUndefined()
+        expect(policy.insurable_object.vehicle).toMatchObject({ vehicle_type: "03", vehicle_usage: "40" })
+        for (const party of policy.parties) {
+          expect(party).not.toHaveProperty("phone")
+          expect(party).not.toHaveProperty("email")
+        }
+        expect(policy.coverages.map((coverage) => coverage.name)).toContain("statsafgift")
+        expect(quote.price.payments_per_year).toBe(1)
+        expect(quote.price.details["garantifondsbidrag"]).toBe("40.00")
+        expect(quote.price.details["miljøbidrag"]).toBe("84.00")
+      }).pipe(Effect.provide(memoryEngine))
   )
 })

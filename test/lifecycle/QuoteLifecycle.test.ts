@@ -61,10 +61,16 @@ describe("quote lifecycle", () => {
       yield* startClock
       const quote = yield* createStandardQuote
       yield* TestClock.adjust(30 * DAY)
-      expect(yield* failureOf(QuotingService.getQuote(PARTNER, quote.quote_id))).toMatchObject({ _tag: "QuoteNotFound" })
-      expect(yield* failureOf(QuotingService.activateQuote(PARTNER, quote.quote_id))).toMatchObject({ _tag: "QuoteNotFound" })
+      expect(yield* failureOf(QuotingService.getQuote(PARTNER, quote.quote_id))).toMatchObject({
+        _tag: "QuoteNotFound"
+      })
+      expect(yield* failureOf(QuotingService.activateQuote(PARTNER, quote.quote_id))).toMatchObject({
+        _tag: "QuoteNotFound"
+      })
       yield* TestClock.adjust(365 * DAY)
-      expect(yield* failureOf(QuotingService.getQuote(PARTNER, quote.quote_id))).toMatchObject({ _tag: "QuoteNotFound" })
+      expect(yield* failureOf(QuotingService.getQuote(PARTNER, quote.quote_id))).toMatchObject({
+        _tag: "QuoteNotFound"
+      })
     }).pipe(Effect.provide(memoryEngine))
   )
 
@@ -75,8 +81,12 @@ describe("quote lifecycle", () => {
       yield* TestClock.adjust(DAY)
       yield* QuotingService.activateQuote(PARTNER, quote.quote_id)
       yield* TestClock.adjust(29 * DAY)
-      expect(yield* failureOf(QuotingService.getQuote(PARTNER, quote.quote_id))).toMatchObject({ _tag: "QuoteNotFound" })
-      expect(yield* failureOf(QuotingService.activateQuote(PARTNER, quote.quote_id))).toMatchObject({ _tag: "QuoteNotFound" })
+      expect(yield* failureOf(QuotingService.getQuote(PARTNER, quote.quote_id))).toMatchObject({
+        _tag: "QuoteNotFound"
+      })
+      expect(yield* failureOf(QuotingService.activateQuote(PARTNER, quote.quote_id))).toMatchObject({
+        _tag: "QuoteNotFound"
+      })
     }).pipe(Effect.provide(memoryEngine))
   )
 
@@ -100,7 +110,9 @@ describe("quote lifecycle", () => {
         _tag: "QuoteNotFound",
         quote_id: quote.quote_id
       })
-      expect(yield* failureOf(QuotingService.activateQuote(OTHER_PARTNER, quote.quote_id))).toMatchObject({ _tag: "QuoteNotFound" })
+      expect(yield* failureOf(QuotingService.activateQuote(OTHER_PARTNER, quote.quote_id))).toMatchObject({
+        _tag: "QuoteNotFound"
+      })
       expect((yield* QuotingService.getQuote(PARTNER, quote.quote_id)).state).toBe("await_activation")
     }).pipe(Effect.provide(memoryEngine))
   )
@@ -118,43 +130,60 @@ describe("quote lifecycle", () => {
   it.effect("stores nothing for an invalid request", () =>
     Effect.gen(function* () {
       yield* startClock
-      const error = yield* failureOf(QuotingService.createQuote(PARTNER, { ...Examples.quoteRequest(), status: "activated" }))
-      expect(error).toMatchObject({ _tag: "ConstraintViolation", violations: [{ field: "status", message: "is not a known field" }] })
+      const error = yield* failureOf(
+        QuotingService.createQuote(PARTNER, { ...Examples.quoteRequest(), status: "activated" })
+      )
+      expect(error).toMatchObject({
+        _tag: "ConstraintViolation",
+        violations: [{ field: "status", message: "is not a known field" }]
+      })
       // the sequential id layer hands out the first ids to the first stored quote
       const quote = yield* createStandardQuote
       expect(quote.quote_id).toBe("00000000-0000-7000-8000-000000000001")
     }).pipe(Effect.provide(memoryEngine))
   )
 
-  it.effect("keeps the quoted price when a new tariff takes effect before activation: activation never re-prices", () => {
-    const v1 = TariffBook.SHIPPED_TARIFF_DOCUMENTS[0] as { rules: Array<{ event: { type: string; params: any } }> }
-    const doubled = {
-      ...v1,
-      version: "v2",
-      effective_from: "2026-03-10",
-      rules: v1.rules.map((rule) =>
-        rule.event.type === "add_coverage" && rule.event.params.premium.type === "fixed"
-          ? { ...rule, event: { ...rule.event, params: { ...rule.event.params, premium: { type: "fixed", amount: rule.event.params.premium.amount * 2 } } } }
-          : rule
+  it.effect(
+    "keeps the quoted price when a new tariff takes effect before activation: activation never re-prices",
+    () => {
+      const v1 = TariffBook.SHIPPED_TARIFF_DOCUMENTS[0] as { rules: Array<{ event: { type: string; params: any } }> }
+      const doubled = {
+        ...v1,
+        version: "v2",
+        effective_from: "2026-03-10",
+        rules: v1.rules.map((rule) =>
+          rule.event.type === "add_coverage" && rule.event.params.premium.type === "fixed"
+            ? {
+                ...rule,
+                event: {
+                  ...rule.event,
+                  params: {
+                    ...rule.event.params,
+                    premium: { type: "fixed", amount: rule.event.params.premium.amount * 2 }
+                  }
+                }
+              }
+            : rule
+        )
+      }
+      const engine = Layer.mergeAll(
+        MemoryQuoteStore.layer,
+        IdGenerator.layerSequential,
+        TariffBook.layer([...TariffBook.SHIPPED_TARIFF_DOCUMENTS, doubled])
       )
+      return Effect.gen(function* () {
+        yield* startClock
+        const quote = yield* createStandardQuote
+        yield* TestClock.adjust(15 * DAY)
+        const repriced = yield* QuotingService.createOffer(Examples.offerRequest())
+        expect(repriced.price.annually).toBeGreaterThan(quote.price.amount)
+        yield* QuotingService.activateQuote(PARTNER, quote.quote_id)
+        const retrieved = yield* QuotingService.getQuote(PARTNER, quote.quote_id)
+        expect(retrieved.quote.price).toEqual(quote.price)
+        expect((yield* QuotingService.explainQuote(PARTNER, quote.quote_id)).tariff_version).toBe("v1")
+      }).pipe(Effect.provide(engine))
     }
-    const engine = Layer.mergeAll(
-      MemoryQuoteStore.layer,
-      IdGenerator.layerSequential,
-      TariffBook.layer([...TariffBook.SHIPPED_TARIFF_DOCUMENTS, doubled])
-    )
-    return Effect.gen(function* () {
-      yield* startClock
-      const quote = yield* createStandardQuote
-      yield* TestClock.adjust(15 * DAY)
-      const repriced = yield* QuotingService.createOffer(Examples.offerRequest())
-      expect(repriced.price.annually).toBeGreaterThan(quote.price.amount)
-      yield* QuotingService.activateQuote(PARTNER, quote.quote_id)
-      const retrieved = yield* QuotingService.getQuote(PARTNER, quote.quote_id)
-      expect(retrieved.quote.price).toEqual(quote.price)
-      expect((yield* QuotingService.explainQuote(PARTNER, quote.quote_id)).tariff_version).toBe("v1")
-    }).pipe(Effect.provide(engine))
-  })
+  )
 
   it("expires at created_at + 30 × 24 h", () => {
     expect(QuoteLifecycle.expiresAt({ created_at: NOW })).toBe(Date.parse("2026-04-01T09:00:00.000Z"))

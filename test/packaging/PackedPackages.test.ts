@@ -34,7 +34,10 @@ describe("the packed packages", () => {
         devDependencies: { "@types/node": "^20.19.0" }
       })
     )
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: directory.path, encoding: "utf8" })
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
+      cwd: directory.path,
+      encoding: "utf8"
+    })
 
     copyFileSync(join(EMBED_EXAMPLE, "dist", "src", "main.js"), join(directory.path, "main.js"))
     const output = execFileSync(process.execPath, ["main.js"], { cwd: directory.path, encoding: "utf8" })
@@ -59,6 +62,8 @@ describe("the packed packages", () => {
       })
     )
     // the workspace's compiler, the packed declarations: no path leads back into the workspace
-    execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", directory.path], { encoding: "utf8" })
+    execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", directory.path], {
+      encoding: "utf8"
+    })
   }, 180_000)
 })

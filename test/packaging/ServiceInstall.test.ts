@@ -28,13 +28,26 @@ describe("the service's install", () => {
   const installed = namesIn(listed[0]?.dependencies, new Set())
 
   it("holds the engine, the adapters and what they run on", () => {
-    for (const name of ["@kasko/core", "@kasko/express", "@kasko/sqlite", "@kasko/postgres", "@kasko/credentials", "effect", "express", "better-sqlite3", "pg", "jose"]) {
+    for (const name of [
+      "@kasko/core",
+      "@kasko/express",
+      "@kasko/sqlite",
+      "@kasko/postgres",
+      "@kasko/credentials",
+      "effect",
+      "express",
+      "better-sqlite3",
+      "pg",
+      "jose"
+    ]) {
       expect(installed, name).toContain(name)
     }
   })
 
   it("leaves out the actuary's tools and everything only they use", () => {
-    const toolsOnly = [...installed].filter((name) => /^(@kasko\/workbench|vega|@codemirror\/|@lezer\/|csv-|json-rules-engine$)/.test(name))
+    const toolsOnly = [...installed].filter((name) =>
+      /^(@kasko\/workbench|vega|@codemirror\/|@lezer\/|csv-|json-rules-engine$)/.test(name)
+    )
     expect(toolsOnly).toEqual([])
   })
 })

@@ -17,26 +17,41 @@ const TERMINATION_ROUNDS = 24
 const { schema, instances, database, call } = twoInstancesOnOneSchema("kasko_kills", "kill-partner")
 
 const createQuote = (instance: number, idempotencyKey?: string): Promise<Answer | "no answer"> =>
-  call(instance, "POST", "/insurance/car/quotes", Examples.quoteRequest(), idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }).catch(
-    () => "no answer" as const
-  )
+  call(
+    instance,
+    "POST",
+    "/insurance/car/quotes",
+    Examples.quoteRequest(),
+    idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey }
+  ).catch(() => "no answer" as const)
 
 const serviceConnections = async () =>
-  Number((await database().query("SELECT count(*) AS count FROM pg_stat_activity WHERE application_name = $1", [`kasko:${schema}`])).rows[0].count)
+  Number(
+    (
+      await database().query("SELECT count(*) AS count FROM pg_stat_activity WHERE application_name = $1", [
+        `kasko:${schema}`
+      ])
+    ).rows[0].count
+  )
 
 /** Terminates every backend of the service, once it has at least one again; answers how many went. */
 const terminateServiceConnections = async () => {
   for (let waited = 0; (await serviceConnections()) === 0 && waited < 40; waited++) await sleep(50)
-  const terminated = await database().query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", [`kasko:${schema}`])
+  const terminated = await database().query(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+    [`kasko:${schema}`]
+  )
   return terminated.rowCount ?? 0
 }
 
 /** Runs `work` over `items`, `width` at a time. */
 const inParallel = async <A>(items: ReadonlyArray<A>, width: number, work: (item: A) => Promise<void>) => {
   let next = 0
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await work(items[next++]!)
-  }))
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await work(items[next++]!)
+    })
+  )
 }
 
 describe("two instances whose database connections are terminated under load", () => {
@@ -73,7 +88,11 @@ describe("two instances whose database connections are terminated under load", (
     await sleep(300)
     const terminated: Array<number> = []
     // (a crashed instance would never connect again: stop cutting then, the checks below say why)
-    for (let round = 0; round < TERMINATION_ROUNDS && instances().every((instance) => instance.ended === undefined); round++) {
+    for (
+      let round = 0;
+      round < TERMINATION_ROUNDS && instances().every((instance) => instance.ended === undefined);
+      round++
+    ) {
       terminated.push(await terminateServiceConnections())
       await sleep(150)
     }
@@ -92,7 +111,8 @@ describe("two instances whose database connections are terminated under load", (
     )
 
     // both processes are still up
-    for (const crashed of crashes) expect.fail(`an instance ended (${crashed.ended}):\n${crashed.lastErrors.join("\n")}`)
+    for (const crashed of crashes)
+      expect.fail(`an instance ended (${crashed.ended}):\n${crashed.lastErrors.join("\n")}`)
     // every round found the service connected and cut it off
     expect(terminated).toHaveLength(TERMINATION_ROUNDS)
     expect(terminated.filter((count) => count === 0)).toEqual([])
@@ -105,7 +125,9 @@ describe("two instances whose database connections are terminated under load", (
     expect([...quotesByKey].filter(([, quotes]) => quotes.size !== 1)).toEqual([])
 
     // every acknowledged quote is stored, and each instance retrieves it
-    const stored = await database().query(`SELECT quote_id FROM ${schema}.quotes WHERE quote_id = ANY($1)`, [[...acknowledged]])
+    const stored = await database().query(`SELECT quote_id FROM ${schema}.quotes WHERE quote_id = ANY($1)`, [
+      [...acknowledged]
+    ])
     expect(stored.rowCount).toBe(acknowledged.size)
     const unreadable: Array<string> = []
     await inParallel([...acknowledged], 16, async (quoteId) => {
@@ -119,7 +141,9 @@ describe("two instances whose database connections are terminated under load", (
     // both serve again, without restart, with and without a key
     for (const instance of [0, 1]) {
       expect((await call(instance, "POST", "/insurance/car/quotes", Examples.quoteRequest())).status).toBe(200)
-      const keyed = await call(instance, "POST", "/insurance/car/quotes", Examples.quoteRequest(), { "idempotency-key": `after-kills-${instance}` })
+      const keyed = await call(instance, "POST", "/insurance/car/quotes", Examples.quoteRequest(), {
+        "idempotency-key": `after-kills-${instance}`
+      })
       expect(keyed.status).toBe(200)
     }
   }, 60_000)

@@ -104,6 +104,8 @@ export const startEmbeddedPostgres = async (wanted: URL): Promise<EmbeddedPostgr
   } catch (error) {
     await stop().catch(() => undefined)
     // the library rejects with nothing when the server exits early: its log says why
-    throw new Error(`the embedded PostgreSQL did not start: ${error instanceof Error ? error.message : "the server exited"}\n${log.join("")}`)
+    throw new Error(
+      `the embedded PostgreSQL did not start: ${error instanceof Error ? error.message : "the server exited"}\n${log.join("")}`
+    )
   }
 }

@@ -48,14 +48,25 @@ describe("an interrupted PostgreSQL write", () => {
             await holder.query(
               `INSERT INTO quotes (quote_id, partner_id, quote_number, policy_number, product_name, tariff_version, price_amount, payments_per_year, created_at, activated_at, quote_json, worksheet_json)
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-              [row.quote_id, row.partner_id, row.quote_number, row.policy_number, row.product_name, row.tariff_version, row.price_amount, row.payments_per_year, row.created_at, row.activated_at, row.quote_json, row.worksheet_json]
+              [
+                row.quote_id,
+                row.partner_id,
+                row.quote_number,
+                row.policy_number,
+                row.product_name,
+                row.tariff_version,
+                row.price_amount,
+                row.payments_per_year,
+                row.created_at,
+                row.activated_at,
+                row.quote_json,
+                row.worksheet_json
+              ]
             )
-            await holder.query("INSERT INTO idempotency_keys (partner_id, idempotency_key, fingerprint, quote_id, created_at) VALUES ($1, $2, 'g', $3, $4)", [
-              rival.partner_id,
-              use.key,
-              rival.quote_id,
-              rival.created_at
-            ])
+            await holder.query(
+              "INSERT INTO idempotency_keys (partner_id, idempotency_key, fingerprint, quote_id, created_at) VALUES ($1, $2, 'g', $3, $4)",
+              [rival.partner_id, use.key, rival.quote_id, rival.created_at]
+            )
           })
           const outcome = yield* Effect.either(store.insertIdempotent(quote, use).pipe(Effect.timeout("400 millis")))
           expect(Either.isLeft(outcome) && outcome.left._tag).toBe("TimeoutException")

@@ -42,9 +42,24 @@ export const twoInstancesOnOneSchema = (name: string, partnerId: string) => {
     database = new pg.Client({ connectionString: testDatabaseUrl })
     await database.connect()
     await database.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-    const { subscription_key } = JSON.parse(await kasko("partners", "add", "--id", partnerId, "--name", "Fleet Partner A/S", "--json"))
-    const token = (await kasko("tokens", "issue", "--partner", partnerId, "--scopes", "offers:create quotes:create quotes:read quotes:activate")).trim()
-    headers = { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": subscription_key, "content-type": "application/json" }
+    const { subscription_key } = JSON.parse(
+      await kasko("partners", "add", "--id", partnerId, "--name", "Fleet Partner A/S", "--json")
+    )
+    const token = (
+      await kasko(
+        "tokens",
+        "issue",
+        "--partner",
+        partnerId,
+        "--scopes",
+        "offers:create quotes:create quotes:read quotes:activate"
+      )
+    ).trim()
+    headers = {
+      authorization: `Bearer ${token}`,
+      "ocp-apim-subscription-key": subscription_key,
+      "content-type": "application/json"
+    }
     instances.push(...(await Promise.all([startInstance(), startInstance()])))
   }, 60_000)
 
@@ -62,14 +77,25 @@ export const twoInstancesOnOneSchema = (name: string, partnerId: string) => {
     /** The database, for checks behind the service's back. */
     database: () => database,
     /** Sends a request to instance 0 or 1 with the partner's credentials. */
-    call: async (instance: number, method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<Answer> => {
+    call: async (
+      instance: number,
+      method: string,
+      path: string,
+      body?: unknown,
+      extra: Record<string, string> = {}
+    ): Promise<Answer> => {
       const response = await fetch(`${instances[instance]!.url}${path}`, {
         method,
         headers: { ...headers, ...extra },
         ...(body === undefined ? {} : { body: JSON.stringify(body) })
       })
       const text = await response.text()
-      return { status: response.status, text, body: text === "" ? undefined : JSON.parse(text), retryAfter: response.headers.get("retry-after") }
+      return {
+        status: response.status,
+        text,
+        body: text === "" ? undefined : JSON.parse(text),
+        retryAfter: response.headers.get("retry-after")
+      }
     }
   }
 }

@@ -13,7 +13,11 @@ const SETUP_PACKAGES = pathToFileURL(join(import.meta.dirname, "..", "dist", "po
 const exitCodeAfterLoading = (exitCode: number) =>
   spawnSync(
     process.execPath,
-    ["--input-type=module", "--eval", `const { loadEmbeddedPostgres } = await import(${JSON.stringify(SETUP_PACKAGES)}); await loadEmbeddedPostgres(); process.exitCode = ${exitCode}`],
+    [
+      "--input-type=module",
+      "--eval",
+      `const { loadEmbeddedPostgres } = await import(${JSON.stringify(SETUP_PACKAGES)}); await loadEmbeddedPostgres(); process.exitCode = ${exitCode}`
+    ],
     { encoding: "utf8" }
   )
 

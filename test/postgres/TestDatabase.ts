@@ -16,7 +16,9 @@ declare module "vitest" {
 const provided = inject("testDatabaseUrl")
 if (typeof provided !== "string") {
   // a suite run outside vitest.config.ts's `postgres` project has no server: fail, never skip
-  throw new Error("no test database: run the PostgreSQL suites through vitest.config.ts, whose postgres project provides one")
+  throw new Error(
+    "no test database: run the PostgreSQL suites through vitest.config.ts, whose postgres project provides one"
+  )
 }
 
 /** Connection URL of the PostgreSQL server for this run's PostgreSQL suites. */

@@ -11,7 +11,9 @@ import { pg } from "./SetupPackages.js"
 
 const CONFIGURED_URL = process.env["KASKO_TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
 
-type Probe = { readonly answers: true; readonly refusal?: string } | { readonly answers: false; readonly silence: string }
+type Probe =
+  | { readonly answers: true; readonly refusal?: string }
+  | { readonly answers: false; readonly silence: string }
 
 /** Whether a PostgreSQL server answers at `url` — refusing us counts as an answer. */
 const probe = async (url: string): Promise<Probe> => {

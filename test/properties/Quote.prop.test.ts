@@ -52,14 +52,19 @@ const fittingParties = (parameters: Record<Role, string>): Array<GeneratedParty>
 /** The role rules of DESIGN §2, stated independently of the implementation. */
 const rolesHold = (parameters: Record<Role, string>, parties: ReadonlyArray<GeneratedParty>): boolean =>
   parameters.vehicle_owner === "organization" &&
-  parties.every((p) => ROLES.some((role) => p[role] === true) && (p.person !== undefined || p.organization !== undefined)) &&
+  parties.every(
+    (p) => ROLES.some((role) => p[role] === true) && (p.person !== undefined || p.organization !== undefined)
+  ) &&
   ROLES.every(
     (role) =>
       parties.some((p) => p[role] === true) &&
-      parties.filter((p) => p[role] === true).every((p) => p[parameters[role] as "person" | "organization"] !== undefined)
+      parties
+        .filter((p) => p[role] === true)
+        .every((p) => p[parameters[role] as "person" | "organization"] !== undefined)
   )
 
-const runQuote = (request: unknown) => runOnMemoryEngine(Effect.either(QuotingService.createQuote("partner-a", request)))
+const runQuote = (request: unknown) =>
+  runOnMemoryEngine(Effect.either(QuotingService.createQuote("partner-a", request)))
 
 const runOffer = (request: unknown) => runOnMemoryEngine(QuotingService.createOffer(request))
 
@@ -120,7 +125,9 @@ describe("quote properties", () => {
             parameters.policy_holder === "person" &&
             parameters.vehicle_user === "person" &&
             parameters.vehicle_usage === "privat_person_koersel"
-          expect(quote.product.product_name).toBe(SPECIFIED_PRODUCT_NAMES[`${product} ${standard ? "standard" : "extended"}`])
+          expect(quote.product.product_name).toBe(
+            SPECIFIED_PRODUCT_NAMES[`${product} ${standard ? "standard" : "extended"}`]
+          )
           expect(quote.policies[0]!.insurer !== undefined).toBe(standard)
         }
       ),

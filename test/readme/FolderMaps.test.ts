@@ -9,7 +9,9 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 
 const ROOT = join(import.meta.dirname, "..", "..")
-const PACKAGES = ["packages", "adapters"].flatMap((group) => readdirSync(join(ROOT, group)).map((name) => `${group}/${name}`))
+const PACKAGES = ["packages", "adapters"].flatMap((group) =>
+  readdirSync(join(ROOT, group)).map((name) => `${group}/${name}`)
+)
 const NOT_MAPPED = new Set(["node_modules", "dist"])
 
 const foldersIn = (directory: string): Array<string> =>

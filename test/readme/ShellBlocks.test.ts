@@ -62,7 +62,10 @@ const userEnvironment = (dataDirectory: string, npmrc: string): NodeJS.ProcessEn
     if (/^(npm_|pnpm_|PNPM_|npm_config_|NODE_OPTIONS$|VITEST|TEST$)/i.test(name)) continue
     environment[name] = value
   }
-  environment["PATH"] = (process.env["PATH"] ?? "").split(":").filter((entry) => !entry.includes("node_modules")).join(":")
+  environment["PATH"] = (process.env["PATH"] ?? "")
+    .split(":")
+    .filter((entry) => !entry.includes("node_modules"))
+    .join(":")
   environment["npm_config_userconfig"] = npmrc
   environment["KASKO_DATA_DIR"] = dataDirectory
   return environment
@@ -76,7 +79,12 @@ interface Ran {
 const runBash = (script: string, environment: NodeJS.ProcessEnv, background: Array<ChildProcess>): Promise<Ran> =>
   new Promise((resolve) => {
     // its own process group, so what it leaves serving in the background can be stopped with it
-    const bash = spawn("bash", ["-c", script], { cwd: ROOT, env: environment, detached: true, stdio: ["ignore", "pipe", "pipe"] })
+    const bash = spawn("bash", ["-c", script], {
+      cwd: ROOT,
+      env: environment,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     background.push(bash)
     let output = ""
     bash.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
@@ -139,7 +147,9 @@ describe("the README's shell blocks", () => {
     }
 
     // the first request: the product definition and a priced offer
-    const walkthrough = outputs.find((output) => output.includes("/products/") || output.includes('"product_name":"insurance-car-leasing"'))
+    const walkthrough = outputs.find(
+      (output) => output.includes("/products/") || output.includes('"product_name":"insurance-car-leasing"')
+    )
     expect(walkthrough, outputs.join("\n----\n")).toMatch(/"product_name":"insurance-car-leasing"/)
     expect(walkthrough).toMatch(/"price":\{"annually":\d+,"monthly":\d+\}/)
 

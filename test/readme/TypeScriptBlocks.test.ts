@@ -33,7 +33,9 @@ interface Block {
 const readmes = (directory: string): Array<string> =>
   readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     if (entry.isDirectory()) {
-      return NOT_SEARCHED.has(entry.name) || entry.name.startsWith(BLOCKS_PREFIX) ? [] : readmes(join(directory, entry.name))
+      return NOT_SEARCHED.has(entry.name) || entry.name.startsWith(BLOCKS_PREFIX)
+        ? []
+        : readmes(join(directory, entry.name))
     }
     return entry.name === "README.md" ? [relative(ROOT, join(directory, entry.name))] : []
   })
@@ -41,12 +43,14 @@ const readmes = (directory: string): Array<string> =>
 /** The ```ts and ```typescript blocks of a README, indented ones (in a list) included. */
 const typeScriptBlocks = (readme: string): Array<Block> => {
   const text = readFileSync(join(ROOT, readme), "utf8")
-  return [...text.matchAll(/^([ \t]*)```(?:ts|typescript)(?=[ \t]|$)([^\n]*)\n([\s\S]*?)^\1```[ \t]*$/gm)].map((match) => ({
-    readme,
-    line: text.slice(0, match.index).split("\n").length,
-    code: match[3]!.replace(new RegExp(`^${match[1]!}`, "gm"), ""),
-    optedOut: match[2]!.trim().split(/\s+/).includes(OPT_OUT)
-  }))
+  return [...text.matchAll(/^([ \t]*)```(?:ts|typescript)(?=[ \t]|$)([^\n]*)\n([\s\S]*?)^\1```[ \t]*$/gm)].map(
+    (match) => ({
+      readme,
+      line: text.slice(0, match.index).split("\n").length,
+      code: match[3]!.replace(new RegExp(`^${match[1]!}`, "gm"), ""),
+      optedOut: match[2]!.trim().split(/\s+/).includes(OPT_OUT)
+    })
+  )
 }
 
 /** The name of a block's module: the README's path and the fence's line, readable in tsc's output. */
@@ -90,16 +94,22 @@ describe("the READMEs' TypeScript blocks", () => {
       })
     )
 
-    const tsc = spawnSync(process.execPath, [TSC, "-p", directory, "--pretty", "false"], { cwd: directory, encoding: "utf8" })
+    const tsc = spawnSync(process.execPath, [TSC, "-p", directory, "--pretty", "false"], {
+      cwd: directory,
+      encoding: "utf8"
+    })
     // "<module>(line,column): error TS…" becomes "<README>:<line>:<column> (block at line <fence>): error TS…";
     // any other file is named from the repository root
-    const diagnostics = `${tsc.stdout}${tsc.stderr}`.replace(/^(\S+?\.ts)\((\d+),(\d+)\)/gm, (_, file: string, line: string, column: string) => {
-      const path = resolve(directory, file)
-      const block = byModule.get(relative(directory, path))
-      return block === undefined
-        ? `${relative(ROOT, path)}:${line}:${column}`
-        : `${block.readme}:${block.line + Number(line)}:${column} (block at line ${block.line})`
-    })
+    const diagnostics = `${tsc.stdout}${tsc.stderr}`.replace(
+      /^(\S+?\.ts)\((\d+),(\d+)\)/gm,
+      (_, file: string, line: string, column: string) => {
+        const path = resolve(directory, file)
+        const block = byModule.get(relative(directory, path))
+        return block === undefined
+          ? `${relative(ROOT, path)}:${line}:${column}`
+          : `${block.readme}:${block.line + Number(line)}:${column} (block at line ${block.line})`
+      }
+    )
     expect(tsc.status, `the READMEs' TypeScript blocks do not compile:\n${diagnostics}`).toBe(0)
   }, 180_000)
 })

@@ -17,9 +17,13 @@ const directory = temporaryDirectory("kasko-serve-")
 afterAll(() => directory.remove())
 
 const serve = (environment: Record<string, string>) =>
-  spawn(process.execPath, [MAIN, "serve"], { env: { ...process.env, ...environment }, stdio: ["ignore", "pipe", "pipe"] })
+  spawn(process.execPath, [MAIN, "serve"], {
+    env: { ...process.env, ...environment },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
 
-const exitOf = (child: ChildProcess) => new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
 
 const collect = (stream: NodeJS.ReadableStream) => {
   let text = ""
@@ -50,17 +54,26 @@ describe("kasko serve", () => {
     const exited = exitOf(child)
     // a request whose body is still arriving when the signal comes
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const pending = request(`${url}/insurance/car/offers`, { method: "POST", headers: { ...partner.headers, "content-type": "application/json", "transfer-encoding": "chunked" } }, (response) => {
-        let body = ""
-        response.on("data", (chunk) => (body += String(chunk)))
-        response.on("end", () => resolve({ status: response.statusCode!, body }))
-      })
+      const pending = request(
+        `${url}/insurance/car/offers`,
+        {
+          method: "POST",
+          headers: { ...partner.headers, "content-type": "application/json", "transfer-encoding": "chunked" }
+        },
+        (response) => {
+          let body = ""
+          response.on("data", (chunk) => (body += String(chunk)))
+          response.on("end", () => resolve({ status: response.statusCode!, body }))
+        }
+      )
       pending.on("error", reject)
       pending.write('{"product": {"product_name": "insurance-car-leasing", ')
       setTimeout(() => {
         child.kill("SIGTERM")
         setTimeout(() => {
-          pending.end('"parameters": {"policy_holder": "person", "vehicle_type": "personbil", "vehicle_user": "person", "vehicle_owner": "organization", "vehicle_usage": "privat_person_koersel", "vehicle_price": "200000"}, "features": [{"name": "standard"}]}}')
+          pending.end(
+            '"parameters": {"policy_holder": "person", "vehicle_type": "personbil", "vehicle_user": "person", "vehicle_owner": "organization", "vehicle_usage": "privat_person_koersel", "vehicle_price": "200000"}, "features": [{"name": "standard"}]}}'
+          )
         }, 300)
       }, 300)
     })

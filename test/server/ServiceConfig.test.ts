@@ -19,9 +19,19 @@ describe("service configuration", () => {
 
   it("reads the environment", () => {
     const config = Either.getOrThrow(
-      readServiceConfig({ PORT: "9000", KASKO_DATA_DIR: "/var/lib/kasko", KASKO_SQLITE_SYNCHRONOUS: "NORMAL", KASKO_LOG_LEVEL: "warn" })
+      readServiceConfig({
+        PORT: "9000",
+        KASKO_DATA_DIR: "/var/lib/kasko",
+        KASKO_SQLITE_SYNCHRONOUS: "NORMAL",
+        KASKO_LOG_LEVEL: "warn"
+      })
     )
-    expect(config).toMatchObject({ port: 9000, dataDirectory: "/var/lib/kasko", sqliteSynchronous: "NORMAL", logLevel: "warn" })
+    expect(config).toMatchObject({
+      port: 9000,
+      dataDirectory: "/var/lib/kasko",
+      sqliteSynchronous: "NORMAL",
+      logLevel: "warn"
+    })
   })
 
   it.each([

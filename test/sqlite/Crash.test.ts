@@ -23,9 +23,13 @@ const QUOTES = 3_000
 /** Starts the writer and kills it after `acknowledgements` acks; answers the acknowledged indexes. */
 const runAndKill = (filename: string, quotesFile: string, startIndex: number, acknowledgements: number) =>
   new Promise<Array<number>>((resolve, reject) => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, "crash-writer.mjs"), filename, quotesFile, String(startIndex), "FULL"], {
-      stdio: ["ignore", "pipe", "inherit"]
-    })
+    const child = spawn(
+      process.execPath,
+      [join(import.meta.dirname, "crash-writer.mjs"), filename, quotesFile, String(startIndex), "FULL"],
+      {
+        stdio: ["ignore", "pipe", "inherit"]
+      }
+    )
     const acknowledged: Array<number> = []
     // every line read is an acknowledgement, also those that arrive after the kill was sent
     createInterface({ input: child.stdout }).on("line", (line) => {
@@ -35,7 +39,8 @@ const runAndKill = (filename: string, quotesFile: string, startIndex: number, ac
     })
     child.on("error", reject)
     child.on("close", (code, signal) => {
-      if (signal !== "SIGKILL") reject(new Error(`writer ended with code ${code}, signal ${signal}, before it was killed`))
+      if (signal !== "SIGKILL")
+        reject(new Error(`writer ended with code ${code}, signal ${signal}, before it was killed`))
       else resolve(acknowledged)
     })
   })

@@ -31,7 +31,9 @@ describe("authentication's memory of subscription keys on SQLite", () => {
       findSubscriptionKey: (prefix) => Effect.suspend(() => ((lookups += 1), serviceStore.findSubscriptionKey(prefix)))
     }
     const onAdmin = <A, E>(program: Effect.Effect<A, E, PartnerStore.PartnerStore>) =>
-      Effect.runPromise(Effect.provideService(program, PartnerStore.PartnerStore, SqlitePartnerStore.makePartnerStore(admin)))
+      Effect.runPromise(
+        Effect.provideService(program, PartnerStore.PartnerStore, SqlitePartnerStore.makePartnerStore(admin))
+      )
     const { privateKey, publicKey } = await generateKeyPair("ES256")
     const token = await new SignJWT({ scope: "offers:create" })
       .setProtectedHeader({ alg: "ES256" })
@@ -41,9 +43,18 @@ describe("authentication's memory of subscription keys on SQLite", () => {
       .setIssuedAt()
       .setExpirationTime("10m")
       .sign(privateKey)
-    const authentication = await Effect.runPromise(Authentication.make(publicKey, RULES).pipe(Effect.provideService(PartnerStore.PartnerStore, countingStore)))
+    const authentication = await Effect.runPromise(
+      Authentication.make(publicKey, RULES).pipe(Effect.provideService(PartnerStore.PartnerStore, countingStore))
+    )
     const authenticate = (subscriptionKey: string) =>
-      Effect.runPromise(Effect.either(authentication.authenticate({ authorization: `Bearer ${token}`, subscriptionKey }, "offers:create" satisfies AuthenticationPort.Scope)))
+      Effect.runPromise(
+        Effect.either(
+          authentication.authenticate(
+            { authorization: `Bearer ${token}`, subscriptionKey },
+            "offers:create" satisfies AuthenticationPort.Scope
+          )
+        )
+      )
     try {
       const first = SubscriptionKeys.generateSubscriptionKey()
       const second = SubscriptionKeys.generateSubscriptionKey()

@@ -17,12 +17,19 @@ beforeAll(async () => {
 })
 
 const useStore = <A, E>(filename: string, program: (store: QuoteStore.QuoteStore["Type"]) => Effect.Effect<A, E>) =>
-  Effect.runPromise(Effect.flatMap(QuoteStore.QuoteStore, program).pipe(Effect.provide(SqliteQuoteStore.layer({ filename }))) as Effect.Effect<A, unknown>)
+  Effect.runPromise(
+    Effect.flatMap(QuoteStore.QuoteStore, program).pipe(
+      Effect.provide(SqliteQuoteStore.layer({ filename }))
+    ) as Effect.Effect<A, unknown>
+  )
 
 const openExit = (filename: string) =>
-  Effect.runPromiseExit(Effect.flatMap(QuoteStore.QuoteStore, () => Effect.void).pipe(Effect.provide(SqliteQuoteStore.layer({ filename }))))
+  Effect.runPromiseExit(
+    Effect.flatMap(QuoteStore.QuoteStore, () => Effect.void).pipe(Effect.provide(SqliteQuoteStore.layer({ filename })))
+  )
 
-const failureOf = (exit: Exit.Exit<unknown, unknown>) => (Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined)
+const failureOf = (exit: Exit.Exit<unknown, unknown>) =>
+  Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
 
 describe("the SQLite file", () => {
   it.each(["FULL", "NORMAL"] as const)("runs with WAL and synchronous=%s, read back after a write", (synchronous) => {
@@ -46,19 +53,31 @@ describe("the SQLite file", () => {
 
   it("serves quotes created and activated before a restart in the same form", async () => {
     const filename = directory.newFile("restart.db")
-    const engine = () => Layer.mergeAll(SqliteQuoteStore.layer({ filename }), IdGenerator.layerSequential, TariffBook.shipped)
-    const at = <A, E>(millis: number, program: Effect.Effect<A, E, QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook>) =>
+    const engine = () =>
+      Layer.mergeAll(SqliteQuoteStore.layer({ filename }), IdGenerator.layerSequential, TariffBook.shipped)
+    const at = <A, E>(
+      millis: number,
+      program: Effect.Effect<A, E, QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook>
+    ) =>
       Effect.runPromise(
-        Effect.zipRight(TestClock.setTime(millis), program).pipe(Effect.provide(engine()), Effect.provide(TestContext.TestContext)) as Effect.Effect<A, unknown>
+        Effect.zipRight(TestClock.setTime(millis), program).pipe(
+          Effect.provide(engine()),
+          Effect.provide(TestContext.TestContext)
+        ) as Effect.Effect<A, unknown>
       )
     const now = Date.parse("2026-03-02T09:00:00.000Z")
     const before = await at(
       now,
       Effect.gen(function* () {
         const awaiting = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
-        const activated = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest(Examples.standardParameters({ policy_holder: "organization" })))
+        const activated = yield* QuotingService.createQuote(
+          "partner-a",
+          Examples.quoteRequest(Examples.standardParameters({ policy_holder: "organization" }))
+        )
         yield* QuotingService.activateQuote("partner-a", activated.quote_id)
-        return yield* Effect.forEach([awaiting.quote_id, activated.quote_id], (id) => QuotingService.getQuote("partner-a", id))
+        return yield* Effect.forEach([awaiting.quote_id, activated.quote_id], (id) =>
+          QuotingService.getQuote("partner-a", id)
+        )
       })
     )
     // the layer closed the file; a new one opens it
@@ -75,7 +94,9 @@ describe("the SQLite file", () => {
     await useStore(filename, (store) => Effect.forEach(fixtures, (fixture) => store.insert(fixture)))
     expect(!existsSync(`${filename}-wal`) || statSync(`${filename}-wal`).size === 0).toBe(true)
     const database = new Database(filename, { readonly: true })
-    expect((database.prepare("SELECT count(*) AS count FROM quotes").get() as { count: number }).count).toBe(fixtures.length)
+    expect((database.prepare("SELECT count(*) AS count FROM quotes").get() as { count: number }).count).toBe(
+      fixtures.length
+    )
     database.close()
   })
 })
@@ -86,10 +107,16 @@ describe("group commit", () => {
     const database = SqliteConnection.openConnection({ filename })
     const store = SqliteQuoteStore.makeQuoteStore(database)
     try {
-      const [first, second, third] = fixtures as [QuoteStore.StoredQuote, QuoteStore.StoredQuote, QuoteStore.StoredQuote]
+      const [first, second, third] = fixtures as [
+        QuoteStore.StoredQuote,
+        QuoteStore.StoredQuote,
+        QuoteStore.StoredQuote
+      ]
       await Effect.runPromise(store.insert(first))
       // one turn of the event loop: the three are committed as one group, the duplicate of `first` breaks it
-      const outcomes = await Promise.all([second, first, third].map((quote) => Effect.runPromiseExit(store.insert(quote))))
+      const outcomes = await Promise.all(
+        [second, first, third].map((quote) => Effect.runPromiseExit(store.insert(quote)))
+      )
       expect(outcomes.map((exit) => exit._tag)).toEqual(["Success", "Failure", "Success"])
       for (const quote of [first, second, third]) {
         expect(await Effect.runPromise(store.find(quote.partner_id, quote.quote_id))).toEqual(Option.some(quote))
@@ -125,22 +152,35 @@ describe("migrations", () => {
     await useStore(filename, (store) => store.insert(fixtures[0]!))
     expect(migrationRows(filename)).toHaveLength(SqliteMigrations.MIGRATIONS.length)
     const database = new Database(filename, { readonly: true })
-    expect(database.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'quotes_by_created_at'").get()).toBeDefined()
+    expect(
+      database.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'quotes_by_created_at'").get()
+    ).toBeDefined()
     database.close()
-    expect(await useStore(filename, (store) => store.find(fixtures[0]!.partner_id, fixtures[0]!.quote_id))).toEqual(Option.some(fixtures[0]))
+    expect(await useStore(filename, (store) => store.find(fixtures[0]!.partner_id, fixtures[0]!.quote_id))).toEqual(
+      Option.some(fixtures[0])
+    )
   })
 
   it("refuses a database from a newer kasko, and leaves it untouched", async () => {
     const filename = directory.newFile("newer.db")
     await useStore(filename, (store) => store.insert(fixtures[0]!))
     const database = new Database(filename)
-    database.prepare("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (99, 'future', 'x', 'later')").run()
+    database
+      .prepare(
+        "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (99, 'future', 'x', 'later')"
+      )
+      .run()
     database.close()
     const exit = await openExit(filename)
     expect(failureOf(exit)).toBeInstanceOf(SqliteOpenRefused)
     const latest = SqliteMigrations.MIGRATIONS.at(-1)!.version
-    expect((failureOf(exit) as SqliteOpenRefused).reason).toContain(`schema version 99, newer than this kasko knows (up to ${latest})`)
-    expect(migrationRows(filename).map((row: any) => row.version)).toEqual([...SqliteMigrations.MIGRATIONS.map((migration) => migration.version), 99])
+    expect((failureOf(exit) as SqliteOpenRefused).reason).toContain(
+      `schema version 99, newer than this kasko knows (up to ${latest})`
+    )
+    expect(migrationRows(filename).map((row: any) => row.version)).toEqual([
+      ...SqliteMigrations.MIGRATIONS.map((migration) => migration.version),
+      99
+    ])
   })
 
   it("refuses a database whose applied migration was edited", async () => {
@@ -168,7 +208,11 @@ describe("driver faults become StorageUnavailable", () => {
     blocker.exec("BEGIN IMMEDIATE")
     try {
       const exit = await Effect.runPromiseExit(SqliteQuoteStore.makeQuoteStore(database).insert(fixtures[0]!))
-      expect(failureOf(exit)).toMatchObject({ _tag: "StorageUnavailable", retryable: true, reason: expect.stringContaining("SQLITE_BUSY") })
+      expect(failureOf(exit)).toMatchObject({
+        _tag: "StorageUnavailable",
+        retryable: true,
+        reason: expect.stringContaining("SQLITE_BUSY")
+      })
     } finally {
       blocker.exec("ROLLBACK")
       blocker.close()
@@ -184,9 +228,16 @@ describe("driver faults become StorageUnavailable", () => {
     const pages = database.pragma("page_count", { simple: true }) as number
     database.pragma(`max_page_count = ${pages + 2}`)
     const store = SqliteQuoteStore.makeQuoteStore(database)
-    const big = { ...fixtures[0]!, quote: { ...fixtures[0]!.quote, agent: { ...fixtures[0]!.quote.agent, user_id: "x".repeat(200_000) } } }
+    const big = {
+      ...fixtures[0]!,
+      quote: { ...fixtures[0]!.quote, agent: { ...fixtures[0]!.quote.agent, user_id: "x".repeat(200_000) } }
+    }
     const exit = await Effect.runPromiseExit(store.insert(big))
-    expect(failureOf(exit)).toMatchObject({ _tag: "StorageUnavailable", retryable: true, reason: expect.stringContaining("SQLITE_FULL") })
+    expect(failureOf(exit)).toMatchObject({
+      _tag: "StorageUnavailable",
+      retryable: true,
+      reason: expect.stringContaining("SQLITE_FULL")
+    })
     expect(await Effect.runPromise(store.find(big.partner_id, big.quote_id))).toEqual(Option.none())
     database.pragma("max_page_count = 1073741823")
     await Effect.runPromise(store.insert(big))

@@ -21,27 +21,45 @@ export const partnerStoreContract = (name: string, makeLayer: () => StoreLayer):
     it("adds partners with a first key, lists them by id, and refuses a taken id", async () => {
       const outcome = await run(
         Effect.gen(function* () {
-          yield* PartnerAdministration.addPartner({ partner_id: "zeta-leasing", name: "Zeta Leasing A/S", cvr_number: "12345674" }, key("aaaa0001"))
+          yield* PartnerAdministration.addPartner(
+            { partner_id: "zeta-leasing", name: "Zeta Leasing A/S", cvr_number: "12345674" },
+            key("aaaa0001")
+          )
           yield* PartnerAdministration.addPartner({ partner_id: "alfa-biler", name: "Alfa Biler ApS" }, key("aaaa0002"))
-          const duplicate = yield* Effect.flip(PartnerAdministration.addPartner({ partner_id: "alfa-biler", name: "Other" }, key("aaaa0003")))
+          const duplicate = yield* Effect.flip(
+            PartnerAdministration.addPartner({ partner_id: "alfa-biler", name: "Other" }, key("aaaa0003"))
+          )
           return { partners: yield* PartnerAdministration.listPartners, duplicate }
         })
       )
       expect(outcome.partners).toEqual([
-        { partner_id: "alfa-biler", name: "Alfa Biler ApS", status: "active", created_at: Date.parse("2026-03-02T09:00:00Z") },
-        { partner_id: "zeta-leasing", name: "Zeta Leasing A/S", cvr_number: "12345674", status: "active", created_at: Date.parse("2026-03-02T09:00:00Z") }
+        {
+          partner_id: "alfa-biler",
+          name: "Alfa Biler ApS",
+          status: "active",
+          created_at: Date.parse("2026-03-02T09:00:00Z")
+        },
+        {
+          partner_id: "zeta-leasing",
+          name: "Zeta Leasing A/S",
+          cvr_number: "12345674",
+          status: "active",
+          created_at: Date.parse("2026-03-02T09:00:00Z")
+        }
       ])
       expect(outcome.duplicate).toMatchObject({ _tag: "PartnerAlreadyExists", partner_id: "alfa-biler" })
     })
 
     it("validates a new partner: id form, name, CVR", async () => {
-      const error = await run(Effect.flip(PartnerAdministration.addPartner({ partner_id: "Bad Id", name: "", cvr_number: "12345678" }, key("bbbb0001"))))
+      const error = await run(
+        Effect.flip(
+          PartnerAdministration.addPartner({ partner_id: "Bad Id", name: "", cvr_number: "12345678" }, key("bbbb0001"))
+        )
+      )
       expect(error).toMatchObject({ _tag: "ConstraintViolation" })
-      expect((error as unknown as { violations: Array<{ field: string }> }).violations.map((violation) => violation.field)).toEqual([
-        "partner_id",
-        "name",
-        "cvr_number"
-      ])
+      expect(
+        (error as unknown as { violations: Array<{ field: string }> }).violations.map((violation) => violation.field)
+      ).toEqual(["partner_id", "name", "cvr_number"])
     })
 
     it("finds a key by its prefix, revoked or not, and its partner in its status", async () => {
@@ -60,7 +78,15 @@ export const partnerStoreContract = (name: string, makeLayer: () => StoreLayer):
           return { found, unknown, revokedCount, revoked, rotated, suspended }
         })
       )
-      expect(outcome.found).toEqual(Option.some({ partner_id: "partner-a", key_prefix: "cccc0001", key_hash: "hash-of-cccc0001", created_at: expect.any(Number), revoked_at: null }))
+      expect(outcome.found).toEqual(
+        Option.some({
+          partner_id: "partner-a",
+          key_prefix: "cccc0001",
+          key_hash: "hash-of-cccc0001",
+          created_at: expect.any(Number),
+          revoked_at: null
+        })
+      )
       expect(outcome.unknown).toEqual(Option.none())
       expect(outcome.revokedCount).toBe(1)
       expect(Option.getOrThrow(outcome.revoked).revoked_at).toEqual(expect.any(Number))
@@ -95,7 +121,9 @@ export const partnerStoreContract = (name: string, makeLayer: () => StoreLayer):
           yield* PartnerAdministration.addPartner({ partner_id: "partner-b", name: "B" }, key("dddd0002"))
           const othersKey = yield* Effect.flip(PartnerAdministration.revokeSubscriptionKey("partner-a", "dddd0002"))
           const unknownPartner = yield* Effect.flip(PartnerAdministration.revokeSubscriptionKey("partner-z", "dddd"))
-          const keys = yield* Effect.flatMap(PartnerStore.PartnerStore, (store) => store.listSubscriptionKeys("partner-b"))
+          const keys = yield* Effect.flatMap(PartnerStore.PartnerStore, (store) =>
+            store.listSubscriptionKeys("partner-b")
+          )
           return { othersKey, unknownPartner, keys }
         })
       )
@@ -106,7 +134,10 @@ export const partnerStoreContract = (name: string, makeLayer: () => StoreLayer):
 
     it("answers PartnerNotFound for keys of and suspension of an unknown partner", async () => {
       const outcome = await run(
-        Effect.all([Effect.flip(PartnerAdministration.addSubscriptionKey("nobody", key("eeee0001"))), Effect.flip(PartnerAdministration.suspendPartner("nobody"))])
+        Effect.all([
+          Effect.flip(PartnerAdministration.addSubscriptionKey("nobody", key("eeee0001"))),
+          Effect.flip(PartnerAdministration.suspendPartner("nobody"))
+        ])
       )
       expect(outcome.map((error) => error._tag)).toEqual(["PartnerNotFound", "PartnerNotFound"])
     })

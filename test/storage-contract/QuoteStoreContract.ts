@@ -22,9 +22,12 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
 
     /** Runs a program against a fresh store; the store is closed afterwards. */
     const withStore = <A, E>(program: (store: QuoteStore.QuoteStore["Type"]) => Effect.Effect<A, E>) =>
-      Effect.runPromise(Effect.flatMap(QuoteStore.QuoteStore, program).pipe(Effect.provide(makeLayer())) as Effect.Effect<A, unknown>)
+      Effect.runPromise(
+        Effect.flatMap(QuoteStore.QuoteStore, program).pipe(Effect.provide(makeLayer())) as Effect.Effect<A, unknown>
+      )
 
-    const found = (option: Option.Option<StoredQuote>) => Option.getOrThrowWith(option, () => new Error("quote not found"))
+    const found = (option: Option.Option<StoredQuote>) =>
+      Option.getOrThrowWith(option, () => new Error("quote not found"))
 
     it("reads back every field it stored, Danish letters included", async () => {
       const readBack = await withStore((store) =>
@@ -93,7 +96,10 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
 
     it("finds nothing for an unknown id", async () => {
       const outcome = await withStore((store) =>
-        Effect.all([store.find("partner-a", "0190a000-0000-7000-8000-ffffffffffff"), store.markActivated("partner-a", "nope", 1)])
+        Effect.all([
+          store.find("partner-a", "0190a000-0000-7000-8000-ffffffffffff"),
+          store.markActivated("partner-a", "nope", 1)
+        ])
       )
       expect(outcome).toEqual([Option.none(), Option.none()])
     })
@@ -180,7 +186,11 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
     })
 
     describe("idempotency keys", () => {
-      const use = (key: string, fingerprint: string, unusedBefore = 0) => ({ key, fingerprint, unused_before: unusedBefore })
+      const use = (key: string, fingerprint: string, unusedBefore = 0) => ({
+        key,
+        fingerprint,
+        unused_before: unusedBefore
+      })
 
       it("stores the first quote under a key and answers it, with its fingerprint, to the next use", async () => {
         const [first, second] = [variantOf(fixtures[0]!, 901), variantOf(fixtures[0]!, 902)]
@@ -205,7 +215,10 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
             yield* store.insertIdempotent(mine, use("shared-key", "a"))
             const otherPartner = yield* store.insertIdempotent(theirs, use("shared-key", "a"))
             const afterExpiry = yield* store.insertIdempotent(later, use("shared-key", "b", mine.created_at))
-            const again = yield* store.insertIdempotent(variantOf(fixtures[0]!, 914), use("shared-key", "b", mine.created_at))
+            const again = yield* store.insertIdempotent(
+              variantOf(fixtures[0]!, 914),
+              use("shared-key", "b", mine.created_at)
+            )
             return { otherPartner, afterExpiry, again }
           })
         )
@@ -218,7 +231,11 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
         const attempts = Array.from({ length: 20 }, (_, index) => variantOf(fixtures[1]!, 920 + index))
         const outcome = await withStore((store) =>
           Effect.gen(function* () {
-            const results = yield* Effect.forEach(attempts, (quote) => store.insertIdempotent(quote, use("burst", "same-body")), { concurrency: "unbounded" })
+            const results = yield* Effect.forEach(
+              attempts,
+              (quote) => store.insertIdempotent(quote, use("burst", "same-body")),
+              { concurrency: "unbounded" }
+            )
             const stored = yield* Effect.forEach(attempts, (quote) => store.find(quote.partner_id, quote.quote_id))
             return { results, stored }
           })
@@ -243,7 +260,9 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
 
     describe("through the engine, with the test clock", () => {
       const engineLayer = () => Layer.mergeAll(makeLayer(), IdGenerator.layerSequential, TariffBook.shipped)
-      const run = <A, E>(program: Effect.Effect<A, E, QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook>) =>
+      const run = <A, E>(
+        program: Effect.Effect<A, E, QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook>
+      ) =>
         Effect.runPromise(
           Effect.zipRight(TestClock.setTime(Date.parse("2026-03-02T09:00:00.000Z")), program).pipe(
             Effect.provide(engineLayer()),
@@ -258,11 +277,19 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
             const activated = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
             yield* QuotingService.activateQuote("partner-a", activated.quote_id)
             yield* TestClock.adjust(30 * DAY - 1)
-            const before = yield* Effect.forEach([awaiting, activated], (quote) => QuotingService.getQuote("partner-a", quote.quote_id))
+            const before = yield* Effect.forEach([awaiting, activated], (quote) =>
+              QuotingService.getQuote("partner-a", quote.quote_id)
+            )
             yield* TestClock.adjust(1)
-            const after = yield* Effect.forEach([awaiting, activated], (quote) => Effect.flip(QuotingService.getQuote("partner-a", quote.quote_id)))
+            const after = yield* Effect.forEach([awaiting, activated], (quote) =>
+              Effect.flip(QuotingService.getQuote("partner-a", quote.quote_id))
+            )
             const activation = yield* Effect.flip(QuotingService.activateQuote("partner-a", awaiting.quote_id))
-            return { before: before.map((retrieved) => retrieved.state), after: after.map((error) => error._tag), activation: activation._tag }
+            return {
+              before: before.map((retrieved) => retrieved.state),
+              after: after.map((error) => error._tag),
+              activation: activation._tag
+            }
           })
         )
         expect(outcome).toEqual({

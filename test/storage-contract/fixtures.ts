@@ -16,14 +16,20 @@ const capturingStore = (captured: Array<StoredQuote>) =>
   })
 
 const everyPartyField = () => {
-  const request = Examples.quoteRequest(Examples.standardParameters({ payments_per_year: "12", youngest_user_birthdate: "2001-05-17" }))
+  const request = Examples.quoteRequest(
+    Examples.standardParameters({ payments_per_year: "12", youngest_user_birthdate: "2001-05-17" })
+  )
   const [person] = request.policy.parties
   return {
     ...request,
     policy: {
       ...request.policy,
       parties: [
-        { ...person!, address: { ...person!.address!, protected: true }, person: { cpr_number: "1705014321", first_name: "Åse Ærtebølle", last_name: "Øster-Ødegård" } },
+        {
+          ...person!,
+          address: { ...person!.address!, protected: true },
+          person: { cpr_number: "1705014321", first_name: "Åse Ærtebølle", last_name: "Øster-Ødegård" }
+        },
         ...request.policy.parties.slice(1)
       ]
     }
@@ -35,8 +41,22 @@ export const makeFixtures = (): Promise<ReadonlyArray<StoredQuote>> => {
   const captured: Array<StoredQuote> = []
   const requests = [
     ["partner-a", everyPartyField()],
-    ["partner-a", Examples.quoteRequest(Examples.standardParameters({ policy_holder: "organization", vehicle_usage: "godstransport_privat/erhverv" }), "insurance-car-standalone", "premium")],
-    ["partner-b", Examples.quoteRequest(Examples.standardParameters({ vehicle_user: "organization" }), "insurance-car-leasing", "premium")]
+    [
+      "partner-a",
+      Examples.quoteRequest(
+        Examples.standardParameters({ policy_holder: "organization", vehicle_usage: "godstransport_privat/erhverv" }),
+        "insurance-car-standalone",
+        "premium"
+      )
+    ],
+    [
+      "partner-b",
+      Examples.quoteRequest(
+        Examples.standardParameters({ vehicle_user: "organization" }),
+        "insurance-car-leasing",
+        "premium"
+      )
+    ]
   ] as const
   return Effect.runPromise(
     Effect.gen(function* () {

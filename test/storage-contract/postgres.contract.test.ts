@@ -32,5 +32,9 @@ afterAll(async () => {
 
 const stores = () => PostgresStores.layer({ connectionString: testDatabaseUrl, schema: freshSchema(), poolSize: 8 })
 
-quoteStoreContract("PostgreSQL", () => Layer.project(stores(), QuoteStore.QuoteStore, QuoteStore.QuoteStore, (store) => store))
-partnerStoreContract("PostgreSQL", () => Layer.project(stores(), PartnerStore.PartnerStore, PartnerStore.PartnerStore, (store) => store))
+quoteStoreContract("PostgreSQL", () =>
+  Layer.project(stores(), QuoteStore.QuoteStore, QuoteStore.QuoteStore, (store) => store)
+)
+partnerStoreContract("PostgreSQL", () =>
+  Layer.project(stores(), PartnerStore.PartnerStore, PartnerStore.PartnerStore, (store) => store)
+)

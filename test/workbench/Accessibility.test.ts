@@ -6,13 +6,30 @@
  */
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchChromium, openPage, PROPOSAL, seriousAccessibilityViolations, skipBrowser, startTestWorkbench, type TestWorkbench } from "./support.js"
+import {
+  launchChromium,
+  openPage,
+  PROPOSAL,
+  seriousAccessibilityViolations,
+  skipBrowser,
+  startTestWorkbench,
+  type TestWorkbench
+} from "./support.js"
 
 /** Presses Tab until the focused element matches the selector (at most `limit` times). */
 const tabTo = async (page: Page, selector: string, limit = 60) => {
   for (let presses = 0; presses < limit; presses++) {
     await page.keyboard.press("Tab")
-    if (await page.evaluate((wanted) => (globalThis as unknown as { document: { activeElement: { matches: (s: string) => boolean } | null } }).document.activeElement?.matches(wanted) ?? false, selector)) return
+    if (
+      await page.evaluate(
+        (wanted) =>
+          (
+            globalThis as unknown as { document: { activeElement: { matches: (s: string) => boolean } | null } }
+          ).document.activeElement?.matches(wanted) ?? false,
+        selector
+      )
+    )
+      return
   }
   throw new Error(`Tab never reached ${selector}`)
 }
@@ -22,7 +39,7 @@ const VIEWS = [
   { name: "grid", ready: ".heat-map" },
   { name: "compare", ready: '.changes[aria-busy="false"]' },
   { name: "check", ready: '.check-results[aria-busy="false"] [data-summary="golden"]' },
-  { name: "edit", ready: '.cm-content' }
+  { name: "edit", ready: ".cm-content" }
 ] as const
 
 describe.skipIf(skipBrowser)("the workbench's accessibility", () => {
@@ -37,16 +54,22 @@ describe.skipIf(skipBrowser)("the workbench's accessibility", () => {
     await workbench?.stop()
   })
 
-  it.each(VIEWS)("has no serious or critical axe-core violation in the $name view", async ({ name, ready }) => {
-    const { page, close } = await openPage(browser, workbench)
-    await page.goto(`${workbench.url}/#${name}`)
-    if (name === "compare") await page.locator('main select[name="new-version"]').selectOption("insurance-car-leasing/v2-proposal.json")
-    if (name === "check") await page.locator('main select[name="check-version"]').selectOption("insurance-car-leasing/v2-proposal.json")
-    await page.locator(`main ${ready}`).first().waitFor()
-    if (name === "grid") await page.locator('main rect[data-x="300000"][data-y="21"]').hover()
-    expect(await seriousAccessibilityViolations(page)).toEqual([])
-    await close()
-  }, 60_000)
+  it.each(VIEWS)(
+    "has no serious or critical axe-core violation in the $name view",
+    async ({ name, ready }) => {
+      const { page, close } = await openPage(browser, workbench)
+      await page.goto(`${workbench.url}/#${name}`)
+      if (name === "compare")
+        await page.locator('main select[name="new-version"]').selectOption("insurance-car-leasing/v2-proposal.json")
+      if (name === "check")
+        await page.locator('main select[name="check-version"]').selectOption("insurance-car-leasing/v2-proposal.json")
+      await page.locator(`main ${ready}`).first().waitFor()
+      if (name === "grid") await page.locator('main rect[data-x="300000"][data-y="21"]').hover()
+      expect(await seriousAccessibilityViolations(page)).toEqual([])
+      await close()
+    },
+    60_000
+  )
 
   it("reaches every view from the navigation by keyboard, and moves focus into the view", async () => {
     const { page, close } = await openPage(browser, workbench)
@@ -57,7 +80,12 @@ describe.skipIf(skipBrowser)("the workbench's accessibility", () => {
       await page.keyboard.press("Enter")
       await page.locator(`main[data-view="${name}"] ${ready}`).first().waitFor()
       expect(await page.locator(`nav a[data-view="${name}"]`).getAttribute("aria-current")).toBe("page")
-      expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id)).toBe("view")
+      expect(
+        await page.evaluate(
+          () =>
+            (globalThis as unknown as { document: { activeElement: { id: string } | null } }).document.activeElement?.id
+        )
+      ).toBe("view")
       // back to the top for the next link
       await page.locator("header h1").click()
     }
@@ -89,7 +117,9 @@ describe.skipIf(skipBrowser)("the workbench's accessibility", () => {
     await page.keyboard.press("ArrowRight")
     await page.keyboard.press("ArrowDown")
     expect(await status.textContent()).toMatch(/^vehicle_price 300000, youngest_user_age 20: \d+$/)
-    expect(await page.locator("main .cell-detail h3").textContent()).toBe("Cell vehicle_price=300000, youngest_user_age=20")
+    expect(await page.locator("main .cell-detail h3").textContent()).toBe(
+      "Cell vehicle_price=300000, youngest_user_age=20"
+    )
     await close()
   }, 60_000)
 
@@ -102,7 +132,13 @@ describe.skipIf(skipBrowser)("the workbench's accessibility", () => {
     await page.keyboard.type(" ")
     await page.locator("main .draft-status", { hasText: "Edited, not saved." }).waitFor()
     await page.keyboard.press("Tab")
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document.activeElement?.textContent)).toBe("Save as a new version")
+    expect(
+      await page.evaluate(
+        () =>
+          (globalThis as unknown as { document: { activeElement: { textContent: string | null } | null } }).document
+            .activeElement?.textContent
+      )
+    ).toBe("Save as a new version")
     await close()
   }, 60_000)
 })

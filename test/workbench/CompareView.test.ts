@@ -10,9 +10,26 @@ import { join } from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
-import { downloadedText, GOLDEN_FILE, launchChromium, openPage, PROPOSAL, screenshot, skipBrowser, startTestWorkbench, TODAY, type TestWorkbench } from "./support.js"
+import {
+  downloadedText,
+  GOLDEN_FILE,
+  launchChromium,
+  openPage,
+  PROPOSAL,
+  screenshot,
+  skipBrowser,
+  startTestWorkbench,
+  TODAY,
+  type TestWorkbench
+} from "./support.js"
 
-const STANDARD_CAR = { payments_per_year: "1", policy_holder: "person", vehicle_type: "personbil", vehicle_user: "person", vehicle_owner: "organization" }
+const STANDARD_CAR = {
+  payments_per_year: "1",
+  policy_holder: "person",
+  vehicle_type: "personbil",
+  vehicle_user: "person",
+  vehicle_owner: "organization"
+}
 
 describe.skipIf(skipBrowser)("the compare view", () => {
   let browser: Browser
@@ -46,9 +63,13 @@ describe.skipIf(skipBrowser)("the compare view", () => {
     const text = await runCli(["tariff", "diff", v1(), proposal(), "--cases", GOLDEN_FILE])
     expect(text.exitCode).toBe(0)
     expect(await main.locator(".diff-report").textContent()).toBe(text.stdout)
-    expect(await main.locator('[data-summary="diff"]').textContent()).toBe(/(\d+ of \d+ cases change)/.exec(text.stdout)![1])
+    expect(await main.locator('[data-summary="diff"]').textContent()).toBe(
+      /(\d+ of \d+ cases change)/.exec(text.stdout)![1]
+    )
 
-    const json = JSON.parse((await runCli(["tariff", "diff", v1(), proposal(), "--cases", GOLDEN_FILE, "--json"])).stdout) as Array<Record<string, unknown>>
+    const json = JSON.parse(
+      (await runCli(["tariff", "diff", v1(), proposal(), "--cases", GOLDEN_FILE, "--json"])).stdout
+    ) as Array<Record<string, unknown>>
     const exported = await downloadedText(page, () => main.locator(".changes button", { hasText: "CSV" }).click())
     const rows = (parse(exported.text, { columns: true }) as Array<Record<string, string>>).map((row) => ({
       ...row,
@@ -70,16 +91,31 @@ describe.skipIf(skipBrowser)("the compare view", () => {
     await main.locator('select[name="x-parameter"]').selectOption("vehicle_price")
     await main.locator('input[name="x-values"]').fill("100000:500000:100000")
     await main.locator('select[name="y-parameter"]').selectOption("vehicle_usage")
-    await main.locator('input[name="y-values"]').fill("privat_person_koersel,godstransport_halv_omsaetning,godstransport")
-    for (const [name, value] of Object.entries(STANDARD_CAR)) await main.locator(`select[name="${name}"]`).selectOption(value)
+    await main
+      .locator('input[name="y-values"]')
+      .fill("privat_person_koersel,godstransport_halv_omsaetning,godstransport")
+    for (const [name, value] of Object.entries(STANDARD_CAR))
+      await main.locator(`select[name="${name}"]`).selectOption(value)
 
     const grid = async (tariff: string) => {
       const out = output.newFile("grid")
       const result = await runCli([
-        "price-grid", "--product", "insurance-car-leasing", "--feature", "standard", "--date", TODAY,
+        "price-grid",
+        "--product",
+        "insurance-car-leasing",
+        "--feature",
+        "standard",
+        "--date",
+        TODAY,
         ...Object.entries(STANDARD_CAR).flatMap(([name, value]) => ["--param", `${name}=${value}`]),
-        "--x", "vehicle_price=100000:500000:100000", "--y", "vehicle_usage=privat_person_koersel,godstransport_halv_omsaetning,godstransport",
-        "--tariff", tariff, "--out", out
+        "--x",
+        "vehicle_price=100000:500000:100000",
+        "--y",
+        "vehicle_usage=privat_person_koersel,godstransport_halv_omsaetning,godstransport",
+        "--tariff",
+        tariff,
+        "--out",
+        out
       ])
       expect(result.stderr).toBe("")
       return parse(readFileSync(`${out}.csv`, "utf8"), { columns: true }) as Array<Record<string, string>>
@@ -90,14 +126,25 @@ describe.skipIf(skipBrowser)("the compare view", () => {
       const percent = Math.round(((next - old) / old) * 10_000) / 100
       return [cell["vehicle_price"], cell["vehicle_usage"], `${percent >= 0 ? "+" : ""}${percent.toFixed(2)}`]
     })
-    const labels = await main.locator("svg text.cell-label").evaluateAll((texts) => texts.map((text) => [text.getAttribute("data-x"), text.getAttribute("data-y"), text.textContent]))
+    const labels = await main
+      .locator("svg text.cell-label")
+      .evaluateAll((texts) =>
+        texts.map((text) => [text.getAttribute("data-x"), text.getAttribute("data-y"), text.textContent])
+      )
     expect(labels).toEqual(expected)
     // the proposal raises vejhjælp (Standard variant: private driving) and the godstransport loading, nothing else
-    for (const [, usage, label] of labels) expect(label === "+0.00", `${usage}: ${label}`).toBe(usage === "godstransport_halv_omsaetning")
+    for (const [, usage, label] of labels)
+      expect(label === "+0.00", `${usage}: ${label}`).toBe(usage === "godstransport_halv_omsaetning")
 
     await main.locator('rect[data-x="300000"][data-y="godstransport"]').hover()
-    const oldAnnual = Number(before.find((cell) => cell["vehicle_price"] === "300000" && cell["vehicle_usage"] === "godstransport")!["annually"])
-    const newAnnual = Number(after.find((cell) => cell["vehicle_price"] === "300000" && cell["vehicle_usage"] === "godstransport")!["annually"])
+    const oldAnnual = Number(
+      before.find((cell) => cell["vehicle_price"] === "300000" && cell["vehicle_usage"] === "godstransport")![
+        "annually"
+      ]
+    )
+    const newAnnual = Number(
+      after.find((cell) => cell["vehicle_price"] === "300000" && cell["vehicle_usage"] === "godstransport")!["annually"]
+    )
     const detail = await main.locator(".cell-detail .cell-change").textContent()
     expect(detail!.replace(/\s/g, "")).toContain(`${oldAnnual}kr→${newAnnual}kra year`.replace(/\s/g, ""))
     expect(await main.locator(".cell-detail .side pre.worksheet-text").count()).toBe(2)

@@ -9,10 +9,26 @@ import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { LEASING_V1, launchChromium, openPage, screenshot, showView, skipBrowser, startTestWorkbench, type TestWorkbench } from "./support.js"
+import {
+  LEASING_V1,
+  launchChromium,
+  openPage,
+  screenshot,
+  showView,
+  skipBrowser,
+  startTestWorkbench,
+  type TestWorkbench
+} from "./support.js"
 
 /** v1 with a change, as the editor would hold it. */
-const leasingWith = (change: (document: { version: string; effective_from: string; currency: string; rules: Array<{ name: string; event: { params: { premium?: { amount?: number } } } }> }) => void) => {
+const leasingWith = (
+  change: (document: {
+    version: string
+    effective_from: string
+    currency: string
+    rules: Array<{ name: string; event: { params: { premium?: { amount?: number } } } }>
+  }) => void
+) => {
   const document = JSON.parse(LEASING_V1)
   change(document)
   return JSON.stringify(document, null, 2)
@@ -60,7 +76,11 @@ describe.skipIf(skipBrowser)("the edit view", () => {
     const failure = main.locator("tr.failed", { hasText: "leasing standard band 299999" })
     expect(await failure.locator(".verdict").textContent()).toBe("✗ fails")
     const details = failure.locator("xpath=following-sibling::tr[1]")
-    expect(await details.locator('tr[data-item="premium vejhjælp"] td').allTextContents()).toEqual(["premium vejhjælp", "400.00", "401.00"])
+    expect(await details.locator('tr[data-item="premium vejhjælp"] td').allTextContents()).toEqual([
+      "premium vejhjælp",
+      "400.00",
+      "401.00"
+    ])
     expect(await details.locator('tr[data-item="annually"] td').allTextContents()).toEqual(["annually", "9622", "9623"])
     expect(await details.locator(".worksheet-heading").textContent()).toContain("insurance-car-leasing · tariff v1")
     expect(await main.locator(".draft-status").textContent()).toMatch(/^Edited, not saved\./)
@@ -91,7 +111,10 @@ describe.skipIf(skipBrowser)("the edit view", () => {
 
   it("underlines what the tariff's Schema refuses, with its message", async () => {
     const { page, close } = await openEditor(browser, workbench)
-    await replaceText(page, leasingWith((document) => Object.assign(document, { currency: "EUR" })))
+    await replaceText(
+      page,
+      leasingWith((document) => Object.assign(document, { currency: "EUR" }))
+    )
     // back to the top, where the wrong currency is: the editor draws only the lines in view
     await page.keyboard.press("Control+Home")
     await page.locator("main .cm-lintRange-error", { hasText: "EUR" }).waitFor()
@@ -105,11 +128,16 @@ describe.skipIf(skipBrowser)("the edit view", () => {
 
   it("offers the draft to the other views, priced like any version", async () => {
     const { page, close } = await openEditor(browser, workbench)
-    await replaceText(page, leasingWith((document) => Object.assign(document, { version: "v1-with-my-edit" })))
-    await page.locator('main .draft-status', { hasText: "It loads as" }).waitFor()
+    await replaceText(
+      page,
+      leasingWith((document) => Object.assign(document, { version: "v1-with-my-edit" }))
+    )
+    await page.locator("main .draft-status", { hasText: "It loads as" }).waitFor()
     await showView(page, "price")
     const tariff = page.locator('main select[name="tariff"]')
-    expect(await tariff.locator("option").allTextContents()).toContain("draft, unsaved: insurance-car-leasing v1-with-my-edit (from 2025-01-01)")
+    expect(await tariff.locator("option").allTextContents()).toContain(
+      "draft, unsaved: insurance-car-leasing v1-with-my-edit (from 2025-01-01)"
+    )
     await tariff.selectOption("(draft)")
     expect(await page.locator("main .worksheet-heading").textContent()).toContain("tariff v1-with-my-edit")
     await close()
@@ -122,16 +150,28 @@ describe.skipIf(skipBrowser)("the edit view", () => {
     await replaceText(page, v2)
     await main.locator("button", { hasText: "Save as a new version" }).click()
     await main.locator(".save-message", { hasText: "Saved as" }).waitFor()
-    expect(await main.locator(".save-message").textContent()).toBe(`Saved as insurance-car-leasing/v2.json in ${workbench.directory}.`)
+    expect(await main.locator(".save-message").textContent()).toBe(
+      `Saved as insurance-car-leasing/v2.json in ${workbench.directory}.`
+    )
     expect(readFileSync(join(workbench.directory, "insurance-car-leasing", "v2.json"), "utf8")).toBe(`${v2}\n`)
-    expect(await main.locator('select[name="open-version"] option').allTextContents()).toContain("insurance-car-leasing v2 (from 2027-01-01)")
+    expect(await main.locator('select[name="open-version"] option').allTextContents()).toContain(
+      "insurance-car-leasing v2 (from 2027-01-01)"
+    )
 
     await main.locator('select[name="open-version"]').selectOption("insurance-car-leasing/v1.json")
-    await replaceText(page, leasingWith((document) => Object.assign(document, { currency: "DKK", effective_from: "2025-01-01" })).replace('"monthly_surcharge_percent": 5', '"monthly_surcharge_percent": 6'))
+    await replaceText(
+      page,
+      leasingWith((document) => Object.assign(document, { currency: "DKK", effective_from: "2025-01-01" })).replace(
+        '"monthly_surcharge_percent": 5',
+        '"monthly_surcharge_percent": 6'
+      )
+    )
     await main.locator("button", { hasText: "Save as a new version" }).click()
     const refusal = main.locator('.save-message[role="alert"]')
     await refusal.waitFor()
-    expect(await refusal.textContent()).toMatch(/^Not saved: insurance-car-leasing\/v1\.json took effect on 2025-01-01, on or before today \(2026-03-02\): a version that has taken effect is never overwritten/)
+    expect(await refusal.textContent()).toMatch(
+      /^Not saved: insurance-car-leasing\/v1\.json took effect on 2025-01-01, on or before today \(2026-03-02\): a version that has taken effect is never overwritten/
+    )
     expect(readFileSync(join(workbench.directory, "insurance-car-leasing", "v1.json"), "utf8")).toBe(LEASING_V1)
     expect(existsSync(join(workbench.directory, "insurance-car-leasing", "v1.json.saving"))).toBe(false)
     await close()

@@ -11,18 +11,40 @@ import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
-import { downloadedText, fillCase, launchChromium, openPage, screenshot, SHIPPED, skipBrowser, startTestWorkbench, TODAY, type TestWorkbench } from "./support.js"
+import {
+  downloadedText,
+  fillCase,
+  launchChromium,
+  openPage,
+  screenshot,
+  SHIPPED,
+  skipBrowser,
+  startTestWorkbench,
+  TODAY,
+  type TestWorkbench
+} from "./support.js"
 
 const CASE = {
   product_name: "insurance-car-leasing",
   feature: "standard",
   pricing_date: TODAY,
-  parameters: { payments_per_year: "1", policy_holder: "person", vehicle_type: "personbil", vehicle_user: "person", vehicle_owner: "organization", vehicle_usage: "privat_person_koersel", vehicle_price: "250000" }
+  parameters: {
+    payments_per_year: "1",
+    policy_holder: "person",
+    vehicle_type: "personbil",
+    vehicle_user: "person",
+    vehicle_owner: "organization",
+    vehicle_usage: "privat_person_koersel",
+    vehicle_price: "250000"
+  }
 }
 
 const GRIDS = [
   { x: ["vehicle_price", "100000:1000000:100000"], y: ["youngest_user_age", "18,20,21,24,25,27,28,35"] },
-  { x: ["vehicle_type", "personbil,varevogn"], y: ["vehicle_usage", "privat_person_koersel,godstransport,godstransport_erhverv"] }
+  {
+    x: ["vehicle_type", "personbil,varevogn"],
+    y: ["vehicle_usage", "privat_person_koersel,godstransport,godstransport_erhverv"]
+  }
 ] as const
 
 const setAxes = async (page: Page, grid: (typeof GRIDS)[number]) => {
@@ -47,39 +69,58 @@ describe.skipIf(skipBrowser)("the price grid view", () => {
     output.remove()
   })
 
-  it.each(GRIDS)("draws and exports the numbers kasko price-grid writes: $x.0 × $y.0", async (grid) => {
-    const { page, problems, foreignRequests, close } = await openPage(browser, workbench)
-    await page.goto(`${workbench.url}/#grid`)
-    await page.locator("main .heat-map").waitFor()
-    await setAxes(page, grid)
-    await fillCase(page, CASE)
-    const out = output.newFile("grid")
-    const cli = await runCli([
-      "price-grid",
-      "--product", CASE.product_name,
-      "--feature", CASE.feature,
-      "--date", TODAY,
-      ...Object.entries(CASE.parameters).filter(([name]) => name !== grid.x[0] && name !== grid.y[0]).flatMap(([name, value]) => ["--param", `${name}=${value}`]),
-      "--x", `${grid.x[0]}=${grid.x[1]}`,
-      "--y", `${grid.y[0]}=${grid.y[1]}`,
-      "--tariff", join(workbench.directory, "insurance-car-leasing", "v1.json"),
-      "--out", out
-    ])
-    expect(cli.stderr).toBe("")
-    const cliCsv = readFileSync(`${out}.csv`, "utf8")
-    const cliCells = parse(cliCsv, { columns: true }) as Array<Record<string, string>>
+  it.each(GRIDS)(
+    "draws and exports the numbers kasko price-grid writes: $x.0 × $y.0",
+    async (grid) => {
+      const { page, problems, foreignRequests, close } = await openPage(browser, workbench)
+      await page.goto(`${workbench.url}/#grid`)
+      await page.locator("main .heat-map").waitFor()
+      await setAxes(page, grid)
+      await fillCase(page, CASE)
+      const out = output.newFile("grid")
+      const cli = await runCli([
+        "price-grid",
+        "--product",
+        CASE.product_name,
+        "--feature",
+        CASE.feature,
+        "--date",
+        TODAY,
+        ...Object.entries(CASE.parameters)
+          .filter(([name]) => name !== grid.x[0] && name !== grid.y[0])
+          .flatMap(([name, value]) => ["--param", `${name}=${value}`]),
+        "--x",
+        `${grid.x[0]}=${grid.x[1]}`,
+        "--y",
+        `${grid.y[0]}=${grid.y[1]}`,
+        "--tariff",
+        join(workbench.directory, "insurance-car-leasing", "v1.json"),
+        "--out",
+        out
+      ])
+      expect(cli.stderr).toBe("")
+      const cliCsv = readFileSync(`${out}.csv`, "utf8")
+      const cliCells = parse(cliCsv, { columns: true }) as Array<Record<string, string>>
 
-    const labels = await page.locator("main svg text.cell-label").evaluateAll((texts) => texts.map((text) => [text.getAttribute("data-x"), text.getAttribute("data-y"), text.textContent]))
-    expect(labels).toEqual(cliCells.map((cell) => [cell[grid.x[0]], cell[grid.y[0]], cell["annually"]]))
+      const labels = await page
+        .locator("main svg text.cell-label")
+        .evaluateAll((texts) =>
+          texts.map((text) => [text.getAttribute("data-x"), text.getAttribute("data-y"), text.textContent])
+        )
+      expect(labels).toEqual(cliCells.map((cell) => [cell[grid.x[0]], cell[grid.y[0]], cell["annually"]]))
 
-    await page.locator("main .table-slot summary").click()
-    const exported = await downloadedText(page, () => page.locator("main .table-slot button", { hasText: "CSV" }).click())
-    expect(exported.name).toBe("price-grid.csv")
-    expect(exported.text).toBe(cliCsv)
-    expect(problems).toEqual([])
-    expect(foreignRequests).toEqual([])
-    await close()
-  }, 90_000)
+      await page.locator("main .table-slot summary").click()
+      const exported = await downloadedText(page, () =>
+        page.locator("main .table-slot button", { hasText: "CSV" }).click()
+      )
+      expect(exported.name).toBe("price-grid.csv")
+      expect(exported.text).toBe(cliCsv)
+      expect(problems).toEqual([])
+      expect(foreignRequests).toEqual([])
+      await close()
+    },
+    90_000
+  )
 
   it("shows the other parameters, editable, and the worksheet of the cell under the pointer", async () => {
     const { page, close } = await openPage(browser, workbench)
@@ -95,8 +136,19 @@ describe.skipIf(skipBrowser)("the price grid view", () => {
     await main.locator(".cell-detail details.as-text summary").click()
     await main.locator('rect[data-x="300000"][data-y="21"]').hover()
     expect(await main.locator(".cell-detail h3").textContent()).toBe("Cell vehicle_price=300000, youngest_user_age=21")
-    const cell = { ...CASE, name: "cell", parameters: { ...CASE.parameters, vehicle_usage: "godstransport", vehicle_price: "300000", youngest_user_age: "21" } }
-    expect(await main.locator(".cell-detail pre.worksheet-text").textContent()).toBe(worksheetTable(await priceCase(cell, SHIPPED)))
+    const cell = {
+      ...CASE,
+      name: "cell",
+      parameters: {
+        ...CASE.parameters,
+        vehicle_usage: "godstransport",
+        vehicle_price: "300000",
+        youngest_user_age: "21"
+      }
+    }
+    expect(await main.locator(".cell-detail pre.worksheet-text").textContent()).toBe(
+      worksheetTable(await priceCase(cell, SHIPPED))
+    )
     await close()
   }, 60_000)
 

@@ -24,7 +24,12 @@ const median = (values: ReadonlyArray<number>) => {
 
 const entryTimes = (page: Page, name: string, field: "startTime" | "duration") =>
   page.evaluate(
-    ([wanted, key]) => (globalThis as unknown as { performance: { getEntriesByName: (name: string) => Array<Record<string, number>> } }).performance.getEntriesByName(wanted!).map((entry) => entry[key!]!),
+    ([wanted, key]) =>
+      (
+        globalThis as unknown as { performance: { getEntriesByName: (name: string) => Array<Record<string, number>> } }
+      ).performance
+        .getEntriesByName(wanted!)
+        .map((entry) => entry[key!]!),
     [name, field] as const
   )
 
@@ -45,7 +50,12 @@ describe.skipIf(skipBrowser)("the page's speed", () => {
     for (let run = 0; run < LOADS; run++) {
       const { page, close } = await openPage(browser, workbench)
       await page.goto(`${workbench.url}/#price`)
-      await page.waitForFunction(() => (globalThis as unknown as { performance: { getEntriesByName: (name: string) => Array<unknown> } }).performance.getEntriesByName("kasko:first-price-painted").length > 0)
+      await page.waitForFunction(
+        () =>
+          (
+            globalThis as unknown as { performance: { getEntriesByName: (name: string) => Array<unknown> } }
+          ).performance.getEntriesByName("kasko:first-price-painted").length > 0
+      )
       loads.push((await entryTimes(page, "kasko:first-price-painted", "startTime"))[0]!)
       await close()
     }
@@ -55,7 +65,8 @@ describe.skipIf(skipBrowser)("the page's speed", () => {
     const price = page.locator('main input[name="vehicle_price"]')
     await price.click()
     await page.keyboard.press("End")
-    for (let keystroke = 0; keystroke < KEYSTROKES; keystroke++) await page.keyboard.press(keystroke % 2 === 0 ? "5" : "Backspace")
+    for (let keystroke = 0; keystroke < KEYSTROKES; keystroke++)
+      await page.keyboard.press(keystroke % 2 === 0 ? "5" : "Backspace")
     const reprices = await entryTimes(page, "kasko:reprice", "duration")
     await close()
 

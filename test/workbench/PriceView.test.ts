@@ -9,12 +9,26 @@ import { priceCase, worksheetTable } from "@kasko/workbench"
 import { parse } from "csv-parse/sync"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { downloadedText, fillCase, GOLDEN_ROWS, launchChromium, openPage, PROPOSAL, screenshot, SHIPPED, skipBrowser, startTestWorkbench, type TestWorkbench } from "./support.js"
+import {
+  downloadedText,
+  fillCase,
+  GOLDEN_ROWS,
+  launchChromium,
+  openPage,
+  PROPOSAL,
+  screenshot,
+  SHIPPED,
+  skipBrowser,
+  startTestWorkbench,
+  type TestWorkbench
+} from "./support.js"
 
 /** What the page shows for the priced case. */
 const shownPrice = async (page: Page) => {
   const main = page.locator("main")
-  const coverages = await main.locator("[data-premium-of]").evaluateAll((cells) => cells.map((cell) => [cell.getAttribute("data-premium-of"), cell.textContent]))
+  const coverages = await main
+    .locator("[data-premium-of]")
+    .evaluateAll((cells) => cells.map((cell) => [cell.getAttribute("data-premium-of"), cell.textContent]))
   return {
     annually: Number(await main.locator('[data-price="annually"]').textContent()),
     monthly: Number(await main.locator('[data-price="monthly"]').textContent()),
@@ -48,7 +62,9 @@ describe.skipIf(skipBrowser)("the price view", () => {
       const engine = await priceCase(row, SHIPPED)
       const report = `golden case ${row.name}`
       // the golden table's figures (an independent reading of the tariff) and the engine's worksheet, as kasko price prints it
-      expect({ annually: shown.annually, monthly: shown.monthly, premiums: shown.premiums }, report).toEqual(row.expected)
+      expect({ annually: shown.annually, monthly: shown.monthly, premiums: shown.premiums }, report).toEqual(
+        row.expected
+      )
       expect(shown.worksheet, report).toBe(worksheetTable(engine))
     }
     expect(problems).toEqual([])
@@ -63,10 +79,11 @@ describe.skipIf(skipBrowser)("the price view", () => {
     await main.locator('[data-price="annually"]').waitFor()
     const definition = ProductCatalogue.productDefinition("insurance-car-leasing")!
     const usage = definition.parameters.find((parameter) => parameter.name === "vehicle_usage")!
-    expect(await main.locator('select[name="vehicle_usage"] option').evaluateAll((options) => options.map((option) => option.getAttribute("value")))).toEqual([
-      "",
-      ...usage.options!.map((option) => option.id)
-    ])
+    expect(
+      await main
+        .locator('select[name="vehicle_usage"] option')
+        .evaluateAll((options) => options.map((option) => option.getAttribute("value")))
+    ).toEqual(["", ...usage.options!.map((option) => option.id)])
     expect(await main.locator('select[name="payments_per_year"]').inputValue()).toBe("1")
     expect(await main.locator('label:has-text("Køretøjets pris (kr.)")').count()).toBe(1)
 
@@ -78,7 +95,13 @@ describe.skipIf(skipBrowser)("the price view", () => {
     expect(await main.locator(".price-summary").textContent()).toMatch(/^Not priced/)
 
     await main.locator('select[name="policy_holder"]').selectOption("")
-    expect(await page.locator(`[id="${(await main.locator('select[name="policy_holder"]').getAttribute("aria-describedby"))!.split(" ").at(-1)}"]`).textContent()).toBe("is required")
+    expect(
+      await page
+        .locator(
+          `[id="${(await main.locator('select[name="policy_holder"]').getAttribute("aria-describedby"))!.split(" ").at(-1)}"]`
+        )
+        .textContent()
+    ).toBe("is required")
 
     await price.fill("300000")
     await main.locator('select[name="policy_holder"]').selectOption("person")
@@ -111,16 +134,22 @@ describe.skipIf(skipBrowser)("the price view", () => {
     const row = GOLDEN_ROWS.find((candidate) => candidate.name === "leasing extended age 24")!
     await fillCase(page, row)
     const engine = await priceCase(row, SHIPPED)
-    const coverageLines = await downloadedText(page, () => main.locator("button", { hasText: "Export Coverage lines as CSV" }).click())
+    const coverageLines = await downloadedText(page, () =>
+      main.locator("button", { hasText: "Export Coverage lines as CSV" }).click()
+    )
     expect(coverageLines.name).toBe("price-coverage-lines.csv")
     const records = parse(coverageLines.text, { columns: true }) as Array<Record<string, string>>
     expect(records.map((record) => [record["coverage"], record["premium kr"]!.replace(/\s/g, "")])).toEqual(
       engine.coverage_lines.map((line) => [line.coverage, (line.premium_ore / 100).toFixed(2)])
     )
-    const charges = await downloadedText(page, () => main.locator("button", { hasText: "Export Charges as CSV" }).click())
-    expect((parse(charges.text, { columns: true }) as Array<Record<string, string>>).map((record) => record["charge"]!.replace(" (listed as a coverage)", ""))).toEqual(
-      engine.charge_lines.map((line) => line.charge)
+    const charges = await downloadedText(page, () =>
+      main.locator("button", { hasText: "Export Charges as CSV" }).click()
     )
+    expect(
+      (parse(charges.text, { columns: true }) as Array<Record<string, string>>).map((record) =>
+        record["charge"]!.replace(" (listed as a coverage)", "")
+      )
+    ).toEqual(engine.charge_lines.map((line) => line.charge))
     await close()
   }, 60_000)
 

@@ -21,7 +21,10 @@ export const SHIPPED_TARIFFS = join(ROOT, "packages", "core", "tariffs")
 export const GOLDEN_DIRECTORY = join(ROOT, "examples", "actuary-workbench", "golden")
 export const GOLDEN_FILE = join(GOLDEN_DIRECTORY, "reference-tariff-v1.csv")
 /** The example's proposed leasing tariff (vejhjælp 400 → 450 kr, godstransport loading 25 % → 28 %), as text. */
-export const PROPOSAL = readFileSync(join(ROOT, "examples", "actuary-workbench", "tariffs", "insurance-car-leasing-v2-proposal.json"), "utf8")
+export const PROPOSAL = readFileSync(
+  join(ROOT, "examples", "actuary-workbench", "tariffs", "insurance-car-leasing-v2-proposal.json"),
+  "utf8"
+)
 export const LEASING_V1 = readFileSync(join(SHIPPED_TARIFFS, "insurance-car-leasing", "v1.json"), "utf8")
 export const SCREENSHOTS = join(ROOT, "docs", "workbench")
 /** The workbench's "today" in every test: the golden table's pricing date. */
@@ -35,12 +38,22 @@ const available = existsSync(CHROMIUM)
 const inCi = process.env["CI"] === "true"
 /** Whether to skip the browser suites: only outside CI, only without Chromium. */
 export const skipBrowser = !available && !inCi
-if (skipBrowser) console.warn(`skipping the workbench browser tests: ${CHROMIUM} is not installed (apt-get install chromium)`)
+if (skipBrowser)
+  console.warn(`skipping the workbench browser tests: ${CHROMIUM} is not installed (apt-get install chromium)`)
 
 export const launchChromium = (): Promise<Browser> =>
   chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-partial-raster"]
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-partial-raster"
+    ]
   })
 
 export interface TestWorkbench extends RunningWorkbench {
@@ -49,14 +62,20 @@ export interface TestWorkbench extends RunningWorkbench {
 }
 
 /** A workbench over a copy of the shipped tariffs; `extraVersions` writes more tariff files (`<product>/<version>.json` → its text). */
-export const startTestWorkbench = async (extraVersions: Readonly<Record<string, string>> = {}): Promise<TestWorkbench> => {
+export const startTestWorkbench = async (
+  extraVersions: Readonly<Record<string, string>> = {}
+): Promise<TestWorkbench> => {
   const directory = temporaryDirectory("kasko-workbench-page-")
   cpSync(SHIPPED_TARIFFS, directory.path, { recursive: true })
   for (const [file, source] of Object.entries(extraVersions)) {
     mkdirSync(join(directory.path, file, ".."), { recursive: true })
     writeFileSync(join(directory.path, file), source)
   }
-  const running = await startWorkbenchServer({ tariffDirectory: directory.path, goldenPaths: [GOLDEN_DIRECTORY], today: () => TODAY })
+  const running = await startWorkbenchServer({
+    tariffDirectory: directory.path,
+    goldenPaths: [GOLDEN_DIRECTORY],
+    today: () => TODAY
+  })
   return {
     ...running,
     directory: directory.path,
@@ -69,7 +88,11 @@ export const startTestWorkbench = async (extraVersions: Readonly<Record<string, 
 
 /** A page that fails the test on any script error, and records every request that leaves the workbench. */
 export const openPage = async (browser: Browser, workbench: RunningWorkbench) => {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true, locale: "en-GB" })
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 1000 },
+    acceptDownloads: true,
+    locale: "en-GB"
+  })
   const page = await context.newPage()
   const problems: Array<string> = []
   const foreignRequests: Array<string> = []
@@ -78,7 +101,12 @@ export const openPage = async (browser: Browser, workbench: RunningWorkbench) =>
     if (message.type() === "error") problems.push(`console error: ${message.text()}`)
   })
   page.on("request", (request) => {
-    if (!request.url().startsWith(workbench.url) && !request.url().startsWith("data:") && !request.url().startsWith("blob:")) foreignRequests.push(request.url())
+    if (
+      !request.url().startsWith(workbench.url) &&
+      !request.url().startsWith("data:") &&
+      !request.url().startsWith("blob:")
+    )
+      foreignRequests.push(request.url())
   })
   return { page, problems, foreignRequests, close: () => context.close() }
 }
@@ -90,14 +118,27 @@ export const showView = async (page: Page, name: "price" | "grid" | "compare" | 
 }
 
 /** Fills the case form of the view in `main` with a golden row (or any case), field by field. */
-export const fillCase = async (page: Page, row: Pick<GoldenCase, "product_name" | "feature" | "pricing_date" | "parameters">) => {
+export const fillCase = async (
+  page: Page,
+  row: Pick<GoldenCase, "product_name" | "feature" | "pricing_date" | "parameters">
+) => {
   const main = page.locator("main")
   const product = main.locator('select[name="product_name"]')
   if ((await product.inputValue()) !== row.product_name) await product.selectOption(row.product_name)
   const feature = main.locator('select[name="feature"]')
   if ((await feature.inputValue()) !== row.feature) await feature.selectOption(row.feature)
   await main.locator('input[name="pricing_date"]').fill(row.pricing_date)
-  for (const name of ["payments_per_year", "policy_holder", "vehicle_type", "vehicle_user", "vehicle_owner", "vehicle_usage", "vehicle_price", "youngest_user_age", "youngest_user_birthdate"]) {
+  for (const name of [
+    "payments_per_year",
+    "policy_holder",
+    "vehicle_type",
+    "vehicle_user",
+    "vehicle_owner",
+    "vehicle_usage",
+    "vehicle_price",
+    "youngest_user_age",
+    "youngest_user_birthdate"
+  ]) {
     const field = main.locator(`[name="${name}"]`)
     if ((await field.count()) === 0) continue
     const value = row.parameters[name] ?? ""
@@ -113,33 +154,60 @@ export const screenshot = async (page: Page, name: string, fullPage = false) => 
   await page.evaluate(() => {
     const window = globalThis as unknown as {
       scrollTo: (x: number, y: number) => void
-      document: { activeElement: { blur?: () => void } | null; getElementById: (id: string) => { textContent: string | null } | null }
+      document: {
+        activeElement: { blur?: () => void } | null
+        getElementById: (id: string) => { textContent: string | null } | null
+      }
     }
     window.document.activeElement?.blur?.()
     window.scrollTo(0, 0)
     // the test's temporary directory has a new random name each run: the picture shows a stable one
     const directory = window.document.getElementById("directory")
-    if (directory !== null) directory.textContent = (directory.textContent ?? "").replace(/\/\S*kasko-workbench-page-[^ ]+/, "./my-tariffs")
+    if (directory !== null)
+      directory.textContent = (directory.textContent ?? "").replace(/\/\S*kasko-workbench-page-[^ ]+/, "./my-tariffs")
   })
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage })
 }
 
 /** Runs axe-core in the page and answers its serious and critical violations. */
-export const seriousAccessibilityViolations = async (page: Page): Promise<Array<{ id: string; impact: string; help: string; targets: Array<string> }>> => {
+export const seriousAccessibilityViolations = async (
+  page: Page
+): Promise<Array<{ id: string; impact: string; help: string; targets: Array<string> }>> => {
   const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
   // evaluated through the DevTools protocol, which the page's script-src 'self' does not govern
   await page.evaluate(axeSource)
   return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: Array<string> }> }> }> } }).axe
-    const results = await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ["violations"] })
+    const axe = (
+      globalThis as unknown as {
+        axe: {
+          run: (
+            context: unknown,
+            options: unknown
+          ) => Promise<{
+            violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: Array<string> }> }>
+          }>
+        }
+      }
+    ).axe
+    const results = await axe.run((globalThis as unknown as { document: unknown }).document, {
+      resultTypes: ["violations"]
+    })
     return results.violations
       .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.map((node) => node.target.join(" ")) }))
+      .map((violation) => ({
+        id: violation.id,
+        impact: violation.impact,
+        help: violation.help,
+        targets: violation.nodes.map((node) => node.target.join(" "))
+      }))
   })
 }
 
 /** The text a download carries. */
-export const downloadedText = async (page: Page, click: () => Promise<void>): Promise<{ name: string; text: string; bytes: Buffer }> => {
+export const downloadedText = async (
+  page: Page,
+  click: () => Promise<void>
+): Promise<{ name: string; text: string; bytes: Buffer }> => {
   const [download] = await Promise.all([page.waitForEvent("download"), click()])
   const path = await download.path()
   const bytes = readFileSync(path)

@@ -31,14 +31,25 @@ const REMEMBERED_KEYS_MAX = 10_000
 
 const NO_CREDENTIALS = new AuthenticationRefused({
   reason: "no_credentials",
-  description: "send an access token in the Authorization header (Authorization: Bearer <token>) and the partner's subscription key in the ocp-apim-subscription-key header"
+  description:
+    "send an access token in the Authorization header (Authorization: Bearer <token>) and the partner's subscription key in the ocp-apim-subscription-key header"
 })
-const MALFORMED_AUTHORIZATION = new AuthenticationRefused({ reason: "malformed_authorization", description: "the Authorization header must read Bearer <token>" })
-const MISSING_SUBSCRIPTION_KEY = new AuthenticationRefused({ reason: "missing_subscription_key", description: "the ocp-apim-subscription-key header is missing" })
+const MALFORMED_AUTHORIZATION = new AuthenticationRefused({
+  reason: "malformed_authorization",
+  description: "the Authorization header must read Bearer <token>"
+})
+const MISSING_SUBSCRIPTION_KEY = new AuthenticationRefused({
+  reason: "missing_subscription_key",
+  description: "the ocp-apim-subscription-key header is missing"
+})
 // one answer for every key not valid for the token: unknown, revoked, another partner's, a suspended partner's
-const INVALID_SUBSCRIPTION_KEY = new AuthenticationRefused({ reason: "invalid_subscription_key", description: "the subscription key is not valid for this token" })
+const INVALID_SUBSCRIPTION_KEY = new AuthenticationRefused({
+  reason: "invalid_subscription_key",
+  description: "the subscription key is not valid for this token"
+})
 const invalidToken = (why: string) => new AuthenticationRefused({ reason: "invalid_token", description: why })
-const insufficientScope = (scope: Scope) => new AuthenticationRefused({ reason: "insufficient_scope", description: `the token lacks the scope ${scope}`, scope })
+const insufficientScope = (scope: Scope) =>
+  new AuthenticationRefused({ reason: "insufficient_scope", description: `the token lacks the scope ${scope}`, scope })
 
 interface KeyOwner {
   readonly partnerId: string
@@ -46,7 +57,10 @@ interface KeyOwner {
 }
 
 /** The Authentication service over a key or key set for tokens and the partner store for subscription keys. */
-export const make = (keys: CryptoKey | JWTVerifyGetKey, rules: TokenRules): Effect.Effect<Authentication.Authentication["Type"], never, PartnerStore.PartnerStore> =>
+export const make = (
+  keys: CryptoKey | JWTVerifyGetKey,
+  rules: TokenRules
+): Effect.Effect<Authentication.Authentication["Type"], never, PartnerStore.PartnerStore> =>
   Effect.map(PartnerStore.PartnerStore, (store) => {
     const verifier = makeTokenVerifier(keys, rules)
     const knownKeys = new Map<string, { readonly owner: KeyOwner; readonly changes: unknown }>()
@@ -57,7 +71,11 @@ export const make = (keys: CryptoKey | JWTVerifyGetKey, rules: TokenRules): Effe
       return Effect.tryPromise({
         try: () => verifier.verify(token),
         catch: (error) => new IdentityProviderUnavailable({ reason: `the key set cannot be fetched: ${String(error)}` })
-      }).pipe(Effect.flatMap((outcome) => ("rejected" in outcome ? Effect.fail(invalidToken(outcome.rejected)) : Effect.succeed(outcome))))
+      }).pipe(
+        Effect.flatMap((outcome) =>
+          "rejected" in outcome ? Effect.fail(invalidToken(outcome.rejected)) : Effect.succeed(outcome)
+        )
+      )
     }
 
     /** Who holds the key, looked up and checked by hash when it is not remembered since the last change. */
@@ -69,7 +87,11 @@ export const make = (keys: CryptoKey | JWTVerifyGetKey, rules: TokenRules): Effe
         if (keyPrefix === undefined) return Effect.fail(INVALID_SUBSCRIPTION_KEY)
         return Effect.gen(function* () {
           const record = yield* store.findSubscriptionKey(keyPrefix)
-          if (Option.isNone(record) || record.value.revoked_at !== null || !matchesStoredHash(key, record.value.key_hash)) {
+          if (
+            Option.isNone(record) ||
+            record.value.revoked_at !== null ||
+            !matchesStoredHash(key, record.value.key_hash)
+          ) {
             return yield* INVALID_SUBSCRIPTION_KEY
           }
           const partner = yield* store.findPartner(record.value.partner_id)
@@ -102,12 +124,16 @@ export const make = (keys: CryptoKey | JWTVerifyGetKey, rules: TokenRules): Effe
   })
 
 /** Authentication with tokens verified by the embedded key pair of a data directory, or by an identity provider's JWKS. */
-export const layer = (keys: TokenKeys, rules: TokenRules): Layer.Layer<Authentication.Authentication, Error, PartnerStore.PartnerStore> =>
+export const layer = (
+  keys: TokenKeys,
+  rules: TokenRules
+): Layer.Layer<Authentication.Authentication, Error, PartnerStore.PartnerStore> =>
   Layer.effect(
     Authentication.Authentication,
     keys.kind === "jwks"
       ? make(remoteKeySet(keys.url, keys.cacheSeconds, keys.cooldownSeconds), rules)
-      : Effect.tryPromise({ try: () => loadOrCreateSigningKey(keys.dataDirectory), catch: (error) => error as Error }).pipe(
-          Effect.flatMap((signingKey) => make(signingKey.publicKey, rules))
-        )
+      : Effect.tryPromise({
+          try: () => loadOrCreateSigningKey(keys.dataDirectory),
+          catch: (error) => error as Error
+        }).pipe(Effect.flatMap((signingKey) => make(signingKey.publicKey, rules)))
   )

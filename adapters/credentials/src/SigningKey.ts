@@ -34,7 +34,8 @@ export const loadOrCreateSigningKey = async (dataDirectory: string): Promise<Sig
   try {
     return await load(file)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw new Error(`cannot read the signing key ${file}: ${(error as Error).message}`)
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT")
+      throw new Error(`cannot read the signing key ${file}: ${(error as Error).message}`)
   }
   mkdirSync(dataDirectory, { recursive: true })
   const { privateKey } = await generateKeyPair(SIGNING_ALGORITHM, { extractable: true })

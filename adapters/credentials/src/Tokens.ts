@@ -4,7 +4,15 @@
  * algorithm, exp/nbf, issuer and audience. The partner is the `partner_id`
  * claim when present (a partner user's token), else the subject.
  */
-import { createRemoteJWKSet, errors, jwtVerify, SignJWT, type JWTPayload, type JWTVerifyGetKey, type CryptoKey } from "jose"
+import {
+  createRemoteJWKSet,
+  errors,
+  jwtVerify,
+  SignJWT,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+  type CryptoKey
+} from "jose"
 import { randomUUID } from "node:crypto"
 import { SIGNING_ALGORITHM, type SigningKey } from "./SigningKey.js"
 
@@ -120,14 +128,19 @@ const rejectionOf = (error: unknown): RejectedToken => {
     if (error.reason === "missing") return { rejected: `the token lacks the ${error.claim} claim` }
     return { rejected: CLAIM_PROBLEMS[error.claim] ?? `the token's ${error.claim} claim is not acceptable` }
   }
-  if (error instanceof errors.JWSSignatureVerificationFailed) return { rejected: "the token's signature does not verify" }
-  if (error instanceof errors.JWKSNoMatchingKey) return { rejected: "the token is signed with a key this service does not know" }
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return { rejected: "the token's signature does not verify" }
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return { rejected: "the token is signed with a key this service does not know" }
   if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
     return { rejected: "the token is signed with an algorithm this service does not accept" }
   }
   // the key set could not be fetched or read (jose throws the bare JOSEError for that): not the token's fault
   const keySetUnavailable =
-    error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError) || error.constructor === errors.JOSEError
+    error instanceof errors.JWKSTimeout ||
+    error instanceof errors.JWKSInvalid ||
+    !(error instanceof errors.JOSEError) ||
+    error.constructor === errors.JOSEError
   if (keySetUnavailable) throw error
   return { rejected: "the token is not a well-formed signed JWT" }
 }
@@ -139,16 +152,21 @@ const rejectionOf = (error: unknown): RejectedToken => {
  * counts from now.
  */
 const lifetimeProblem = (payload: JWTPayload, rules: TokenRules, nowSeconds: number): RejectedToken | undefined => {
-  if (payload.iat !== undefined && payload.iat > nowSeconds + CLOCK_TOLERANCE_SECONDS) return { rejected: CLAIM_PROBLEMS["iat"]! }
+  if (payload.iat !== undefined && payload.iat > nowSeconds + CLOCK_TOLERANCE_SECONDS)
+    return { rejected: CLAIM_PROBLEMS["iat"]! }
   const lifetime = payload.exp! - (payload.iat ?? nowSeconds)
   return lifetime > rules.maxLifetimeSeconds + CLOCK_TOLERANCE_SECONDS
-    ? { rejected: `the token's lifetime (exp - iat) exceeds the ${rules.maxLifetimeSeconds} seconds this service accepts` }
+    ? {
+        rejected: `the token's lifetime (exp - iat) exceeds the ${rules.maxLifetimeSeconds} seconds this service accepts`
+      }
     : undefined
 }
 
 const verifyToken =
   (key: CryptoKey | JWTVerifyGetKey, expected: TokenRules) =>
-  async (token: string): Promise<{ readonly token: VerifiedToken; readonly expiresAtSeconds: number } | RejectedToken> => {
+  async (
+    token: string
+  ): Promise<{ readonly token: VerifiedToken; readonly expiresAtSeconds: number } | RejectedToken> => {
     try {
       const { payload } = await jwtVerify(token, key as CryptoKey, {
         algorithms: ACCEPTED_ALGORITHMS,
@@ -169,6 +187,10 @@ const verifyToken =
 /** JWKS mode: the identity provider's key set, cached and refetched when a token names a key it does not hold. */
 export const remoteKeySet = (url: string, cacheMaxAgeSeconds: number, cooldownSeconds: number): JWTVerifyGetKey =>
   // a fetch that hangs ends after the timeout, so a request waiting on it can be let go without leaving it behind for long
-  createRemoteJWKSet(new URL(url), { cacheMaxAge: cacheMaxAgeSeconds * 1000, cooldownDuration: cooldownSeconds * 1000, timeoutDuration: JWKS_TIMEOUT_MILLIS })
+  createRemoteJWKSet(new URL(url), {
+    cacheMaxAge: cacheMaxAgeSeconds * 1000,
+    cooldownDuration: cooldownSeconds * 1000,
+    timeoutDuration: JWKS_TIMEOUT_MILLIS
+  })
 
 const JWKS_TIMEOUT_MILLIS = 5_000

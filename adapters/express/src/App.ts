@@ -15,7 +15,15 @@ import { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 import { OPERATIONS, type Services } from "./Operations.js"
 import { PROBLEM_CONTENT_TYPE, PROBLEMS } from "./Problem.js"
 import { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"
-import { clientAddressKey, corsFor, requireHost, securityHeaderList, securityHeaders, trustProxySetting, type ProtectionOptions } from "./Protection.js"
+import {
+  clientAddressKey,
+  corsFor,
+  requireHost,
+  securityHeaderList,
+  securityHeaders,
+  trustProxySetting,
+  type ProtectionOptions
+} from "./Protection.js"
 import { requestId, requestIdFor } from "./RequestId.js"
 import { redact, requestLog } from "./RequestLog.js"
 import { problemAnswer, requestProgram, type Answer, type ProgramSettings } from "./RequestProgram.js"
@@ -35,7 +43,10 @@ export interface AppOptions {
 
 // what an interrupted request answers: its wait outlasted the time budget, or the service is stopping
 const OVER_BUDGET = problemAnswer(overBudget)
-const SHUTTING_DOWN = problemAnswer({ problem: PROBLEMS.serviceUnavailable, headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } })
+const SHUTTING_DOWN = problemAnswer({
+  problem: PROBLEMS.serviceUnavailable,
+  headers: { "Retry-After": String(RETRY_AFTER_SECONDS) }
+})
 
 export const makeApp = (options: AppOptions): Express => {
   const { runtime, logger } = options
@@ -67,7 +78,13 @@ export const makeApp = (options: AppOptions): Express => {
     response.writeHead(answer.status, list)
     response.end(answer.body)
     logger.info(
-      { request_id: id, method: request.method, path: redact(request.url), status: answer.status, duration_ms: Number(process.hrtime.bigint() - started) / 1e6 },
+      {
+        request_id: id,
+        method: request.method,
+        path: redact(request.url),
+        status: answer.status,
+        duration_ms: Number(process.hrtime.bigint() - started) / 1e6
+      },
       "request"
     )
   }
@@ -83,18 +100,35 @@ export const makeApp = (options: AppOptions): Express => {
     if ("refused" in match) {
       const { problem, headers: problemHeaders } = match.refused
       logger.warn({ request_id: id, status: problem.status }, "refused a malformed request")
-      return writeAnswer(request, response, { status: problem.status, headers: { "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, ...problemHeaders }, body: JSON.stringify(problem) }, id, started)
+      return writeAnswer(
+        request,
+        response,
+        {
+          status: problem.status,
+          headers: { "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, ...problemHeaders },
+          body: JSON.stringify(problem)
+        },
+        id,
+        started
+      )
     }
     const address = clientAddressKey((trustProxy === false ? request.socket.remoteAddress : request.ip) ?? "unknown")
     const budget = { exceeded: false }
-    runtime.runCallback(requestProgram({ operation: match.operation, params: match.params, request, address, requestId: id, budget }, settings), {
-      onExit: (exit) => {
-        if (Exit.isSuccess(exit)) return writeAnswer(request, response, exit.value, id, started)
-        // the program never fails: it was interrupted, for its time budget or because the service is stopping
-        if (budget.exceeded) logger.warn({ request_id: id, budget_ms: settings.budgetMillis }, "request over its time budget")
-        writeAnswer(request, response, budget.exceeded ? OVER_BUDGET : SHUTTING_DOWN, id, started)
+    runtime.runCallback(
+      requestProgram(
+        { operation: match.operation, params: match.params, request, address, requestId: id, budget },
+        settings
+      ),
+      {
+        onExit: (exit) => {
+          if (Exit.isSuccess(exit)) return writeAnswer(request, response, exit.value, id, started)
+          // the program never fails: it was interrupted, for its time budget or because the service is stopping
+          if (budget.exceeded)
+            logger.warn({ request_id: id, budget_ms: settings.budgetMillis }, "request over its time budget")
+          writeAnswer(request, response, budget.exceeded ? OVER_BUDGET : SHUTTING_DOWN, id, started)
+        }
       }
-    })
+    )
   })
 
   // everything else: the document, its page, 404s and 405s

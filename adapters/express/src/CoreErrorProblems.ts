@@ -41,7 +41,10 @@ const unauthorized = (error: AuthenticationRefused): ProblemAnswer => {
     code === undefined
       ? REALM
       : `${REALM}, error="${code}", error_description="${quotable(error.description)}"${error.scope === undefined ? "" : `, scope="${error.scope}"`}`
-  const detail = error.reason === "invalid_token" ? `The access token was refused: ${error.description}.` : sentence(error.description)
+  const detail =
+    error.reason === "invalid_token"
+      ? `The access token was refused: ${error.description}.`
+      : sentence(error.description)
   return { problem: { ...PROBLEMS.unauthorized, detail }, headers: { "WWW-Authenticate": challenge } }
 }
 
@@ -49,7 +52,10 @@ const PROBLEM_OF_CORE_ERROR = {
   AuthenticationRefused: unauthorized,
   ConstraintViolation: (error) => constraintViolation(error.violations),
   IdempotencyKeyReused: () => ({
-    problem: { ...PROBLEMS.idempotencyKeyReused, detail: "This Idempotency-Key was used with a different request in the last 24 hours." }
+    problem: {
+      ...PROBLEMS.idempotencyKeyReused,
+      detail: "This Idempotency-Key was used with a different request in the last 24 hours."
+    }
   }),
   IdentityProviderUnavailable: () => unavailable,
   ProductNotFound: () => ({ problem: PROBLEMS.notFound }),
@@ -64,10 +70,15 @@ export const problemOfCoreError = (error: CoreError): ProblemAnswer =>
 
 /** True for the failures that mean the service, not the client, is at fault (logged at error level). */
 export const isServerFault = (error: CoreError): boolean =>
-  error._tag === "StorageUnavailable" || error._tag === "TariffNotInForce" || error._tag === "IdentityProviderUnavailable"
+  error._tag === "StorageUnavailable" ||
+  error._tag === "TariffNotInForce" ||
+  error._tag === "IdentityProviderUnavailable"
 
 /** A 503 for a request whose operation waited past its time budget. */
 export const overBudget: ProblemAnswer = {
-  problem: { ...PROBLEMS.serviceUnavailable, detail: "The request took too long; retry it (with its Idempotency-Key)." },
+  problem: {
+    ...PROBLEMS.serviceUnavailable,
+    detail: "The request took too long; retry it (with its Idempotency-Key)."
+  },
   headers: { "Retry-After": String(RETRY_AFTER_SECONDS) }
 }

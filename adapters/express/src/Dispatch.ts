@@ -64,7 +64,9 @@ export const makeDispatch = (operations: ReadonlyArray<Operation>, basePath: str
         }
       }
       if (!matches) continue
-      return malformed ? { operation: route.operation, refused: MALFORMED_PATH } : { operation: route.operation, params }
+      return malformed
+        ? { operation: route.operation, refused: MALFORMED_PATH }
+        : { operation: route.operation, params }
     }
     return undefined
   }

@@ -21,7 +21,8 @@ export interface DocumentSettings {
 
 type JsonObject = { [key: string]: unknown }
 
-const isObject = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
 
 const COMPONENT_PREFIX = "#/components/schemas/"
 const DEFINITION_PREFIX = "#/$defs/"
@@ -47,7 +48,8 @@ class Converter {
   schema(node: unknown): unknown {
     if (!isObject(node)) return node
     const reference = node["$ref"]
-    if (typeof reference === "string" && reference.startsWith(DEFINITION_PREFIX)) return this.definition(reference.slice(DEFINITION_PREFIX.length))
+    if (typeof reference === "string" && reference.startsWith(DEFINITION_PREFIX))
+      return this.definition(reference.slice(DEFINITION_PREFIX.length))
     const result: JsonObject = {}
     for (const [key, value] of Object.entries(node)) {
       if (key === "$schema" || key === "$defs" || key === "$id" || key === "title") continue
@@ -121,7 +123,7 @@ const identifierOf = (schema: Schema.Schema.AnyNoContext): string => {
 
 const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   400: "Constraint Violation: the request breaks one or more rules, each named in `violations`",
-  401: "Unauthorized: missing or invalid credentials, or the token lacks the operation's scope. `detail` and WWW-Authenticate (RFC 6750) say which: no error code when no credentials were sent; error=\"invalid_request\" for a malformed Authorization header or a missing subscription key; error=\"invalid_token\" with error_description for a refused token or subscription key; error=\"insufficient_scope\" with scope=\"…\". A missing scope answers 401, not RFC 6750's 403, as the specification requires.",
+  401: 'Unauthorized: missing or invalid credentials, or the token lacks the operation\'s scope. `detail` and WWW-Authenticate (RFC 6750) say which: no error code when no credentials were sent; error="invalid_request" for a malformed Authorization header or a missing subscription key; error="invalid_token" with error_description for a refused token or subscription key; error="insufficient_scope" with scope="…". A missing scope answers 401, not RFC 6750\'s 403, as the specification requires.',
   404: "Not Found: unknown, expired (30 days) or another partner's resource",
   413: "Payload Too Large: the body is over the size limit",
   415: "Unsupported Media Type: the body must be application/json",
@@ -132,12 +134,18 @@ const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
 }
 
 const PROBLEM_EXAMPLES: Readonly<Record<number, object>> = {
-  400: { ...PROBLEMS.constraintViolation, violations: [{ field: "product.parameters.vehicle_price", message: "must be between 1000 and 10000000" }] },
+  400: {
+    ...PROBLEMS.constraintViolation,
+    violations: [{ field: "product.parameters.vehicle_price", message: "must be between 1000 and 10000000" }]
+  },
   401: { ...PROBLEMS.unauthorized, detail: "The access token was refused: the token has expired." },
   404: PROBLEMS.notFound,
   413: PROBLEMS.payloadTooLarge,
   415: { ...PROBLEMS.unsupportedMediaType, detail: "The body must be application/json." },
-  422: { ...PROBLEMS.idempotencyKeyReused, detail: "This Idempotency-Key was used with a different request in the last 24 hours." },
+  422: {
+    ...PROBLEMS.idempotencyKeyReused,
+    detail: "This Idempotency-Key was used with a different request in the last 24 hours."
+  },
   429: PROBLEMS.tooManyRequests,
   500: PROBLEMS.internal,
   503: PROBLEMS.serviceUnavailable
@@ -145,7 +153,8 @@ const PROBLEM_EXAMPLES: Readonly<Record<number, object>> = {
 
 const HEADERS = {
   XRequestId: {
-    description: "The request's id: the client's X-Request-Id when it is a safe token, a new UUID otherwise; it names the request in the service's log",
+    description:
+      "The request's id: the client's X-Request-Id when it is a safe token, a new UUID otherwise; it names the request in the service's log",
     schema: { type: "string", maxLength: 128 }
   },
   RetryAfter: { description: "Seconds to wait before retrying", schema: { type: "integer", minimum: 1 } },
@@ -166,7 +175,11 @@ const headersOf = (status: number, rateLimited: boolean): JsonObject => ({
   ...(status === 401 ? { "WWW-Authenticate": header("WWWAuthenticate") } : {}),
   ...(status === 429 || status === 503 ? { "Retry-After": header("RetryAfter") } : {}),
   ...(rateLimited && (status === 200 || status === 429)
-    ? { "RateLimit-Limit": header("RateLimitLimit"), "RateLimit-Remaining": header("RateLimitRemaining"), "RateLimit-Reset": header("RateLimitReset") }
+    ? {
+        "RateLimit-Limit": header("RateLimitLimit"),
+        "RateLimit-Remaining": header("RateLimitRemaining"),
+        "RateLimit-Reset": header("RateLimitReset")
+      }
     : {})
 })
 
@@ -181,7 +194,11 @@ const IDEMPOTENCY_KEY_PARAMETER = {
 }
 
 /** The document's entry for one operation. */
-const operationObject = (operation: Operation, components: Components, rootServers: ReadonlyArray<object> | undefined): JsonObject => {
+const operationObject = (
+  operation: Operation,
+  components: Components,
+  rootServers: ReadonlyArray<object> | undefined
+): JsonObject => {
   const rateLimited = operation.scope !== undefined
   const errorStatuses = [...new Set([...operation.errorStatuses, ...(rateLimited ? [401, 429] : []), 500])].sort()
   const responseSchemas = operation.responses.map((schema) => components.reference(schema, "response"))
@@ -206,7 +223,12 @@ const operationObject = (operation: Operation, components: Components, rootServe
       : {
           requestBody: {
             required: true,
-            content: { "application/json": { schema: components.reference(operation.requestBody, "request"), example: operation.requestExample } }
+            content: {
+              "application/json": {
+                schema: components.reference(operation.requestBody, "request"),
+                example: operation.requestExample
+              }
+            }
           }
         }),
     responses: {
@@ -218,7 +240,11 @@ const operationObject = (operation: Operation, components: Components, rootServe
             schema: responseSchemas.length === 1 ? responseSchemas[0] : { oneOf: responseSchemas },
             ...(operation.responseExamples.length === 1 && onlyExample !== undefined
               ? { example: onlyExample.value }
-              : { examples: Object.fromEntries(operation.responseExamples.map(({ name, summary, value }) => [name, { summary, value }])) })
+              : {
+                  examples: Object.fromEntries(
+                    operation.responseExamples.map(({ name, summary, value }) => [name, { summary, value }])
+                  )
+                })
           }
         }
       },
@@ -241,14 +267,25 @@ const operationObject = (operation: Operation, components: Components, rootServe
   }
 }
 
-const documentationOperation = (operationId: string, summary: string, description: string, mediaType: string, answer: string) => ({
+const documentationOperation = (
+  operationId: string,
+  summary: string,
+  description: string,
+  mediaType: string,
+  answer: string
+) => ({
   get: {
     operationId,
     tags: ["documentation"],
     summary,
     description: `${description} Public: no credentials needed.`,
     security: [],
-    responses: { "200": { description: answer, content: { [mediaType]: { schema: mediaType === "application/json" ? { type: "object" } : { type: "string" } } } } }
+    responses: {
+      "200": {
+        description: answer,
+        content: { [mediaType]: { schema: mediaType === "application/json" ? { type: "object" } : { type: "string" } } }
+      }
+    }
   }
 })
 
@@ -257,11 +294,18 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
   const components = new Components()
   // probes stay at the root when the partner API has a base path: their entries name the root as their server
   const basePath = settings.basePath ?? ""
-  const rootServers = basePath === "" ? undefined : [{ url: settings.serverUrl, description: "The service's root, where its probes answer" }]
+  const rootServers =
+    basePath === ""
+      ? undefined
+      : [{ url: settings.serverUrl, description: "The service's root, where its probes answer" }]
   const paths: Record<string, JsonObject> = {}
   for (const operation of operations) {
     paths[operation.path] ??= {}
-    paths[operation.path]![operation.method] = operationObject(operation, components, operation.servedAtRoot ? rootServers : undefined)
+    paths[operation.path]![operation.method] = operationObject(
+      operation,
+      components,
+      operation.servedAtRoot ? rootServers : undefined
+    )
   }
   return {
     openapi: "3.0.1",
@@ -275,7 +319,10 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
       version: settings.version
     },
     servers: [{ url: `${settings.serverUrl}${basePath}`, description: "This kasko service's partner API" }],
-    externalDocs: { description: "Partner car insurance quoting: the specification", url: "https://kasko.example/docs/partner-car-insurance-api" },
+    externalDocs: {
+      description: "Partner car insurance quoting: the specification",
+      url: "https://kasko.example/docs/partner-car-insurance-api"
+    },
     tags: [
       { name: "products", description: "Product definitions: parameters, allowed values, features" },
       { name: "offers", description: "Anonymous, short-lived price offers" },
@@ -285,8 +332,20 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
     ],
     paths: {
       ...paths,
-      "/openapi.json": documentationOperation("getOpenApiDocument", "This OpenAPI document", "The OpenAPI 3.0.1 document of this API.", "application/json", "The OpenAPI 3.0.1 document"),
-      "/docs": documentationOperation("getApiReference", "The API reference page", "Swagger UI rendering this document, served from the service (no CDN).", "text/html", "An HTML page rendering this document"),
+      "/openapi.json": documentationOperation(
+        "getOpenApiDocument",
+        "This OpenAPI document",
+        "The OpenAPI 3.0.1 document of this API.",
+        "application/json",
+        "The OpenAPI 3.0.1 document"
+      ),
+      "/docs": documentationOperation(
+        "getApiReference",
+        "The API reference page",
+        "Swagger UI rendering this document, served from the service (no CDN).",
+        "text/html",
+        "An HTML page rendering this document"
+      ),
       "/docs/init.js": documentationOperation(
         "getApiReferenceScript",
         "The script that starts the reference page",

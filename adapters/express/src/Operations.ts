@@ -3,7 +3,17 @@
  * drives the request dispatch, the 405 answers and the OpenAPI document, so the
  * three can never drift apart.
  */
-import { Authentication, type CoreError, Examples, type IdGenerator, type QuoteStore, QuotingService, type RateLimiter, Readiness, type TariffBook } from "@kasko/core"
+import {
+  Authentication,
+  type CoreError,
+  Examples,
+  type IdGenerator,
+  type QuoteStore,
+  QuotingService,
+  type RateLimiter,
+  Readiness,
+  type TariffBook
+} from "@kasko/core"
 import { Offer, ProductCatalogue, Quote, QuoteRequest } from "@kasko/core/transport"
 import { Effect, Schema } from "effect"
 
@@ -82,14 +92,19 @@ export const ActivationAnswer = Schema.Struct({}).annotations({
   jsonSchema: { type: "object", description: "An empty JSON object", properties: {}, additionalProperties: false }
 })
 
-export const HealthAnswer = Schema.Struct({ status: Schema.Literal("ok", "ready") }).annotations({ identifier: "HealthAnswer" })
+export const HealthAnswer = Schema.Struct({ status: Schema.Literal("ok", "ready") }).annotations({
+  identifier: "HealthAnswer"
+})
 
 /**
  * The response Schemas' decoded and encoded forms are the same (no
  * transformations), so a value is already its wire form: no encoding pass on
  * the hot path. The conformance suite checks every answer against the document.
  */
-const wireForm = <A, I extends A>(_schema: Schema.Schema<A, I>) => (value: A): unknown => value
+const wireForm =
+  <A, I extends A>(_schema: Schema.Schema<A, I>) =>
+  (value: A): unknown =>
+    value
 
 const EXAMPLE_QUOTE = Examples.quoteAnswer()
 
@@ -127,7 +142,13 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     servedAtRoot: false,
     responses: [ProductCatalogue.ProductDefinition.annotations({ identifier: "ProductDefinition" })],
     responseDescription: "The product definition",
-    responseExamples: [{ name: "leasing", summary: "The leasing product", value: ProductCatalogue.productDefinition("insurance-car-leasing") }],
+    responseExamples: [
+      {
+        name: "leasing",
+        summary: "The leasing product",
+        value: ProductCatalogue.productDefinition("insurance-car-leasing")
+      }
+    ],
     errorStatuses: [404],
     noStore: false,
     idempotent: false,
@@ -173,7 +194,8 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     errorStatuses: [400, 413, 415, 422, 503],
     noStore: true,
     idempotent: true,
-    handle: ({ body, partnerId, idempotency }) => Effect.map(QuotingService.createQuote(partnerId, body, idempotency), encodeQuote)
+    handle: ({ body, partnerId, idempotency }) =>
+      Effect.map(QuotingService.createQuote(partnerId, body, idempotency), encodeQuote)
   },
   {
     operationId: "getQuote",
@@ -188,7 +210,10 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     requestBody: undefined,
     requestExample: undefined,
     servedAtRoot: false,
-    responses: [Quote.Quote.annotations({ identifier: "Quote" }), Quote.ActivatedQuote.annotations({ identifier: "ActivatedQuote" })],
+    responses: [
+      Quote.Quote.annotations({ identifier: "Quote" }),
+      Quote.ActivatedQuote.annotations({ identifier: "ActivatedQuote" })
+    ],
     responseDescription: "The quote",
     responseExamples: [
       { name: "awaiting_activation", summary: "Awaiting activation (spec §2.9)", value: EXAMPLE_QUOTE },
@@ -208,7 +233,8 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     path: "/insurance/car/quotes/{quote_id}/activation",
     tag: "quotes",
     summary: "Activate a quote",
-    description: "Activates a quote younger than 30 days. Activating an activated quote changes nothing and answers 200 too.",
+    description:
+      "Activates a quote younger than 30 days. Activating an activated quote changes nothing and answers 200 too.",
     scope: "quotes:activate",
     pathParameters: [quoteIdParameter],
     requestBody: undefined,
@@ -249,7 +275,8 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     path: "/ready",
     tag: "operations",
     summary: "Readiness",
-    description: "Answers 200 while the quote storage can commit a write (probed at most once a second), 503 while it cannot.",
+    description:
+      "Answers 200 while the quote storage can commit a write (probed at most once a second), 503 while it cannot.",
     scope: undefined,
     pathParameters: [],
     requestBody: undefined,
@@ -261,6 +288,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     errorStatuses: [503],
     noStore: true,
     idempotent: false,
-    handle: () => Effect.flatMap(Readiness.Readiness, (readiness) => readiness.check).pipe(Effect.as({ status: "ready" }))
+    handle: () =>
+      Effect.flatMap(Readiness.Readiness, (readiness) => readiness.check).pipe(Effect.as({ status: "ready" }))
   }
 ]

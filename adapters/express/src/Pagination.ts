@@ -18,7 +18,13 @@ export interface PageRequest {
 
 type QueryValue = string | ReadonlyArray<string> | undefined
 
-const wholeNumber = (name: string, value: QueryValue, fallback: number, min: number, max: number): number | Errors.Violation => {
+const wholeNumber = (
+  name: string,
+  value: QueryValue,
+  fallback: number,
+  min: number,
+  max: number
+): number | Errors.Violation => {
   if (value === undefined) return fallback
   if (typeof value !== "string" || !/^\d{1,9}$/.test(value)) return { field: name, message: "must be a whole number" }
   const number = Number(value)
@@ -26,7 +32,9 @@ const wholeNumber = (name: string, value: QueryValue, fallback: number, min: num
 }
 
 /** Reads `page` and `size` from a query, reporting each bad one. */
-export const parsePageRequest = (query: Readonly<Record<string, QueryValue>>): Either.Either<PageRequest, Array<Errors.Violation>> => {
+export const parsePageRequest = (
+  query: Readonly<Record<string, QueryValue>>
+): Either.Either<PageRequest, Array<Errors.Violation>> => {
   const page = wholeNumber("page", query["page"], 0, 0, 1_000_000_000)
   const size = wholeNumber("size", query["size"], DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)
   const violations = [page, size].filter((value): value is Errors.Violation => typeof value === "object")
@@ -48,16 +56,27 @@ export const Page = <Element extends Schema.Schema.AnyNoContext>(element: Elemen
 
 export interface PageOf<A> {
   readonly elements: ReadonlyArray<A>
-  readonly page: { readonly size: number; readonly total_elements: number; readonly total_pages: number; readonly number: number }
+  readonly page: {
+    readonly size: number
+    readonly total_elements: number
+    readonly total_pages: number
+    readonly number: number
+  }
   readonly _links: { readonly next?: { readonly href: string }; readonly prev?: { readonly href: string } }
 }
 
 /** `path?page=…&size=…` plus any other query parameters the collection was asked with. */
-export const pageHref = (path: string, otherParameters: Readonly<Record<string, string>> = {}) => (page: number, size: number) =>
-  `${path}?${new URLSearchParams({ ...otherParameters, page: String(page), size: String(size) }).toString()}`
+export const pageHref =
+  (path: string, otherParameters: Readonly<Record<string, string>> = {}) =>
+  (page: number, size: number) =>
+    `${path}?${new URLSearchParams({ ...otherParameters, page: String(page), size: String(size) }).toString()}`
 
 /** One page of a collection, with links to its neighbours. */
-export const pageOf = <A>(all: ReadonlyArray<A>, request: PageRequest, href: (page: number, size: number) => string): PageOf<A> => {
+export const pageOf = <A>(
+  all: ReadonlyArray<A>,
+  request: PageRequest,
+  href: (page: number, size: number) => string
+): PageOf<A> => {
   const totalPages = Math.ceil(all.length / request.size)
   const hasNext = request.page + 1 < totalPages
   const hasPrevious = request.page > 0 && totalPages > 0

@@ -19,12 +19,16 @@ export type Problem = typeof Problem.Type
 export const ConstraintViolationProblem = Schema.Struct({
   ...Problem.fields,
   violations: Schema.Array(Errors.Violation)
-}).annotations({ identifier: "ConstraintViolationProblem", description: "RFC 7807 problem details of a 400, with every violation" })
+}).annotations({
+  identifier: "ConstraintViolationProblem",
+  description: "RFC 7807 problem details of a 400, with every violation"
+})
 export type ConstraintViolationProblem = typeof ConstraintViolationProblem.Type
 
 const TYPE_BASE = "https://kasko.example/problems/"
 
-const problemOf = (slug: string, title: string, status: number) => ({ type: `${TYPE_BASE}${slug}`, title, status }) as const
+const problemOf = (slug: string, title: string, status: number) =>
+  ({ type: `${TYPE_BASE}${slug}`, title, status }) as const
 
 /** The problems kasko answers with, one per kind of failure. */
 export const PROBLEMS = {

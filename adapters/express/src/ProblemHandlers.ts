@@ -27,7 +27,10 @@ const problemOfClientError = (error: HttpError): ProblemAnswer | undefined => {
 const codeOf = (error: HttpError): string => String(error.type ?? error.code ?? "unknown")
 
 /** Answers 405 with Allow on each path for the methods it lacks. */
-export const installMethodNotAllowed = (router: IRouter, methodsByPath: ReadonlyMap<string, ReadonlyArray<string>>): void => {
+export const installMethodNotAllowed = (
+  router: IRouter,
+  methodsByPath: ReadonlyMap<string, ReadonlyArray<string>>
+): void => {
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods, ...(methods.includes("GET") ? ["HEAD"] : [])].join(", ")
     router.all(path, (_request, response) => {
@@ -42,15 +45,22 @@ export const installProblemFallbacks = (app: Express, logger: Logger): void => {
     sendProblem(response, { problem: PROBLEMS.notFound })
   })
   const errorHandler: ErrorRequestHandler = (error, _request, response, _next) => {
-    const clientMistake = typeof error === "object" && error !== null ? problemOfClientError(error as HttpError) : undefined
+    const clientMistake =
+      typeof error === "object" && error !== null ? problemOfClientError(error as HttpError) : undefined
     if (clientMistake !== undefined) {
       // the client's mistake, not the service's: no stack, no error level
-      logger.warn({ request_id: requestIdOf(response.locals), status: clientMistake.problem.status, code: codeOf(error) }, "refused a malformed request")
+      logger.warn(
+        { request_id: requestIdOf(response.locals), status: clientMistake.problem.status, code: codeOf(error) },
+        "refused a malformed request"
+      )
       if (!response.headersSent) sendProblem(response, clientMistake)
       return
     }
     logger.error(
-      { request_id: requestIdOf(response.locals), error: redact(error instanceof Error ? (error.stack ?? error.message) : String(error)) },
+      {
+        request_id: requestIdOf(response.locals),
+        error: redact(error instanceof Error ? (error.stack ?? error.message) : String(error))
+      },
       "unhandled error"
     )
     if (response.headersSent) {

@@ -38,7 +38,8 @@ const SUBSCRIPTION_KEY = "ocp-apim-subscription-key"
 export const securityHeaderList = (): ReadonlyArray<readonly [string, string]> => {
   const headers: Array<[string, string]> = []
   const recorder = {
-    setHeader: (name: string, value: string | number | ReadonlyArray<string>) => void headers.push([name, String(value)]),
+    setHeader: (name: string, value: string | number | ReadonlyArray<string>) =>
+      void headers.push([name, String(value)]),
     removeHeader: () => undefined,
     getHeader: () => undefined
   }
@@ -47,10 +48,12 @@ export const securityHeaderList = (): ReadonlyArray<readonly [string, string]> =
 }
 
 /** Middleware setting the security headers on every answer it passes. */
-export const securityHeaders = (headers: ReadonlyArray<readonly [string, string]> = securityHeaderList()): RequestHandler => (_request, response, next) => {
-  for (const [name, value] of headers) response.setHeader(name, value)
-  next()
-}
+export const securityHeaders =
+  (headers: ReadonlyArray<readonly [string, string]> = securityHeaderList()): RequestHandler =>
+  (_request, response, next) => {
+    for (const [name, value] of headers) response.setHeader(name, value)
+    next()
+  }
 
 /** CORS for the configured origins, or nothing. */
 export const corsFor = (origins: ReadonlyArray<string>): Array<RequestHandler> =>

@@ -26,12 +26,26 @@ const refused = (answer: ProblemAnswer) => new BodyRefused({ answer })
 const violation = (message: string) => refused(constraintViolation([{ field: "body", message }]))
 
 const ACCEPTED_ENCODINGS = "identity, gzip, deflate or br"
-const NOT_JSON = refused({ problem: { ...PROBLEMS.unsupportedMediaType, detail: "The body must be application/json." } })
-const NOT_UTF8_CHARSET = refused({ problem: { ...PROBLEMS.unsupportedMediaType, detail: "The body must be UTF-8 JSON." } })
-const UNKNOWN_ENCODING = refused({ problem: { ...PROBLEMS.unsupportedMediaType, detail: `The Content-Encoding is not accepted: send ${ACCEPTED_ENCODINGS}.` } })
+const NOT_JSON = refused({
+  problem: { ...PROBLEMS.unsupportedMediaType, detail: "The body must be application/json." }
+})
+const NOT_UTF8_CHARSET = refused({
+  problem: { ...PROBLEMS.unsupportedMediaType, detail: "The body must be UTF-8 JSON." }
+})
+const UNKNOWN_ENCODING = refused({
+  problem: {
+    ...PROBLEMS.unsupportedMediaType,
+    detail: `The Content-Encoding is not accepted: send ${ACCEPTED_ENCODINGS}.`
+  }
+})
 const TOO_LARGE = refused({ problem: PROBLEMS.payloadTooLarge })
 
-const DECOMPRESSORS = { gzip: createGunzip, "x-gzip": createGunzip, deflate: createInflate, br: createBrotliDecompress } as const
+const DECOMPRESSORS = {
+  gzip: createGunzip,
+  "x-gzip": createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress
+} as const
 
 /** Why a parsed body is too deep or too wide, or undefined. Iterative: the check itself cannot overflow the stack. */
 export const shapeProblem = (body: unknown): string | undefined => {
@@ -41,7 +55,8 @@ export const shapeProblem = (body: unknown): string | undefined => {
     if (typeof value !== "object" || value === null) continue
     if (depth > MAX_JSON_DEPTH) return `nests deeper than ${MAX_JSON_DEPTH} levels`
     const entries = Array.isArray(value) ? value : Object.values(value)
-    if (entries.length > MAX_JSON_COLLECTION) return `holds an array or object of more than ${MAX_JSON_COLLECTION} entries`
+    if (entries.length > MAX_JSON_COLLECTION)
+      return `holds an array or object of more than ${MAX_JSON_COLLECTION} entries`
     for (const entry of entries) pending.push([entry, depth + 1])
   }
   return undefined
@@ -51,7 +66,8 @@ export const shapeProblem = (body: unknown): string | undefined => {
 const contentTypeOf = (header: string): { readonly mediaType: string; readonly charset: string | undefined } => {
   const separator = header.indexOf(";")
   const mediaType = (separator === -1 ? header : header.slice(0, separator)).trim().toLowerCase()
-  const charset = separator === -1 ? undefined : /charset\s*=\s*"?([^";\s]+)/i.exec(header.slice(separator))?.[1]?.toLowerCase()
+  const charset =
+    separator === -1 ? undefined : /charset\s*=\s*"?([^";\s]+)/i.exec(header.slice(separator))?.[1]?.toLowerCase()
   return { mediaType, charset }
 }
 
@@ -82,8 +98,12 @@ export const readJsonBody = (request: IncomingMessage, limitBytes: number): Effe
     const encoding = (headers["content-encoding"] ?? "identity").trim().toLowerCase()
     const decompressor = encoding === "identity" ? undefined : DECOMPRESSORS[encoding as keyof typeof DECOMPRESSORS]
     if (encoding !== "identity" && decompressor === undefined) return Effect.fail(UNKNOWN_ENCODING)
-    if (declared !== undefined && encoding === "identity" && Number(declared) > limitBytes) return Effect.fail(TOO_LARGE)
-    return Effect.flatMap(receive(request, limitBytes, declared === undefined || chunked ? undefined : Number(declared), decompressor?.()), parsedBody)
+    if (declared !== undefined && encoding === "identity" && Number(declared) > limitBytes)
+      return Effect.fail(TOO_LARGE)
+    return Effect.flatMap(
+      receive(request, limitBytes, declared === undefined || chunked ? undefined : Number(declared), decompressor?.()),
+      parsedBody
+    )
   })
 
 /** The body's bytes, decompressed when a decompressor is given; interrupted, it lets go of the streams. */
@@ -129,7 +149,14 @@ const receive = (
       settle(Effect.succeed(chunks !== undefined ? Buffer.concat(chunks) : (first ?? Buffer.alloc(0))))
     }
     // a client that goes away mid-body destroys the request with an error; so does a body that does not decompress
-    const onError = () => settle(Effect.fail(decompressor === undefined ? violation("was not received completely") : violation("does not decode with its Content-Encoding")))
+    const onError = () =>
+      settle(
+        Effect.fail(
+          decompressor === undefined
+            ? violation("was not received completely")
+            : violation("does not decode with its Content-Encoding")
+        )
+      )
     source.on("data", onData)
     source.on("end", onEnd)
     source.on("error", onError)

@@ -13,7 +13,10 @@ const JWT_LIKE = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g
 
 /** Text with CPR-like numbers and tokens replaced, for error logs. */
 export const redact = (text: string): string =>
-  text.replace(BEARER_TOKEN, "$1[redacted]").replace(JWT_LIKE, "[redacted-token]").replace(CPR_LIKE, "[redacted-number]")
+  text
+    .replace(BEARER_TOKEN, "$1[redacted]")
+    .replace(JWT_LIKE, "[redacted-token]")
+    .replace(CPR_LIKE, "[redacted-number]")
 
 export const requestLog =
   (logger: Logger): RequestHandler =>

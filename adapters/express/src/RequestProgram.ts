@@ -88,7 +88,10 @@ const withinBudget =
         budget.exceeded = true
         fiber.unsafeInterruptAsFork(fiber.id())
       }, budgetMillis)
-      return Effect.ensuring(effect, Effect.sync(() => clearTimeout(timer)))
+      return Effect.ensuring(
+        effect,
+        Effect.sync(() => clearTimeout(timer))
+      )
     })
 
 /**
@@ -112,7 +115,9 @@ const admit = (exchange: Exchange, scope: Authentication.Scope, settings: Progra
     const principal = yield* authentication.authenticate(credentials, scope).pipe(
       withinBudget(exchange.budget, settings.budgetMillis),
       Effect.tapError((error) =>
-        error._tag === "AuthenticationRefused" ? Effect.asVoid(limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE)) : Effect.void
+        error._tag === "AuthenticationRefused"
+          ? Effect.asVoid(limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE))
+          : Effect.void
       )
     )
     const window = yield* limiter.hit(`key:${principal.rateLimitKey}`, settings.requestsPerMinute, MINUTE)
@@ -126,34 +131,56 @@ const idempotencyOf = (exchange: Exchange, body: unknown) => {
   const key = exchange.request.headers["idempotency-key"]
   if (!exchange.operation.idempotent || key === undefined) return Effect.succeed(undefined)
   if (typeof key !== "string" || !IDEMPOTENCY_KEY.test(key)) {
-    return Effect.fail(new RequestRefused({ answer: constraintViolation([{ field: "Idempotency-Key", message: "must be 1–255 visible ASCII characters" }]) }))
+    return Effect.fail(
+      new RequestRefused({
+        answer: constraintViolation([{ field: "Idempotency-Key", message: "must be 1–255 visible ASCII characters" }])
+      })
+    )
   }
-  return Effect.succeed({ key, fingerprint: createHash("sha256").update(JSON.stringify(body ?? null)).digest("hex") })
+  return Effect.succeed({
+    key,
+    fingerprint: createHash("sha256")
+      .update(JSON.stringify(body ?? null))
+      .digest("hex")
+  })
 }
 
 /** HTTP/1.1 requires Host (RFC 9112 §3.2). */
 const requireHost = (request: IncomingMessage) =>
   request.httpVersion === "1.1" && request.headers.host === undefined
-    ? Effect.fail(new RequestRefused({ answer: constraintViolation([{ field: "Host", message: "is required in HTTP/1.1 (RFC 9112)" }]) }))
+    ? Effect.fail(
+        new RequestRefused({
+          answer: constraintViolation([{ field: "Host", message: "is required in HTTP/1.1 (RFC 9112)" }])
+        })
+      )
     : Effect.void
 
 type Failure = CoreError | AuthenticationRefused | BodyRefused | RequestRefused
 
 /** The answer to a failure, logging the service's own faults. */
-const answerOfFailure = (exchange: Exchange, settings: ProgramSettings) => (failure: Failure): Effect.Effect<Answer> =>
-  Effect.sync(() => {
-    switch (failure._tag) {
-      case "BodyRefused":
-      case "RequestRefused":
-        return problemAnswer(failure.answer)
-      default:
-        if (isServerFault(failure)) settings.logger.error({ request_id: exchange.requestId, error: redact(JSON.stringify(failure)) }, "storage or pricing failure")
-        return problemAnswer(problemOfCoreError(failure))
-    }
-  })
+const answerOfFailure =
+  (exchange: Exchange, settings: ProgramSettings) =>
+  (failure: Failure): Effect.Effect<Answer> =>
+    Effect.sync(() => {
+      switch (failure._tag) {
+        case "BodyRefused":
+        case "RequestRefused":
+          return problemAnswer(failure.answer)
+        default:
+          if (isServerFault(failure))
+            settings.logger.error(
+              { request_id: exchange.requestId, error: redact(JSON.stringify(failure)) },
+              "storage or pricing failure"
+            )
+          return problemAnswer(problemOfCoreError(failure))
+      }
+    })
 
 /** The program of one request: always an answer, never a failure. */
-export const requestProgram = (exchange: Exchange, settings: ProgramSettings): Effect.Effect<Answer, never, Services> => {
+export const requestProgram = (
+  exchange: Exchange,
+  settings: ProgramSettings
+): Effect.Effect<Answer, never, Services> => {
   const { operation, request } = exchange
   const program = Effect.gen(function* () {
     yield* requireHost(request)

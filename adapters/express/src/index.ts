@@ -8,5 +8,12 @@ export { makeApp, type AppOptions } from "./App.js"
 export { problemOfCoreError } from "./CoreErrorProblems.js"
 export { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 export { OPERATIONS, SCOPES, type Operation, type Scope, type Services } from "./Operations.js"
-export { constraintViolation, PROBLEM_CONTENT_TYPE, PROBLEMS, sendProblem, type Problem, type ProblemAnswer } from "./Problem.js"
+export {
+  constraintViolation,
+  PROBLEM_CONTENT_TYPE,
+  PROBLEMS,
+  sendProblem,
+  type Problem,
+  type ProblemAnswer
+} from "./Problem.js"
 export type { ProtectionOptions } from "./Protection.js"

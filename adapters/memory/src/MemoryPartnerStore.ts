@@ -17,38 +17,50 @@ export const makePartnerStore = (): PartnerStore.PartnerStore["Type"] => {
   }
   return {
     insertPartner: (partner) =>
-      Effect.sync(() => changing(() => {
-        if (partners.has(partner.partner_id)) return false
-        partners.set(partner.partner_id, { ...partner })
-        return true
-      })),
-    findPartner: (partnerId) => Effect.sync(() => Option.map(Option.fromNullable(partners.get(partnerId)), (found) => ({ ...found }))),
-    listPartners: Effect.sync(() => [...partners.values()].sort((a, b) => a.partner_id.localeCompare(b.partner_id)).map((found) => ({ ...found }))),
+      Effect.sync(() =>
+        changing(() => {
+          if (partners.has(partner.partner_id)) return false
+          partners.set(partner.partner_id, { ...partner })
+          return true
+        })
+      ),
+    findPartner: (partnerId) =>
+      Effect.sync(() => Option.map(Option.fromNullable(partners.get(partnerId)), (found) => ({ ...found }))),
+    listPartners: Effect.sync(() =>
+      [...partners.values()].sort((a, b) => a.partner_id.localeCompare(b.partner_id)).map((found) => ({ ...found }))
+    ),
     setPartnerStatus: (partnerId, status) =>
-      Effect.sync(() => changing(() => {
-        const found = partners.get(partnerId)
-        if (found === undefined) return Option.none()
-        partners.set(partnerId, { ...found, status })
-        return Option.some({ ...found, status })
-      })),
+      Effect.sync(() =>
+        changing(() => {
+          const found = partners.get(partnerId)
+          if (found === undefined) return Option.none()
+          partners.set(partnerId, { ...found, status })
+          return Option.some({ ...found, status })
+        })
+      ),
     insertSubscriptionKey: (key) =>
-      Effect.sync(() => changing(() => {
-        if (keys.has(key.key_prefix)) throw new Error(`subscription key prefix ${key.key_prefix} is already stored`)
-        keys.set(key.key_prefix, { ...key })
-      })),
-    findSubscriptionKey: (keyPrefix) => Effect.sync(() => Option.map(Option.fromNullable(keys.get(keyPrefix)), (found) => ({ ...found }))),
+      Effect.sync(() =>
+        changing(() => {
+          if (keys.has(key.key_prefix)) throw new Error(`subscription key prefix ${key.key_prefix} is already stored`)
+          keys.set(key.key_prefix, { ...key })
+        })
+      ),
+    findSubscriptionKey: (keyPrefix) =>
+      Effect.sync(() => Option.map(Option.fromNullable(keys.get(keyPrefix)), (found) => ({ ...found }))),
     listSubscriptionKeys: (partnerId) =>
       Effect.sync(() => [...keys.values()].filter((key) => key.partner_id === partnerId).map((key) => ({ ...key }))),
     revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>
-      Effect.sync(() => changing(() => {
-        let revoked = 0
-        for (const [prefix, key] of keys) {
-          if (key.partner_id !== partnerId || key.revoked_at !== null || !prefix.startsWith(keyPrefix)) continue
-          keys.set(prefix, { ...key, revoked_at: revokedAt })
-          revoked++
-        }
-        return revoked
-      })),
+      Effect.sync(() =>
+        changing(() => {
+          let revoked = 0
+          for (const [prefix, key] of keys) {
+            if (key.partner_id !== partnerId || key.revoked_at !== null || !prefix.startsWith(keyPrefix)) continue
+            keys.set(prefix, { ...key, revoked_at: revokedAt })
+            revoked++
+          }
+          return revoked
+        })
+      ),
     changes: Effect.sync(() => writes)
   }
 }

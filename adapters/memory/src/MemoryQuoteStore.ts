@@ -14,7 +14,10 @@ const keyOf = (partnerId: string, quoteId: string) => `${partnerId}\u0000${quote
 export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => {
   const quotes = new Map<string, StoredQuote>()
   const byId = new Set<string>()
-  const idempotencyKeys = new Map<string, { readonly fingerprint: string; readonly quote_id: string; readonly created_at: number }>()
+  const idempotencyKeys = new Map<
+    string,
+    { readonly fingerprint: string; readonly quote_id: string; readonly created_at: number }
+  >()
   const store = (quote: StoredQuote) => {
     if (byId.has(quote.quote_id)) throw new Error(`quote ${quote.quote_id} is already stored`)
     byId.add(quote.quote_id)
@@ -30,7 +33,11 @@ export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => {
           return Option.some({ quote: structuredClone(earlierQuote), fingerprint: earlier.fingerprint })
         }
         store(quote)
-        idempotencyKeys.set(keyOf(quote.partner_id, use.key), { fingerprint: use.fingerprint, quote_id: quote.quote_id, created_at: quote.created_at })
+        idempotencyKeys.set(keyOf(quote.partner_id, use.key), {
+          fingerprint: use.fingerprint,
+          quote_id: quote.quote_id,
+          created_at: quote.created_at
+        })
         return Option.none()
       }),
     find: (partnerId, quoteId) =>
@@ -39,7 +46,8 @@ export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => {
       Effect.sync(() => {
         const stored = quotes.get(keyOf(partnerId, quoteId))
         if (stored === undefined) return Option.none()
-        if (stored.activated_at === null) quotes.set(keyOf(partnerId, quoteId), { ...stored, activated_at: activatedAt })
+        if (stored.activated_at === null)
+          quotes.set(keyOf(partnerId, quoteId), { ...stored, activated_at: activatedAt })
         return Option.some(structuredClone(quotes.get(keyOf(partnerId, quoteId))!))
       }),
     purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
@@ -50,7 +58,8 @@ export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => {
           if (quote.created_at > cutoff) continue
           quotes.delete(key)
           byId.delete(quote.quote_id)
-          for (const [useKey, use] of idempotencyKeys) if (use.quote_id === quote.quote_id) idempotencyKeys.delete(useKey)
+          for (const [useKey, use] of idempotencyKeys)
+            if (use.quote_id === quote.quote_id) idempotencyKeys.delete(useKey)
           deleted++
         }
         return deleted

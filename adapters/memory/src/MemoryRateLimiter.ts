@@ -44,7 +44,9 @@ export const makeRateLimiter = (): RateLimiter.RateLimiter["Type"] => {
         })
       ),
     peek: (key, limit, windowMillis) =>
-      Effect.clockWith((clock) => Effect.sync(() => answer(open(key, windowMillis, clock.unsafeCurrentTimeMillis()), limit)))
+      Effect.clockWith((clock) =>
+        Effect.sync(() => answer(open(key, windowMillis, clock.unsafeCurrentTimeMillis()), limit))
+      )
   }
 }
 

@@ -10,7 +10,10 @@ const storedQuote = async (): Promise<QuoteStore.StoredQuote> => {
     insert: (quote) => Effect.sync(() => void (captured = quote))
   })
   await Effect.runPromise(
-    Effect.zipRight(TestClock.setTime(Date.parse("2026-03-02T09:00:00Z")), QuotingService.createQuote("partner-a", Examples.quoteRequest())).pipe(
+    Effect.zipRight(
+      TestClock.setTime(Date.parse("2026-03-02T09:00:00Z")),
+      QuotingService.createQuote("partner-a", Examples.quoteRequest())
+    ).pipe(
       Effect.provide(Layer.mergeAll(capturing, IdGenerator.layerSequential, TariffBook.shipped)),
       Effect.provide(TestContext.TestContext)
     )
@@ -41,7 +44,9 @@ describe("the in-memory QuoteStore", () => {
     const quote = await storedQuote()
     const store = makeQuoteStore()
     await Effect.runPromise(store.insert(quote))
-    const copy = Option.getOrThrow(await Effect.runPromise(store.find("partner-a", quote.quote_id))) as { activated_at: number | null }
+    const copy = Option.getOrThrow(await Effect.runPromise(store.find("partner-a", quote.quote_id))) as {
+      activated_at: number | null
+    }
     copy.activated_at = 5
     expect(Option.getOrThrow(await Effect.runPromise(store.find("partner-a", quote.quote_id))).activated_at).toBeNull()
   })
@@ -49,7 +54,9 @@ describe("the in-memory QuoteStore", () => {
   it("builds a new, empty store for each layer build", async () => {
     const quote = await storedQuote()
     const program = Effect.flatMap(QuoteStore.QuoteStore, (store) => store.find("partner-a", quote.quote_id))
-    await Effect.runPromise(Effect.flatMap(QuoteStore.QuoteStore, (store) => store.insert(quote)).pipe(Effect.provide(layer)))
+    await Effect.runPromise(
+      Effect.flatMap(QuoteStore.QuoteStore, (store) => store.insert(quote)).pipe(Effect.provide(layer))
+    )
     expect(await Effect.runPromise(program.pipe(Effect.provide(layer)))).toEqual(Option.none())
   })
 })

@@ -76,12 +76,20 @@ export const migrate = async (client: PoolClient, known: ReadonlyArray<Migration
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now()
     )`)
-    const applied = (await client.query<SchemaMigrations.AppliedMigration>("SELECT version, checksum FROM schema_migrations ORDER BY version")).rows
+    const applied = (
+      await client.query<SchemaMigrations.AppliedMigration>(
+        "SELECT version, checksum FROM schema_migrations ORDER BY version"
+      )
+    ).rows
     for (const migration of SchemaMigrations.pendingMigrationsOrThrow(applied, known, sha256)) {
       await client.query("BEGIN")
       try {
         await client.query(migration.sql)
-        await client.query("INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)", [migration.version, migration.name, migration.checksum])
+        await client.query("INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)", [
+          migration.version,
+          migration.name,
+          migration.checksum
+        ])
         await client.query("COMMIT")
       } catch (error) {
         await client.query("ROLLBACK")

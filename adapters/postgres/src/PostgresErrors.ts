@@ -15,7 +15,9 @@ const codeOf = (error: unknown): string =>
 
 const isConnectionTrouble = (error: unknown) => {
   const message = error instanceof Error ? error.message : String(error)
-  return /Connection terminated|connection timeout|Client has encountered a connection error|terminating connection/i.test(message)
+  return /Connection terminated|connection timeout|Client has encountered a connection error|terminating connection/i.test(
+    message
+  )
 }
 
 export const driverFailure = (operation: string, error: unknown): Effect.Effect<never, StorageUnavailable> => {
@@ -31,4 +33,6 @@ export const driverFailure = (operation: string, error: unknown): Effect.Effect<
 
 /** Runs a driver call; its rejections fail as StorageUnavailable (or die, for unique violations). */
 export const attempt = <A>(operation: string, call: () => Promise<A>): Effect.Effect<A, StorageUnavailable> =>
-  Effect.tryPromise({ try: call, catch: (error) => error }).pipe(Effect.catchAll((error) => driverFailure(operation, error)))
+  Effect.tryPromise({ try: call, catch: (error) => error }).pipe(
+    Effect.catchAll((error) => driverFailure(operation, error))
+  )

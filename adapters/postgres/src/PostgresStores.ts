@@ -30,10 +30,20 @@ export class PostgresOpenRefused extends Data.TaggedError("PostgresOpenRefused")
 
 const INT8 = 20
 // epoch milliseconds fit a double exactly: read bigint columns as numbers
-const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === INT8 ? Number : pg.types.getTypeParser(oid, format as "text")) }
+const types = {
+  getTypeParser: (oid: number, format?: "text" | "binary") =>
+    oid === INT8 ? Number : pg.types.getTypeParser(oid, format as "text")
+}
 
 type QuoteReadRow = StoredRows.QuoteReadRow
-const { QUOTE_READ_COLUMNS: QUOTE_COLUMNS, quoteOfRow, quoteRowOf, PARTNER_COLUMNS, partnerOfRow, SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS } = StoredRows
+const {
+  QUOTE_READ_COLUMNS: QUOTE_COLUMNS,
+  quoteOfRow,
+  quoteRowOf,
+  PARTNER_COLUMNS,
+  partnerOfRow,
+  SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS
+} = StoredRows
 type PartnerRow = StoredRows.PartnerRow
 
 const INSERT_QUOTE = `INSERT INTO quotes (quote_id, partner_id, quote_number, policy_number, product_name, tariff_version, price_amount,
@@ -41,16 +51,33 @@ const INSERT_QUOTE = `INSERT INTO quotes (quote_id, partner_id, quote_number, po
 
 const quoteValues = (quote: StoredQuote) => {
   const row = quoteRowOf(quote)
-  return [row.quote_id, row.partner_id, row.quote_number, row.policy_number, row.product_name, row.tariff_version, row.price_amount,
-    row.payments_per_year, row.created_at, row.activated_at, row.quote_json, row.worksheet_json]
+  return [
+    row.quote_id,
+    row.partner_id,
+    row.quote_number,
+    row.policy_number,
+    row.product_name,
+    row.tariff_version,
+    row.price_amount,
+    row.payments_per_year,
+    row.created_at,
+    row.activated_at,
+    row.quote_json,
+    row.worksheet_json
+  ]
 }
 
 export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => {
   const find = (partnerId: string, quoteId: string) =>
-    pool.query<QuoteReadRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`, [partnerId, quoteId])
+    pool.query<QuoteReadRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`, [
+      partnerId,
+      quoteId
+    ])
   const earlierUse = async (partnerId: string, key: string) => {
     const rows = await pool.query<QuoteReadRow & { fingerprint: string }>(
-      `SELECT k.fingerprint, ${QUOTE_COLUMNS.split(", ").map((column) => `q.${column}`).join(", ")}
+      `SELECT k.fingerprint, ${QUOTE_COLUMNS.split(", ")
+        .map((column) => `q.${column}`)
+        .join(", ")}
        FROM idempotency_keys k JOIN quotes q ON q.quote_id = k.quote_id WHERE k.partner_id = $1 AND k.idempotency_key = $2`,
       [partnerId, key]
     )
@@ -63,11 +90,10 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
       pool,
       "insert quote",
       async (statement) => {
-        await statement("DELETE FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 AND created_at <= $3", [
-          quote.partner_id,
-          use.key,
-          use.unused_before
-        ])
+        await statement(
+          "DELETE FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 AND created_at <= $3",
+          [quote.partner_id, use.key, use.unused_before]
+        )
         await statement(INSERT_QUOTE, quoteValues(quote))
         // a concurrent claim of the same key waits here for the first to finish, then yields
         const claimed = await statement(
@@ -81,19 +107,24 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
       (claimed) => claimed
     )
   return {
-    insert: (quote) => transaction(pool, "insert quote", (statement) => statement(INSERT_QUOTE, quoteValues(quote))).pipe(Effect.asVoid),
+    insert: (quote) =>
+      transaction(pool, "insert quote", (statement) => statement(INSERT_QUOTE, quoteValues(quote))).pipe(Effect.asVoid),
     insertIdempotent: (quote, use) =>
       Effect.gen(function* () {
         for (let tries = 0; tries < 3; tries++) {
           if (yield* claim(quote, use)) return Option.none()
-          const earlier = yield* attempt("find the idempotency key's quote", () => earlierUse(quote.partner_id, use.key))
+          const earlier = yield* attempt("find the idempotency key's quote", () =>
+            earlierUse(quote.partner_id, use.key)
+          )
           if (earlier !== undefined) return Option.some(earlier)
           // the claim that beat ours rolled back: try again
         }
         return yield* driverFailure("insert quote", new Error(`idempotency key ${use.key} kept changing hands`))
       }),
     find: (partnerId, quoteId) =>
-      attempt("find quote", () => find(partnerId, quoteId)).pipe(Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), quoteOfRow))),
+      attempt("find quote", () => find(partnerId, quoteId)).pipe(
+        Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), quoteOfRow))
+      ),
     markActivated: (partnerId, quoteId, activatedAt) =>
       transaction(pool, "activate quote", async (statement) => {
         // compare-and-set on the row; a concurrent activation waits for the row lock and then finds it set
@@ -102,14 +133,22 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
           [partnerId, quoteId, activatedAt]
         )
         // a new statement, so a new snapshot: it sees the activation that won
-        return updated.rows[0] ?? (await statement<QuoteReadRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`, [partnerId, quoteId])).rows[0]
+        return (
+          updated.rows[0] ??
+          (
+            await statement<QuoteReadRow>(
+              `SELECT ${QUOTE_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`,
+              [partnerId, quoteId]
+            )
+          ).rows[0]
+        )
       }).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), quoteOfRow))),
     purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
       attempt("purge quotes", () =>
-        pool.query("DELETE FROM quotes WHERE (activated_at IS NULL AND created_at <= $1) OR (activated_at IS NOT NULL AND created_at <= $2)", [
-          awaitingCreatedAtOrBefore,
-          activatedCreatedAtOrBefore
-        ])
+        pool.query(
+          "DELETE FROM quotes WHERE (activated_at IS NULL AND created_at <= $1) OR (activated_at IS NOT NULL AND created_at <= $2)",
+          [awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore]
+        )
       ).pipe(Effect.map((result) => result.rowCount ?? 0)),
     checkWritable: Effect.clockWith((clock) =>
       attempt("probe a write", () =>
@@ -126,46 +165,57 @@ export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type
   // another instance's writes are invisible here: every read of the counter is new, so nothing is remembered
   let reads = 0
   return {
-  insertPartner: (partner) =>
-    attempt("insert partner", () =>
-      pool.query(`INSERT INTO partners (${PARTNER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (partner_id) DO NOTHING`, [
-        partner.partner_id,
-        partner.name,
-        partner.cvr_number ?? null,
-        partner.status,
-        partner.created_at
-      ])
-    ).pipe(Effect.map((result) => result.rowCount === 1)),
-  findPartner: (partnerId) =>
-    attempt("find partner", () => pool.query<PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM partners WHERE partner_id = $1`, [partnerId])).pipe(
-      Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), partnerOfRow))
-    ),
-  listPartners: attempt("list partners", () => pool.query<PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM partners ORDER BY partner_id`)).pipe(
-    Effect.map((result) => result.rows.map(partnerOfRow))
-  ),
-  setPartnerStatus: (partnerId, status) =>
-    attempt("set partner status", () =>
-      pool.query<PartnerRow>(`UPDATE partners SET status = $2 WHERE partner_id = $1 RETURNING ${PARTNER_COLUMNS}`, [partnerId, status])
-    ).pipe(Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), partnerOfRow))),
-  insertSubscriptionKey: (key) =>
-    attempt("insert subscription key", () =>
-      pool.query(`INSERT INTO subscription_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, [key.partner_id, key.key_prefix, key.key_hash, key.created_at, key.revoked_at])
-    ).pipe(Effect.asVoid),
-  findSubscriptionKey: (keyPrefix) =>
-    attempt("find subscription key", () =>
-      pool.query<SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = $1`, [keyPrefix])
-    ).pipe(Effect.map((result) => Option.fromNullable(result.rows[0]))),
-  listSubscriptionKeys: (partnerId) =>
-    attempt("list subscription keys", () =>
-      pool.query<SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE partner_id = $1 ORDER BY created_at, key_prefix`, [partnerId])
-    ).pipe(Effect.map((result) => result.rows)),
-  revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>
-    attempt("revoke subscription keys", () =>
-      pool.query(
-        "UPDATE subscription_keys SET revoked_at = $3 WHERE partner_id = $1 AND revoked_at IS NULL AND left(key_prefix, length($2)) = $2",
-        [partnerId, keyPrefix, revokedAt]
-      )
-    ).pipe(Effect.map((result) => result.rowCount ?? 0)),
+    insertPartner: (partner) =>
+      attempt("insert partner", () =>
+        pool.query(
+          `INSERT INTO partners (${PARTNER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (partner_id) DO NOTHING`,
+          [partner.partner_id, partner.name, partner.cvr_number ?? null, partner.status, partner.created_at]
+        )
+      ).pipe(Effect.map((result) => result.rowCount === 1)),
+    findPartner: (partnerId) =>
+      attempt("find partner", () =>
+        pool.query<PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM partners WHERE partner_id = $1`, [partnerId])
+      ).pipe(Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), partnerOfRow))),
+    listPartners: attempt("list partners", () =>
+      pool.query<PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM partners ORDER BY partner_id`)
+    ).pipe(Effect.map((result) => result.rows.map(partnerOfRow))),
+    setPartnerStatus: (partnerId, status) =>
+      attempt("set partner status", () =>
+        pool.query<PartnerRow>(`UPDATE partners SET status = $2 WHERE partner_id = $1 RETURNING ${PARTNER_COLUMNS}`, [
+          partnerId,
+          status
+        ])
+      ).pipe(Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), partnerOfRow))),
+    insertSubscriptionKey: (key) =>
+      attempt("insert subscription key", () =>
+        pool.query(`INSERT INTO subscription_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, [
+          key.partner_id,
+          key.key_prefix,
+          key.key_hash,
+          key.created_at,
+          key.revoked_at
+        ])
+      ).pipe(Effect.asVoid),
+    findSubscriptionKey: (keyPrefix) =>
+      attempt("find subscription key", () =>
+        pool.query<SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = $1`, [
+          keyPrefix
+        ])
+      ).pipe(Effect.map((result) => Option.fromNullable(result.rows[0]))),
+    listSubscriptionKeys: (partnerId) =>
+      attempt("list subscription keys", () =>
+        pool.query<SubscriptionKeyRecord>(
+          `SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE partner_id = $1 ORDER BY created_at, key_prefix`,
+          [partnerId]
+        )
+      ).pipe(Effect.map((result) => result.rows)),
+    revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>
+      attempt("revoke subscription keys", () =>
+        pool.query(
+          "UPDATE subscription_keys SET revoked_at = $3 WHERE partner_id = $1 AND revoked_at IS NULL AND left(key_prefix, length($2)) = $2",
+          [partnerId, keyPrefix, revokedAt]
+        )
+      ).pipe(Effect.map((result) => result.rowCount ?? 0)),
     changes: Effect.sync(() => ++reads)
   }
 }
@@ -179,7 +229,8 @@ export const layer = (
   Layer.scopedContext(
     Effect.gen(function* () {
       const schema = options.schema ?? "public"
-      if (!SCHEMA_NAME.test(schema)) return yield* new PostgresOpenRefused({ reason: `schema "${schema}" is not a plain lower-case identifier` })
+      if (!SCHEMA_NAME.test(schema))
+        return yield* new PostgresOpenRefused({ reason: `schema "${schema}" is not a plain lower-case identifier` })
       const pool = yield* Effect.acquireRelease(
         Effect.sync(
           () =>
@@ -220,6 +271,8 @@ export const layer = (
             ? new PostgresOpenRefused({ reason: error.message })
             : new StorageUnavailable({ reason: `opening ${schema}: ${String(error)}`, retryable: true })
       })
-      return Context.make(QuoteStore.QuoteStore, makeQuoteStore(pool)).pipe(Context.add(PartnerStore.PartnerStore, makePartnerStore(pool)))
+      return Context.make(QuoteStore.QuoteStore, makeQuoteStore(pool)).pipe(
+        Context.add(PartnerStore.PartnerStore, makePartnerStore(pool))
+      )
     })
   )

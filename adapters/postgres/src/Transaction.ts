@@ -13,7 +13,10 @@ import type pg from "pg"
 import { driverFailure } from "./PostgresErrors.js"
 
 /** A statement within the transaction. */
-export type Statement = <Row extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: ReadonlyArray<unknown>) => Promise<pg.QueryResult<Row>>
+export type Statement = <Row extends pg.QueryResultRow = pg.QueryResultRow>(
+  text: string,
+  values?: ReadonlyArray<unknown>
+) => Promise<pg.QueryResult<Row>>
 
 class Abandoned extends Error {}
 
@@ -62,6 +65,13 @@ export const transaction = <A>(
     )
     return Effect.suspend(() => {
       state.abandoned = true
-      return state.committing ? Effect.promise(() => run.then(() => undefined, () => undefined)) : Effect.void
+      return state.committing
+        ? Effect.promise(() =>
+            run.then(
+              () => undefined,
+              () => undefined
+            )
+          )
+        : Effect.void
     })
   })

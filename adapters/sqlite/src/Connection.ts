@@ -46,16 +46,20 @@ export const openConnection = (options: SqliteOptions): Database.Database => {
   const database = new Database(options.filename, { timeout: options.busyTimeoutMillis ?? 5_000 })
   try {
     const journalMode = database.pragma("journal_mode = WAL", { simple: true })
-    if (journalMode !== "wal") throw new SqliteOpenRefused({ reason: `could not enable WAL (journal_mode is ${String(journalMode)})` })
+    if (journalMode !== "wal")
+      throw new SqliteOpenRefused({ reason: `could not enable WAL (journal_mode is ${String(journalMode)})` })
     database.pragma(`synchronous = ${synchronous}`)
     database.pragma("foreign_keys = ON")
     migrate(database)
-    database.prepare("INSERT INTO store_info (key, value) VALUES ('last_opened_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
-      new Date().toISOString()
-    )
+    database
+      .prepare(
+        "INSERT INTO store_info (key, value) VALUES ('last_opened_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+      )
+      .run(new Date().toISOString())
     const refusal = synchronousRefusal(readPragma(database, "synchronous"), synchronous)
     if (refusal !== undefined) throw new SqliteOpenRefused({ reason: refusal })
-    if (readPragma(database, "foreign_keys") !== 1) throw new SqliteOpenRefused({ reason: "foreign keys could not be enabled" })
+    if (readPragma(database, "foreign_keys") !== 1)
+      throw new SqliteOpenRefused({ reason: "foreign keys could not be enabled" })
     return database
   } catch (error) {
     database.close()

@@ -82,8 +82,12 @@ export const migrate = (database: Database.Database, known: ReadonlyArray<Migrat
   database.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL
   ) STRICT`)
-  const applied = database.prepare("SELECT version, checksum FROM schema_migrations ORDER BY version").all() as Array<SchemaMigrations.AppliedMigration>
-  const record = database.prepare("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)")
+  const applied = database
+    .prepare("SELECT version, checksum FROM schema_migrations ORDER BY version")
+    .all() as Array<SchemaMigrations.AppliedMigration>
+  const record = database.prepare(
+    "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)"
+  )
   for (const migration of SchemaMigrations.pendingMigrationsOrThrow(applied, known, sha256)) {
     database
       .transaction(() => {
@@ -96,4 +100,5 @@ export const migrate = (database: Database.Database, known: ReadonlyArray<Migrat
 
 /** The highest applied schema version. */
 export const schemaVersion = (database: Database.Database): number =>
-  (database.prepare("SELECT max(version) AS version FROM schema_migrations").get() as { version: number | null }).version ?? 0
+  (database.prepare("SELECT max(version) AS version FROM schema_migrations").get() as { version: number | null })
+    .version ?? 0

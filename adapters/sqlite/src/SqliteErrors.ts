@@ -16,7 +16,9 @@ export class SqliteOpenRefused extends Data.TaggedError("SqliteOpenRefused")<{ r
 const RETRYABLE_CODES = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN|PROTOCOL|NOMEM|INTERRUPT)/
 
 const codeOf = (error: unknown): string =>
-  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : "UNKNOWN"
+  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+    ? error.code
+    : "UNKNOWN"
 
 /** A driver error as an Effect failure: StorageUnavailable, or a defect for a constraint violation (a bug, not an outage). */
 export const driverFailure = (operation: string, error: unknown): Effect.Effect<never, StorageUnavailable> => {

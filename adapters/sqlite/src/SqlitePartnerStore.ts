@@ -29,13 +29,17 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
   const insertPartner = database.prepare(
     `INSERT INTO partners (${PARTNER_COLUMNS}) VALUES (@partner_id, @name, @cvr_number, @status, @created_at) ON CONFLICT (partner_id) DO NOTHING`
   )
-  const selectPartner = database.prepare<[string], PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM partners WHERE partner_id = ?`)
+  const selectPartner = database.prepare<[string], PartnerRow>(
+    `SELECT ${PARTNER_COLUMNS} FROM partners WHERE partner_id = ?`
+  )
   const selectPartners = database.prepare<[], PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM partners ORDER BY partner_id`)
   const updateStatus = database.prepare<[string, string]>("UPDATE partners SET status = ? WHERE partner_id = ?")
   const insertKey = database.prepare(
     `INSERT INTO subscription_keys (${KEY_COLUMNS}) VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at)`
   )
-  const selectKey = database.prepare<[string], SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = ?`)
+  const selectKey = database.prepare<[string], SubscriptionKeyRecord>(
+    `SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = ?`
+  )
   const selectKeys = database.prepare<[string], SubscriptionKeyRecord>(
     `SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE partner_id = ? ORDER BY created_at, key_prefix`
   )
@@ -51,28 +55,42 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
   return {
     insertPartner: (partner) =>
       attempt("insert partner", () =>
-        changing(() => database.transaction(() => insertPartner.run({ ...partner, cvr_number: partner.cvr_number ?? null }).changes === 1).immediate())
+        changing(() =>
+          database
+            .transaction(() => insertPartner.run({ ...partner, cvr_number: partner.cvr_number ?? null }).changes === 1)
+            .immediate()
+        )
       ),
     findPartner: (partnerId) =>
-      attempt("find partner", () => selectPartner.get(partnerId)).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), partnerOfRow))),
+      attempt("find partner", () => selectPartner.get(partnerId)).pipe(
+        Effect.map((row) => Option.map(Option.fromNullable(row), partnerOfRow))
+      ),
     listPartners: attempt("list partners", () => selectPartners.all().map(partnerOfRow)),
     setPartnerStatus: (partnerId, status) =>
       attempt("set partner status", () => changing(() => setStatus.immediate(partnerId, status))).pipe(
         Effect.map((row) => Option.map(Option.fromNullable(row), partnerOfRow))
       ),
     insertSubscriptionKey: (key) =>
-      attempt("insert subscription key", () => changing(() => void database.transaction(() => insertKey.run(key)).immediate())),
+      attempt("insert subscription key", () =>
+        changing(() => void database.transaction(() => insertKey.run(key)).immediate())
+      ),
     findSubscriptionKey: (keyPrefix) =>
-      attempt("find subscription key", () => selectKey.get(keyPrefix)).pipe(Effect.map((row) => Option.fromNullable(row))),
+      attempt("find subscription key", () => selectKey.get(keyPrefix)).pipe(
+        Effect.map((row) => Option.fromNullable(row))
+      ),
     listSubscriptionKeys: (partnerId) => attempt("list subscription keys", () => selectKeys.all(partnerId)),
     revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>
       attempt("revoke subscription keys", () =>
-        changing(() => database.transaction(() => revokeKeys.run(revokedAt, partnerId, keyPrefix, keyPrefix).changes).immediate())
+        changing(() =>
+          database.transaction(() => revokeKeys.run(revokedAt, partnerId, keyPrefix, keyPrefix).changes).immediate()
+        )
       ),
     changes: attempt("read the change counter", () => `${String(dataVersion.get())}:${ownWrites}`)
   }
 }
 
 /** The SQLite PartnerStore as a Layer on its own connection. */
-export const layer = (options: SqliteOptions): Layer.Layer<PartnerStore.PartnerStore, StorageUnavailable | SqliteOpenRefused> =>
+export const layer = (
+  options: SqliteOptions
+): Layer.Layer<PartnerStore.PartnerStore, StorageUnavailable | SqliteOpenRefused> =>
   Layer.scoped(PartnerStore.PartnerStore, Effect.map(scopedConnection(options), makePartnerStore))

@@ -24,7 +24,9 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
                         price_amount, payments_per_year, created_at, activated_at, quote_json, worksheet_json)
     VALUES (@quote_id, @partner_id, @quote_number, @policy_number, @product_name, @tariff_version,
             @price_amount, @payments_per_year, @created_at, @activated_at, @quote_json, @worksheet_json)`)
-  const select = database.prepare<[string, string], QuoteReadRow>(`SELECT ${QUOTE_READ_COLUMNS} FROM quotes WHERE partner_id = ? AND quote_id = ?`)
+  const select = database.prepare<[string, string], QuoteReadRow>(
+    `SELECT ${QUOTE_READ_COLUMNS} FROM quotes WHERE partner_id = ? AND quote_id = ?`
+  )
   const activate = database.prepare<[number, string, string]>(
     "UPDATE quotes SET activated_at = ? WHERE partner_id = ? AND quote_id = ? AND activated_at IS NULL"
   )
@@ -32,10 +34,13 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
     DELETE FROM quotes
     WHERE (activated_at IS NULL AND created_at <= ?) OR (activated_at IS NOT NULL AND created_at <= ?)`)
 
-  const selectKeyUse = database.prepare<[string, string], { fingerprint: string; quote_id: string; created_at: number }>(
-    "SELECT fingerprint, quote_id, created_at FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ?"
+  const selectKeyUse = database.prepare<
+    [string, string],
+    { fingerprint: string; quote_id: string; created_at: number }
+  >("SELECT fingerprint, quote_id, created_at FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ?")
+  const deleteKeyUse = database.prepare<[string, string]>(
+    "DELETE FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ?"
   )
-  const deleteKeyUse = database.prepare<[string, string]>("DELETE FROM idempotency_keys WHERE partner_id = ? AND idempotency_key = ?")
   const insertKeyUse = database.prepare<[string, string, string, string, number]>(
     "INSERT INTO idempotency_keys (partner_id, idempotency_key, fingerprint, quote_id, created_at) VALUES (?, ?, ?, ?, ?)"
   )
@@ -53,12 +58,14 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
       const earlier = selectKeyUse.get(quote.partner_id, key.key)
       if (earlier !== undefined && earlier.created_at > key.unused_before) {
         const earlierRow = select.get(quote.partner_id, earlier.quote_id)
-        if (earlierRow !== undefined) return Option.some({ quote: quoteOfRow(earlierRow), fingerprint: earlier.fingerprint })
+        if (earlierRow !== undefined)
+          return Option.some({ quote: quoteOfRow(earlierRow), fingerprint: earlier.fingerprint })
       }
       if (earlier !== undefined) deleteKeyUse.run(quote.partner_id, key.key)
     }
     insert.run(quoteRowOf(quote))
-    if (key !== undefined) insertKeyUse.run(quote.partner_id, key.key, key.fingerprint, quote.quote_id, quote.created_at)
+    if (key !== undefined)
+      insertKeyUse.run(quote.partner_id, key.key, key.fingerprint, quote.quote_id, quote.created_at)
     return Option.none()
   }
   const storeAll = database.transaction((group: ReadonlyArray<Waiting>) => group.map(storeOne))
@@ -102,8 +109,8 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
     "INSERT INTO store_info (key, value) VALUES ('write_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
   )
   const probeWrite = database.transaction((at: string) => void recordProbe.run(at))
-  const purgeQuotes = database.transaction((awaitingCutoff: number, activatedCutoff: number) =>
-    purge.run(awaitingCutoff, activatedCutoff).changes
+  const purgeQuotes = database.transaction(
+    (awaitingCutoff: number, activatedCutoff: number) => purge.run(awaitingCutoff, activatedCutoff).changes
   )
 
   return {
@@ -126,5 +133,7 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
 }
 
 /** The SQLite QuoteStore as a Layer: opens (or creates and migrates) the file, closes it cleanly with the scope. */
-export const layer = (options: SqliteOptions): Layer.Layer<QuoteStore.QuoteStore, StorageUnavailable | SqliteOpenRefused> =>
+export const layer = (
+  options: SqliteOptions
+): Layer.Layer<QuoteStore.QuoteStore, StorageUnavailable | SqliteOpenRefused> =>
   Layer.scoped(QuoteStore.QuoteStore, Effect.map(scopedConnection(options), makeQuoteStore))

@@ -11,6 +11,8 @@ export const layer = (
 ): Layer.Layer<QuoteStore.QuoteStore | PartnerStore.PartnerStore, StorageUnavailable | SqliteOpenRefused> =>
   Layer.scopedContext(
     Effect.map(scopedConnection(options), (database) =>
-      Context.make(QuoteStore.QuoteStore, makeQuoteStore(database)).pipe(Context.add(PartnerStore.PartnerStore, makePartnerStore(database)))
+      Context.make(QuoteStore.QuoteStore, makeQuoteStore(database)).pipe(
+        Context.add(PartnerStore.PartnerStore, makePartnerStore(database))
+      )
     )
   )

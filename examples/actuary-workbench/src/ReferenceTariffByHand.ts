@@ -46,16 +46,27 @@ const halfUp = (numerator: bigint, denominator: bigint) => Number((2n * numerato
 
 /** Prices one case exactly as the tariff table reads. */
 export const priceByHand = (c: HandCase): HandPrice => {
-  const standard = c.policy_holder === "person" && c.vehicle_user === "person" && c.vehicle_usage === "privat_person_koersel"
+  const standard =
+    c.policy_holder === "person" && c.vehicle_user === "person" && c.vehicle_usage === "privat_person_koersel"
   const premium = c.feature === "premium"
   const leasing = c.product_name === "insurance-car-leasing"
-  const loadings = [USAGE_LOADING_PERCENT[c.vehicle_usage]!, ...(leasing ? [ageLoadingPercent(c.driver_age)] : [])].filter((p) => p !== 0)
+  const loadings = [
+    USAGE_LOADING_PERCENT[c.vehicle_usage]!,
+    ...(leasing ? [ageLoadingPercent(c.driver_age)] : [])
+  ].filter((p) => p !== 0)
 
   // kasko: basis points of the price up to 300 000 and above; base in øre × 100 = kroner × basis points
   const [lowRate, highRate] = standard ? [200n, 120n] : [240n, 150n]
   const price = BigInt(c.vehicle_price)
-  const kaskoBase = (price < 300_000n ? price : 300_000n) * lowRate + (price > 300_000n ? price - 300_000n : 0n) * highRate
-  const ansvarKroner = standard ? (c.vehicle_type === "personbil" ? 1800 : 2400) : c.vehicle_type === "personbil" ? 2400 : 3200
+  const kaskoBase =
+    (price < 300_000n ? price : 300_000n) * lowRate + (price > 300_000n ? price - 300_000n : 0n) * highRate
+  const ansvarKroner = standard
+    ? c.vehicle_type === "personbil"
+      ? 1800
+      : 2400
+    : c.vehicle_type === "personbil"
+      ? 2400
+      : 3200
 
   const premiums: Record<string, number> = {
     kasko: loaded(kaskoBase, loadings),

@@ -20,7 +20,11 @@ const ageOn = (birthDate: string, onDate: string) => {
 
 const goldenRows: Array<GoldenCase> = GOLDEN_CASES.map((testCase) => {
   const parameters = testCase.parameters
-  const age = parameters["youngest_user_age"] ?? (parameters["youngest_user_birthdate"] === undefined ? undefined : String(ageOn(parameters["youngest_user_birthdate"], testCase.pricing_date)))
+  const age =
+    parameters["youngest_user_age"] ??
+    (parameters["youngest_user_birthdate"] === undefined
+      ? undefined
+      : String(ageOn(parameters["youngest_user_birthdate"], testCase.pricing_date)))
   const price = priceByHand({
     product_name: testCase.product_name as HandCase["product_name"],
     feature: testCase.feature as HandCase["feature"],
@@ -36,7 +40,9 @@ const goldenRows: Array<GoldenCase> = GOLDEN_CASES.map((testCase) => {
     expected: {
       annually: price.annually,
       monthly: price.monthly,
-      premiums: Object.fromEntries(Object.entries(price.premiums).map(([coverage, ore]) => [coverage, (ore / 100).toFixed(2)]))
+      premiums: Object.fromEntries(
+        Object.entries(price.premiums).map(([coverage, ore]) => [coverage, (ore / 100).toFixed(2)])
+      )
     }
   }
 })

@@ -7,14 +7,22 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 
-const cases = parseGoldenTable(readFileSync(join(import.meta.dirname, "..", "golden", "reference-tariff-v1.csv"), "utf8"))
+const cases = parseGoldenTable(
+  readFileSync(join(import.meta.dirname, "..", "golden", "reference-tariff-v1.csv"), "utf8")
+)
 const [leasingV1] = TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS)
 const proposal = Either.getOrThrow(
-  Tariff.decodeTariff(JSON.parse(readFileSync(join(import.meta.dirname, "..", "tariffs", "insurance-car-leasing-v2-proposal.json"), "utf8")))
+  Tariff.decodeTariff(
+    JSON.parse(
+      readFileSync(join(import.meta.dirname, "..", "tariffs", "insurance-car-leasing-v2-proposal.json"), "utf8")
+    )
+  )
 )
 
 const isStandard = (parameters: Readonly<Record<string, string>>) =>
-  parameters["policy_holder"] === "person" && parameters["vehicle_user"] === "person" && parameters["vehicle_usage"] === "privat_person_koersel"
+  parameters["policy_holder"] === "person" &&
+  parameters["vehicle_user"] === "person" &&
+  parameters["vehicle_usage"] === "privat_person_koersel"
 
 describe("kasko tariff diff", () => {
   it("reports exactly the leasing cases that have vejhjælp (Standard) or godstransport usage, which the proposal changes", async () => {
@@ -23,7 +31,9 @@ describe("kasko tariff diff", () => {
     const expected = new Set(
       cases
         .filter((testCase) => testCase.product_name === "insurance-car-leasing")
-        .filter((testCase) => isStandard(testCase.parameters) || testCase.parameters["vehicle_usage"] === "godstransport")
+        .filter(
+          (testCase) => isStandard(testCase.parameters) || testCase.parameters["vehicle_usage"] === "godstransport"
+        )
         .map((testCase) => testCase.name)
     )
     expect(changedCases).toEqual(expected)

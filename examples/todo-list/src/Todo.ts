@@ -10,9 +10,13 @@ export const isDateTime = (value: string): boolean => {
   return match !== null && CalendarDate.isCalendarDate(match[1]!) && !Number.isNaN(Date.parse(value))
 }
 
-export const DateTimeText = Fields.CheckedString(isDateTime, "must be an RFC 3339 date-time, e.g. 2030-01-31T12:00:00Z", {
-  format: "date-time"
-})
+export const DateTimeText = Fields.CheckedString(
+  isDateTime,
+  "must be an RFC 3339 date-time, e.g. 2030-01-31T12:00:00Z",
+  {
+    format: "date-time"
+  }
+)
 
 export const TodoRequest = Fields.RequestObject({
   title: Fields.Text(200),

@@ -6,7 +6,16 @@
 import { CalendarDate, Decoding } from "@kasko/core/transport"
 import { type Errors } from "@kasko/core"
 import { constraintViolation, PROBLEMS, sendProblem } from "@kasko/express"
-import { installMethodNotAllowed, installProblemFallbacks, jsonBody, pageHref, pageOf, parsePageRequest, requestId, requestLog } from "@kasko/express/toolkit"
+import {
+  installMethodNotAllowed,
+  installProblemFallbacks,
+  jsonBody,
+  pageHref,
+  pageOf,
+  parsePageRequest,
+  requestId,
+  requestLog
+} from "@kasko/express/toolkit"
 import { Either } from "effect"
 import express, { type Express, type Request } from "express"
 import { randomUUID } from "node:crypto"
@@ -33,16 +42,25 @@ export const makeTodoApp = (options: TodoAppOptions): Express => {
   app.use(requestLog(options.logger))
 
   const today = () => CalendarDate.calendarDateOfMillis(now())
-  const dueOn = (date: string) => [...todos.values()].filter((todo) => CalendarDate.calendarDateOfMillis(Date.parse(todo.due_at)) === date)
+  const dueOn = (date: string) =>
+    [...todos.values()].filter((todo) => CalendarDate.calendarDateOfMillis(Date.parse(todo.due_at)) === date)
 
   /** The due_at filter date, or its violations: a real date, not in the past. */
   const checkDueDate = (date: unknown, field: string): Either.Either<string, Array<Errors.Violation>> => {
     const decoded = Decoding.decodeAll(SearchRequest.fields.due_at, date, [field])
     if (Either.isLeft(decoded)) return decoded
-    return decoded.right < today() ? Either.left([{ field, message: `must not be in the past (before ${today()})` }]) : decoded
+    return decoded.right < today()
+      ? Either.left([{ field, message: `must not be in the past (before ${today()})` }])
+      : decoded
   }
 
-  const answerPage = (response: express.Response, query: Query, todosToPage: ReadonlyArray<Todo>, path: string, filter: Record<string, string>) => {
+  const answerPage = (
+    response: express.Response,
+    query: Query,
+    todosToPage: ReadonlyArray<Todo>,
+    path: string,
+    filter: Record<string, string>
+  ) => {
     const pageRequest = parsePageRequest(query)
     if (Either.isLeft(pageRequest)) return sendProblem(response, constraintViolation(pageRequest.left))
     response.json(pageOf(todosToPage, pageRequest.right, pageHref(path, filter)))
@@ -69,7 +87,10 @@ export const makeTodoApp = (options: TodoAppOptions): Express => {
     if (query["due_at"] === undefined) return answerPage(response, query, [...todos.values()], COLLECTION, {})
     const date = checkDueDate(query["due_at"], "due_at")
     if (Either.isLeft(date)) {
-      const pageViolations = Either.match(parsePageRequest(query), { onLeft: (violations) => violations, onRight: () => [] })
+      const pageViolations = Either.match(parsePageRequest(query), {
+        onLeft: (violations) => violations,
+        onRight: () => []
+      })
       return sendProblem(response, constraintViolation([...date.left, ...pageViolations]))
     }
     answerPage(response, query, dueOn(date.right), COLLECTION, { due_at: date.right })

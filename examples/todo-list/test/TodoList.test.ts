@@ -21,10 +21,16 @@ const call = async (method: string, path: string, body?: unknown) => {
     method,
     ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { "content-type": "application/json" } })
   })
-  return { status: response.status, type: response.headers.get("content-type") ?? "", headers: response.headers, body: (await response.json()) as any }
+  return {
+    status: response.status,
+    type: response.headers.get("content-type") ?? "",
+    headers: response.headers,
+    body: (await response.json()) as any
+  }
 }
 
-const create = (title: string, due_at: string) => call("POST", "/todo-list/todos", { title, description: `Opgave: ${title}`, due_at })
+const create = (title: string, due_at: string) =>
+  call("POST", "/todo-list/todos", { title, description: `Opgave: ${title}`, due_at })
 
 const expectViolation = (answer: Awaited<ReturnType<typeof call>>, field: string) => {
   expect(answer.status).toBe(400)
@@ -96,7 +102,11 @@ describe("the todo-list showcase (spec §4)", () => {
   it("answers an empty page, with no links, when nothing is due that day", async () => {
     const answer = await call("GET", "/todo-list/todos?due_at=2030-12-24")
     expect(answer.status).toBe(200)
-    expect(answer.body).toEqual({ elements: [], page: { size: 10, total_elements: 0, total_pages: 0, number: 0 }, _links: {} })
+    expect(answer.body).toEqual({
+      elements: [],
+      page: { size: 10, total_elements: 0, total_pages: 0, number: 0 },
+      _links: {}
+    })
   })
 
   it("searches by due_at with POST, in the same page shape", async () => {
@@ -115,10 +125,34 @@ describe("the todo-list showcase (spec §4)", () => {
     ["a due_at filter in the past", "GET", "/todo-list/todos?due_at=2030-03-01", undefined, "due_at"],
     ["a search due_at that is not a date", "POST", "/todo-list/todos/search", { due_at: "2030-02-30" }, "due_at"],
     ["a search due_at in the past", "POST", "/todo-list/todos/search", { due_at: "2029-12-31" }, "due_at"],
-    ["a todo due in the past", "POST", "/todo-list/todos", { title: "x", description: "y", due_at: "2030-03-01T00:00:00Z" }, "due_at"],
-    ["a todo whose due_at is not a date-time", "POST", "/todo-list/todos", { title: "x", description: "y", due_at: "2030-03-10" }, "due_at"],
-    ["a todo without a title", "POST", "/todo-list/todos", { description: "y", due_at: "2030-03-10T00:00:00Z" }, "title"],
-    ["a todo with an unknown field", "POST", "/todo-list/todos", { title: "x", description: "y", due_at: "2030-03-10T00:00:00Z", done: true }, "done"]
+    [
+      "a todo due in the past",
+      "POST",
+      "/todo-list/todos",
+      { title: "x", description: "y", due_at: "2030-03-01T00:00:00Z" },
+      "due_at"
+    ],
+    [
+      "a todo whose due_at is not a date-time",
+      "POST",
+      "/todo-list/todos",
+      { title: "x", description: "y", due_at: "2030-03-10" },
+      "due_at"
+    ],
+    [
+      "a todo without a title",
+      "POST",
+      "/todo-list/todos",
+      { description: "y", due_at: "2030-03-10T00:00:00Z" },
+      "title"
+    ],
+    [
+      "a todo with an unknown field",
+      "POST",
+      "/todo-list/todos",
+      { title: "x", description: "y", due_at: "2030-03-10T00:00:00Z", done: true },
+      "done"
+    ]
   ])("answers 400 with a violation for %s", async (_what, method, path, body, field) => {
     expectViolation(await call(method, path, body), field)
   })

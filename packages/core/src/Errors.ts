@@ -72,9 +72,12 @@ export class AuthenticationRefused extends Schema.TaggedError<AuthenticationRefu
 }) {}
 
 /** The identity provider's keys cannot be had (its key set does not answer): not the caller's fault. */
-export class IdentityProviderUnavailable extends Schema.TaggedError<IdentityProviderUnavailable>()("IdentityProviderUnavailable", {
-  reason: Schema.String
-}) {}
+export class IdentityProviderUnavailable extends Schema.TaggedError<IdentityProviderUnavailable>()(
+  "IdentityProviderUnavailable",
+  {
+    reason: Schema.String
+  }
+) {}
 
 /** Every failure the core's public API and its ports can report. */
 export type CoreError =

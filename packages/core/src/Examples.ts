@@ -57,7 +57,13 @@ export const quoteRequest = (
       external_reference: "lease-2026-0042",
       expected_effective_at: "2030-04-01",
       insurable_object: {
-        vehicle: { make: "Škoda", model: "Enyaq", variant: "80 iV", vin: "TMBJB7NY5MF012345", registration_number: "AB 12 345" }
+        vehicle: {
+          make: "Škoda",
+          model: "Enyaq",
+          variant: "80 iV",
+          vin: "TMBJB7NY5MF012345",
+          registration_number: "AB 12 345"
+        }
       },
       parties: [
         ...(holderIsPerson || userIsPerson
@@ -68,7 +74,14 @@ export const quoteRequest = (
                 person: { cpr_number: "0101901234", first_name: "Søren", last_name: "Kierkegård" },
                 phone: "+45 12 34 56 78",
                 email: "soeren@example.dk",
-                address: { street: "Æblevej", house_number: "7", floor: "2", door: "tv", postal_code: 8000, city: "Aarhus C" }
+                address: {
+                  street: "Æblevej",
+                  house_number: "7",
+                  floor: "2",
+                  door: "tv",
+                  postal_code: 8000,
+                  city: "Aarhus C"
+                }
               }
             ]
           : []),
@@ -80,7 +93,10 @@ export const quoteRequest = (
         }
       ]
     },
-    agent: { user_id: "agent-7", organization: { name: "Bilhuset Øst A/S", cvr_number: "12345690", cvrp_number: "1012345678" } }
+    agent: {
+      user_id: "agent-7",
+      organization: { name: "Bilhuset Øst A/S", cvr_number: "12345690", cvrp_number: "1012345678" }
+    }
   }
 }
 
@@ -94,13 +110,21 @@ const exampleTariff = (productName: ProductName) =>
 /** What `offerRequest()` is answered with (spec §2.6): documentation, priced by the engine with the shipped tariff. */
 export const priceOfferAnswer = (): PriceOffer => {
   const request = Either.getOrThrow(decodeOfferRequest(offerRequest(), EXAMPLE_PRICING_DATE))
-  return offerOf(request, priceWith(exampleTariff(request.product.product_name), pricingRequestOf(request.product, EXAMPLE_PRICING_DATE)))
+  return offerOf(
+    request,
+    priceWith(exampleTariff(request.product.product_name), pricingRequestOf(request.product, EXAMPLE_PRICING_DATE))
+  )
 }
 
 const exampleStoredQuote = (): StoredQuote => {
   const request = Either.getOrThrow(decodeQuoteRequest(quoteRequest(), EXAMPLE_PRICING_DATE))
-  const worksheet = worksheetOf(priceWith(exampleTariff(request.product.product_name), pricingRequestOf(request.product, EXAMPLE_PRICING_DATE)))
-  const ids = { quote_id: "0195574f-8e28-7c3a-9b1d-5f2e8a4c6d10", policy_number: `100000421${luhnCheckDigit("100000421")}` }
+  const worksheet = worksheetOf(
+    priceWith(exampleTariff(request.product.product_name), pricingRequestOf(request.product, EXAMPLE_PRICING_DATE))
+  )
+  const ids = {
+    quote_id: "0195574f-8e28-7c3a-9b1d-5f2e8a4c6d10",
+    policy_number: `100000421${luhnCheckDigit("100000421")}`
+  }
   return {
     ...ids,
     partner_id: "bilhuset",

@@ -10,11 +10,23 @@ import * as QuotingService from "./QuotingService.js"
 import { shipped, type TariffBook } from "./ports/TariffBook.js"
 
 export interface Kasko {
-  readonly getProduct: (productName: string) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.getProduct>>>
-  readonly createOffer: (request: unknown) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.createOffer>>>
-  readonly explainPrice: (request: unknown) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.explainPrice>>>
-  readonly createQuote: (partnerId: string, request: unknown) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.createQuote>>>
-  readonly getQuote: (partnerId: string, quoteId: string) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.getQuote>>>
+  readonly getProduct: (
+    productName: string
+  ) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.getProduct>>>
+  readonly createOffer: (
+    request: unknown
+  ) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.createOffer>>>
+  readonly explainPrice: (
+    request: unknown
+  ) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.explainPrice>>>
+  readonly createQuote: (
+    partnerId: string,
+    request: unknown
+  ) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.createQuote>>>
+  readonly getQuote: (
+    partnerId: string,
+    quoteId: string
+  ) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.getQuote>>>
   readonly activateQuote: (partnerId: string, quoteId: string) => Promise<void>
   /** Releases the storage and everything else the layers acquired. */
   readonly dispose: () => Promise<void>

@@ -15,7 +15,13 @@ import {
 } from "./Errors.js"
 import { IdGenerator, isQuoteId } from "./ports/IdGenerator.js"
 import { decodeOfferRequest, offerOf, type PriceOffer } from "./quote/Offer.js"
-import { price, priceOfferRequest, pricingRequestOf, type PricedOffer, type PriceComputation } from "./pricing/Pricing.js"
+import {
+  price,
+  priceOfferRequest,
+  pricingRequestOf,
+  type PricedOffer,
+  type PriceComputation
+} from "./pricing/Pricing.js"
 import { priceInterpreted } from "./pricing/ReferenceInterpreter.js"
 import { worksheetOf, type RatingWorksheet } from "./pricing/RatingWorksheet.js"
 import { tariffInForce } from "./pricing/Tariff.js"
@@ -30,7 +36,9 @@ import { QuoteStore, type StoredQuote } from "./ports/QuoteStore.js"
 /** The definition of a product (spec §2.1). */
 export const getProduct = (productName: string): Effect.Effect<ProductDefinition, ProductNotFound> => {
   const definition = productDefinition(productName)
-  return definition === undefined ? Effect.fail(new ProductNotFound({ product_name: productName })) : Effect.succeed(definition)
+  return definition === undefined
+    ? Effect.fail(new ProductNotFound({ product_name: productName }))
+    : Effect.succeed(definition)
 }
 
 /** Prices a decoded selection with the book's tariffs: synchronously when compiled, through json-rules-engine when asked. */
@@ -40,7 +48,8 @@ const priceSelection = (
   pricingDate: string
 ): Effect.Effect<PriceComputation, TariffNotInForce> => {
   const request = pricingRequestOf(selection, pricingDate)
-  if (book.rules === "compiled") return Either.match(price(book.tariffs, request), { onLeft: Effect.fail, onRight: Effect.succeed })
+  if (book.rules === "compiled")
+    return Either.match(price(book.tariffs, request), { onLeft: Effect.fail, onRight: Effect.succeed })
   const tariff = tariffInForce(book.tariffs, request.product_name, pricingDate)
   return tariff === undefined
     ? Effect.fail(new TariffNotInForce({ product_name: request.product_name, pricing_date: pricingDate }))
@@ -52,14 +61,21 @@ const priceSelection = (
  * service lookup and one clock read around the plain pricing functions,
  * because every offer request takes this path.
  */
-const pricedOfferRequest = (input: unknown): Effect.Effect<PricedOffer, ConstraintViolation | TariffNotInForce, TariffBook> =>
+const pricedOfferRequest = (
+  input: unknown
+): Effect.Effect<PricedOffer, ConstraintViolation | TariffNotInForce, TariffBook> =>
   Effect.flatMap(TariffBook, (book) =>
     Effect.clockWith((clock): Effect.Effect<PricedOffer, ConstraintViolation | TariffNotInForce> => {
       const pricingDate = calendarDateOfMillis(clock.unsafeCurrentTimeMillis())
-      if (book.rules === "compiled") return Either.match(priceOfferRequest(book.tariffs, input, pricingDate), { onLeft: Effect.fail, onRight: Effect.succeed })
+      if (book.rules === "compiled")
+        return Either.match(priceOfferRequest(book.tariffs, input, pricingDate), {
+          onLeft: Effect.fail,
+          onRight: Effect.succeed
+        })
       return Either.match(decodeOfferRequest(input, pricingDate), {
         onLeft: Effect.fail,
-        onRight: (request) => Effect.map(priceSelection(book, request.product, pricingDate), (computed) => ({ request, price: computed }))
+        onRight: (request) =>
+          Effect.map(priceSelection(book, request.product, pricingDate), (computed) => ({ request, price: computed }))
       })
     })
   )
@@ -122,9 +138,13 @@ export const createQuote = (
       yield* store.insert(stored)
       return quote
     }
-    const earlier = yield* store.insertIdempotent(stored, { ...idempotency, unused_before: now - IDEMPOTENCY_KEY_VALIDITY_MILLIS })
+    const earlier = yield* store.insertIdempotent(stored, {
+      ...idempotency,
+      unused_before: now - IDEMPOTENCY_KEY_VALIDITY_MILLIS
+    })
     if (Option.isNone(earlier)) return quote
-    if (earlier.value.fingerprint !== idempotency.fingerprint) return yield* new IdempotencyKeyReused({ idempotency_key: idempotency.key })
+    if (earlier.value.fingerprint !== idempotency.fingerprint)
+      return yield* new IdempotencyKeyReused({ idempotency_key: idempotency.key })
     return earlier.value.quote.quote
   })
 
@@ -173,7 +193,6 @@ export const explainQuote = (
     const now = yield* Clock.currentTimeMillis
     return (yield* findLiveQuote(partnerId, quoteId, now)).worksheet
   })
-
 
 /**
  * Deletes expired quotes from storage (retrieval never serves them anyway);

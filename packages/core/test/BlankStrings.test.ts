@@ -105,13 +105,24 @@ const setAt = (value: any, path: string, to: unknown) => {
   return value
 }
 
-const getAt = (value: any, path: string): unknown => segmentsOf(path).reduce((target, segment) => target?.[segment], value)
+const getAt = (value: any, path: string): unknown =>
+  segmentsOf(path).reduce((target, segment) => target?.[segment], value)
 
 describe("blank strings in a quote request", () => {
   it("lists every string field of the request, optional and required", () => {
     const fields = stringFieldsOf(Schema.encodedSchema(QuoteRequest).ast, "")
-    expect(fields.filter((field) => field.optional).map((field) => field.path).sort()).toEqual([...OPTIONAL_STRINGS].sort())
-    expect(fields.filter((field) => !field.optional).map((field) => field.path).sort()).toEqual([...REQUIRED_STRINGS].sort())
+    expect(
+      fields
+        .filter((field) => field.optional)
+        .map((field) => field.path)
+        .sort()
+    ).toEqual([...OPTIONAL_STRINGS].sort())
+    expect(
+      fields
+        .filter((field) => !field.optional)
+        .map((field) => field.path)
+        .sort()
+    ).toEqual([...REQUIRED_STRINGS].sort())
   })
 
   it("accepts the full request the tables start from, with every optional string present", () => {
@@ -137,7 +148,15 @@ describe("blank strings in a quote request", () => {
   })
 
   it("reports a bad optional string together with every other violation of the request", () => {
-    const request = setAt(setAt(setAt(fullRequest(), "product.parameters.vehicle_price", "12"), "product.parameters.youngest_user_age", "9"), "policy.parties[0].email", "nope")
+    const request = setAt(
+      setAt(
+        setAt(fullRequest(), "product.parameters.vehicle_price", "12"),
+        "product.parameters.youngest_user_age",
+        "9"
+      ),
+      "policy.parties[0].email",
+      "nope"
+    )
     const decoded = decodeQuoteRequest(request, PRICING_DATE)
     expect(Either.isLeft(decoded) && decoded.left.violations).toEqual([
       { field: "product.parameters.vehicle_price", message: "must be between 1000 and 10000000" },
@@ -147,7 +166,10 @@ describe("blank strings in a quote request", () => {
   })
 
   it("still refuses a blank optional string longer than the field may be", () => {
-    const decoded = decodeQuoteRequest(setAt(fullRequest(), "policy.parties[0].address.floor", " ".repeat(11)), PRICING_DATE)
+    const decoded = decodeQuoteRequest(
+      setAt(fullRequest(), "policy.parties[0].address.floor", " ".repeat(11)),
+      PRICING_DATE
+    )
     expect(Either.isLeft(decoded) && decoded.left.violations).toEqual([
       { field: "policy.parties[0].address.floor", message: "must be at most 10 characters" }
     ])

@@ -71,7 +71,10 @@ type Damage =
   | { readonly kind: "add"; readonly path: number; readonly key: string; readonly value: Json }
 
 const damageOf = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant("set" as const), path: fc.nat(), value: fc.constantFrom(...oddValues) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant("set" as const), path: fc.nat(), value: fc.constantFrom(...oddValues) })
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("remove" as const), path: fc.nat() }) },
   {
     weight: 1,
@@ -91,7 +94,9 @@ const damaged = (json: Json, damages: ReadonlyArray<Damage>): unknown => {
     const paths = pathsOf(copy as Json)
     if (paths.length === 0) break
     const path = paths[damage.path % paths.length]!
-    const parent = path.slice(0, -1).reduce<Record<string | number, unknown>>((value, key) => value[key] as Record<string | number, unknown>, copy)
+    const parent = path
+      .slice(0, -1)
+      .reduce<Record<string | number, unknown>>((value, key) => value[key] as Record<string | number, unknown>, copy)
     const last = path[path.length - 1]!
     if (damage.kind === "set") parent[last] = JSON.parse(JSON.stringify(damage.value))
     else if (damage.kind === "remove") {
@@ -100,7 +105,12 @@ const damaged = (json: Json, damages: ReadonlyArray<Damage>): unknown => {
     } else {
       const target = parent[last]
       if (typeof target === "object" && target !== null && !Array.isArray(target)) {
-        Object.defineProperty(target, damage.key, { value: JSON.parse(JSON.stringify(damage.value)), enumerable: true, writable: true, configurable: true })
+        Object.defineProperty(target, damage.key, {
+          value: JSON.parse(JSON.stringify(damage.value)),
+          enumerable: true,
+          writable: true,
+          configurable: true
+        })
       }
     }
   }
@@ -117,7 +127,10 @@ const agreesWithTheSchema = <A, I>(schema: Schema.Schema<A, I>, example: Json) =
       const reported = decodeReporting(schema, input)
       if (fast === REFUSED) {
         refused++
-        expect(Either.isLeft(reported), `the Schema accepts what the compiled decoder refused: ${JSON.stringify(input)}`).toBe(true)
+        expect(
+          Either.isLeft(reported),
+          `the Schema accepts what the compiled decoder refused: ${JSON.stringify(input)}`
+        ).toBe(true)
       } else {
         accepted++
         expect(Either.getOrUndefined(reported)).toEqual(fast)

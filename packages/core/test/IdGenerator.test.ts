@@ -1,6 +1,15 @@
 import { Effect, Layer, TestClock, TestContext } from "effect"
 import { describe, expect, it } from "vitest"
-import { groupsOfFour, hasValidCheckDigit, IdGenerator, isQuoteId, layerFromRandomBytes, layerSequential, luhnCheckDigit, uuidV7 } from "../src/ports/IdGenerator.js"
+import {
+  groupsOfFour,
+  hasValidCheckDigit,
+  IdGenerator,
+  isQuoteId,
+  layerFromRandomBytes,
+  layerSequential,
+  luhnCheckDigit,
+  uuidV7
+} from "../src/ports/IdGenerator.js"
 
 describe("ids", () => {
   it("forms a UUID v7 whose first 48 bits are the timestamp", () => {
@@ -28,7 +37,11 @@ describe("ids", () => {
       Effect.gen(function* () {
         yield* TestClock.setTime(Date.parse("2026-03-02T09:00:00Z"))
         const generator = yield* IdGenerator
-        return { quoteId: yield* generator.quoteId, policyNumber: yield* generator.policyNumber, quoteNumber: yield* generator.quoteNumber }
+        return {
+          quoteId: yield* generator.quoteId,
+          policyNumber: yield* generator.policyNumber,
+          quoteNumber: yield* generator.quoteNumber
+        }
       }).pipe(Effect.provide(Layer.merge(layerFromRandomBytes(bytes), TestContext.TestContext)))
     )
     expect(isQuoteId(ids.quoteId)).toBe(true)

@@ -29,7 +29,7 @@ describe("exact arithmetic beyond safe integers", () => {
     let amount = { numerator: 2_400_000_000 as number | bigint, denominator: 100 as number | bigint }
     for (let loading = 0; loading < 5; loading++) amount = applyPercent(amount, 100)
     expect(typeof amount.numerator).toBe("bigint")
-    expect(roundHalfUp(amount)).toBe(2_400_000_000 * 32 / 100)
+    expect(roundHalfUp(amount)).toBe((2_400_000_000 * 32) / 100)
   })
 
   it("rounds large safe numerators exactly where a float division would slip", () => {

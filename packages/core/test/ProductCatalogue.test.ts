@@ -27,7 +27,10 @@ describe("the product catalogue (spec §2.1–2.3)", () => {
       type: "enum",
       required: true,
       default: "1",
-      options: [{ id: "1", title: 1 }, { id: "12", title: 12 }]
+      options: [
+        { id: "1", title: 1 },
+        { id: "12", title: 12 }
+      ]
     })
     expect(byName["vehicle_usage"]!.options!.map((option) => option.id)).toEqual([
       "privat_person_koersel",
@@ -44,8 +47,12 @@ describe("the product catalogue (spec §2.1–2.3)", () => {
     expect(byName["youngest_user_age"]).toMatchObject({ type: "number", required: false })
     expect(byName["youngest_user_birthdate"]).toMatchObject({ type: "date", required: false })
     // only payments_per_year has a default; only enums have options
-    expect(definition.parameters.filter((parameter) => "default" in parameter).map((p) => p.name)).toEqual(["payments_per_year"])
-    expect(definition.parameters.every((parameter) => (parameter.type === "enum") === ("options" in parameter))).toBe(true)
+    expect(definition.parameters.filter((parameter) => "default" in parameter).map((p) => p.name)).toEqual([
+      "payments_per_year"
+    ])
+    expect(definition.parameters.every((parameter) => (parameter.type === "enum") === "options" in parameter)).toBe(
+      true
+    )
     expect(definition.features.map((feature) => feature.name)).toEqual(["standard", "premium"])
   })
 
@@ -71,7 +78,9 @@ describe("the product catalogue (spec §2.1–2.3)", () => {
 
   it("answers ProductNotFound for an unknown product", () => {
     const exit = Effect.runSyncExit(QuotingService.getProduct("insurance-bicycle"))
-    expect(exit).toEqual(Exit.fail(expect.objectContaining({ _tag: "ProductNotFound", product_name: "insurance-bicycle" })))
+    expect(exit).toEqual(
+      Exit.fail(expect.objectContaining({ _tag: "ProductNotFound", product_name: "insurance-bicycle" }))
+    )
   })
 })
 

@@ -55,12 +55,17 @@ describe("the core's purity", () => {
 
   it("depends on nothing: effect is a peer, json-rules-engine an optional one", () => {
     expect(corePackage.dependencies).toBeUndefined()
-    expect(corePackage.peerDependencies).toEqual({ effect: expect.any(String), "json-rules-engine": expect.any(String) })
+    expect(corePackage.peerDependencies).toEqual({
+      effect: expect.any(String),
+      "json-rules-engine": expect.any(String)
+    })
     expect(corePackage.peerDependenciesMeta).toEqual({ "json-rules-engine": { optional: true } })
   })
 
   it("imports json-rules-engine only in the reference interpreter, and only when it runs", () => {
-    const importing = sources.filter(({ text }) => /from\s+["']json-rules-engine["']|import\(\s*["']json-rules-engine["']\s*\)/.test(text))
+    const importing = sources.filter(({ text }) =>
+      /from\s+["']json-rules-engine["']|import\(\s*["']json-rules-engine["']\s*\)/.test(text)
+    )
     expect(importing.map(({ file }) => file)).toEqual([join("pricing", "ReferenceInterpreter.ts")])
     expect(importing[0]!.text).not.toMatch(/^import\s+(?!type\b)[^\n]*from\s+["']json-rules-engine["']/m)
   })

@@ -124,7 +124,14 @@ const cases: ReadonlyArray<Case> = [
     }),
     annually: 21254,
     monthly: 1860,
-    premiums: { kasko: 14137.5, ansvar: 3900, førerulykke: 300, retshjælp: 200, redning_i_udlandet: 250, friskade: 500 },
+    premiums: {
+      kasko: 14137.5,
+      ansvar: 3900,
+      førerulykke: 300,
+      retshjælp: 200,
+      redning_i_udlandet: 250,
+      friskade: 500
+    },
     charges: { skadesforsikringsafgift: 169.26, statsafgift: 1673.1 }
   },
   {
@@ -250,7 +257,10 @@ describe("the reference tariff v1", () => {
   })
 
   it("lists the Standard variant's coverages of the leasing product, with the kasko deductible and the aflevering limit", async () => {
-    const offer = await runAt(QuotingService.createOffer(offerRequest(standardParameters(), "insurance-car-leasing", "premium")), tariffs)
+    const offer = await runAt(
+      QuotingService.createOffer(offerRequest(standardParameters(), "insurance-car-leasing", "premium")),
+      tariffs
+    )
     expect(offer.policies[0]!.coverages).toEqual([
       { id: "CL-STD-KASKO", name: "kasko", deductible: 5000 },
       { id: "CL-STD-ANSVAR", name: "ansvar" },
@@ -265,7 +275,11 @@ describe("the reference tariff v1", () => {
   })
 
   it("lists statsafgift as a coverage of the Extended variant, with limits and the retshjælp deductible", async () => {
-    const request = offerRequest(standardParameters({ policy_holder: "organization" }), "insurance-car-standalone", "premium")
+    const request = offerRequest(
+      standardParameters({ policy_holder: "organization" }),
+      "insurance-car-standalone",
+      "premium"
+    )
     const offer = await runAt(QuotingService.createOffer(request), tariffs)
     expect(offer.policies[0]!.coverages).toEqual([
       { id: "CS-EXT-FOERERULYKKE", name: "førerulykke", limit: 500000 },
@@ -279,7 +293,15 @@ describe("the reference tariff v1", () => {
   })
 
   it("gives the standalone Standard variant no afleveringsforsikring", async () => {
-    const offer = await runAt(QuotingService.createOffer(offerRequest(standardParameters(), "insurance-car-standalone")), tariffs)
-    expect(offer.policies[0]!.coverages.map((coverage) => coverage.name)).toEqual(["kasko", "ansvar", "påkørsel_af_dyr", "vejhjælp"])
+    const offer = await runAt(
+      QuotingService.createOffer(offerRequest(standardParameters(), "insurance-car-standalone")),
+      tariffs
+    )
+    expect(offer.policies[0]!.coverages.map((coverage) => coverage.name)).toEqual([
+      "kasko",
+      "ansvar",
+      "påkørsel_af_dyr",
+      "vejhjælp"
+    ])
   })
 })

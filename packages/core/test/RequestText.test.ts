@@ -35,14 +35,49 @@ describe("text in a quote request", () => {
   })
 
   it.each([
-    ["a NUL", "policy.parties[0].person.first_name", "Sø\u0000ren", "must not contain control characters or bidirectional overrides"],
+    [
+      "a NUL",
+      "policy.parties[0].person.first_name",
+      "Sø\u0000ren",
+      "must not contain control characters or bidirectional overrides"
+    ],
     ["a line feed", "policy.brand_id", "brand\n1", "must not contain control characters or bidirectional overrides"],
-    ["a C1 control", "policy.insurable_object.vehicle.model", "Enyaq\u0085", "must not contain control characters or bidirectional overrides"],
-    ["a right-to-left override", "policy.brand_id", "brand\u202E1-", "must not contain control characters or bidirectional overrides"],
-    ["a left-to-right isolate", "agent.user_id", "\u2066agent-7\u2069", "must not contain control characters or bidirectional overrides"],
-    ["an unpaired high surrogate", "agent.user_id", "agent\uD800", "must not contain unpaired surrogates (malformed UTF-16)"],
-    ["an unpaired low surrogate", "policy.parties[0].address.street", "\uDC00vej", "must not contain unpaired surrogates (malformed UTF-16)"],
-    ["a control character in a parameter", "product.parameters.vehicle_price", "2000\u000000", "must not contain control characters or bidirectional overrides"]
+    [
+      "a C1 control",
+      "policy.insurable_object.vehicle.model",
+      "Enyaq\u0085",
+      "must not contain control characters or bidirectional overrides"
+    ],
+    [
+      "a right-to-left override",
+      "policy.brand_id",
+      "brand\u202E1-",
+      "must not contain control characters or bidirectional overrides"
+    ],
+    [
+      "a left-to-right isolate",
+      "agent.user_id",
+      "\u2066agent-7\u2069",
+      "must not contain control characters or bidirectional overrides"
+    ],
+    [
+      "an unpaired high surrogate",
+      "agent.user_id",
+      "agent\uD800",
+      "must not contain unpaired surrogates (malformed UTF-16)"
+    ],
+    [
+      "an unpaired low surrogate",
+      "policy.parties[0].address.street",
+      "\uDC00vej",
+      "must not contain unpaired surrogates (malformed UTF-16)"
+    ],
+    [
+      "a control character in a parameter",
+      "product.parameters.vehicle_price",
+      "2000\u000000",
+      "must not contain control characters or bidirectional overrides"
+    ]
   ])("refuses %s in %s, naming the field once", (_what, field, value, message) => {
     const decoded = withField((request) => {
       const path = field.replace(/\[(\d+)\]/g, ".$1").split(".")
@@ -81,7 +116,10 @@ describe("cleanText", () => {
 
   it("names a field whose name carries a control character", () => {
     expect(cleanText({ policy: { "brand\u0000id": "x" } }).violations).toEqual([
-      { field: "policy.brand\u0000id", message: "is a field name that contains control characters or bidirectional overrides" }
+      {
+        field: "policy.brand\u0000id",
+        message: "is a field name that contains control characters or bidirectional overrides"
+      }
     ])
   })
 })

@@ -8,7 +8,8 @@ const KNOWN: ReadonlyArray<Migration> = [
   { version: 2, name: "partners", sql: "CREATE TABLE partners (id text)" },
   { version: 3, name: "keys", sql: "CREATE TABLE keys (id text)" }
 ]
-const appliedOf = (migrations: ReadonlyArray<Migration>) => migrations.map((migration) => ({ version: migration.version, checksum: checksumOf(migration.sql) }))
+const appliedOf = (migrations: ReadonlyArray<Migration>) =>
+  migrations.map((migration) => ({ version: migration.version, checksum: checksumOf(migration.sql) }))
 
 describe("the migration plan both SQL stores follow", () => {
   it("applies every migration to an empty database, in order, with its checksum", () => {
@@ -28,15 +29,19 @@ describe("the migration plan both SQL stores follow", () => {
     const newer = [...appliedOf(KNOWN), { version: 4, checksum: "unknown" }]
     expect(planMigrations(newer, KNOWN, checksumOf)).toEqual({
       _tag: "Refuse",
-      reason: "the database has schema version 4, newer than this kasko knows (up to 3); upgrade kasko instead of opening it with an older one"
+      reason:
+        "the database has schema version 4, newer than this kasko knows (up to 3); upgrade kasko instead of opening it with an older one"
     })
   })
 
   it("refuses a database whose applied migration has been edited since, and applies nothing", () => {
-    const edited = KNOWN.map((migration) => (migration.version === 2 ? { ...migration, sql: `${migration.sql}; -- edited` } : migration))
+    const edited = KNOWN.map((migration) =>
+      migration.version === 2 ? { ...migration, sql: `${migration.sql}; -- edited` } : migration
+    )
     expect(planMigrations(appliedOf(KNOWN.slice(0, 2)), edited, checksumOf)).toEqual({
       _tag: "Refuse",
-      reason: "migration 2 (partners) differs from the one applied to this database; applied migrations must never be edited"
+      reason:
+        "migration 2 (partners) differs from the one applied to this database; applied migrations must never be edited"
     })
   })
 })

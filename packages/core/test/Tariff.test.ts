@@ -16,14 +16,25 @@ const raisedVersion = (version: string, effectiveFrom: string): TariffDocument =
   effective_from: effectiveFrom,
   rules: leasing.rules.map((rule) =>
     rule.event.type === "add_coverage" && rule.event.params.premium.type === "fixed"
-      ? { ...rule, event: { ...rule.event, params: { ...rule.event.params, premium: { type: "fixed", amount: rule.event.params.premium.amount * 1.1 } } } }
+      ? {
+          ...rule,
+          event: {
+            ...rule.event,
+            params: { ...rule.event.params, premium: { type: "fixed", amount: rule.event.params.premium.amount * 1.1 } }
+          }
+        }
       : rule
   )
 })
 
 describe("tariff documents", () => {
   it("decodes the shipped tariffs", () => {
-    expect(TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS).map((tariff) => [tariff.product_name, tariff.version])).toEqual([
+    expect(
+      TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS).map((tariff) => [
+        tariff.product_name,
+        tariff.version
+      ])
+    ).toEqual([
       ["insurance-car-leasing", "v1"],
       ["insurance-car-standalone", "v1"]
     ])
@@ -32,17 +43,25 @@ describe("tariff documents", () => {
   it.each([
     ["a fact the engine does not supply", { fact: "colour", operator: "equal", value: "red" }, "colour"],
     ["an operator the tariff may not use", { fact: "variant", operator: "regex", value: "x" }, "regex"],
-    ["`in` with a value that is not a list (json-rules-engine would throw while pricing)", { fact: "vehicle_usage", operator: "in", value: "godstransport" }, "ReadonlyArray"]
+    [
+      "`in` with a value that is not a list (json-rules-engine would throw while pricing)",
+      { fact: "vehicle_usage", operator: "in", value: "godstransport" },
+      "ReadonlyArray"
+    ]
   ])("rejects a rule reading %s, naming it", (_what, condition, named) => {
     const document = { ...leasing, rules: [{ ...leasing.rules[0]!, conditions: { all: [condition] } }] }
     const decoded = decode(document)
     expect(Either.isLeft(decoded)).toBe(true)
-    expect(Either.getLeft(decoded).pipe((message) => message._tag === "Some" && message.value.includes(named))).toBe(true)
+    expect(Either.getLeft(decoded).pipe((message) => message._tag === "Some" && message.value.includes(named))).toBe(
+      true
+    )
   })
 
   it("rejects an unknown instruction, bands out of order and duplicate rule names", () => {
     const rule = leasing.rules[0]!
-    expect(Either.isLeft(decode({ ...leasing, rules: [{ ...rule, event: { type: "discount_everything", params: {} } }] }))).toBe(true)
+    expect(
+      Either.isLeft(decode({ ...leasing, rules: [{ ...rule, event: { type: "discount_everything", params: {} } }] }))
+    ).toBe(true)
     expect(
       Either.isLeft(
         decode({
@@ -55,7 +74,13 @@ describe("tariff documents", () => {
                 params: {
                   coverage: "kasko",
                   id: "X",
-                  premium: { type: "vehicle_price_bands", bands: [{ up_to: 300000, rate_basis_points: 1 }, { up_to: 200000, rate_basis_points: 1 }] }
+                  premium: {
+                    type: "vehicle_price_bands",
+                    bands: [
+                      { up_to: 300000, rate_basis_points: 1 },
+                      { up_to: 200000, rate_basis_points: 1 }
+                    ]
+                  }
                 }
               }
             }
@@ -89,8 +114,16 @@ describe("tariff documents", () => {
   })
 
   it("answers TariffNotInForce before the first version starts", async () => {
-    const error = await failureAt(QuotingService.createOffer(offerRequest(standardParameters())), TariffBook.shipped, Date.parse("2024-06-01T00:00:00Z"))
-    expect(error).toMatchObject({ _tag: "TariffNotInForce", product_name: "insurance-car-leasing", pricing_date: "2024-06-01" })
+    const error = await failureAt(
+      QuotingService.createOffer(offerRequest(standardParameters())),
+      TariffBook.shipped,
+      Date.parse("2024-06-01T00:00:00Z")
+    )
+    expect(error).toMatchObject({
+      _tag: "TariffNotInForce",
+      product_name: "insurance-car-leasing",
+      pricing_date: "2024-06-01"
+    })
   })
 
   it("applies each charge's latest row in force, so a change in law is a data change", () => {
@@ -107,4 +140,3 @@ describe("tariff documents", () => {
     expect(miljøbidrag("2026-06-01")).toMatchObject({ amount: 6100 })
   })
 })
-

@@ -29,10 +29,23 @@ const parameters: fc.Arbitrary<ProductParameters> = fc.record(
     vehicle_user: fc.constantFrom(...POLICY_HOLDERS),
     vehicle_owner: fc.constantFrom(...POLICY_HOLDERS),
     vehicle_usage: fc.constantFrom(...VEHICLE_USAGES),
-    vehicle_price: fc.oneof(fc.integer({ min: 1_000, max: 10_000_000 }), fc.constantFrom(1_000, 299_999, 300_000, 300_001, 10_000_000)),
+    vehicle_price: fc.oneof(
+      fc.integer({ min: 1_000, max: 10_000_000 }),
+      fc.constantFrom(1_000, 299_999, 300_000, 300_001, 10_000_000)
+    ),
     youngest_user_age: fc.integer({ min: 17, max: 99 })
   },
-  { requiredKeys: ["payments_per_year", "policy_holder", "vehicle_type", "vehicle_user", "vehicle_owner", "vehicle_usage", "vehicle_price"] }
+  {
+    requiredKeys: [
+      "payments_per_year",
+      "policy_holder",
+      "vehicle_type",
+      "vehicle_user",
+      "vehicle_owner",
+      "vehicle_usage",
+      "vehicle_price"
+    ]
+  }
 )
 
 const request = (tariff: Tariff): fc.Arbitrary<PricingRequest> =>
@@ -62,7 +75,16 @@ const expectSameOutcome = async (tariff: Tariff, pricingRequest: PricingRequest)
 
 // random tariffs: rules over every fact and operator, with every kind of instruction
 const factValue = fc.oneof(
-  fc.constantFrom("standard", "extended", "premium", "personbil", "varevogn", "godstransport", "privat_person_koersel", ...PRODUCT_NAMES),
+  fc.constantFrom(
+    "standard",
+    "extended",
+    "premium",
+    "personbil",
+    "varevogn",
+    "godstransport",
+    "privat_person_koersel",
+    ...PRODUCT_NAMES
+  ),
   fc.integer({ min: 0, max: 2_000_000 }),
   fc.constantFrom(17, 21, 25, 28, 300_000),
   fc.constant(null)
@@ -77,13 +99,32 @@ const instruction = fc.oneof(
       id: fc.constant("X-1"),
       premium: fc.oneof(
         fc.record({ type: fc.constant("fixed"), amount: fc.integer({ min: 0, max: 5_000 }) }),
-        fc.record({ type: fc.constant("vehicle_price_bands"), bands: fc.constant([{ up_to: 300_000, rate_basis_points: 200 }, { up_to: null, rate_basis_points: 120 }]) })
+        fc.record({
+          type: fc.constant("vehicle_price_bands"),
+          bands: fc.constant([
+            { up_to: 300_000, rate_basis_points: 200 },
+            { up_to: null, rate_basis_points: 120 }
+          ])
+        })
       )
     })
   }),
-  fc.record({ type: fc.constant("apply_loading"), params: fc.record({ loading: fc.constant("l"), coverages: fc.uniqueArray(coverage, { minLength: 1, maxLength: 3 }), percent: fc.integer({ min: -50, max: 80 }) }) }),
-  fc.record({ type: fc.constantFrom("set_deductible", "set_limit"), params: fc.record({ coverage, amount: fc.integer({ min: 0, max: 100_000 }) }) }),
-  fc.record({ type: fc.constant("list_charge_as_coverage"), params: fc.record({ charge: fc.constant("statsafgift"), id: fc.constant("X-S") }) })
+  fc.record({
+    type: fc.constant("apply_loading"),
+    params: fc.record({
+      loading: fc.constant("l"),
+      coverages: fc.uniqueArray(coverage, { minLength: 1, maxLength: 3 }),
+      percent: fc.integer({ min: -50, max: 80 })
+    })
+  }),
+  fc.record({
+    type: fc.constantFrom("set_deductible", "set_limit"),
+    params: fc.record({ coverage, amount: fc.integer({ min: 0, max: 100_000 }) })
+  }),
+  fc.record({
+    type: fc.constant("list_charge_as_coverage"),
+    params: fc.record({ charge: fc.constant("statsafgift"), id: fc.constant("X-S") })
+  })
 )
 const randomTariff: fc.Arbitrary<Tariff> = fc
   .record({
@@ -102,7 +143,12 @@ const randomTariff: fc.Arbitrary<Tariff> = fc
       ...(SHIPPED_TARIFF_DOCUMENTS[0] as TariffDocument),
       product_name,
       version: "random",
-      rules: rules.map((rule, index) => ({ name: `rule ${index}`, ...(rule.priority === undefined ? {} : { priority: rule.priority }), conditions: rule.conditions, event: rule.event }))
+      rules: rules.map((rule, index) => ({
+        name: `rule ${index}`,
+        ...(rule.priority === undefined ? {} : { priority: rule.priority }),
+        conditions: rule.conditions,
+        event: rule.event
+      }))
     }
     return Either.getOrThrowWith(decodeTariff(document), (message) => new Error(message))
   })
@@ -129,16 +175,25 @@ describe("the compiled tariff against json-rules-engine", () => {
 
   it("refuses, at load time, a rule it cannot evaluate exactly", () => {
     const tariff = Schema.decodeUnknownSync(Tariff)(SHIPPED_TARIFF_DOCUMENTS[0])
-    const broken = { ...tariff, rules: [{ ...tariff.rules[0]!, conditions: { all: [{ fact: "variant", operator: "startsWith", value: "s" }] } }] } as unknown as Tariff
+    const broken = {
+      ...tariff,
+      rules: [{ ...tariff.rules[0]!, conditions: { all: [{ fact: "variant", operator: "startsWith", value: "s" }] } }]
+    } as unknown as Tariff
     expect(() => planOf(broken)).toThrow(TariffNotCompilable)
     expect(() => planOf(broken)).toThrow(/rule "standard: kasko": operator "startsWith" is not supported/)
   })
 })
 
 describe("a compiled condition", () => {
-  const conditionFactValue = fc.oneof(fc.constantFrom("standard", "extended", "personbil", "godstransport", "premium", ""), fc.integer({ min: -5, max: 400_000 }), fc.constant(null))
+  const conditionFactValue = fc.oneof(
+    fc.constantFrom("standard", "extended", "personbil", "godstransport", "premium", ""),
+    fc.integer({ min: -5, max: 400_000 }),
+    fc.constant(null)
+  )
   const conditions = conditionTrees(conditionFactValue).topLevel
-  const facts = fc.record(Object.fromEntries(FACT_NAMES.map((name) => [name, conditionFactValue]))) as fc.Arbitrary<Facts>
+  const facts = fc.record(
+    Object.fromEntries(FACT_NAMES.map((name) => [name, conditionFactValue]))
+  ) as fc.Arbitrary<Facts>
 
   it("holds exactly when json-rules-engine fires its rule (1 500 cases)", async () => {
     await fc.assert(

@@ -12,8 +12,12 @@ describe("variant derivation (spec §1)", () => {
         fc.constantFrom(...VEHICLE_USAGES),
         (policy_holder, vehicle_user, vehicle_usage) => {
           const extendedCondition =
-            policy_holder === "organization" || vehicle_user === "organization" || vehicle_usage !== "privat_person_koersel"
-          expect(deriveVariant({ policy_holder, vehicle_user, vehicle_usage })).toBe(extendedCondition ? "extended" : "standard")
+            policy_holder === "organization" ||
+            vehicle_user === "organization" ||
+            vehicle_usage !== "privat_person_koersel"
+          expect(deriveVariant({ policy_holder, vehicle_user, vehicle_usage })).toBe(
+            extendedCondition ? "extended" : "standard"
+          )
         }
       ),
       { numRuns: 200 }
@@ -21,8 +25,8 @@ describe("variant derivation (spec §1)", () => {
   })
 
   it("is Standard for a person holding and using a car for private driving", () => {
-    expect(deriveVariant({ policy_holder: "person", vehicle_user: "person", vehicle_usage: "privat_person_koersel" })).toBe(
-      "standard"
-    )
+    expect(
+      deriveVariant({ policy_holder: "person", vehicle_user: "person", vehicle_usage: "privat_person_koersel" })
+    ).toBe("standard")
   })
 })

@@ -44,11 +44,14 @@ describe("parameter validation", () => {
     ])
   })
 
-  it.each(["12a", "-5000", "1.5", "", " 5000", "1e6"])("rejects vehicle_price %j as not a string of digits", (value) => {
-    expect(parameterViolations(withParameter("vehicle_price", value))).toEqual([
-      { field: "product.parameters.vehicle_price", message: "must be a string of digits" }
-    ])
-  })
+  it.each(["12a", "-5000", "1.5", "", " 5000", "1e6"])(
+    "rejects vehicle_price %j as not a string of digits",
+    (value) => {
+      expect(parameterViolations(withParameter("vehicle_price", value))).toEqual([
+        { field: "product.parameters.vehicle_price", message: "must be a string of digits" }
+      ])
+    }
+  )
 
   it.each(["999", "10000001", "0"])("rejects vehicle_price %s outside 1 000–10 000 000", (value) => {
     expect(parameterViolations(withParameter("vehicle_price", value))).toEqual([
@@ -124,7 +127,9 @@ describe("parameter validation", () => {
   it.each(["policy_holder", "vehicle_type", "vehicle_user", "vehicle_owner", "vehicle_usage", "vehicle_price"])(
     "requires %s",
     (name) => {
-      expect(parameterViolations(without(name))).toEqual([{ field: `product.parameters.${name}`, message: "is required" }])
+      expect(parameterViolations(without(name))).toEqual([
+        { field: `product.parameters.${name}`, message: "is required" }
+      ])
     }
   )
 
@@ -170,9 +175,30 @@ describe("parameter validation", () => {
     ["a string body", "hello", "body", "must be a JSON object"],
     ["an array body", [], "body", "must be a JSON object"],
     ["a product that is not an object", { product: 7 }, "product", "must be a JSON object"],
-    ["parameters that are not an object", { product: { product_name: "insurance-car-leasing", parameters: "x", features: [{ name: "standard" }] } }, "product.parameters", "must be a JSON object"],
-    ["features that are not an array", { product: { product_name: "insurance-car-leasing", parameters: standardParameters(), features: "standard" } }, "product.features", "must be a JSON array"],
-    ["two features", { product: { product_name: "insurance-car-leasing", parameters: standardParameters(), features: [{ name: "standard" }, { name: "premium" }] } }, "product.features", "must hold exactly one feature"],
+    [
+      "parameters that are not an object",
+      { product: { product_name: "insurance-car-leasing", parameters: "x", features: [{ name: "standard" }] } },
+      "product.parameters",
+      "must be a JSON object"
+    ],
+    [
+      "features that are not an array",
+      { product: { product_name: "insurance-car-leasing", parameters: standardParameters(), features: "standard" } },
+      "product.features",
+      "must be a JSON array"
+    ],
+    [
+      "two features",
+      {
+        product: {
+          product_name: "insurance-car-leasing",
+          parameters: standardParameters(),
+          features: [{ name: "standard" }, { name: "premium" }]
+        }
+      },
+      "product.features",
+      "must hold exactly one feature"
+    ],
     ["no product", {}, "product", "is required"]
   ])("rejects %s", (_name, input, field, message) => {
     expect(offerViolations(input)).toEqual([{ field, message }])
@@ -195,8 +221,16 @@ describe("quote request validation", () => {
     ["policy.parties[0].address.postal_code", 554, "must be a Danish postal code, 0555–9990"],
     ["policy.parties[0].address.postal_code", 9991, "must be a Danish postal code, 0555–9990"],
     ["policy.parties[0].address.postal_code", "8000", "must be an integer"],
-    ["policy.insurable_object.vehicle.vin", "TMBJB7NY5MF01234O", "must be 17 capital letters and digits, without I, O and Q"],
-    ["policy.insurable_object.vehicle.vin", "TMBJB7NY5MF0123", "must be 17 capital letters and digits, without I, O and Q"],
+    [
+      "policy.insurable_object.vehicle.vin",
+      "TMBJB7NY5MF01234O",
+      "must be 17 capital letters and digits, without I, O and Q"
+    ],
+    [
+      "policy.insurable_object.vehicle.vin",
+      "TMBJB7NY5MF0123",
+      "must be 17 capital letters and digits, without I, O and Q"
+    ],
     ["policy.expected_effective_at", "2026-02-30", "must be a real date in the form YYYY-MM-DD"],
     ["policy.expected_effective_at", "2026-03-01", "must not be before 2026-03-02"],
     ["policy.parties[0].email", "not-an-address", "must be an e-mail address"],
@@ -258,14 +292,19 @@ describe("role rules", () => {
   it("requires at least one party for every role", () => {
     const input = quoteRequest()
     input.policy.parties.pop() // the organization party, the only vehicle owner
-    expect(quoteViolations(input)).toEqual([{ field: "policy.parties", message: "must include a party with vehicle_owner: true" }])
+    expect(quoteViolations(input)).toEqual([
+      { field: "policy.parties", message: "must include a party with vehicle_owner: true" }
+    ])
   })
 
   it("rejects a party with no role, and a party that is neither person nor organization", () => {
     const input = quoteRequest() as any
     input.policy.parties.push({ phone: "12345678" })
     expect(quoteViolations(input)).toEqual([
-      { field: "policy.parties[2]", message: "must have at least one role: policy_holder, vehicle_user, vehicle_owner" },
+      {
+        field: "policy.parties[2]",
+        message: "must have at least one role: policy_holder, vehicle_user, vehicle_owner"
+      },
       { field: "policy.parties[2]", message: "must carry a person or an organization" }
     ])
   })
@@ -277,7 +316,10 @@ describe("role rules", () => {
     expect(quoteViolations(input)).toEqual(
       expect.arrayContaining([
         { field: "product.parameters.vehicle_price", message: "must be between 1000 and 10000000" },
-        { field: "policy.parties[0].person.cpr_number", message: "must be 10 digits starting with a real date (DDMMYY)" },
+        {
+          field: "policy.parties[0].person.cpr_number",
+          message: "must be 10 digits starting with a real date (DDMMYY)"
+        },
         {
           field: "policy.parties[0].organization",
           message: "is required: the party is vehicle_user and product.parameters.vehicle_user is organization"

@@ -37,7 +37,11 @@ export const parameters = fc.record(
 /** json-rules-engine condition trees over the tariff's facts and operators, comparing with `factValue`s. */
 export const conditionTrees = (factValue: fc.Arbitrary<unknown>) => {
   const leaf = fc.oneof(
-    fc.record({ fact: fc.constantFrom(...FACT_NAMES), operator: fc.constantFrom("in" as const, "notIn" as const), value: fc.array(factValue, { maxLength: 4 }) }),
+    fc.record({
+      fact: fc.constantFrom(...FACT_NAMES),
+      operator: fc.constantFrom("in" as const, "notIn" as const),
+      value: fc.array(factValue, { maxLength: 4 })
+    }),
     fc.record({
       fact: fc.constantFrom(...FACT_NAMES),
       operator: fc.constantFrom(...OPERATORS.filter((operator) => operator !== "in" && operator !== "notIn")),

@@ -22,14 +22,22 @@ export const runExitAt = <A, E, R>(
   )
 
 /** Runs a program at `at` that must succeed. */
-export const runAt = async <A, E, R>(effect: Effect.Effect<A, E, R>, layer: Layer.Layer<R>, at: number = NOW_MILLIS): Promise<A> => {
+export const runAt = async <A, E, R>(
+  effect: Effect.Effect<A, E, R>,
+  layer: Layer.Layer<R>,
+  at: number = NOW_MILLIS
+): Promise<A> => {
   const exit = await runExitAt(effect, layer, at)
   if (Exit.isSuccess(exit)) return exit.value
   throw new Error(`expected success, got ${JSON.stringify(exit.cause)}`)
 }
 
 /** Runs a program at `at` that must fail, giving its error. */
-export const failureAt = async <A, E, R>(effect: Effect.Effect<A, E, R>, layer: Layer.Layer<R>, at: number = NOW_MILLIS): Promise<E> => {
+export const failureAt = async <A, E, R>(
+  effect: Effect.Effect<A, E, R>,
+  layer: Layer.Layer<R>,
+  at: number = NOW_MILLIS
+): Promise<E> => {
   const exit = await runExitAt(effect, layer, at)
   if (Exit.isFailure(exit) && exit.cause._tag === "Fail") return exit.cause.error
   throw new Error(`expected a failure, got ${JSON.stringify(exit)}`)

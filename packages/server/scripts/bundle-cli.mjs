@@ -25,18 +25,38 @@ const compiled = join(packageDirectory, "dist", "src")
 const outdir = join(packageDirectory, "dist", "cli")
 const metafilePath = join(packageDirectory, "dist", "cli-bundle.json")
 
-const UNBUNDLED_PACKAGES = new Set(["better-sqlite3", "pg", "pino", "express", "@kasko/express", "@kasko/workbench", "@kasko/workbench-web", "swagger-ui-dist"])
-const UNBUNDLED_MODULES = new Set(["ServeAction.js", "Service.js", "WorkbenchActions.js", "WorkbenchServeAction.js"].map((file) => join(compiled, file)))
+const UNBUNDLED_PACKAGES = new Set([
+  "better-sqlite3",
+  "pg",
+  "pino",
+  "express",
+  "@kasko/express",
+  "@kasko/workbench",
+  "@kasko/workbench-web",
+  "swagger-ui-dist"
+])
+const UNBUNDLED_MODULES = new Set(
+  ["ServeAction.js", "Service.js", "WorkbenchActions.js", "WorkbenchServeAction.js"].map((file) => join(compiled, file))
+)
 const BUILTINS = new Set(builtinModules)
-const WORKSPACE = [join(packageDirectory, "..", "..", "packages"), join(packageDirectory, "..", "..", "adapters")].map((directory) => `${directory}/`)
+const WORKSPACE = [join(packageDirectory, "..", "..", "packages"), join(packageDirectory, "..", "..", "adapters")].map(
+  (directory) => `${directory}/`
+)
 
-const packageNameOf = (specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/")
+const packageNameOf = (specifier) =>
+  specifier
+    .split("/")
+    .slice(0, specifier.startsWith("@") ? 2 : 1)
+    .join("/")
 
 /** Whether the last build is newer than everything it read, and this script. */
 const upToDate = () => {
   if (!existsSync(metafilePath) || !existsSync(join(outdir, "kasko.mjs"))) return false
   const builtAt = statSync(metafilePath).mtimeMs
-  const inputs = [...Object.keys(JSON.parse(readFileSync(metafilePath, "utf8")).inputs).map((input) => join(packageDirectory, input)), fileURLToPath(import.meta.url)]
+  const inputs = [
+    ...Object.keys(JSON.parse(readFileSync(metafilePath, "utf8")).inputs).map((input) => join(packageDirectory, input)),
+    fileURLToPath(import.meta.url)
+  ]
   return inputs.every((input) => existsSync(input) && statSync(input).mtimeMs < builtAt)
 }
 
@@ -47,12 +67,21 @@ const keepUnbundled = {
       if (args.pluginData?.resolving || args.kind === "entry-point") return undefined
       if (args.path.startsWith("node:") || BUILTINS.has(args.path)) return { path: args.path, external: true }
       const relative = args.path.startsWith(".") || args.path.startsWith("/")
-      const unbundled = relative ? UNBUNDLED_MODULES.has(join(args.resolveDir, args.path)) : UNBUNDLED_PACKAGES.has(packageNameOf(args.path))
-      const resolved = await builder.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { resolving: true } })
+      const unbundled = relative
+        ? UNBUNDLED_MODULES.has(join(args.resolveDir, args.path))
+        : UNBUNDLED_PACKAGES.has(packageNameOf(args.path))
+      const resolved = await builder.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: { resolving: true }
+      })
       if (resolved.errors.length > 0) return resolved
       if (unbundled) return { path: resolved.path, external: true }
       // the workspace's modules run nothing when imported (STYLE §2), though their packages do not say so: unused ones may go
-      return WORKSPACE.some((directory) => resolved.path.startsWith(directory)) ? { ...resolved, sideEffects: false } : resolved
+      return WORKSPACE.some((directory) => resolved.path.startsWith(directory))
+        ? { ...resolved, sideEffects: false }
+        : resolved
     })
   }
 }
@@ -71,7 +100,9 @@ if (!upToDate()) {
     // the workspace packages import by their "source" condition in tests; the bundle takes what tsc built
     conditions: ["default"],
     // CommonJS packages bundled into an ES module still call require for Node's own modules
-    banner: { js: 'import { createRequire as __kaskoCreateRequire } from "node:module"; const require = __kaskoCreateRequire(import.meta.url);' },
+    banner: {
+      js: 'import { createRequire as __kaskoCreateRequire } from "node:module"; const require = __kaskoCreateRequire(import.meta.url);'
+    },
     plugins: [keepUnbundled],
     metafile: true,
     logLevel: "warning",

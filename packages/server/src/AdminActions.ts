@@ -24,26 +24,47 @@ const configuration = (): ServiceConfig => {
   return config.right
 }
 
-const runOnStore = async <A, E>(config: ServiceConfig, program: Effect.Effect<A, E, PartnerStore.PartnerStore>): Promise<A> => {
+const runOnStore = async <A, E>(
+  config: ServiceConfig,
+  program: Effect.Effect<A, E, PartnerStore.PartnerStore>
+): Promise<A> => {
   const exit = (await Effect.runPromiseExit(program.pipe(Effect.provide(storesLayer(config))))) as Exit.Exit<A, unknown>
   if (Exit.isSuccess(exit)) return exit.value
   const failure = Cause.failureOption(exit.cause)
   throw new Error(Option.isSome(failure) ? messageOf(failure.value) : Cause.pretty(exit.cause))
 }
 
-const partnerView = (partner: Partner.Partner) => ({ ...partner, created_at: new Date(partner.created_at).toISOString() })
+const partnerView = (partner: Partner.Partner) => ({
+  ...partner,
+  created_at: new Date(partner.created_at).toISOString()
+})
 
 /** A table of rows, columns padded to their widest cell. */
 const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
-  return [header, ...rows].map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n") + "\n"
+  return (
+    [header, ...rows]
+      .map((row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column]!))
+          .join("  ")
+          .trimEnd()
+      )
+      .join("\n") + "\n"
+  )
 }
 
 export const addPartner = async (argv: Arguments): Promise<CommandResult> => {
   const config = configuration()
   const cvr = argv["cvr"] as string | undefined
   const key = SubscriptionKeys.generateSubscriptionKey()
-  const partner = await runOnStore(config, PartnerAdministration.addPartner({ partner_id: text(argv, "id"), name: text(argv, "name"), ...(cvr === undefined ? {} : { cvr_number: cvr }) }, key))
+  const partner = await runOnStore(
+    config,
+    PartnerAdministration.addPartner(
+      { partner_id: text(argv, "id"), name: text(argv, "name"), ...(cvr === undefined ? {} : { cvr_number: cvr }) },
+      key
+    )
+  )
   return wantsJson(argv)
     ? done(json({ partner_id: partner.partner_id, subscription_key: key.key }))
     : done(`${key.key}\n`, `partner ${partner.partner_id} added; its subscription key (above) is shown only now\n`)
@@ -53,12 +74,27 @@ export const listPartners = async (argv: Arguments): Promise<CommandResult> => {
   const partners = (await runOnStore(configuration(), PartnerAdministration.listPartners)).map(partnerView)
   if (wantsJson(argv)) return done(json(partners))
   if (partners.length === 0) return done("", "no partners yet: kasko partners add --help\n")
-  return done(table(["ID", "NAME", "CVR", "STATUS", "CREATED"], partners.map((partner) => [partner.partner_id, partner.name, partner.cvr_number ?? "", partner.status, partner.created_at])))
+  return done(
+    table(
+      ["ID", "NAME", "CVR", "STATUS", "CREATED"],
+      partners.map((partner) => [
+        partner.partner_id,
+        partner.name,
+        partner.cvr_number ?? "",
+        partner.status,
+        partner.created_at
+      ])
+    )
+  )
 }
 
 export const suspendPartner = async (argv: Arguments): Promise<CommandResult> => {
   const partner = partnerView(await runOnStore(configuration(), PartnerAdministration.suspendPartner(text(argv, "id"))))
-  return done(wantsJson(argv) ? json(partner) : `partner ${partner.partner_id} suspended: its keys and tokens are refused from now on\n`)
+  return done(
+    wantsJson(argv)
+      ? json(partner)
+      : `partner ${partner.partner_id} suspended: its keys and tokens are refused from now on\n`
+  )
 }
 
 export const addKey = async (argv: Arguments): Promise<CommandResult> => {
@@ -73,17 +109,25 @@ export const addKey = async (argv: Arguments): Promise<CommandResult> => {
 export const revokeKey = async (argv: Arguments): Promise<CommandResult> => {
   const partnerId = text(argv, "partner")
   const prefix = text(argv, "key-prefix").replace(/^ksk_/, "")
-  if (!/^[0-9a-f]{4,12}$/.test(prefix)) throw new UsageError("--key-prefix takes at least 4 hex digits of the key after ksk_")
+  if (!/^[0-9a-f]{4,12}$/.test(prefix))
+    throw new UsageError("--key-prefix takes at least 4 hex digits of the key after ksk_")
   const revoked = await runOnStore(configuration(), PartnerAdministration.revokeSubscriptionKey(partnerId, prefix))
-  return done(wantsJson(argv) ? json({ partner_id: partnerId, revoked }) : `revoked ${revoked} key${revoked === 1 ? "" : "s"} of ${partnerId} starting with ksk_${prefix}\n`)
+  return done(
+    wantsJson(argv)
+      ? json({ partner_id: partnerId, revoked })
+      : `revoked ${revoked} key${revoked === 1 ? "" : "s"} of ${partnerId} starting with ksk_${prefix}\n`
+  )
 }
 
 /** The token lifetime `--ttl` asks for, within the service's KASKO_TOKEN_MAX_LIFETIME. */
 const ttlSeconds = (ttl: string, maxLifetimeSeconds: number): number => {
   const seconds = durationSeconds(ttl)
-  if (seconds === undefined) throw new UsageError(`--ttl takes a number and a unit s, m, h or d (like 1h), not "${ttl}"`)
+  if (seconds === undefined)
+    throw new UsageError(`--ttl takes a number and a unit s, m, h or d (like 1h), not "${ttl}"`)
   if (seconds > maxLifetimeSeconds) {
-    throw new UsageError(`--ttl may be at most ${maxLifetimeSeconds} seconds: the service refuses tokens living longer (KASKO_TOKEN_MAX_LIFETIME)`)
+    throw new UsageError(
+      `--ttl may be at most ${maxLifetimeSeconds} seconds: the service refuses tokens living longer (KASKO_TOKEN_MAX_LIFETIME)`
+    )
   }
   return seconds
 }
@@ -93,7 +137,10 @@ const scopesOf = (scopes: string): Array<string> => {
   const known: ReadonlyArray<string> = Authentication.SCOPES
   if (requested.length === 0) throw new UsageError(`--scopes needs at least one of: ${known.join(" ")}`)
   const unknown = requested.filter((scope) => !known.includes(scope))
-  if (unknown.length > 0) throw new UsageError(`unknown scope ${unknown.map((scope) => `"${scope}"`).join(", ")}; scopes are: ${known.join(" ")}`)
+  if (unknown.length > 0)
+    throw new UsageError(
+      `unknown scope ${unknown.map((scope) => `"${scope}"`).join(", ")}; scopes are: ${known.join(" ")}`
+    )
   return requested
 }
 
@@ -102,13 +149,15 @@ export const issueToken = async (argv: Arguments): Promise<CommandResult> => {
   const partnerId = text(argv, "partner")
   const scopes = scopesOf(text(argv, "scopes"))
   const ttl = ttlSeconds(text(argv, "ttl"), config.tokenMaxLifetimeSeconds)
-  if (Option.isSome(config.jwksUrl)) throw new Error("KASKO_JWKS_URL is set: tokens come from the identity provider, not from kasko")
-  const partner = await runOnStore(config, Effect.flatMap(PartnerStore.PartnerStore, (store) => store.findPartner(partnerId)))
+  if (Option.isSome(config.jwksUrl))
+    throw new Error("KASKO_JWKS_URL is set: tokens come from the identity provider, not from kasko")
+  const partner = await runOnStore(
+    config,
+    Effect.flatMap(PartnerStore.PartnerStore, (store) => store.findPartner(partnerId))
+  )
   if (Option.isNone(partner)) throw new Error(`no partner with id "${partnerId}"`)
   if (partner.value.status !== "active") throw new Error(`partner "${partnerId}" is suspended`)
   const key = await SigningKey.loadOrCreateSigningKey(config.dataDirectory)
   const token = await Tokens.issueToken(key, { ...tokenRulesOf(config), partnerId, scopes, ttlSeconds: ttl })
-  return done(
-    wantsJson(argv) ? json({ token, partner_id: partnerId, scopes, expires_in_seconds: ttl }) : `${token}\n`
-  )
+  return done(wantsJson(argv) ? json({ token, partner_id: partnerId, scopes, expires_in_seconds: ttl }) : `${token}\n`)
 }

@@ -11,9 +11,11 @@ const SCOPES_LINE = "products:read offers:create quotes:create quotes:read quote
 
 const actions = () => import("./AdminActions.js")
 
-const asJson = (argv: Argv) => argv.option("json", { type: "boolean", default: false, describe: "print JSON instead of text" })
+const asJson = (argv: Argv) =>
+  argv.option("json", { type: "boolean", default: false, describe: "print JSON instead of text" })
 
-const partnerId = (argv: Argv, name: string, describe: string) => argv.option(name, { type: "string", demandOption: true, requiresArg: true, describe })
+const partnerId = (argv: Argv, name: string, describe: string) =>
+  argv.option(name, { type: "string", demandOption: true, requiresArg: true, describe })
 
 export const ADMIN_COMMANDS: ReadonlyArray<KaskoCommand> = [
   {
@@ -31,7 +33,12 @@ export const ADMIN_COMMANDS: ReadonlyArray<KaskoCommand> = [
           ).epilogue('Example: KEY=$(kasko partners add --id bilhuset --name "Bilhuset Øst A/S")'),
         run: async (argv) => (await actions()).addPartner(argv)
       },
-      { command: "list", describe: "list the partners", options: asJson, run: async (argv) => (await actions()).listPartners(argv) },
+      {
+        command: "list",
+        describe: "list the partners",
+        options: asJson,
+        run: async (argv) => (await actions()).listPartners(argv)
+      },
       {
         command: "suspend",
         describe: "suspend a partner: its keys and tokens are refused from the next request on",
@@ -76,8 +83,18 @@ export const ADMIN_COMMANDS: ReadonlyArray<KaskoCommand> = [
         options: (argv) =>
           asJson(
             partnerId(argv, "partner", "the partner's id")
-              .option("scopes", { type: "string", demandOption: true, requiresArg: true, describe: `space-separated scopes: ${SCOPES_LINE}` })
-              .option("ttl", { type: "string", default: "1h", requiresArg: true, describe: "lifetime: a number and s, m, h or d, at most KASKO_TOKEN_MAX_LIFETIME" })
+              .option("scopes", {
+                type: "string",
+                demandOption: true,
+                requiresArg: true,
+                describe: `space-separated scopes: ${SCOPES_LINE}`
+              })
+              .option("ttl", {
+                type: "string",
+                default: "1h",
+                requiresArg: true,
+                describe: "lifetime: a number and s, m, h or d, at most KASKO_TOKEN_MAX_LIFETIME"
+              })
           ).epilogue('Example: TOKEN=$(kasko tokens issue --partner bilhuset --scopes "offers:create quotes:read")'),
         run: async (argv) => (await actions()).issueToken(argv)
       }

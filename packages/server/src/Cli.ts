@@ -16,7 +16,12 @@ import { OFFER_COMMAND } from "./OfferCommand.js"
 import { SERVE_COMMAND } from "./ServeCommand.js"
 import { WORKBENCH_COMMANDS } from "./WorkbenchCommands.js"
 
-export const COMMANDS: ReadonlyArray<KaskoCommand> = [SERVE_COMMAND, OFFER_COMMAND, ...ADMIN_COMMANDS, ...WORKBENCH_COMMANDS]
+export const COMMANDS: ReadonlyArray<KaskoCommand> = [
+  SERVE_COMMAND,
+  OFFER_COMMAND,
+  ...ADMIN_COMMANDS,
+  ...WORKBENCH_COMMANDS
+]
 
 const ROOT_EPILOGUE = `Every command answers --help. The administration commands use the service's database: KASKO_DATABASE_URL
 when set, else the SQLite file in KASKO_DATA_DIR (default ./data); see kasko serve --help.`
@@ -39,7 +44,12 @@ const commandPath = (args: ReadonlyArray<string>): Array<string> => {
   return path
 }
 
-const define = (argv: Argv, commands: ReadonlyArray<KaskoCommand>, path: ReadonlyArray<string>, report: (result: CommandResult) => void): Argv => {
+const define = (
+  argv: Argv,
+  commands: ReadonlyArray<KaskoCommand>,
+  path: ReadonlyArray<string>,
+  report: (result: CommandResult) => void
+): Argv => {
   for (const command of commands) {
     const words = [...path, wordOf(command)]
     argv.command(
@@ -48,7 +58,10 @@ const define = (argv: Argv, commands: ReadonlyArray<KaskoCommand>, path: Readonl
       (inner) => {
         const withOptions = command.options?.(inner) ?? inner
         if (command.subcommands === undefined) return withOptions
-        return define(withOptions, command.subcommands, words, report).demandCommand(1, `name a ${words.join(" ")} command`)
+        return define(withOptions, command.subcommands, words, report).demandCommand(
+          1,
+          `name a ${words.join(" ")} command`
+        )
       },
       async (parsed) => {
         if (command.run === undefined) return
@@ -67,7 +80,9 @@ const define = (argv: Argv, commands: ReadonlyArray<KaskoCommand>, path: Readonl
 const program = (report: (result: CommandResult) => void): Argv =>
   define(yargs(), COMMANDS, [], report)
     .scriptName("kasko")
-    .usage("kasko <command> [options]\n\nkasko's quoting engine from the command line: serve the API, administer partners, price, check tariffs.")
+    .usage(
+      "kasko <command> [options]\n\nkasko's quoting engine from the command line: serve the API, administer partners, price, check tariffs."
+    )
     .epilogue(ROOT_EPILOGUE)
     .completion("completion", "print a bash or zsh completion script (kasko completion >> ~/.bashrc)")
     .demandCommand(1, "name a command")
@@ -100,7 +115,11 @@ const parse = async (argv: Argv, args: ReadonlyArray<string>): Promise<string> =
 }
 
 /** The usage of a command, as `--help` prints it. */
-const helpOf = (path: ReadonlyArray<string>): Promise<string> => parse(program(() => {}), [...path, "--help"])
+const helpOf = (path: ReadonlyArray<string>): Promise<string> =>
+  parse(
+    program(() => {}),
+    [...path, "--help"]
+  )
 
 const usageRefusal = async (path: ReadonlyArray<string>, message: string): Promise<CommandResult> => ({
   stdout: "",

@@ -19,7 +19,11 @@ export const EXIT_USAGE = 2
 export const done = (stdout: string, note = ""): CommandResult => ({ stdout, stderr: note, exitCode: EXIT_OK })
 
 /** Could not be done, with the sentence that says why. */
-export const failed = (command: string, message: string): CommandResult => ({ stdout: "", stderr: `kasko ${command}: ${message}\n`, exitCode: EXIT_FAILED })
+export const failed = (command: string, message: string): CommandResult => ({
+  stdout: "",
+  stderr: `kasko ${command}: ${message}\n`,
+  exitCode: EXIT_FAILED
+})
 
 /** A command line that asks for something impossible (a lifetime too long, a file that is not there): exit 2 with the usage. */
 export class UsageError extends Error {

@@ -30,7 +30,9 @@ const RESERVED_DESCRIPTORS = 256
 /** The soft limit on open files (Linux), or undefined where it cannot be read. */
 export const openFilesLimit = (): number | undefined => {
   try {
-    const line = readFileSync("/proc/self/limits", "utf8").split("\n").find((row) => row.startsWith("Max open files"))
+    const line = readFileSync("/proc/self/limits", "utf8")
+      .split("\n")
+      .find((row) => row.startsWith("Max open files"))
     const soft = Number(line?.split(/\s{2,}/)[1])
     return Number.isSafeInteger(soft) && soft > 0 ? soft : undefined
   } catch {
@@ -61,16 +63,21 @@ const rawProblem = (problem: Problem) => {
  * already on its way on that connection, or the client has gone — and closes
  * the connection.
  */
-const answerClientError = (logger: Logger) => (error: ClientError, socket: Duplex & { readonly _httpMessage?: { readonly headersSent?: boolean } }) => {
-  const code = error.code ?? "UNKNOWN"
-  if (code === "ECONNRESET" || !socket.writable || socket._httpMessage?.headersSent === true) {
-    socket.destroy()
-    return
+const answerClientError =
+  (logger: Logger) =>
+  (error: ClientError, socket: Duplex & { readonly _httpMessage?: { readonly headersSent?: boolean } }) => {
+    const code = error.code ?? "UNKNOWN"
+    if (code === "ECONNRESET" || !socket.writable || socket._httpMessage?.headersSent === true) {
+      socket.destroy()
+      return
+    }
+    logger.warn({ code }, "refused a request before it reached the app")
+    const problem = PROBLEM_OF_CLIENT_ERROR[code] ?? {
+      ...PROBLEMS.constraintViolation,
+      violations: [{ field: "request", message: "is not valid HTTP" }]
+    }
+    socket.end(rawProblem(problem), () => socket.destroy())
   }
-  logger.warn({ code }, "refused a request before it reached the app")
-  const problem = PROBLEM_OF_CLIENT_ERROR[code] ?? { ...PROBLEMS.constraintViolation, violations: [{ field: "request", message: "is not valid HTTP" }] }
-  socket.end(rawProblem(problem), () => socket.destroy())
-}
 
 /** An HTTP server for the app with the given limits. */
 export const makeHttpServer = (app: RequestListener, limits: ConnectionLimits, logger: Logger): Server => {

@@ -33,12 +33,14 @@ const offerText = (offer: Offer.PriceOffer): string => {
   const coverages = (policies[0]?.coverages ?? []).map((coverage) =>
     coverage.deductible === undefined ? coverage.name : `${coverage.name} (deductible ${kroner(coverage.deductible)})`
   )
-  return [
-    `${product.product_name}, ${product.features[0]?.name} feature: ${kroner(price.annually)} a year` +
-      (payments === "12" ? `, paid as ${kroner(price.monthly)} a month` : ""),
-    `coverages: ${coverages.join(", ")}`,
-    `product information: ${policies[0]?.ipid_href ?? ""}`
-  ].join("\n") + "\n"
+  return (
+    [
+      `${product.product_name}, ${product.features[0]?.name} feature: ${kroner(price.annually)} a year` +
+        (payments === "12" ? `, paid as ${kroner(price.monthly)} a month` : ""),
+      `coverages: ${coverages.join(", ")}`,
+      `product information: ${policies[0]?.ipid_href ?? ""}`
+    ].join("\n") + "\n"
+  )
 }
 
 export const priceOffer = async (argv: Arguments): Promise<CommandResult> => {

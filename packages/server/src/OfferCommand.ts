@@ -6,10 +6,24 @@ export const OFFER_COMMAND: KaskoCommand = {
   describe: "price an anonymous offer with the shipped tariff (without --param: a sample leasing car)",
   options: (argv) =>
     argv
-      .option("product", { type: "string", default: "insurance-car-leasing", requiresArg: true, describe: "the product's name" })
+      .option("product", {
+        type: "string",
+        default: "insurance-car-leasing",
+        requiresArg: true,
+        describe: "the product's name"
+      })
       .option("feature", { type: "string", default: "standard", requiresArg: true, describe: "standard or premium" })
-      .option("param", { type: "string", array: true, requiresArg: true, describe: "a parameter as <name>=<value>; repeat for each" })
-      .option("explain", { type: "boolean", default: false, describe: "print the rating worksheet behind the price as JSON (kasko price shows it as a table)" })
+      .option("param", {
+        type: "string",
+        array: true,
+        requiresArg: true,
+        describe: "a parameter as <name>=<value>; repeat for each"
+      })
+      .option("explain", {
+        type: "boolean",
+        default: false,
+        describe: "print the rating worksheet behind the price as JSON (kasko price shows it as a table)"
+      })
       .option("json", { type: "boolean", default: false, describe: "print the offer as the API answers it (JSON)" })
       .epilogue(`Example, a premium standalone offer:
   kasko offer --product insurance-car-standalone --feature premium \\

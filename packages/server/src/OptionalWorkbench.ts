@@ -8,7 +8,8 @@ import { type CommandResult, failed } from "./CommandResult.js"
 
 const WORKBENCH_PACKAGES = ["@kasko/workbench", "@kasko/workbench-web"]
 
-const INSTALL_HINT = "the actuary's tools are installed apart from the service: npm install @kasko/workbench @kasko/workbench-web"
+const INSTALL_HINT =
+  "the actuary's tools are installed apart from the service: npm install @kasko/workbench @kasko/workbench-web"
 
 /** Whether an import failed because one of the workbench packages is not installed. */
 const isWorkbenchMissing = (error: unknown): boolean =>

@@ -6,6 +6,7 @@ export const SERVE_COMMAND: KaskoCommand = {
   command: "serve",
   describe: "serve the Partner Car Insurance API (SQLite in KASKO_DATA_DIR, or PostgreSQL at KASKO_DATABASE_URL)",
   // the variables table keeps its own columns: not rewrapped
-  options: (argv) => argv.wrap(null).epilogue(`Configuration comes from the environment, checked at start:\n\n${CONFIG_HELP}`),
+  options: (argv) =>
+    argv.wrap(null).epilogue(`Configuration comes from the environment, checked at start:\n\n${CONFIG_HELP}`),
   run: async () => (await import("./ServeAction.js")).serve()
 }

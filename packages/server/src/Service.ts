@@ -41,9 +41,13 @@ const SHUTDOWN_GRACE_MILLIS = 10_000
 /** Where the keys that verify tokens come from: the identity provider's JWKS when configured, the data directory's key pair otherwise. */
 const tokenKeysOf = (config: ServiceConfig): TokenAuthentication.TokenKeys =>
   Option.isSome(config.jwksUrl)
-    ? { kind: "jwks", url: config.jwksUrl.value.toString(), cacheSeconds: config.jwksCacheSeconds, cooldownSeconds: config.jwksCooldownSeconds }
+    ? {
+        kind: "jwks",
+        url: config.jwksUrl.value.toString(),
+        cacheSeconds: config.jwksCacheSeconds,
+        cooldownSeconds: config.jwksCooldownSeconds
+      }
     : { kind: "embedded", dataDirectory: config.dataDirectory }
-
 
 export const makeLogger = (config: ServiceConfig): Logger =>
   pino(
@@ -76,7 +80,8 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   const logger = options.logger ?? makeLogger(config)
   const stores = storesLayer(config)
   const authentication: Layer.Layer<Authentication.Authentication, unknown> =
-    options.authentication ?? TokenAuthentication.layer(tokenKeysOf(config), tokenRulesOf(config)).pipe(Layer.provide(stores))
+    options.authentication ??
+    TokenAuthentication.layer(tokenKeysOf(config), tokenRulesOf(config)).pipe(Layer.provide(stores))
   const services: Layer.Layer<Services | PartnerStore.PartnerStore, unknown> = Layer.mergeAll(
     stores,
     Readiness.layer.pipe(Layer.provide(stores)),
@@ -85,12 +90,16 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     IdGenerator.layerFromRandomBytes(randomBytes),
     TariffBook.shipped
   )
-  const runtime = ManagedRuntime.make(options.clock === undefined ? services : Layer.merge(services, Layer.setClock(options.clock)))
+  const runtime = ManagedRuntime.make(
+    options.clock === undefined ? services : Layer.merge(services, Layer.setClock(options.clock))
+  )
   try {
     await runtime.runtime()
   } catch (error) {
     await runtime.dispose()
-    throw new Error(`cannot start kasko on ${databaseName(config)}: ${Cause.isCause(error) ? Cause.pretty(error) : String(error)}`)
+    throw new Error(
+      `cannot start kasko on ${databaseName(config)}: ${Cause.isCause(error) ? Cause.pretty(error) : String(error)}`
+    )
   }
 
   const app = makeApp({

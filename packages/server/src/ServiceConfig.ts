@@ -12,7 +12,10 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 const integerBetween = (name: string, fallback: number, min: number, max: number) =>
   Config.integer(name).pipe(
     Config.withDefault(fallback),
-    Config.validate({ message: `${name} must be a whole number from ${min} to ${max}`, validation: (value) => value >= min && value <= max })
+    Config.validate({
+      message: `${name} must be a whole number from ${min} to ${max}`,
+      validation: (value) => value >= min && value <= max
+    })
   )
 
 export const ServiceConfig = Config.all({
@@ -21,15 +24,24 @@ export const ServiceConfig = Config.all({
   dataDirectory: Config.string("KASKO_DATA_DIR").pipe(Config.withDefault("./data")),
   databaseUrl: Config.option(
     Config.string("KASKO_DATABASE_URL").pipe(
-      Config.validate({ message: "KASKO_DATABASE_URL must be a postgres:// or postgresql:// URL", validation: (url) => /^postgres(ql)?:\/\//.test(url) })
+      Config.validate({
+        message: "KASKO_DATABASE_URL must be a postgres:// or postgresql:// URL",
+        validation: (url) => /^postgres(ql)?:\/\//.test(url)
+      })
     )
   ),
   databaseSchema: Config.string("KASKO_DATABASE_SCHEMA").pipe(
     Config.withDefault("public"),
-    Config.validate({ message: "KASKO_DATABASE_SCHEMA must be a lower-case identifier", validation: (schema) => /^[a-z_][a-z0-9_]{0,62}$/.test(schema) })
+    Config.validate({
+      message: "KASKO_DATABASE_SCHEMA must be a lower-case identifier",
+      validation: (schema) => /^[a-z_][a-z0-9_]{0,62}$/.test(schema)
+    })
   ),
   logLevel: Config.literal(...LOG_LEVELS)("KASKO_LOG_LEVEL").pipe(Config.withDefault("info" as const)),
-  sqliteSynchronous: Config.literal("FULL", "NORMAL")("KASKO_SQLITE_SYNCHRONOUS").pipe(Config.withDefault("FULL" as const)),
+  sqliteSynchronous: Config.literal(
+    "FULL",
+    "NORMAL"
+  )("KASKO_SQLITE_SYNCHRONOUS").pipe(Config.withDefault("FULL" as const)),
   bodyLimitBytes: integerBetween("KASKO_BODY_LIMIT_BYTES", 100 * 1024, 1024, 10 * 1024 * 1024),
   publicUrl: Config.option(Config.string("KASKO_PUBLIC_URL")),
   basePath: Config.string("KASKO_BASE_PATH").pipe(
@@ -52,7 +64,8 @@ export const ServiceConfig = Config.all({
   trustProxy: Config.string("KASKO_TRUST_PROXY").pipe(
     Config.withDefault(""),
     Config.validate({
-      message: "KASKO_TRUST_PROXY must be a number of proxy hops (1), or addresses and subnets like loopback, 10.0.0.0/8",
+      message:
+        "KASKO_TRUST_PROXY must be a number of proxy hops (1), or addresses and subnets like loopback, 10.0.0.0/8",
       validation: (value) => value === "" || /^\d{1,2}$/.test(value) || /^[\w.:/]+(\s*,\s*[\w.:/]+)*$/.test(value)
     })
   ),
@@ -62,12 +75,20 @@ export const ServiceConfig = Config.all({
   keepAliveTimeoutMillis: integerBetween("KASKO_KEEP_ALIVE_TIMEOUT_MS", 5_000, 100, 600_000),
   tokenMaxLifetimeSeconds: Config.string("KASKO_TOKEN_MAX_LIFETIME").pipe(
     Config.withDefault("24h"),
-    Config.validate({ message: "KASKO_TOKEN_MAX_LIFETIME must be a number and a unit s, m, h or d, like 24h", validation: (value) => durationSeconds(value) !== undefined }),
+    Config.validate({
+      message: "KASKO_TOKEN_MAX_LIFETIME must be a number and a unit s, m, h or d, like 24h",
+      validation: (value) => durationSeconds(value) !== undefined
+    }),
     Config.map((value) => durationSeconds(value)!)
   ),
   corsOrigins: Config.string("KASKO_CORS_ORIGINS").pipe(
     Config.withDefault(""),
-    Config.map((origins) => origins.split(",").map((origin) => origin.trim()).filter((origin) => origin !== "")),
+    Config.map((origins) =>
+      origins
+        .split(",")
+        .map((origin) => origin.trim())
+        .filter((origin) => origin !== "")
+    ),
     Config.validate({
       message: "KASKO_CORS_ORIGINS must be a comma-separated list of origins like https://portal.partner.example",
       validation: (origins) => origins.every((origin) => /^https?:\/\/[^/\s]+$/.test(origin))
@@ -88,15 +109,21 @@ export const durationSeconds = (text: string): number | undefined => {
 }
 
 /** Reads the configuration from an environment; the error names each bad variable. */
-export const readServiceConfig = (environment: Readonly<Record<string, string | undefined>>): Either.Either<ServiceConfig, string> => {
-  const entries = Object.entries(environment).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== "")
+export const readServiceConfig = (
+  environment: Readonly<Record<string, string | undefined>>
+): Either.Either<ServiceConfig, string> => {
+  const entries = Object.entries(environment).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ""
+  )
   return Effect.runSync(
     Effect.either(Effect.withConfigProvider(ServiceConfig, ConfigProvider.fromMap(new Map(entries))))
   ).pipe(
     Either.mapLeft((error) => String(error)),
     Either.filterOrLeft(
-      (config) => Option.isNone(config.jwksUrl) || (Option.isSome(config.tokenIssuer) && Option.isSome(config.tokenAudience)),
-      () => "KASKO_JWKS_URL needs KASKO_TOKEN_ISSUER and KASKO_TOKEN_AUDIENCE: the identity provider's issuer and this API's audience"
+      (config) =>
+        Option.isNone(config.jwksUrl) || (Option.isSome(config.tokenIssuer) && Option.isSome(config.tokenAudience)),
+      () =>
+        "KASKO_JWKS_URL needs KASKO_TOKEN_ISSUER and KASKO_TOKEN_AUDIENCE: the identity provider's issuer and this API's audience"
     ),
     Either.mapLeft((message) => `invalid configuration: ${message}`)
   )

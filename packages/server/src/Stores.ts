@@ -14,7 +14,9 @@ import type { ServiceConfig } from "./ServiceConfig.js"
 export const databaseFile = (config: ServiceConfig) => join(config.dataDirectory, "kasko.db")
 
 /** The stores the configuration names. */
-export const storesLayer = (config: ServiceConfig): Layer.Layer<QuoteStore.QuoteStore | PartnerStore.PartnerStore, unknown> =>
+export const storesLayer = (
+  config: ServiceConfig
+): Layer.Layer<QuoteStore.QuoteStore | PartnerStore.PartnerStore, unknown> =>
   Option.isSome(config.databaseUrl)
     ? PostgresStores.layer({ connectionString: config.databaseUrl.value, schema: config.databaseSchema })
     : SqliteStores.layer({ filename: databaseFile(config), synchronous: config.sqliteSynchronous })

@@ -58,7 +58,13 @@ const caseOf = (argv: Arguments) => {
   )
   const files = (argv["tariff"] as Array<string> | undefined) ?? []
   const tariffs = decodeTariffFiles(files.length === 0 ? TariffBook.SHIPPED_TARIFF_DOCUMENTS : files.map(readJson))
-  const testCase = { name: "command line", product_name: argv["product"] as string, feature: argv["feature"] as string, pricing_date: date, parameters }
+  const testCase = {
+    name: "command line",
+    product_name: argv["product"] as string,
+    feature: argv["feature"] as string,
+    pricing_date: date,
+    parameters
+  }
   return { testCase, tariffs }
 }
 
@@ -93,11 +99,16 @@ export const priceGrid = async (argv: Arguments): Promise<CommandResult> => {
   const written = { cells: cells.length, csv: `${out}.csv`, chart: `${out}.svg` }
   writeFile(written.csv, gridCsv(cells, x, y))
   writeFile(written.chart, await gridChartSvg(cells, x, y, caption))
-  return done(argv["json"] === true ? json(written) : `priced ${written.cells} cells: wrote ${written.csv} and ${written.chart}\n`)
+  return done(
+    argv["json"] === true ? json(written) : `priced ${written.cells} cells: wrote ${written.csv} and ${written.chart}\n`
+  )
 }
 
 export const diffTariffs = async (argv: Arguments): Promise<CommandResult> => {
-  const [oldTariff, newTariff] = decodeTariffFiles([readJson(argv["old"] as string), readJson(argv["new"] as string)]) as [Tariff.Tariff, Tariff.Tariff]
+  const [oldTariff, newTariff] = decodeTariffFiles([
+    readJson(argv["old"] as string),
+    readJson(argv["new"] as string)
+  ]) as [Tariff.Tariff, Tariff.Tariff]
   const casesFile = argv["cases"] as string
   let cases
   try {

@@ -13,18 +13,30 @@ const actions = () => import("./WorkbenchActions.js")
 /** The options that name one case: product, feature, parameters, pricing date and the tariffs. */
 const caseOptions = (argv: Argv) =>
   argv
-    .option("product", { type: "string", demandOption: true, requiresArg: true, describe: "the product's name, like insurance-car-leasing" })
+    .option("product", {
+      type: "string",
+      demandOption: true,
+      requiresArg: true,
+      describe: "the product's name, like insurance-car-leasing"
+    })
     .option("feature", { type: "string", demandOption: true, requiresArg: true, describe: "standard or premium" })
-    .option("param", { type: "string", array: true, requiresArg: true, describe: "a parameter as <name>=<value>; repeat for each" })
+    .option("param", {
+      type: "string",
+      array: true,
+      requiresArg: true,
+      describe: "a parameter as <name>=<value>; repeat for each"
+    })
     .option("date", { type: "string", requiresArg: true, describe: "the pricing date, YYYY-MM-DD (default today)" })
     .option("tariff", {
       type: "string",
       array: true,
       requiresArg: true,
-      describe: "a tariff file replacing the shipped tariffs; repeat for several versions (the one in force on --date prices)"
+      describe:
+        "a tariff file replacing the shipped tariffs; repeat for several versions (the one in force on --date prices)"
     })
 
-const asJson = (argv: Argv) => argv.option("json", { type: "boolean", default: false, describe: "print JSON instead of text" })
+const asJson = (argv: Argv) =>
+  argv.option("json", { type: "boolean", default: false, describe: "print JSON instead of text" })
 
 export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
   {
@@ -43,9 +55,24 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
     describe: "price a grid over two parameters; writes <out>.csv and <out>.svg (a heat map of the annual premium)",
     options: (argv) =>
       asJson(caseOptions(argv))
-        .option("x", { type: "string", demandOption: true, requiresArg: true, describe: "the x axis: <parameter>=<from>:<to>:<step>" })
-        .option("y", { type: "string", demandOption: true, requiresArg: true, describe: "the y axis: <parameter>=<value>,<value>,…" })
-        .option("out", { type: "string", demandOption: true, requiresArg: true, describe: "where to write: <out>.csv and <out>.svg" })
+        .option("x", {
+          type: "string",
+          demandOption: true,
+          requiresArg: true,
+          describe: "the x axis: <parameter>=<from>:<to>:<step>"
+        })
+        .option("y", {
+          type: "string",
+          demandOption: true,
+          requiresArg: true,
+          describe: "the y axis: <parameter>=<value>,<value>,…"
+        })
+        .option("out", {
+          type: "string",
+          demandOption: true,
+          requiresArg: true,
+          describe: "where to write: <out>.csv and <out>.svg"
+        })
         .epilogue(`Example, writing grid.csv and grid.svg:
   kasko price-grid --product insurance-car-leasing --feature standard \\
     --param policy_holder=person --param vehicle_user=person --param vehicle_owner=organization \\
@@ -74,7 +101,8 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
       },
       {
         command: "check <tariff>",
-        describe: "decode a tariff and report unreachable rules, coverages with no premium and undefined parameters; exits 1 on errors",
+        describe:
+          "decode a tariff and report unreachable rules, coverages with no premium and undefined parameters; exits 1 on errors",
         options: (argv) => asJson(argv).positional("tariff", { type: "string", describe: "the tariff file (JSON)" }),
         run: (argv) => runWithWorkbench("tariff check", actions, (module) => module.checkTariff(argv))
       }
@@ -82,22 +110,40 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
   },
   {
     command: "workbench",
-    describe: "serve the actuary's workbench in the browser (http://127.0.0.1:8090/, pricing in the page, works offline)",
+    describe:
+      "serve the actuary's workbench in the browser (http://127.0.0.1:8090/, pricing in the page, works offline)",
     options: (argv) =>
       argv
         .option("tariffs", {
           type: "string",
           requiresArg: true,
-          describe: "the tariff directory, <product>/<version>.json (default: the shipped tariffs); saving from the page writes new versions there"
+          describe:
+            "the tariff directory, <product>/<version>.json (default: the shipped tariffs); saving from the page writes new versions there"
         })
         .option("golden", {
           type: "string",
           array: true,
           requiresArg: true,
-          describe: "golden tables to run besides the CSV files in the tariff directory (default with the shipped tariffs: examples/actuary-workbench/golden, when there)"
+          describe:
+            "golden tables to run besides the CSV files in the tariff directory (default with the shipped tariffs: examples/actuary-workbench/golden, when there)"
         })
-        .option("host", { type: "string", default: "127.0.0.1", requiresArg: true, describe: "address to listen on (127.0.0.1: this machine only)" })
-        .option("port", { type: "number", default: 8090, requiresArg: true, describe: "port to listen on (0 picks a free one)" }),
-    run: (argv) => runWithWorkbench("workbench", () => import("./WorkbenchServeAction.js"), (module) => module.serveWorkbench(argv))
+        .option("host", {
+          type: "string",
+          default: "127.0.0.1",
+          requiresArg: true,
+          describe: "address to listen on (127.0.0.1: this machine only)"
+        })
+        .option("port", {
+          type: "number",
+          default: 8090,
+          requiresArg: true,
+          describe: "port to listen on (0 picks a free one)"
+        }),
+    run: (argv) =>
+      runWithWorkbench(
+        "workbench",
+        () => import("./WorkbenchServeAction.js"),
+        (module) => module.serveWorkbench(argv)
+      )
   }
 ]

@@ -12,7 +12,8 @@ import { type CommandResult, done, failed, UsageError } from "./CommandResult.js
 type Arguments = Readonly<Record<string, unknown>>
 
 /** The shipped tariffs: the core package's tariffs directory. */
-const shippedTariffs = () => join(dirname(createRequire(import.meta.url).resolve("@kasko/core/package.json")), "tariffs")
+const shippedTariffs = () =>
+  join(dirname(createRequire(import.meta.url).resolve("@kasko/core/package.json")), "tariffs")
 
 // the repository keeps its golden table beside the example that explains it; run from the root, the default finds it
 const REPOSITORY_GOLDEN = join("examples", "actuary-workbench", "golden")
@@ -20,17 +21,26 @@ const REPOSITORY_GOLDEN = join("examples", "actuary-workbench", "golden")
 /** Serves the workbench; resolves when it has stopped after a signal. */
 export const serveWorkbench = async (argv: Arguments): Promise<CommandResult> => {
   const port = argv["port"] as number
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port takes 0–65535, not "${String(argv["port"])}"`)
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new UsageError(`--port takes 0–65535, not "${String(argv["port"])}"`)
   const tariffs = argv["tariffs"] as string | undefined
   const tariffDirectory = tariffs === undefined ? shippedTariffs() : resolve(tariffs)
-  if (!existsSync(tariffDirectory) || !statSync(tariffDirectory).isDirectory()) throw new UsageError(`no tariff directory at ${tariffDirectory}`)
-  const goldenPaths = (argv["golden"] as Array<string> | undefined) ?? (tariffs === undefined && existsSync(REPOSITORY_GOLDEN) ? [REPOSITORY_GOLDEN] : [])
+  if (!existsSync(tariffDirectory) || !statSync(tariffDirectory).isDirectory())
+    throw new UsageError(`no tariff directory at ${tariffDirectory}`)
+  const goldenPaths =
+    (argv["golden"] as Array<string> | undefined) ??
+    (tariffs === undefined && existsSync(REPOSITORY_GOLDEN) ? [REPOSITORY_GOLDEN] : [])
   const missing = goldenPaths.find((path) => !existsSync(path))
   if (missing !== undefined) throw new UsageError(`no golden table at ${missing}`)
 
   let workbench
   try {
-    workbench = await startWorkbenchServer({ tariffDirectory, goldenPaths: goldenPaths.map((path) => resolve(path)), host: argv["host"] as string, port })
+    workbench = await startWorkbenchServer({
+      tariffDirectory,
+      goldenPaths: goldenPaths.map((path) => resolve(path)),
+      host: argv["host"] as string,
+      port
+    })
   } catch (error) {
     return failed("workbench", (error as Error).message)
   }

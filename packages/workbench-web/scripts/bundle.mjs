@@ -33,15 +33,25 @@ const upToDate = () => {
  * partners, stores — and run it on load. Saying it here lets esbuild leave
  * out what the page never uses.
  */
-const WORKSPACE_SOURCES = [join(packageDirectory, "..", "core", "src"), join(packageDirectory, "..", "workbench", "src")]
+const WORKSPACE_SOURCES = [
+  join(packageDirectory, "..", "core", "src"),
+  join(packageDirectory, "..", "workbench", "src")
+]
 const pureWorkspaceSources = {
   name: "pure-workspace-sources",
   setup(builder) {
     builder.onResolve({ filter: /^(@kasko\/|\.\.?\/)/ }, async (args) => {
       if (args.pluginData?.resolving) return undefined
-      const result = await builder.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { resolving: true } })
+      const result = await builder.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: { resolving: true }
+      })
       if (result.errors.length > 0) return result
-      return WORKSPACE_SOURCES.some((directory) => result.path.startsWith(directory)) ? { ...result, sideEffects: false } : result
+      return WORKSPACE_SOURCES.some((directory) => result.path.startsWith(directory))
+        ? { ...result, sideEffects: false }
+        : result
     })
   }
 }

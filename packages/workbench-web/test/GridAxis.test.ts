@@ -16,7 +16,9 @@ describe("grid axes, written as kasko price-grid takes them", () => {
   })
 
   it("starts an enum axis with every option of the catalogue", () => {
-    expect(defaultAxisText("vehicle_usage")).toBe("privat_person_koersel,godstransport_halv_omsaetning,godstransport,godstransport_erhverv,godstransport_privat/erhverv")
+    expect(defaultAxisText("vehicle_usage")).toBe(
+      "privat_person_koersel,godstransport_halv_omsaetning,godstransport,godstransport_erhverv,godstransport_privat/erhverv"
+    )
   })
 })
 

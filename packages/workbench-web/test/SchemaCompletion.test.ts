@@ -15,8 +15,18 @@ const complete = (textWithCursor: string) => {
 describe("completion from the tariff's Schema", () => {
   it("offers the tariff's properties at the top, each with what it takes", () => {
     const found = complete('{"|')
-    expect(found.labels).toEqual(['"product_name"', '"version"', '"effective_from"', '"currency"', '"monthly_surcharge_percent"', '"rules"', '"charges"'])
-    expect(found.options?.find((option) => option.label === '"product_name"')?.detail).toBe('"insurance-car-leasing" | "insurance-car-standalone"')
+    expect(found.labels).toEqual([
+      '"product_name"',
+      '"version"',
+      '"effective_from"',
+      '"currency"',
+      '"monthly_surcharge_percent"',
+      '"rules"',
+      '"charges"'
+    ])
+    expect(found.options?.find((option) => option.label === '"product_name"')?.detail).toBe(
+      '"insurance-car-leasing" | "insurance-car-standalone"'
+    )
     expect(found.options?.[0]?.apply).toBe('"product_name": ')
   })
 
@@ -36,19 +46,35 @@ describe("completion from the tariff's Schema", () => {
   })
 
   it("offers an instruction's parameters by the instruction's type", () => {
-    expect(complete('{"rules": [{"event": {"type": "apply_loading", "params": {|}}}]}').labels).toEqual(['"loading"', '"coverages"', '"percent"'])
-    expect(complete('{"rules": [{"event": {"type": "set_limit", "params": {|}}}]}').labels).toEqual(['"coverage"', '"amount"'])
+    expect(complete('{"rules": [{"event": {"type": "apply_loading", "params": {|}}}]}').labels).toEqual([
+      '"loading"',
+      '"coverages"',
+      '"percent"'
+    ])
+    expect(complete('{"rules": [{"event": {"type": "set_limit", "params": {|}}}]}').labels).toEqual([
+      '"coverage"',
+      '"amount"'
+    ])
   })
 
   it("offers a premium's fields by its type", () => {
-    expect(complete('{"rules": [{"event": {"type": "add_coverage", "params": {"premium": {"type": "vehicle_price_bands", |').labels).toEqual(['"bands"'])
+    expect(
+      complete('{"rules": [{"event": {"type": "add_coverage", "params": {"premium": {"type": "vehicle_price_bands", |')
+        .labels
+    ).toEqual(['"bands"'])
   })
 
   it("offers facts and operators inside conditions, however deeply nested", () => {
-    expect(complete('{"rules": [{"conditions": {"all": [{"any": [{"not": {"fact": |').labels).toContain('"youngest_driver_age"')
+    expect(complete('{"rules": [{"conditions": {"all": [{"any": [{"not": {"fact": |').labels).toContain(
+      '"youngest_driver_age"'
+    )
     // a list value only goes with in/notIn; a single value with the comparisons
-    expect(complete('{"rules": [{"conditions": {"all": [{"fact": "variant", "value": 1, |').options?.[0]?.detail).toMatch(/^"equal" \| "notEqual"/)
-    expect(complete('{"rules": [{"conditions": {"all": [{"fact": "variant", "value": [], |').options?.[0]?.detail).toBe('"in" | "notIn"')
+    expect(
+      complete('{"rules": [{"conditions": {"all": [{"fact": "variant", "value": 1, |').options?.[0]?.detail
+    ).toMatch(/^"equal" \| "notEqual"/)
+    expect(complete('{"rules": [{"conditions": {"all": [{"fact": "variant", "value": [], |').options?.[0]?.detail).toBe(
+      '"in" | "notIn"'
+    )
   })
 
   it("offers true and false for a boolean", () => {

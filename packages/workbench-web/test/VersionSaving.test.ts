@@ -13,7 +13,10 @@ describe("saving a tariff version", () => {
 
   it("writes a new version as <product>/<version>.json", () => {
     const source = leasingWith((document) => Object.assign(document, { version: "v2", effective_from: "2027-01-01" }))
-    expect(saveTariffVersion(directory.path, source, "2026-03-02")).toEqual({ _tag: "Saved", file: "insurance-car-leasing/v2.json" })
+    expect(saveTariffVersion(directory.path, source, "2026-03-02")).toEqual({
+      _tag: "Saved",
+      file: "insurance-car-leasing/v2.json"
+    })
     expect(readFileSync(join(directory.path, "insurance-car-leasing", "v2.json"), "utf8")).toBe(source)
   })
 
@@ -21,21 +24,31 @@ describe("saving a tariff version", () => {
     const changed = leasingWith((document) => Object.assign(document, { monthly_surcharge_percent: 7 }))
     const outcome = saveTariffVersion(directory.path, changed, "2026-03-02")
     expect(outcome).toMatchObject({ _tag: "Refused", kind: "in-effect" })
-    expect(outcome._tag === "Refused" && outcome.reason).toMatch(/insurance-car-leasing\/v1\.json took effect on 2025-01-01.*never overwritten/)
+    expect(outcome._tag === "Refused" && outcome.reason).toMatch(
+      /insurance-car-leasing\/v1\.json took effect on 2025-01-01.*never overwritten/
+    )
     expect(readFileSync(join(directory.path, "insurance-car-leasing", "v1.json"), "utf8")).toBe(LEASING_V1)
   })
 
   it("refuses a version that takes effect today: it has taken effect", () => {
     const source = leasingWith((document) => Object.assign(document, { version: "v2", effective_from: "2027-01-01" }))
     saveTariffVersion(directory.path, source, "2026-03-02")
-    expect(saveTariffVersion(directory.path, source.replace('"monthly_surcharge_percent": 5', '"monthly_surcharge_percent": 6'), "2027-01-01")).toMatchObject({
+    expect(
+      saveTariffVersion(
+        directory.path,
+        source.replace('"monthly_surcharge_percent": 5', '"monthly_surcharge_percent": 6'),
+        "2027-01-01"
+      )
+    ).toMatchObject({
       _tag: "Refused",
       kind: "in-effect"
     })
   })
 
   it("overwrites a version that has not yet taken effect, in the file it was read from", () => {
-    const proposal = leasingWith((document) => Object.assign(document, { version: "v2-proposal", effective_from: "2027-01-01" }))
+    const proposal = leasingWith((document) =>
+      Object.assign(document, { version: "v2-proposal", effective_from: "2027-01-01" })
+    )
     writeFileSync(join(directory.path, "proposal.json"), proposal)
     const revised = proposal.replace('"monthly_surcharge_percent": 5', '"monthly_surcharge_percent": 6')
     expect(saveTariffVersion(directory.path, revised, "2026-03-02")).toEqual({ _tag: "Saved", file: "proposal.json" })
@@ -44,14 +57,30 @@ describe("saving a tariff version", () => {
   })
 
   it("refuses a text the engine would not load, saying why", () => {
-    expect(saveTariffVersion(directory.path, "{", "2026-03-02")).toMatchObject({ _tag: "Refused", kind: "invalid", reason: expect.stringMatching(/not JSON/) })
-    const wrongCurrency = leasingWith((document) => Object.assign(document, { version: "v3", effective_from: "2027-01-01", currency: "EUR" }))
-    expect(saveTariffVersion(directory.path, wrongCurrency, "2026-03-02")).toMatchObject({ _tag: "Refused", kind: "invalid", reason: expect.stringMatching(/currency/) })
+    expect(saveTariffVersion(directory.path, "{", "2026-03-02")).toMatchObject({
+      _tag: "Refused",
+      kind: "invalid",
+      reason: expect.stringMatching(/not JSON/)
+    })
+    const wrongCurrency = leasingWith((document) =>
+      Object.assign(document, { version: "v3", effective_from: "2027-01-01", currency: "EUR" })
+    )
+    expect(saveTariffVersion(directory.path, wrongCurrency, "2026-03-02")).toMatchObject({
+      _tag: "Refused",
+      kind: "invalid",
+      reason: expect.stringMatching(/currency/)
+    })
     expect(existsSync(join(directory.path, "insurance-car-leasing", "v3.json"))).toBe(false)
   })
 
   it("refuses a version name that is not a plain file name", () => {
-    const escaping = leasingWith((document) => Object.assign(document, { version: "../../escape", effective_from: "2027-01-01" }))
-    expect(saveTariffVersion(directory.path, escaping, "2026-03-02")).toMatchObject({ _tag: "Refused", kind: "invalid", reason: expect.stringMatching(/names the file/) })
+    const escaping = leasingWith((document) =>
+      Object.assign(document, { version: "../../escape", effective_from: "2027-01-01" })
+    )
+    expect(saveTariffVersion(directory.path, escaping, "2026-03-02")).toMatchObject({
+      _tag: "Refused",
+      kind: "invalid",
+      reason: expect.stringMatching(/names the file/)
+    })
   })
 })

@@ -11,24 +11,40 @@ const GOLDEN = join(import.meta.dirname, "..", "..", "..", "examples", "actuary-
 
 /** A raw request, so that the Host and Origin headers can be anything. */
 const send = (url: string, options: { method?: string; headers?: Record<string, string>; body?: string }) =>
-  new Promise<{ status: number; headers: Record<string, string | Array<string> | undefined>; body: string }>((resolve, reject) => {
-    const call = request(url, { method: options.method ?? "GET", headers: options.headers ?? {} }, (response) => {
-      const chunks: Array<Buffer> = []
-      response.on("data", (chunk: Buffer) => chunks.push(chunk))
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }))
-    })
-    call.on("error", reject)
-    call.end(options.body)
-  })
+  new Promise<{ status: number; headers: Record<string, string | Array<string> | undefined>; body: string }>(
+    (resolve, reject) => {
+      const call = request(url, { method: options.method ?? "GET", headers: options.headers ?? {} }, (response) => {
+        const chunks: Array<Buffer> = []
+        response.on("data", (chunk: Buffer) => chunks.push(chunk))
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8")
+          })
+        )
+      })
+      call.on("error", reject)
+      call.end(options.body)
+    }
+  )
 
 describe("the workbench server", () => {
   const directory = tariffDirectoryCopy()
   const webRoot = mkdtempSync(join(tmpdir(), "kasko-web-root-"))
   let workbench: RunningWorkbench
   beforeAll(async () => {
-    writeFileSync(join(webRoot, "index.html"), '<meta name="csp-nonce" content="__CSP_NONCE__"><script type="module" src="/app.js"></script>')
+    writeFileSync(
+      join(webRoot, "index.html"),
+      '<meta name="csp-nonce" content="__CSP_NONCE__"><script type="module" src="/app.js"></script>'
+    )
     writeFileSync(join(webRoot, "app.js"), "export {}")
-    workbench = await startWorkbenchServer({ tariffDirectory: directory.path, goldenPaths: [GOLDEN], today: () => "2026-03-02", webRoot })
+    workbench = await startWorkbenchServer({
+      tariffDirectory: directory.path,
+      goldenPaths: [GOLDEN],
+      today: () => "2026-03-02",
+      webRoot
+    })
   })
   afterAll(async () => {
     await workbench.stop()
@@ -55,14 +71,23 @@ describe("the workbench server", () => {
     const answer = await send(`${workbench.url}/api/workspace`, {})
     const workspace = JSON.parse(answer.body)
     expect(workspace.today).toBe("2026-03-02")
-    expect(workspace.tariffs.map((file: { file: string }) => file.file)).toEqual(["insurance-car-leasing/v1.json", "insurance-car-standalone/v1.json"])
-    expect(workspace.tariffs[0].source).toBe(readFileSync(join(directory.path, "insurance-car-leasing", "v1.json"), "utf8"))
+    expect(workspace.tariffs.map((file: { file: string }) => file.file)).toEqual([
+      "insurance-car-leasing/v1.json",
+      "insurance-car-standalone/v1.json"
+    ])
+    expect(workspace.tariffs[0].source).toBe(
+      readFileSync(join(directory.path, "insurance-car-leasing", "v1.json"), "utf8")
+    )
     expect(workspace.golden_tables.map((table: { file: string }) => table.file)).toEqual(["reference-tariff-v1.csv"])
   })
 
   it("saves a new version from its own page and lists it next time", async () => {
     const source = leasingWith((document) => Object.assign(document, { version: "v2", effective_from: "2027-01-01" }))
-    const saved = await send(`${workbench.url}/api/tariffs`, { method: "POST", headers: { "content-type": "application/json", origin: workbench.url }, body: source })
+    const saved = await send(`${workbench.url}/api/tariffs`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: workbench.url },
+      body: source
+    })
     expect(saved.status).toBe(201)
     expect(JSON.parse(saved.body)).toEqual({ saved: "insurance-car-leasing/v2.json" })
     const workspace = JSON.parse((await send(`${workbench.url}/api/workspace`, {})).body)
@@ -71,7 +96,11 @@ describe("the workbench server", () => {
 
   it("answers 409 to overwriting a version in effect and 422 to a text that is no tariff", async () => {
     const headers = { "content-type": "application/json", origin: workbench.url }
-    const inEffect = await send(`${workbench.url}/api/tariffs`, { method: "POST", headers, body: leasingWith(() => {}) })
+    const inEffect = await send(`${workbench.url}/api/tariffs`, {
+      method: "POST",
+      headers,
+      body: leasingWith(() => {})
+    })
     expect(inEffect.status).toBe(409)
     expect(JSON.parse(inEffect.body).refused).toMatch(/never overwritten/)
     expect((await send(`${workbench.url}/api/tariffs`, { method: "POST", headers, body: "{}" })).status).toBe(422)
@@ -79,9 +108,17 @@ describe("the workbench server", () => {
 
   it("refuses a save from another site, or not sent as JSON", async () => {
     const source = leasingWith((document) => Object.assign(document, { version: "v9", effective_from: "2027-01-01" }))
-    const foreign = await send(`${workbench.url}/api/tariffs`, { method: "POST", headers: { "content-type": "application/json", origin: "http://evil.example" }, body: source })
+    const foreign = await send(`${workbench.url}/api/tariffs`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "http://evil.example" },
+      body: source
+    })
     expect(foreign.status).toBe(403)
-    const plain = await send(`${workbench.url}/api/tariffs`, { method: "POST", headers: { "content-type": "text/plain", origin: workbench.url }, body: source })
+    const plain = await send(`${workbench.url}/api/tariffs`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", origin: workbench.url },
+      body: source
+    })
     expect(plain.status).toBe(415)
   })
 

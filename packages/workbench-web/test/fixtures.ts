@@ -4,7 +4,10 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 
-export const SHIPPED_TARIFFS = join(dirname(createRequire(import.meta.url).resolve("@kasko/core/package.json")), "tariffs")
+export const SHIPPED_TARIFFS = join(
+  dirname(createRequire(import.meta.url).resolve("@kasko/core/package.json")),
+  "tariffs"
+)
 export const LEASING_V1 = readFileSync(join(SHIPPED_TARIFFS, "insurance-car-leasing", "v1.json"), "utf8")
 
 /** The leasing tariff v1 with changes: another version, effective date or amounts. */

@@ -10,11 +10,20 @@ import { ProductCatalogue, type RatingWorksheet } from "@kasko/core/actuarial"
 import type { PricingCase } from "./PricingCase.js"
 
 /** The nine parameters, in the catalogue's order (both products define the same). */
-export const PARAMETER_COLUMNS: ReadonlyArray<string> = ProductCatalogue.productDefinition("insurance-car-leasing")!.parameters.map(
-  (parameter) => parameter.name
-)
+export const PARAMETER_COLUMNS: ReadonlyArray<string> = ProductCatalogue.productDefinition(
+  "insurance-car-leasing"
+)!.parameters.map((parameter) => parameter.name)
 
-const COLUMNS = ["case", "product_name", "feature", "pricing_date", ...PARAMETER_COLUMNS, "annually", "monthly", "premiums"] as const
+const COLUMNS = [
+  "case",
+  "product_name",
+  "feature",
+  "pricing_date",
+  ...PARAMETER_COLUMNS,
+  "annually",
+  "monthly",
+  "premiums"
+] as const
 
 export interface ExpectedPrice {
   readonly annually: number
@@ -35,14 +44,17 @@ const premiumsOf = (text: string): Record<string, string> =>
       .filter((entry) => entry !== "")
       .map((entry) => {
         const [coverage, amount] = entry.split("=")
-        if (coverage === undefined || amount === undefined || !/^\d+\.\d{2}$/.test(amount)) throw new Error(`premiums entry "${entry}" is not coverage=kroner.øre`)
+        if (coverage === undefined || amount === undefined || !/^\d+\.\d{2}$/.test(amount))
+          throw new Error(`premiums entry "${entry}" is not coverage=kroner.øre`)
         return [coverage, amount]
       })
   )
 
 /** Reads a golden table (or a cases file without expectations). */
 export const parseGoldenTable = (csv: string): Array<GoldenCase> => {
-  const records = parse(csv, { columns: true, skip_empty_lines: true, trim: true, comment: "#" }) as Array<Record<string, string>>
+  const records = parse(csv, { columns: true, skip_empty_lines: true, trim: true, comment: "#" }) as Array<
+    Record<string, string>
+  >
   return records.map((record, index) => {
     for (const column of ["case", "product_name", "feature", "pricing_date"]) {
       if (!record[column]) throw new Error(`row ${index + 2}: column ${column} is empty`)
@@ -60,7 +72,11 @@ export const parseGoldenTable = (csv: string): Array<GoldenCase> => {
     if (!record["annually"]) return base
     return {
       ...base,
-      expected: { annually: Number(record["annually"]), monthly: Number(record["monthly"]), premiums: premiumsOf(record["premiums"] ?? "") }
+      expected: {
+        annually: Number(record["annually"]),
+        monthly: Number(record["monthly"]),
+        premiums: premiumsOf(record["premiums"] ?? "")
+      }
     }
   })
 }
@@ -87,5 +103,7 @@ export const formatGoldenTable = (cases: ReadonlyArray<GoldenCase>): string =>
 export const actualPrice = (worksheet: RatingWorksheet.RatingWorksheet): ExpectedPrice => ({
   annually: worksheet.annually,
   monthly: worksheet.monthly,
-  premiums: Object.fromEntries(worksheet.coverage_lines.map((line) => [line.coverage, (line.premium_ore / 100).toFixed(2)]))
+  premiums: Object.fromEntries(
+    worksheet.coverage_lines.map((line) => [line.coverage, (line.premium_ore / 100).toFixed(2)])
+  )
 })

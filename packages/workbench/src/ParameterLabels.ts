@@ -16,7 +16,10 @@ const LABELS: Readonly<Record<string, string>> = {
 export const parameterLabel = (name: string): string => LABELS[name] ?? name
 
 /** The parameters a chart holds fixed, as one line: `Policy holder: person · Vehicle type: personbil`. */
-export const fixedParametersLine = (parameters: Readonly<Record<string, string>>, except: ReadonlyArray<string>): string =>
+export const fixedParametersLine = (
+  parameters: Readonly<Record<string, string>>,
+  except: ReadonlyArray<string>
+): string =>
   Object.entries(parameters)
     .filter(([name]) => !except.includes(name))
     .map(([name, value]) => `${parameterLabel(name)}: ${value}`)

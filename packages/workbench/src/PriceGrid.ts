@@ -28,14 +28,25 @@ export interface GridCell {
  */
 export const parseAxis = (text: string): GridAxis => {
   const match = /^([a-z_]+)=(.+)$/.exec(text)
-  if (match === null) throw new Error(`an axis is <parameter>=<from>:<to>:<step> or <parameter>=<v1>,<v2>,…; got "${text}"`)
+  if (match === null)
+    throw new Error(`an axis is <parameter>=<from>:<to>:<step> or <parameter>=<v1>,<v2>,…; got "${text}"`)
   const [, parameter, range] = match as unknown as [string, string, string]
   const stepped = /^(\d+):(\d+):(\d+)$/.exec(range)
-  if (stepped === null) return { parameter, values: range.split(",").map((value) => value.trim()).filter((value) => value !== "") }
+  if (stepped === null)
+    return {
+      parameter,
+      values: range
+        .split(",")
+        .map((value) => value.trim())
+        .filter((value) => value !== "")
+    }
   const [from, to, step] = stepped.slice(1).map(Number) as [number, number, number]
   if (step <= 0 || to < from) throw new Error(`axis ${parameter}: from ≤ to and a positive step, please`)
   if ((to - from) / step > 200) throw new Error(`axis ${parameter}: at most 200 steps`)
-  return { parameter, values: Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, index) => String(from + index * step)) }
+  return {
+    parameter,
+    values: Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, index) => String(from + index * step))
+  }
 }
 
 /** Prices every cell of the grid. */
@@ -64,7 +75,12 @@ export const priceGrid = async (
 
 export const gridCsv = (cells: ReadonlyArray<GridCell>, x: GridAxis, y: GridAxis): string =>
   stringify(
-    cells.map((cell) => ({ [x.parameter]: cell.x, [y.parameter]: cell.y, annually: cell.annually, monthly: cell.monthly })),
+    cells.map((cell) => ({
+      [x.parameter]: cell.x,
+      [y.parameter]: cell.y,
+      annually: cell.annually,
+      monthly: cell.monthly
+    })),
     { header: true, columns: [x.parameter, y.parameter, "annually", "monthly"] }
   )
 
@@ -82,7 +98,12 @@ export interface ChartCaption {
  * are titled in words; a cell's label turns white where the colour is dark, so
  * it stays readable.
  */
-export const gridChartSvg = async (cells: ReadonlyArray<GridCell>, x: GridAxis, y: GridAxis, caption: ChartCaption): Promise<string> => {
+export const gridChartSvg = async (
+  cells: ReadonlyArray<GridCell>,
+  x: GridAxis,
+  y: GridAxis,
+  caption: ChartCaption
+): Promise<string> => {
   const spec: vegaLite.TopLevelSpec = {
     title: { text: caption.title, subtitle: caption.subtitle, anchor: "start" },
     data: { values: cells.map((cell) => ({ ...cell })) },
@@ -95,7 +116,14 @@ export const gridChartSvg = async (cells: ReadonlyArray<GridCell>, x: GridAxis, 
     layer: [
       {
         mark: "rect",
-        encoding: { color: { field: "annually", type: "quantitative", title: "Annual premium (kr)", scale: { scheme: "orangered" } } }
+        encoding: {
+          color: {
+            field: "annually",
+            type: "quantitative",
+            title: "Annual premium (kr)",
+            scale: { scheme: "orangered" }
+          }
+        }
       },
       {
         // black or white, whichever contrasts more with the cell's own colour

@@ -26,7 +26,13 @@ export const priceCase = async (
   engine: RuleEngine = "compiled"
 ): Promise<RatingWorksheet.RatingWorksheet> => {
   const request = Offer.decodeOfferRequest(
-    { product: { product_name: testCase.product_name, parameters: testCase.parameters, features: [{ name: testCase.feature }] } },
+    {
+      product: {
+        product_name: testCase.product_name,
+        parameters: testCase.parameters,
+        features: [{ name: testCase.feature }]
+      }
+    },
     testCase.pricing_date
   )
   if (Either.isLeft(request)) {
@@ -38,7 +44,9 @@ export const priceCase = async (
   const tariff =
     tariffs.length === 1 ? tariffs[0] : Tariff.tariffInForce(tariffs, selection.product_name, testCase.pricing_date)
   if (tariff === undefined || tariff.product_name !== selection.product_name) {
-    throw new CaseRejected(`case ${testCase.name}: no tariff of ${selection.product_name} in force on ${testCase.pricing_date}`)
+    throw new CaseRejected(
+      `case ${testCase.name}: no tariff of ${selection.product_name} in force on ${testCase.pricing_date}`
+    )
   }
   const pricingRequest = {
     product_name: selection.product_name,
@@ -46,5 +54,9 @@ export const priceCase = async (
     feature: ProductSelection.chosenFeature(selection),
     pricing_date: testCase.pricing_date
   }
-  return RatingWorksheet.worksheetOf(engine === "compiled" ? Pricing.priceWith(tariff, pricingRequest) : await ReferenceInterpreter.priceInterpreted(tariff, pricingRequest))
+  return RatingWorksheet.worksheetOf(
+    engine === "compiled"
+      ? Pricing.priceWith(tariff, pricingRequest)
+      : await ReferenceInterpreter.priceInterpreted(tariff, pricingRequest)
+  )
 }

@@ -40,7 +40,8 @@ export const diffTariffs = async (
   for (const testCase of cases.filter((candidate) => candidate.product_name === oldTariff.product_name)) {
     const before = actualPrice(await priceCase(testCase, [oldTariff]))
     const after = actualPrice(await priceCase(testCase, [newTariff]))
-    if (before.annually !== after.annually) changes.push(change(testCase.name, "annually", before.annually, after.annually))
+    if (before.annually !== after.annually)
+      changes.push(change(testCase.name, "annually", before.annually, after.annually))
     if (before.monthly !== after.monthly) changes.push(change(testCase.name, "monthly", before.monthly, after.monthly))
     for (const coverage of new Set([...Object.keys(before.premiums), ...Object.keys(after.premiums)])) {
       const old = Number(before.premiums[coverage] ?? 0)
@@ -61,10 +62,13 @@ export const diffReport = (changes: ReadonlyArray<PriceChange>, casesPriced: num
     entry.old_kroner.toFixed(2),
     entry.new_kroner.toFixed(2),
     `${entry.change_kroner >= 0 ? "+" : ""}${entry.change_kroner.toFixed(2)}`,
-    entry.change_percent === null ? "new" : `${entry.change_percent >= 0 ? "+" : ""}${entry.change_percent.toFixed(2)} %`
+    entry.change_percent === null
+      ? "new"
+      : `${entry.change_percent >= 0 ? "+" : ""}${entry.change_percent.toFixed(2)} %`
   ])
   const header = ["case", "item", "old kr", "new kr", "change kr", "change %"]
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
-  const format = (row: ReadonlyArray<string>) => row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ")
+  const format = (row: ReadonlyArray<string>) =>
+    row.map((cell, column) => (column < 2 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ")
   return `${[format(header), ...rows.map(format)].join("\n")}\n\n${changedCases} of ${casesPriced} cases change\n`
 }

@@ -37,7 +37,11 @@ const samplesOf = (fact: keyof typeof NUMERIC_DOMAINS, tariff: Tariff.Tariff): A
     .filter((condition) => condition.fact === fact)
     .flatMap((condition) => (Array.isArray(condition.value) ? condition.value : [condition.value]))
     .filter((value): value is number => typeof value === "number")
-  const candidates = [min, max, ...constants.flatMap((value) => [Math.floor(value) - 1, Math.floor(value), Math.ceil(value), Math.ceil(value) + 1])]
+  const candidates = [
+    min,
+    max,
+    ...constants.flatMap((value) => [Math.floor(value) - 1, Math.floor(value), Math.ceil(value), Math.ceil(value) + 1])
+  ]
   return [...new Set(candidates.filter((value) => value >= min && value <= max))]
 }
 
@@ -72,7 +76,11 @@ const unreachableRules = (tariff: Tariff.Tariff): Array<Finding> => {
       const holds = TariffCompiler.compileCondition(rule.conditions, rule.name)
       return !samples.some(holds)
     })
-    .map((rule) => ({ severity: "error", rule: rule.name, message: "is unreachable: no request makes its conditions hold" }))
+    .map((rule) => ({
+      severity: "error",
+      rule: rule.name,
+      message: "is unreachable: no request makes its conditions hold"
+    }))
 }
 
 const coveragesWithoutPremium = (tariff: Tariff.Tariff): Array<Finding> => {
@@ -83,8 +91,14 @@ const coveragesWithoutPremium = (tariff: Tariff.Tariff): Array<Finding> => {
     if (instruction.type !== "add_coverage") continue
     added.add(instruction.params.coverage)
     const premium = instruction.params.premium
-    const free = premium.type === "fixed" ? premium.amount === 0 : premium.bands.every((band) => band.rate_basis_points === 0)
-    if (free) findings.push({ severity: "error", rule: rule.name, message: `adds coverage ${instruction.params.coverage} with no premium (0 kr)` })
+    const free =
+      premium.type === "fixed" ? premium.amount === 0 : premium.bands.every((band) => band.rate_basis_points === 0)
+    if (free)
+      findings.push({
+        severity: "error",
+        rule: rule.name,
+        message: `adds coverage ${instruction.params.coverage} with no premium (0 kr)`
+      })
   }
   const charges = new Set(tariff.charges.map((charge) => charge.charge))
   for (const rule of tariff.rules) {
@@ -96,10 +110,18 @@ const coveragesWithoutPremium = (tariff: Tariff.Tariff): Array<Finding> => {
           ? instruction.params.coverages
           : []
     for (const coverage of named.filter((candidate) => !added.has(candidate))) {
-      findings.push({ severity: "error", rule: rule.name, message: `names coverage ${coverage}, which no rule adds: it has no premium` })
+      findings.push({
+        severity: "error",
+        rule: rule.name,
+        message: `names coverage ${coverage}, which no rule adds: it has no premium`
+      })
     }
     if (instruction.type === "list_charge_as_coverage" && !charges.has(instruction.params.charge)) {
-      findings.push({ severity: "error", rule: rule.name, message: `lists charge ${instruction.params.charge} as a coverage, but the tariff has no such charge` })
+      findings.push({
+        severity: "error",
+        rule: rule.name,
+        message: `lists charge ${instruction.params.charge} as a coverage, but the tariff has no such charge`
+      })
     }
   }
   return findings
@@ -114,7 +136,13 @@ const undefinedParameters = (tariff: Tariff.Tariff): Array<Finding> => {
       const missing = PARAMETERS_OF_FACT[fact].filter((parameter) => !defined.has(parameter))
       return missing.length === 0
         ? []
-        : [{ severity: "error" as const, rule: rule.name, message: `reads ${fact}, from parameters ${tariff.product_name} does not define in its features: ${missing.join(", ")}` }]
+        : [
+            {
+              severity: "error" as const,
+              rule: rule.name,
+              message: `reads ${fact}, from parameters ${tariff.product_name} does not define in its features: ${missing.join(", ")}`
+            }
+          ]
     })
   })
 }
@@ -129,4 +157,9 @@ export const lintTariff = (document: unknown): Array<Finding> => {
 
 /** Findings as lines: `error  rule "name": message`. */
 export const lintReport = (findings: ReadonlyArray<Finding>): string =>
-  findings.map((finding) => `${finding.severity.padEnd(7)}${finding.rule === undefined ? "" : `rule "${finding.rule}" `}${finding.message}`).join("\n")
+  findings
+    .map(
+      (finding) =>
+        `${finding.severity.padEnd(7)}${finding.rule === undefined ? "" : `rule "${finding.rule}" `}${finding.message}`
+    )
+    .join("\n")

@@ -2,12 +2,22 @@
 import { Money, type RatingWorksheet } from "@kasko/core/actuarial"
 
 const kroner = (ore: number) => Money.formatKroner(Math.round(ore)).replace(/\B(?=(\d{3})+(?!\d))/g, " ")
-const exactKroner = (ore: number) => (ore / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 4 }).replace(/,/g, " ")
+const exactKroner = (ore: number) =>
+  (ore / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 4 }).replace(/,/g, " ")
 
-const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, rightAligned: ReadonlyArray<number>): string => {
+const table = (
+  header: ReadonlyArray<string>,
+  rows: ReadonlyArray<ReadonlyArray<string>>,
+  rightAligned: ReadonlyArray<number>
+): string => {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
   const format = (row: ReadonlyArray<string>) =>
-    row.map((cell, column) => (rightAligned.includes(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join("  ").trimEnd()
+    row
+      .map((cell, column) =>
+        rightAligned.includes(column) ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!)
+      )
+      .join("  ")
+      .trimEnd()
   return [format(header), widths.map((width) => "─".repeat(width)).join("  "), ...rows.map(format)].join("\n")
 }
 
@@ -22,7 +32,9 @@ export const worksheetTable = (worksheet: RatingWorksheet.RatingWorksheet): stri
       line.coverage,
       line.base_description,
       exactKroner(line.base_ore),
-      line.loadings.map((loading) => `${loading.percent >= 0 ? "+" : ""}${loading.percent} % ${loading.loading}`).join(", ") || "—",
+      line.loadings
+        .map((loading) => `${loading.percent >= 0 ? "+" : ""}${loading.percent} % ${loading.loading}`)
+        .join(", ") || "—",
       kroner(line.premium_ore),
       [
         ...(line.deductible_ore === undefined ? [] : [`deductible ${kroner(line.deductible_ore)}`]),

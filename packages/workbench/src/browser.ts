@@ -5,7 +5,14 @@
  * export of PriceGrid.ts is imported; this entry lets a browser bundle (the
  * workbench web app) leave it out.
  */
-export { actualPrice, formatGoldenTable, parseGoldenTable, PARAMETER_COLUMNS, type ExpectedPrice, type GoldenCase } from "./GoldenTable.js"
+export {
+  actualPrice,
+  formatGoldenTable,
+  parseGoldenTable,
+  PARAMETER_COLUMNS,
+  type ExpectedPrice,
+  type GoldenCase
+} from "./GoldenTable.js"
 export { CaseRejected, priceCase, type PricingCase, type RuleEngine } from "./PricingCase.js"
 export { diffReport, diffTariffs, type PriceChange } from "./TariffDiff.js"
 export { lintReport, lintTariff, type Finding } from "./TariffLint.js"

@@ -145,7 +145,9 @@ const transformationOf = (ast: AST.Transformation): ((decoded: unknown, input: u
     case "FinalTransformation":
       return (decoded, input) => {
         // a transformation that answers with an Effect (asynchronous, or needing services) is the Schema's to run
-        const result = kind.decode(decoded, PARSE_OPTIONS, ast, input) as Either.Either<unknown, ParseResult.ParseIssue> | unknown
+        const result = kind.decode(decoded, PARSE_OPTIONS, ast, input) as
+          | Either.Either<unknown, ParseResult.ParseIssue>
+          | unknown
         return Either.isEither(result) && Either.isRight(result) ? result.right : REFUSED
       }
     case "TypeLiteralTransformation":
@@ -168,7 +170,11 @@ const isJsonObject = (input: unknown): input is Record<string, unknown> =>
 
 const typeLiteral = (ast: AST.TypeLiteral): Step => {
   // an index signature over plain strings (a record) accepts other keys; anything subtler is the Schema's
-  if (ast.indexSignatures.some((signature) => signature.parameter._tag !== "StringKeyword") || ast.indexSignatures.length > 1) return refuse
+  if (
+    ast.indexSignatures.some((signature) => signature.parameter._tag !== "StringKeyword") ||
+    ast.indexSignatures.length > 1
+  )
+    return refuse
   const rest = ast.indexSignatures.length === 1 ? compile(ast.indexSignatures[0]!.type) : undefined
   const names = ast.propertySignatures.map((signature) => signature.name as string)
   const optional = ast.propertySignatures.map((signature) => signature.isOptional)
@@ -213,7 +219,12 @@ const tuple = (ast: AST.TupleType): Step => {
   const elements = ast.elements.map((element) => compile(element.type))
   const rest = ast.rest.length === 1 ? compile(ast.rest[0]!.type) : undefined
   return (input) => {
-    if (!Array.isArray(input) || input.length < elements.length || (rest === undefined && input.length > elements.length)) return REFUSED
+    if (
+      !Array.isArray(input) ||
+      input.length < elements.length ||
+      (rest === undefined && input.length > elements.length)
+    )
+      return REFUSED
     const output = new Array<unknown>(input.length)
     for (let index = 0; index < input.length; index++) {
       const decoded = (index < elements.length ? elements[index]! : rest!)(input[index])

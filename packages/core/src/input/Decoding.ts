@@ -24,7 +24,10 @@ const messageOf = (issue: ParseResult.ArrayFormatterIssue): string => {
 }
 
 /** Every violation in a parse error, with field paths below `prefix`. */
-export const violationsOf = (error: ParseResult.ParseError, prefix: ReadonlyArray<PropertyKey> = []): Array<Violation> =>
+export const violationsOf = (
+  error: ParseResult.ParseError,
+  prefix: ReadonlyArray<PropertyKey> = []
+): Array<Violation> =>
   ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
     field: fieldPath([...prefix, ...issue.path]) || "body",
     message: messageOf(issue)
@@ -54,18 +57,28 @@ export const decodeReporting = <A, I>(
   prefix: ReadonlyArray<PropertyKey> = []
 ): Either.Either<A, Array<Violation>> => {
   const text = cleanText(input)
-  const decoded = Schema.decodeUnknownEither(schema, PARSE_OPTIONS)(text.input).pipe(Either.mapLeft((error) => violationsOf(error, prefix)))
+  const decoded = Schema.decodeUnknownEither(
+    schema,
+    PARSE_OPTIONS
+  )(text.input).pipe(Either.mapLeft((error) => violationsOf(error, prefix)))
   if (text.violations.length === 0) return decoded
   const refused = text.violations.map((violation) => ({ ...violation, field: prefixed(prefix, violation.field) }))
   const fields = new Set(refused.map((violation) => violation.field))
-  return Either.left([...refused, ...(Either.isLeft(decoded) ? decoded.left.filter((violation) => !fields.has(violation.field)) : [])])
+  return Either.left([
+    ...refused,
+    ...(Either.isLeft(decoded) ? decoded.left.filter((violation) => !fields.has(violation.field)) : [])
+  ])
 }
 
-const prefixed = (prefix: ReadonlyArray<PropertyKey>, field: string) => (prefix.length === 0 ? field : `${fieldPath(prefix)}.${field}`)
+const prefixed = (prefix: ReadonlyArray<PropertyKey>, field: string) =>
+  prefix.length === 0 ? field : `${fieldPath(prefix)}.${field}`
 
 /** The raw value at a path of untrusted input, or undefined. */
 export const rawAt = (input: unknown, ...path: ReadonlyArray<string>): unknown =>
   path.reduce<unknown>(
-    (value, key) => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined),
+    (value, key) =>
+      typeof value === "object" && value !== null && !Array.isArray(value)
+        ? (value as Record<string, unknown>)[key]
+        : undefined,
     input
   )

@@ -39,9 +39,17 @@ export const optionalString = <A>(schema: Schema.Schema<A, string>, shape: Optio
  * Like `optionalString`, for a field with a default: blank or absent both
  * decode to `fallback` (its request form).
  */
-export const optionalStringWithDefault = <A>(schema: Schema.Schema<A, string>, shape: OptionalStringShape, fallback: string) =>
+export const optionalStringWithDefault = <A>(
+  schema: Schema.Schema<A, string>,
+  shape: OptionalStringShape,
+  fallback: string
+) =>
   Schema.optionalToRequired(sentString(schema, shape), schema, {
-    decode: (sent) => Option.getOrElse(Option.filter(sent, (value) => !isBlank(value)), () => fallback),
+    decode: (sent) =>
+      Option.getOrElse(
+        Option.filter(sent, (value) => !isBlank(value)),
+        () => fallback
+      ),
     encode: Option.some
   })
 
@@ -51,14 +59,20 @@ export const optionalStringWithDefault = <A>(schema: Schema.Schema<A, string>, s
  * field's (a failure in one field stops a struct before its fields' decoded
  * sides run). Documented so that a blank value validates too.
  */
-const sentString = <A>(schema: Schema.Schema<A, string>, { maxLength, pattern, enum: values, description }: OptionalStringShape) => {
+const sentString = <A>(
+  schema: Schema.Schema<A, string>,
+  { maxLength, pattern, enum: values, description }: OptionalStringShape
+) => {
   const decodePresent = ParseResult.decodeUnknownEither(schema)
   // the compiled decoder answers for nearly every value; the Schema's own parse only when there is a violation to tell
   const isAccepted = (value: string) => decoderOf(schema)(value) !== REFUSED
   return Schema.String.annotations({ message: () => "must be a string" }).pipe(
     Schema.filter((value) => value.length <= maxLength || `must be at most ${maxLength} characters`),
     Schema.filter(
-      (value) => isBlank(value) || isAccepted(value) || Either.match(decodePresent(value), { onLeft: (error) => error, onRight: () => true })
+      (value) =>
+        isBlank(value) ||
+        isAccepted(value) ||
+        Either.match(decodePresent(value), { onLeft: (error) => error, onRight: () => true })
     ),
     Schema.annotations({
       jsonSchema: {
@@ -80,7 +94,10 @@ export const CheckedString = (isValid: (value: string) => boolean, message: stri
   )
 
 /** A calendar date `YYYY-MM-DD` that exists. */
-export const DateText = CheckedString(isCalendarDate, "must be a real date in the form YYYY-MM-DD", { format: "date", maxLength: 10 })
+export const DateText = CheckedString(isCalendarDate, "must be a real date in the form YYYY-MM-DD", {
+  format: "date",
+  maxLength: 10
+})
 
 /** A boolean, with a plain message. */
 export const Flag = Schema.Boolean.annotations({ message: () => "must be true or false" })

@@ -61,13 +61,22 @@ export const cleanText = (input: unknown): CleanedText => {
       let copy: Record<string, unknown> | undefined
       for (const [key, item] of Object.entries(value)) {
         const keyProblem = textProblem(key)
-        if (keyProblem !== undefined) violations.push({ field: fieldPath([...path, key]), message: `is a field name that ${keyProblem.replace("must not contain", "contains")}` })
+        if (keyProblem !== undefined)
+          violations.push({
+            field: fieldPath([...path, key]),
+            message: `is a field name that ${keyProblem.replace("must not contain", "contains")}`
+          })
         const cleanedKey = keyProblem === undefined ? normalised(key) : key
         const cleaned = visit(item, [...path, key])
         if (cleaned !== item || cleanedKey !== key) {
           copy ??= { ...(value as Record<string, unknown>) }
           if (cleanedKey !== key) delete copy[key]
-          Object.defineProperty(copy, cleanedKey, { value: cleaned, enumerable: true, writable: true, configurable: true })
+          Object.defineProperty(copy, cleanedKey, {
+            value: cleaned,
+            enumerable: true,
+            writable: true,
+            configurable: true
+          })
         }
       }
       return copy ?? value

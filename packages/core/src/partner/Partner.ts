@@ -19,7 +19,9 @@ export type PartnerStatus = typeof PartnerStatus.Type
 export const Partner = Schema.Struct({
   partner_id: PartnerId,
   name: Text(200),
-  cvr_number: Schema.optionalWith(CheckedString(isCvrNumber, "must be 8 digits passing the CVR modulus-11 check"), { exact: true }),
+  cvr_number: Schema.optionalWith(CheckedString(isCvrNumber, "must be 8 digits passing the CVR modulus-11 check"), {
+    exact: true
+  }),
   status: PartnerStatus,
   /** Epoch milliseconds. */
   created_at: Schema.Int

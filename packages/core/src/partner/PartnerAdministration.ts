@@ -35,7 +35,12 @@ export interface IssuedKey {
 
 const requirePartner = (partnerId: string) =>
   Effect.flatMap(PartnerStore, (store) => store.findPartner(partnerId)).pipe(
-    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new PartnerNotFound({ partner_id: partnerId })), onSome: Effect.succeed }))
+    Effect.flatMap(
+      Option.match({
+        onNone: () => Effect.fail(new PartnerNotFound({ partner_id: partnerId })),
+        onSome: Effect.succeed
+      })
+    )
   )
 
 /** Adds an active partner with its first subscription key. */
@@ -49,8 +54,14 @@ export const addPartner = (
     const now = yield* Clock.currentTimeMillis
     const partner: Partner = { ...decoded.right, status: "active", created_at: now }
     const store = yield* PartnerStore
-    if (!(yield* store.insertPartner(partner))) return yield* new PartnerAlreadyExists({ partner_id: partner.partner_id })
-    yield* store.insertSubscriptionKey({ ...firstKey, partner_id: partner.partner_id, created_at: now, revoked_at: null })
+    if (!(yield* store.insertPartner(partner)))
+      return yield* new PartnerAlreadyExists({ partner_id: partner.partner_id })
+    yield* store.insertSubscriptionKey({
+      ...firstKey,
+      partner_id: partner.partner_id,
+      created_at: now,
+      revoked_at: null
+    })
     return partner
   })
 
@@ -60,9 +71,16 @@ export const listPartners: Effect.Effect<ReadonlyArray<Partner>, StorageUnavaila
 )
 
 /** Suspends a partner: its credentials stop working at once; its quotes stay. */
-export const suspendPartner = (partnerId: string): Effect.Effect<Partner, PartnerNotFound | StorageUnavailable, PartnerStore> =>
+export const suspendPartner = (
+  partnerId: string
+): Effect.Effect<Partner, PartnerNotFound | StorageUnavailable, PartnerStore> =>
   Effect.flatMap(PartnerStore, (store) => store.setPartnerStatus(partnerId, "suspended")).pipe(
-    Effect.flatMap(Option.match({ onNone: () => Effect.fail(new PartnerNotFound({ partner_id: partnerId })), onSome: Effect.succeed }))
+    Effect.flatMap(
+      Option.match({
+        onNone: () => Effect.fail(new PartnerNotFound({ partner_id: partnerId })),
+        onSome: Effect.succeed
+      })
+    )
   )
 
 /** Adds another subscription key to a partner (for rotation). */
@@ -72,7 +90,12 @@ export const addSubscriptionKey = (
 ): Effect.Effect<SubscriptionKeyRecord, PartnerNotFound | StorageUnavailable, PartnerStore> =>
   Effect.gen(function* () {
     yield* requirePartner(partnerId)
-    const record: SubscriptionKeyRecord = { ...key, partner_id: partnerId, created_at: yield* Clock.currentTimeMillis, revoked_at: null }
+    const record: SubscriptionKeyRecord = {
+      ...key,
+      partner_id: partnerId,
+      created_at: yield* Clock.currentTimeMillis,
+      revoked_at: null
+    }
     yield* Effect.flatMap(PartnerStore, (store) => store.insertSubscriptionKey(record))
     return record
   })
@@ -85,7 +108,9 @@ export const revokeSubscriptionKey = (
   Effect.gen(function* () {
     yield* requirePartner(partnerId)
     const now = yield* Clock.currentTimeMillis
-    const revoked = yield* Effect.flatMap(PartnerStore, (store) => store.revokeSubscriptionKeys(partnerId, keyPrefix, now))
+    const revoked = yield* Effect.flatMap(PartnerStore, (store) =>
+      store.revokeSubscriptionKeys(partnerId, keyPrefix, now)
+    )
     if (revoked === 0) return yield* new SubscriptionKeyNotFound({ partner_id: partnerId, key_prefix: keyPrefix })
     return revoked
   })

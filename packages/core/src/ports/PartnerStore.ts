@@ -12,14 +12,25 @@ export class PartnerStore extends Context.Tag("@kasko/core/PartnerStore")<
     /** Every partner, by id. */
     readonly listPartners: Effect.Effect<ReadonlyArray<Partner>, StorageUnavailable>
     /** Sets a partner's status; none when there is no such partner. */
-    readonly setPartnerStatus: (partnerId: string, status: PartnerStatus) => Effect.Effect<Option.Option<Partner>, StorageUnavailable>
+    readonly setPartnerStatus: (
+      partnerId: string,
+      status: PartnerStatus
+    ) => Effect.Effect<Option.Option<Partner>, StorageUnavailable>
     /** Stores a key of an existing partner. */
     readonly insertSubscriptionKey: (key: SubscriptionKeyRecord) => Effect.Effect<void, StorageUnavailable>
     /** The key with that prefix, revoked or not. */
-    readonly findSubscriptionKey: (keyPrefix: string) => Effect.Effect<Option.Option<SubscriptionKeyRecord>, StorageUnavailable>
-    readonly listSubscriptionKeys: (partnerId: string) => Effect.Effect<ReadonlyArray<SubscriptionKeyRecord>, StorageUnavailable>
+    readonly findSubscriptionKey: (
+      keyPrefix: string
+    ) => Effect.Effect<Option.Option<SubscriptionKeyRecord>, StorageUnavailable>
+    readonly listSubscriptionKeys: (
+      partnerId: string
+    ) => Effect.Effect<ReadonlyArray<SubscriptionKeyRecord>, StorageUnavailable>
     /** Revokes the partner's unrevoked keys whose prefix starts with `keyPrefix`; answers how many. */
-    readonly revokeSubscriptionKeys: (partnerId: string, keyPrefix: string, revokedAt: number) => Effect.Effect<number, StorageUnavailable>
+    readonly revokeSubscriptionKeys: (
+      partnerId: string,
+      keyPrefix: string,
+      revokedAt: number
+    ) => Effect.Effect<number, StorageUnavailable>
     /**
      * A value that changes whenever partners or keys may have changed since it
      * was last read — through this store or any other (the `kasko` command,

@@ -19,9 +19,17 @@ export class RateLimiter extends Context.Tag("@kasko/core/RateLimiter")<
   RateLimiter,
   {
     /** Counts one request under `key` in its current window of `windowMillis`, and answers the window. */
-    readonly hit: (key: string, limit: number, windowMillis: number) => Effect.Effect<RateLimitWindow, StorageUnavailable>
+    readonly hit: (
+      key: string,
+      limit: number,
+      windowMillis: number
+    ) => Effect.Effect<RateLimitWindow, StorageUnavailable>
     /** The current window of `key`, without counting. */
-    readonly peek: (key: string, limit: number, windowMillis: number) => Effect.Effect<RateLimitWindow, StorageUnavailable>
+    readonly peek: (
+      key: string,
+      limit: number,
+      windowMillis: number
+    ) => Effect.Effect<RateLimitWindow, StorageUnavailable>
   }
 >() {}
 

@@ -22,5 +22,7 @@ export class Readiness extends Context.Tag("@kasko/core/Readiness")<
 /** Readiness from the quote store's write probe, remembered for PROBE_INTERVAL. */
 export const layer: Layer.Layer<Readiness, never, QuoteStore> = Layer.effect(
   Readiness,
-  Effect.flatMap(QuoteStore, (store) => Effect.map(Effect.cachedWithTTL(store.checkWritable, PROBE_INTERVAL), (check) => ({ check })))
+  Effect.flatMap(QuoteStore, (store) =>
+    Effect.map(Effect.cachedWithTTL(store.checkWritable, PROBE_INTERVAL), (check) => ({ check }))
+  )
 )

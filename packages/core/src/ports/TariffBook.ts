@@ -22,11 +22,16 @@ export class TariffBook extends Context.Tag("@kasko/core/TariffBook")<
  */
 export const decodeTariffs = (documents: ReadonlyArray<unknown>): ReadonlyArray<Tariff> =>
   documents.map((document, index) => {
-    const tariff = Either.getOrThrowWith(decodeTariff(document), (message) => new Error(`tariff document ${index} is invalid:\n${message}`))
+    const tariff = Either.getOrThrowWith(
+      decodeTariff(document),
+      (message) => new Error(`tariff document ${index} is invalid:\n${message}`)
+    )
     try {
       planOf(tariff)
     } catch (error) {
-      throw new Error(`tariff document ${index} (${tariff.product_name} ${tariff.version}) cannot be compiled: ${(error as Error).message}`)
+      throw new Error(
+        `tariff document ${index} (${tariff.product_name} ${tariff.version}) cannot be compiled: ${(error as Error).message}`
+      )
     }
     return tariff
   })

@@ -98,7 +98,8 @@ export const approximate = (amount: ExactOre): number => Number(amount.numerator
 export const kronerHalfUp = (ore: number): number => roundHalfUp({ numerator: ore, denominator: 100 })
 
 /** Whole kroner, rounded up. */
-export const kronerUp = (amount: ExactOre): number => roundUp({ numerator: amount.numerator, denominator: multiply(amount.denominator, 100) })
+export const kronerUp = (amount: ExactOre): number =>
+  roundUp({ numerator: amount.numerator, denominator: multiply(amount.denominator, 100) })
 
 /** Kroner with two decimals, as the quote's `price.details` show them: 8400 → "84.00". */
 export const formatKroner = (ore: number): string => {

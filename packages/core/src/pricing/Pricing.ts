@@ -54,7 +54,10 @@ export const priceWith = (tariff: Tariff, request: PricingRequest): PriceComputa
 }
 
 /** Prices with the product's tariff in force on the pricing date. */
-export const price = (tariffs: ReadonlyArray<Tariff>, request: PricingRequest): Either.Either<PriceComputation, TariffNotInForce> => {
+export const price = (
+  tariffs: ReadonlyArray<Tariff>,
+  request: PricingRequest
+): Either.Either<PriceComputation, TariffNotInForce> => {
   const tariff = tariffInForce(tariffs, request.product_name, request.pricing_date)
   return tariff === undefined
     ? Either.left(new TariffNotInForce({ product_name: request.product_name, pricing_date: request.pricing_date }))
@@ -88,7 +91,9 @@ export const priceOffer = (
   pricingDate: CalendarDate
 ): Either.Either<PriceOffer, ConstraintViolation | TariffNotInForce> => {
   const priced = priceOfferRequest(tariffs, input, pricingDate)
-  return Either.isLeft(priced) ? Either.left(priced.left) : Either.right(offerOf(priced.right.request, priced.right.price))
+  return Either.isLeft(priced)
+    ? Either.left(priced.left)
+    : Either.right(offerOf(priced.right.request, priced.right.price))
 }
 
 /** The rating worksheet behind an offer request's price on `pricingDate`: a plain function, no Effect. */

@@ -134,7 +134,8 @@ const chargeBaseOf = (charge: RecipeCharge, premiums: ReadonlyArray<number>): nu
 }
 
 /** What a charge of a price is levied on: the premiums of its lines (øre). */
-export const chargeBase = (computation: PriceComputation, index: number): number => chargeBaseOf(computation.recipe.charges[index]!, computation.premiums)
+export const chargeBase = (computation: PriceComputation, index: number): number =>
+  chargeBaseOf(computation.recipe.charges[index]!, computation.premiums)
 
 const makePlan = (tariff: Tariff): PricingPlan => {
   const coverages: Array<string> = []
@@ -147,14 +148,18 @@ const makePlan = (tariff: Tariff): PricingPlan => {
   }
   const rules: Array<PlannedRule> = tariff.rules.map((rule, position) => {
     const event = rule.event
-    const named = event.type === "apply_loading" || event.type === "list_charge_as_coverage" ? undefined : event.params.coverage
+    const named =
+      event.type === "apply_loading" || event.type === "list_charge_as_coverage" ? undefined : event.params.coverage
     return {
       name: rule.name,
       position,
       instruction: event,
       holds: compileOnSlots(rule.conditions, rule.name),
       slot: named === undefined ? -1 : (slotOf.get(named) ?? -1),
-      slots: event.type === "apply_loading" ? event.params.coverages.flatMap((coverage) => (slotOf.has(coverage) ? [slotOf.get(coverage)!] : [])) : []
+      slots:
+        event.type === "apply_loading"
+          ? event.params.coverages.flatMap((coverage) => (slotOf.has(coverage) ? [slotOf.get(coverage)!] : []))
+          : []
     }
   })
 
@@ -165,48 +170,84 @@ const makePlan = (tariff: Tariff): PricingPlan => {
     for (const rule of firedRules) {
       if (rule.instruction.type !== "add_coverage") continue
       const earlier = addedBy.get(rule.slot)
-      if (earlier !== undefined) throw new Error(`tariff ${tariff.version}: coverage ${coverages[rule.slot]} is added by both "${earlier.name}" and "${rule.name}"`)
+      if (earlier !== undefined)
+        throw new Error(
+          `tariff ${tariff.version}: coverage ${coverages[rule.slot]} is added by both "${earlier.name}" and "${rule.name}"`
+        )
       addedBy.set(rule.slot, rule)
     }
     const lines = [...addedBy.values()].map((rule): RecipeLine => {
-      const loadings = firedRules.flatMap((loading) => (loading.instruction.type === "apply_loading" ? loading.slots.filter((slot) => slot === rule.slot).map(() => loading) : []))
+      const loadings = firedRules.flatMap((loading) =>
+        loading.instruction.type === "apply_loading"
+          ? loading.slots.filter((slot) => slot === rule.slot).map(() => loading)
+          : []
+      )
       let factor: ExactOre = { numerator: 1, denominator: 1 }
       for (const loading of loadings) {
         const percent = loading.instruction.type === "apply_loading" ? loading.instruction.params.percent : 0
         factor = { numerator: times(factor.numerator, 100 + percent), denominator: times(factor.denominator, 100) }
       }
-      const terms: { deductible_ore: number | undefined; limit_ore: number | undefined } = { deductible_ore: undefined, limit_ore: undefined }
+      const terms: { deductible_ore: number | undefined; limit_ore: number | undefined } = {
+        deductible_ore: undefined,
+        limit_ore: undefined
+      }
       for (const term of firedRules) {
         if (term.slot !== rule.slot) continue
         if (term.instruction.type === "set_deductible") terms.deductible_ore = term.instruction.params.amount
         if (term.instruction.type === "set_limit") terms.limit_ore = term.instruction.params.amount
       }
-      const premium = rule.instruction.type === "add_coverage" ? rule.instruction.params.premium : ({ type: "fixed", amount: 0 } as const)
+      const premium =
+        rule.instruction.type === "add_coverage"
+          ? rule.instruction.params.premium
+          : ({ type: "fixed", amount: 0 } as const)
       const fixed = premium.type === "fixed" ? priced(basePremium(premium, 0), factor) : undefined
-      return { slot: rule.slot, coverage: coverages[rule.slot]!, rule, premium, factor, loadings, fixed_premium_ore: fixed, deductible_ore: terms.deductible_ore, limit_ore: terms.limit_ore }
+      return {
+        slot: rule.slot,
+        coverage: coverages[rule.slot]!,
+        rule,
+        premium,
+        factor,
+        loadings,
+        fixed_premium_ore: fixed,
+        deductible_ore: terms.deductible_ore,
+        limit_ore: terms.limit_ore
+      }
     })
     const listings = new Map<string, { readonly id: string; readonly position: number }>()
     for (const rule of firedRules) {
-      if (rule.instruction.type === "list_charge_as_coverage") listings.set(rule.instruction.params.charge, { id: rule.instruction.params.id, position: rule.position })
+      if (rule.instruction.type === "list_charge_as_coverage")
+        listings.set(rule.instruction.params.charge, { id: rule.instruction.params.id, position: rule.position })
     }
-    const charges = chargesInForce(tariff, pricingDate).map((charge): RecipeCharge => ({
-      charge,
-      lines: charge.type === "flat" ? [] : lines.flatMap((line, index) => (charge.base.coverages.includes(line.coverage) === (charge.base.type === "coverages") ? [index] : [])),
-      listed_as_coverage: listings.get(charge.charge)
-    }))
-    return { lines, charges, coverages: Object.freeze(listedCoverages(lines, charges).map((coverage) => Object.freeze(coverage))) }
+    const charges = chargesInForce(tariff, pricingDate).map(
+      (charge): RecipeCharge => ({
+        charge,
+        lines:
+          charge.type === "flat"
+            ? []
+            : lines.flatMap((line, index) =>
+                charge.base.coverages.includes(line.coverage) === (charge.base.type === "coverages") ? [index] : []
+              ),
+        listed_as_coverage: listings.get(charge.charge)
+      })
+    )
+    return {
+      lines,
+      charges,
+      coverages: Object.freeze(listedCoverages(lines, charges).map((coverage) => Object.freeze(coverage)))
+    }
   }
 
   const recipes = new Map<number | string, Recipe>()
   let recipesDate = ""
   // up to 52 rules, the fired flags read as a binary number are an exact key; beyond, as a string
-  const keyOf = rules.length <= 52
-    ? (fired: Uint8Array): number => {
-        let key = 0
-        for (let index = 0; index < fired.length; index++) key = key * 2 + fired[index]!
-        return key
-      }
-    : (fired: Uint8Array): string => fired.join("")
+  const keyOf =
+    rules.length <= 52
+      ? (fired: Uint8Array): number => {
+          let key = 0
+          for (let index = 0; index < fired.length; index++) key = key * 2 + fired[index]!
+          return key
+        }
+      : (fired: Uint8Array): string => fired.join("")
   const recipeFor = (fired: Uint8Array, pricingDate: CalendarDate): Recipe => {
     // the charges in force change with the date: one generation of recipes per date
     if (pricingDate !== recipesDate || recipes.size >= MAX_RECIPES) {
@@ -227,7 +268,15 @@ const makePlan = (tariff: Tariff): PricingPlan => {
     rules,
     coverages,
     fire: (facts) => {
-      const slots = [facts.product_name, facts.variant, facts.feature, facts.vehicle_type, facts.vehicle_usage, facts.vehicle_price, facts.youngest_driver_age]
+      const slots = [
+        facts.product_name,
+        facts.variant,
+        facts.feature,
+        facts.vehicle_type,
+        facts.vehicle_usage,
+        facts.vehicle_price,
+        facts.youngest_driver_age
+      ]
       const fired = new Uint8Array(rules.length)
       for (let index = 0; index < rules.length; index++) if (rules[index]!.holds(slots)) fired[index] = 1
       return fired
@@ -247,7 +296,10 @@ const makePlan = (tariff: Tariff): PricingPlan => {
       const chargeAmounts = new Array<number>(chargeCount)
       for (let index = 0; index < chargeCount; index++) {
         const { charge } = recipe.charges[index]!
-        const amount = charge.type === "flat" ? charge.amount : halfUp(times(chargeBaseOf(recipe.charges[index]!, premiums), charge.rate_basis_points), 10_000)
+        const amount =
+          charge.type === "flat"
+            ? charge.amount
+            : halfUp(times(chargeBaseOf(recipe.charges[index]!, premiums), charge.rate_basis_points), 10_000)
         chargeAmounts[index] = amount
         annualTotal += amount
       }
@@ -282,7 +334,8 @@ const listedCoverages = (lines: ReadonlyArray<RecipeLine>, charges: ReadonlyArra
     }
   }))
   for (const { charge, listed_as_coverage: listed } of charges) {
-    if (listed !== undefined) entries.push({ position: listed.position, coverage: { id: listed.id, name: charge.charge } })
+    if (listed !== undefined)
+      entries.push({ position: listed.position, coverage: { id: listed.id, name: charge.charge } })
   }
   // stable: a listed charge and the line whose rule lists it keep their tariff order
   return entries.sort((a, b) => a.position - b.position).map((entry) => entry.coverage)

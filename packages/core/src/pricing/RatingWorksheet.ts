@@ -85,29 +85,37 @@ const describeCharge = (charge: Charge, base: number, baseLines: ReadonlyArray<s
 export const worksheetOf = (computation: PriceComputation): RatingWorksheet => {
   const { plan, facts, recipe, annual_total_ore: annualTotal } = computation
   const tariff = plan.tariff
-  const coverageLines = recipe.lines.map((line, index): CoverageLine => ({
-    coverage: line.coverage,
-    id: line.rule.instruction.type === "add_coverage" ? line.rule.instruction.params.id : "",
-    rule: line.rule.name,
-    position: line.rule.position,
-    base_description: describeBase(line.premium, facts.vehicle_price),
-    base_ore: approximate(basePremium(line.premium, facts.vehicle_price)),
-    loadings: line.loadings.map((loading) => ({
-      loading: loading.instruction.type === "apply_loading" ? loading.instruction.params.loading : "",
-      percent: loading.instruction.type === "apply_loading" ? loading.instruction.params.percent : 0,
-      rule: loading.name
-    })),
-    premium_ore: computation.premiums[index]!,
-    ...(line.deductible_ore === undefined ? {} : { deductible_ore: line.deductible_ore }),
-    ...(line.limit_ore === undefined ? {} : { limit_ore: line.limit_ore })
-  }))
-  const chargeLines = recipe.charges.map(({ charge, lines, listed_as_coverage: listed }, index): ChargeLine => ({
-    charge: charge.charge,
-    description: describeCharge(charge, chargeBase(computation, index), lines.map((line) => recipe.lines[line]!.coverage)),
-    amount_ore: computation.charge_amounts[index]!,
-    shown_in_price_details: charge.shown_in_price_details,
-    ...(listed === undefined ? {} : { listed_as_coverage: listed })
-  }))
+  const coverageLines = recipe.lines.map(
+    (line, index): CoverageLine => ({
+      coverage: line.coverage,
+      id: line.rule.instruction.type === "add_coverage" ? line.rule.instruction.params.id : "",
+      rule: line.rule.name,
+      position: line.rule.position,
+      base_description: describeBase(line.premium, facts.vehicle_price),
+      base_ore: approximate(basePremium(line.premium, facts.vehicle_price)),
+      loadings: line.loadings.map((loading) => ({
+        loading: loading.instruction.type === "apply_loading" ? loading.instruction.params.loading : "",
+        percent: loading.instruction.type === "apply_loading" ? loading.instruction.params.percent : 0,
+        rule: loading.name
+      })),
+      premium_ore: computation.premiums[index]!,
+      ...(line.deductible_ore === undefined ? {} : { deductible_ore: line.deductible_ore }),
+      ...(line.limit_ore === undefined ? {} : { limit_ore: line.limit_ore })
+    })
+  )
+  const chargeLines = recipe.charges.map(
+    ({ charge, lines, listed_as_coverage: listed }, index): ChargeLine => ({
+      charge: charge.charge,
+      description: describeCharge(
+        charge,
+        chargeBase(computation, index),
+        lines.map((line) => recipe.lines[line]!.coverage)
+      ),
+      amount_ore: computation.charge_amounts[index]!,
+      shown_in_price_details: charge.shown_in_price_details,
+      ...(listed === undefined ? {} : { listed_as_coverage: listed })
+    })
+  )
   return {
     product_name: tariff.product_name,
     tariff_version: tariff.version,
@@ -120,9 +128,9 @@ export const worksheetOf = (computation: PriceComputation): RatingWorksheet => {
     monthly: computation.monthly,
     rounding: {
       annually: `${formatKroner(annualTotal)} kr rounded half up to whole kroner = ${computation.annually} kr`,
-      monthly: `${formatKroner(annualTotal)} kr × ${100 + tariff.monthly_surcharge_percent} % ÷ 12 = ${
-        (approximate(computation.monthly_exact) / 100).toFixed(4)
-      } kr, rounded up to whole kroner = ${computation.monthly} kr`
+      monthly: `${formatKroner(annualTotal)} kr × ${100 + tariff.monthly_surcharge_percent} % ÷ 12 = ${(
+        approximate(computation.monthly_exact) / 100
+      ).toFixed(4)} kr, rounded up to whole kroner = ${computation.monthly} kr`
     }
   }
 }

@@ -16,12 +16,18 @@ type EngineClass = typeof import("json-rules-engine").Engine
 let loaded: Promise<EngineClass> | undefined
 
 const engineClass = (): Promise<EngineClass> =>
-  (loaded ??= import("json-rules-engine").then(({ Engine }) => Engine, (cause: unknown) => {
-    loaded = undefined
-    throw new Error("the reference interpreter needs json-rules-engine, an optional peer dependency of @kasko/core: install it", {
-      cause
-    })
-  }))
+  (loaded ??= import("json-rules-engine").then(
+    ({ Engine }) => Engine,
+    (cause: unknown) => {
+      loaded = undefined
+      throw new Error(
+        "the reference interpreter needs json-rules-engine, an optional peer dependency of @kasko/core: install it",
+        {
+          cause
+        }
+      )
+    }
+  ))
 
 /**
  * The rules json-rules-engine fires, as the plan's fired flags. A fresh Engine

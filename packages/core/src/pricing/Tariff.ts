@@ -37,9 +37,10 @@ const DateString = Schema.String.pipe(Schema.filter((value) => isCalendarDate(va
 /** Kroner in the document (readable for an actuary), øre once decoded. */
 const Kroner = Schema.transform(
   Schema.Number.pipe(
-    Schema.filter((kroner) =>
-      (Number.isFinite(kroner) && kroner >= 0 && Math.abs(kroner * 100 - Math.round(kroner * 100)) < 1e-6) ||
-      "must be a non-negative amount of kroner with at most two decimals"
+    Schema.filter(
+      (kroner) =>
+        (Number.isFinite(kroner) && kroner >= 0 && Math.abs(kroner * 100 - Math.round(kroner * 100)) < 1e-6) ||
+        "must be a non-negative amount of kroner with at most two decimals"
     )
   ),
   Schema.Int,
@@ -61,7 +62,12 @@ export const FactCondition = Schema.Union(
   }),
   Schema.Struct({
     fact: Schema.Literal(...FACT_NAMES),
-    operator: Schema.Literal(...OPERATORS.filter((operator): operator is Exclude<(typeof OPERATORS)[number], "in" | "notIn"> => operator !== "in" && operator !== "notIn")),
+    operator: Schema.Literal(
+      ...OPERATORS.filter(
+        (operator): operator is Exclude<(typeof OPERATORS)[number], "in" | "notIn"> =>
+          operator !== "in" && operator !== "notIn"
+      )
+    ),
     value: FactValue
   })
 )
@@ -91,7 +97,9 @@ export const Premium = Schema.Union(
   Schema.Struct({
     type: Schema.Literal("vehicle_price_bands"),
     bands: Schema.NonEmptyArray(PremiumBand).pipe(
-      Schema.filter((bands) => bandsAreOrdered(bands) || "bands must rise strictly and only the last may have up_to null")
+      Schema.filter(
+        (bands) => bandsAreOrdered(bands) || "bands must rise strictly and only the last may have up_to null"
+      )
     )
   })
 )
@@ -181,7 +189,9 @@ export const Tariff = Schema.Struct({
   currency: Schema.Literal("DKK"),
   monthly_surcharge_percent: Schema.Int.pipe(Schema.between(0, 100)),
   rules: Schema.Array(Rule).pipe(
-    Schema.filter((rules) => new Set(rules.map((rule) => rule.name)).size === rules.length || "rule names must be unique")
+    Schema.filter(
+      (rules) => new Set(rules.map((rule) => rule.name)).size === rules.length || "rule names must be unique"
+    )
   ),
   charges: Schema.Array(Charge)
 })

@@ -39,7 +39,8 @@ const isNumeric = (value: unknown) =>
 
 const compileFactCondition = (condition: FactCondition, ruleName: string): SlotPredicate => {
   const fact = SLOT_OF_FACT.get(condition.fact)
-  if (fact === undefined) throw new TariffNotCompilable(`rule "${ruleName}": there is no fact "${String(condition.fact)}"`)
+  if (fact === undefined)
+    throw new TariffNotCompilable(`rule "${ruleName}": there is no fact "${String(condition.fact)}"`)
   switch (condition.operator) {
     case "equal": {
       const value = condition.value
@@ -74,7 +75,9 @@ const compileFactCondition = (condition: FactCondition, ruleName: string): SlotP
       return (facts) => isNumeric(facts[fact]) && (facts[fact] as number) >= value
     }
     default:
-      throw new TariffNotCompilable(`rule "${ruleName}": operator "${(condition as { operator: string }).operator}" is not supported by the tariff compiler`)
+      throw new TariffNotCompilable(
+        `rule "${ruleName}": operator "${(condition as { operator: string }).operator}" is not supported by the tariff compiler`
+      )
   }
 }
 

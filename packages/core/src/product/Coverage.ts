@@ -23,11 +23,17 @@ interface PricedCoverages {
     readonly deductible_ore?: number
     readonly limit_ore?: number
   }>
-  readonly charge_lines: ReadonlyArray<{ readonly charge: string; readonly listed_as_coverage?: { readonly id: string; readonly position: number } }>
+  readonly charge_lines: ReadonlyArray<{
+    readonly charge: string
+    readonly listed_as_coverage?: { readonly id: string; readonly position: number }
+  }>
 }
 
 const coverageOfLine = (line: PricedCoverages["coverage_lines"][number]): Coverage => {
-  const coverage: { id: string; name: string; deductible?: number; limit?: number } = { id: line.id, name: line.coverage }
+  const coverage: { id: string; name: string; deductible?: number; limit?: number } = {
+    id: line.id,
+    name: line.coverage
+  }
   if (line.deductible_ore !== undefined) coverage.deductible = kronerHalfUp(line.deductible_ore)
   if (line.limit_ore !== undefined) coverage.limit = kronerHalfUp(line.limit_ore)
   return coverage
@@ -38,7 +44,10 @@ export const coveragesOf = (worksheet: PricedCoverages): Array<Coverage> => {
   const listed: Array<{ readonly position: number; readonly coverage: Coverage }> = []
   for (const charge of worksheet.charge_lines) {
     if (charge.listed_as_coverage !== undefined) {
-      listed.push({ position: charge.listed_as_coverage.position, coverage: { id: charge.listed_as_coverage.id, name: charge.charge } })
+      listed.push({
+        position: charge.listed_as_coverage.position,
+        coverage: { id: charge.listed_as_coverage.id, name: charge.charge }
+      })
     }
   }
   if (listed.length === 0) return worksheet.coverage_lines.map(coverageOfLine)

@@ -37,12 +37,18 @@ const digitsWithin = (value: unknown, min: number, max: number): number | undefi
   return number >= min && number <= max ? number : undefined
 }
 
-
 const digitsBetween = (min: number, max: number) =>
   Schema.transform(
     JsonString.pipe(
       Schema.filter((value) => DIGITS.test(value) || "must be a string of digits"),
-      Schema.annotations({ jsonSchema: { type: "string", pattern: "^[0-9]{1,12}$", maxLength: 12, description: `digits of a number from ${min} to ${max}` } })
+      Schema.annotations({
+        jsonSchema: {
+          type: "string",
+          pattern: "^[0-9]{1,12}$",
+          maxLength: 12,
+          description: `digits of a number from ${min} to ${max}`
+        }
+      })
     ),
     Schema.Number,
     { strict: true, decode: (digits) => Number(digits), encode: (value) => String(value) }
@@ -66,7 +72,11 @@ const MAX_LENGTH = { payments_per_year: 12, youngest_user_age: 12, youngest_user
 
 /** The nine parameters of both products, decoded from their JSON-string form. */
 export const ProductParameters = RequestObject({
-  payments_per_year: optionalStringWithDefault(PaymentsPerYear, { maxLength: MAX_LENGTH.payments_per_year, enum: ["1", "12"], description: "Payments per year (default 1)" }, "1"),
+  payments_per_year: optionalStringWithDefault(
+    PaymentsPerYear,
+    { maxLength: MAX_LENGTH.payments_per_year, enum: ["1", "12"], description: "Payments per year (default 1)" },
+    "1"
+  ),
   policy_holder: OneOf(POLICY_HOLDERS),
   vehicle_type: OneOf(VEHICLE_TYPES),
   vehicle_user: OneOf(POLICY_HOLDERS),
@@ -107,11 +117,21 @@ export const checkDriverAge = (
   const field = `${fieldPrefix}.youngest_user_birthdate`
   const ageFromBirthDate = ageOn(birthDate, pricingDate)
   if (ageFromBirthDate < DRIVER_AGE_MIN || ageFromBirthDate > DRIVER_AGE_MAX) {
-    return [{ field, message: `must make the youngest driver ${DRIVER_AGE_MIN}–${DRIVER_AGE_MAX} years old on ${pricingDate}` }]
+    return [
+      {
+        field,
+        message: `must make the youngest driver ${DRIVER_AGE_MIN}–${DRIVER_AGE_MAX} years old on ${pricingDate}`
+      }
+    ]
   }
   const statedAge = digitsWithin(raw["youngest_user_age"], DRIVER_AGE_MIN, DRIVER_AGE_MAX)
   if (statedAge !== undefined && statedAge !== ageFromBirthDate) {
-    return [{ field, message: `disagrees with youngest_user_age: the birth date gives age ${ageFromBirthDate} on ${pricingDate}` }]
+    return [
+      {
+        field,
+        message: `disagrees with youngest_user_age: the birth date gives age ${ageFromBirthDate} on ${pricingDate}`
+      }
+    ]
   }
   return []
 }
@@ -119,7 +139,9 @@ export const checkDriverAge = (
 /** The youngest driver's age on the pricing date, when either youngest-user parameter is given. */
 export const youngestDriverAge = (parameters: ProductParameters, pricingDate: CalendarDate): number | undefined =>
   parameters.youngest_user_age ??
-    (parameters.youngest_user_birthdate === undefined ? undefined : ageOn(parameters.youngest_user_birthdate, pricingDate))
+  (parameters.youngest_user_birthdate === undefined
+    ? undefined
+    : ageOn(parameters.youngest_user_birthdate, pricingDate))
 
 const PARAMETER_NAMES: ReadonlySet<string> = new Set(Object.keys(ProductParameters.fields))
 const isOneOf = <Values extends ReadonlyArray<string>>(values: Values, value: unknown): value is Values[number] =>
@@ -145,7 +167,8 @@ export const acceptParameters = (raw: unknown): ProductParameters | undefined =>
   const payments_per_year = sentValue(map, "payments_per_year")
   const youngest_user_age = sentValue(map, "youngest_user_age")
   const youngest_user_birthdate = sentValue(map, "youngest_user_birthdate")
-  const payments = payments_per_year === undefined || payments_per_year === "1" ? 1 : payments_per_year === "12" ? 12 : undefined
+  const payments =
+    payments_per_year === undefined || payments_per_year === "1" ? 1 : payments_per_year === "12" ? 12 : undefined
   const vehiclePrice = digitsWithin(map["vehicle_price"], VEHICLE_PRICE_MIN, VEHICLE_PRICE_MAX)
   const age = youngest_user_age === undefined ? null : digitsWithin(youngest_user_age, DRIVER_AGE_MIN, DRIVER_AGE_MAX)
   if (
@@ -157,7 +180,8 @@ export const acceptParameters = (raw: unknown): ProductParameters | undefined =>
     !isOneOf(VEHICLE_USAGES, vehicle_usage) ||
     vehiclePrice === undefined ||
     age === undefined ||
-    (youngest_user_birthdate !== undefined && (typeof youngest_user_birthdate !== "string" || !isCalendarDate(youngest_user_birthdate)))
+    (youngest_user_birthdate !== undefined &&
+      (typeof youngest_user_birthdate !== "string" || !isCalendarDate(youngest_user_birthdate)))
   ) {
     return undefined
   }
@@ -185,5 +209,7 @@ export const parameterStrings = (parameters: ProductParameters): Record<string, 
   vehicle_usage: parameters.vehicle_usage,
   vehicle_price: String(parameters.vehicle_price),
   ...(parameters.youngest_user_age === undefined ? {} : { youngest_user_age: String(parameters.youngest_user_age) }),
-  ...(parameters.youngest_user_birthdate === undefined ? {} : { youngest_user_birthdate: parameters.youngest_user_birthdate })
+  ...(parameters.youngest_user_birthdate === undefined
+    ? {}
+    : { youngest_user_birthdate: parameters.youngest_user_birthdate })
 })

@@ -55,7 +55,10 @@ const PARAMETERS: ReadonlyArray<ParameterDefinition> = [
     type: "enum",
     required: true,
     default: "1",
-    options: [{ id: "1", title: 1 }, { id: "12", title: 12 }]
+    options: [
+      { id: "1", title: 1 },
+      { id: "12", title: 12 }
+    ]
   },
   { name: "policy_holder", title: "Forsikringstager", type: "enum", required: true, options: partyOptions },
   {
@@ -63,7 +66,10 @@ const PARAMETERS: ReadonlyArray<ParameterDefinition> = [
     title: "Køretøjstype",
     type: "enum",
     required: true,
-    options: [{ id: "personbil", title: "Personbil" }, { id: "varevogn", title: "Varevogn" }]
+    options: [
+      { id: "personbil", title: "Personbil" },
+      { id: "varevogn", title: "Varevogn" }
+    ]
   },
   { name: "vehicle_user", title: "Bruger af køretøjet", type: "enum", required: true, options: partyOptions },
   { name: "vehicle_owner", title: "Ejer af køretøjet", type: "enum", required: true, options: partyOptions },
@@ -108,7 +114,8 @@ const features = (parameterRefs: ReadonlyArray<string>): ReadonlyArray<Feature> 
   {
     name: "premium",
     title: "Premium",
-    description: "Standard med udvidede dækninger: lånebil, udvidet glas og udvidet førerulykke, eller førerulykke, retshjælp og redning i udlandet.",
+    description:
+      "Standard med udvidede dækninger: lånebil, udvidet glas og udvidet førerulykke, eller førerulykke, retshjælp og redning i udlandet.",
     parameter_refs: parameterRefs
   }
 ]
@@ -128,7 +135,8 @@ const DEFINITIONS: Readonly<Record<ProductName, ProductDefinition>> = {
   }
 }
 
-export const isProductName = (name: string): name is ProductName => (PRODUCT_NAMES as ReadonlyArray<string>).includes(name)
+export const isProductName = (name: string): name is ProductName =>
+  (PRODUCT_NAMES as ReadonlyArray<string>).includes(name)
 
 /** The definition of a product, or undefined for an unknown name. */
 export const productDefinition = (name: string): ProductDefinition | undefined =>
@@ -137,7 +145,10 @@ export const productDefinition = (name: string): ProductDefinition | undefined =
 // Spec §2.4 shows three of these; `business-car-insurance-standalone` is irregular, but it is what partners' clients read.
 const QUOTED_PRODUCT_NAMES: Readonly<Record<ProductName, Readonly<Record<Variant, string>>>> = {
   "insurance-car-leasing": { standard: "private-insurance-car-leasing", extended: "business-insurance-car-leasing" },
-  "insurance-car-standalone": { standard: "private-insurance-car-standalone", extended: "business-car-insurance-standalone" }
+  "insurance-car-standalone": {
+    standard: "private-insurance-car-standalone",
+    extended: "business-car-insurance-standalone"
+  }
 }
 
 /** The product name a quote answers with, one per product × variant (spec §2.4, DESIGN §2). */

@@ -14,7 +14,10 @@ export const ProductSelection = RequestObject({
   product_name: OneOf(PRODUCT_NAMES),
   parameters: ProductParameters,
   features: RequestArray(FeatureChoice).pipe(
-    Schema.itemsCount(1, { message: () => "must hold exactly one feature", description: "The chosen feature: exactly one" })
+    Schema.itemsCount(1, {
+      message: () => "must hold exactly one feature",
+      description: "The chosen feature: exactly one"
+    })
   )
 })
 export type ProductSelection = typeof ProductSelection.Type
@@ -32,7 +35,10 @@ export const ProductEcho = Schema.Struct({
 export type ProductEcho = typeof ProductEcho.Type
 
 /** Echoes a decoded selection, optionally under another product name (a quote's `private-…`/`business-…`). */
-export const echoSelection = (selection: ProductSelection, productName: string = selection.product_name): ProductEcho => ({
+export const echoSelection = (
+  selection: ProductSelection,
+  productName: string = selection.product_name
+): ProductEcho => ({
   product_name: productName,
   parameters: parameterStrings(selection.parameters),
   features: [{ name: chosenFeature(selection) }]
@@ -50,9 +56,19 @@ const hasOnlyKeys = (value: Record<string, unknown>, keys: ReadonlyArray<string>
 export const acceptSelection = (raw: unknown): ProductSelection | undefined => {
   if (!isPlainObject(raw) || !hasOnlyKeys(raw, ["product_name", "parameters", "features"])) return undefined
   const { product_name, features } = raw
-  if (!(PRODUCT_NAMES as ReadonlyArray<unknown>).includes(product_name) || !Array.isArray(features) || features.length !== 1) return undefined
+  if (
+    !(PRODUCT_NAMES as ReadonlyArray<unknown>).includes(product_name) ||
+    !Array.isArray(features) ||
+    features.length !== 1
+  )
+    return undefined
   const feature = features[0] as unknown
-  if (!isPlainObject(feature) || !hasOnlyKeys(feature, ["name"]) || !(FEATURE_NAMES as ReadonlyArray<unknown>).includes(feature["name"])) return undefined
+  if (
+    !isPlainObject(feature) ||
+    !hasOnlyKeys(feature, ["name"]) ||
+    !(FEATURE_NAMES as ReadonlyArray<unknown>).includes(feature["name"])
+  )
+    return undefined
   const parameters = acceptParameters(raw["parameters"])
   if (parameters === undefined) return undefined
   return {

@@ -23,7 +23,11 @@ const IgnoredByOffers = (member: string) =>
   )
 
 /** `POST /insurance/car/offers` body: the product selection; a quote request's policy and agent may come along. */
-export const OfferRequest = RequestObject({ product: ProductSelection, policy: IgnoredByOffers("policy"), agent: IgnoredByOffers("agent") })
+export const OfferRequest = RequestObject({
+  product: ProductSelection,
+  policy: IgnoredByOffers("policy"),
+  agent: IgnoredByOffers("agent")
+})
 export type OfferRequest = typeof OfferRequest.Type
 export type OfferRequestInput = typeof OfferRequest.Encoded
 
@@ -44,7 +48,9 @@ const PRIVACY = { policy_href: PRIVACY_POLICY_HREF } as const
 export const offerOf = (request: OfferRequest, price: PriceComputation): PriceOffer => ({
   price: { annually: price.annually, monthly: price.monthly },
   product: echoSelection(request.product),
-  policies: [{ ipid_href: ipidHref(request.product.product_name, price.facts.variant), coverages: price.recipe.coverages }],
+  policies: [
+    { ipid_href: ipidHref(request.product.product_name, price.facts.variant), coverages: price.recipe.coverages }
+  ],
   privacy: PRIVACY
 })
 
@@ -73,7 +79,10 @@ const acceptOfferRequest = (input: unknown, pricingDate: CalendarDate): OfferReq
   const rawSelection = (input as { product: unknown }).product
   const product = acceptSelection(rawSelection)
   if (product === undefined) return undefined
-  if (product.parameters.youngest_user_birthdate !== undefined && checkDriverAge((rawSelection as { parameters: unknown }).parameters, pricingDate, "").length > 0) {
+  if (
+    product.parameters.youngest_user_birthdate !== undefined &&
+    checkDriverAge((rawSelection as { parameters: unknown }).parameters, pricingDate, "").length > 0
+  ) {
     return undefined
   }
   return { product }

@@ -48,9 +48,13 @@ export const Address = RequestObject({
 })
 
 const PHONE_FORM = /^\+?[0-9 ]{8,20}$/
-const Phone = CheckedString((value) => PHONE_FORM.test(value), "must be a phone number: digits, spaces and an optional leading +", {
-  maxLength: 20
-})
+const Phone = CheckedString(
+  (value) => PHONE_FORM.test(value),
+  "must be a phone number: digits, spaces and an optional leading +",
+  {
+    maxLength: 20
+  }
+)
 const EMAIL_FORM = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const Email = CheckedString((value) => value.length <= 254 && EMAIL_FORM.test(value), "must be an e-mail address", {
   format: "email",
@@ -64,7 +68,11 @@ export const Party = RequestObject({
   vehicle_user: Schema.optionalWith(Flag, { exact: true }),
   person: Schema.optionalWith(Person, { exact: true }),
   organization: Schema.optionalWith(Organization, { exact: true }),
-  phone: optionalString(Phone, { maxLength: 20, pattern: PHONE_FORM.source, description: "A phone number: digits, spaces and an optional leading +" }),
+  phone: optionalString(Phone, {
+    maxLength: 20,
+    pattern: PHONE_FORM.source,
+    description: "A phone number: digits, spaces and an optional leading +"
+  }),
   email: optionalString(Email, { maxLength: 254, pattern: EMAIL_FORM.source, description: "An e-mail address" }),
   address: Schema.optionalWith(Address, { exact: true })
 })
@@ -72,9 +80,15 @@ export type Party = typeof Party.Type
 
 export const MAX_PARTIES = 10
 
-const partiesCount = { message: () => `must hold 1 to ${MAX_PARTIES} parties`, description: `The parties of the policy: 1 to ${MAX_PARTIES}` }
+const partiesCount = {
+  message: () => `must hold 1 to ${MAX_PARTIES} parties`,
+  description: `The parties of the policy: 1 to ${MAX_PARTIES}`
+}
 
-export const Parties = RequestArray(Party).pipe(Schema.minItems(1, partiesCount), Schema.maxItems(MAX_PARTIES, partiesCount))
+export const Parties = RequestArray(Party).pipe(
+  Schema.minItems(1, partiesCount),
+  Schema.maxItems(MAX_PARTIES, partiesCount)
+)
 
 /** The role parameters a quote's parties must match. */
 export type RoleParameters = Readonly<Record<Role, PartyKind>>
@@ -101,7 +115,10 @@ export const checkRoles = (rawParameters: unknown, rawParties: unknown): Array<V
   rawParties.forEach((party, index) => {
     if (!isRecord(party)) return
     if (!ROLES.some((role) => party[role] === true)) {
-      violations.push({ field: `policy.parties[${index}]`, message: `must have at least one role: ${ROLES.join(", ")}` })
+      violations.push({
+        field: `policy.parties[${index}]`,
+        message: `must have at least one role: ${ROLES.join(", ")}`
+      })
     }
     if (!isRecord(party["person"]) && !isRecord(party["organization"])) {
       violations.push({ field: `policy.parties[${index}]`, message: "must carry a person or an organization" })

@@ -30,7 +30,12 @@ export const QuotedVehicle = Schema.Struct({
 
 export const Insurer = Schema.Struct({
   organization: Schema.Struct({ cvr_number: Schema.String, name: Schema.String }),
-  address: Schema.Struct({ street: Schema.String, house_number: Schema.String, postal_code: Schema.Int, city: Schema.String })
+  address: Schema.Struct({
+    street: Schema.String,
+    house_number: Schema.String,
+    postal_code: Schema.Int,
+    city: Schema.String
+  })
 })
 
 export const QuotePolicy = Schema.Struct({
@@ -62,7 +67,8 @@ export type Quote = typeof Quote.Type
 export const ActivatedQuote = Schema.Struct({
   ...Quote.fields,
   polices: Schema.Array(QuotePolicy).annotations({
-    description: "The same policies as `policies`, under the spelling of the specification's activated example (spec §2.10)"
+    description:
+      "The same policies as `policies`, under the spelling of the specification's activated example (spec §2.10)"
   }),
   quote_number: Schema.String,
   created_at: Schema.String,
@@ -112,7 +118,9 @@ export const quoteOf = (request: QuoteRequest, worksheet: RatingWorksheet, ids: 
             vehicle_usage: vehicleUsageCode(parameters.vehicle_usage)
           }
         },
-        parties: standard ? request.policy.parties : request.policy.parties.map(({ phone: _phone, email: _email, ...party }) => party),
+        parties: standard
+          ? request.policy.parties
+          : request.policy.parties.map(({ phone: _phone, email: _email, ...party }) => party),
         coverages: coveragesOf(worksheet),
         ...(standard ? { insurer: INSURER } : {})
       }

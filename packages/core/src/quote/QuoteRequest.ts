@@ -20,11 +20,14 @@ export const Vehicle = RequestObject({
   make: Text(50),
   model: Text(50),
   variant: optionalString(Text(100), { maxLength: 100 }),
-  vin: optionalString(CheckedString(isVin, "must be 17 capital letters and digits, without I, O and Q", { pattern: VIN_PATTERN }), {
-    maxLength: 17,
-    pattern: VIN_PATTERN,
-    description: "The vehicle identification number (ISO 3779)"
-  }),
+  vin: optionalString(
+    CheckedString(isVin, "must be 17 capital letters and digits, without I, O and Q", { pattern: VIN_PATTERN }),
+    {
+      maxLength: 17,
+      pattern: VIN_PATTERN,
+      description: "The vehicle identification number (ISO 3779)"
+    }
+  ),
   registration_number: optionalString(
     CheckedString((value) => REGISTRATION_FORM.test(value), "must be 1–10 capital letters, digits and spaces", {
       maxLength: 10,
@@ -37,11 +40,14 @@ export const Vehicle = RequestObject({
 export const AgentOrganization = RequestObject({
   name: Text(200),
   cvr_number: CvrNumber,
-  cvrp_number: optionalString(CheckedString(isPNumber, "must be a P-number of 10 digits", { pattern: P_NUMBER_PATTERN }), {
-    maxLength: 10,
-    pattern: P_NUMBER_PATTERN,
-    description: "The P-number of the agent's production unit"
-  })
+  cvrp_number: optionalString(
+    CheckedString(isPNumber, "must be a P-number of 10 digits", { pattern: P_NUMBER_PATTERN }),
+    {
+      maxLength: 10,
+      pattern: P_NUMBER_PATTERN,
+      description: "The P-number of the agent's production unit"
+    }
+  )
 })
 
 export const Agent = RequestObject({

@@ -50,11 +50,16 @@ export const planMigrations = (
       }
     }
     if (checksumOf(migration.sql) !== row.checksum) {
-      return { _tag: "Refuse", reason: `migration ${row.version} (${migration.name}) differs from the one applied to this database; applied migrations must never be edited` }
+      return {
+        _tag: "Refuse",
+        reason: `migration ${row.version} (${migration.name}) differs from the one applied to this database; applied migrations must never be edited`
+      }
     }
   }
   const appliedVersions = new Set(applied.map((row) => row.version))
-  const pending = known.filter((migration) => !appliedVersions.has(migration.version)).map((migration) => ({ ...migration, checksum: checksumOf(migration.sql) }))
+  const pending = known
+    .filter((migration) => !appliedVersions.has(migration.version))
+    .map((migration) => ({ ...migration, checksum: checksumOf(migration.sql) }))
   return { _tag: "Apply", pending }
 }
 

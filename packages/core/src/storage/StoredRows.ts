@@ -25,10 +25,18 @@ export interface QuoteRow {
 /** The columns a store reads back. */
 export type QuoteReadRow = Pick<
   QuoteRow,
-  "quote_id" | "partner_id" | "quote_number" | "tariff_version" | "created_at" | "activated_at" | "quote_json" | "worksheet_json"
+  | "quote_id"
+  | "partner_id"
+  | "quote_number"
+  | "tariff_version"
+  | "created_at"
+  | "activated_at"
+  | "quote_json"
+  | "worksheet_json"
 >
 
-export const QUOTE_READ_COLUMNS = "quote_id, partner_id, quote_number, tariff_version, created_at, activated_at, quote_json, worksheet_json"
+export const QUOTE_READ_COLUMNS =
+  "quote_id, partner_id, quote_number, tariff_version, created_at, activated_at, quote_json, worksheet_json"
 
 /** A quote as its row. */
 export const quoteRowOf = (quote: StoredQuote): QuoteRow => ({

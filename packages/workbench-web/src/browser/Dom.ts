@@ -22,12 +22,17 @@ const apply = (element: Element, attributes: Attributes) => {
     else element.setAttribute(name, value === true ? "" : String(value))
   }
   // after the children: a select's value needs its options
-  if ("value" in attributes && attributes["value"] !== undefined) (element as HTMLInputElement).value = String(attributes["value"])
+  if ("value" in attributes && attributes["value"] !== undefined)
+    (element as HTMLInputElement).value = String(attributes["value"])
   if ("checked" in attributes) (element as HTMLInputElement).checked = attributes["checked"] === true
 }
 
 /** An HTML element. */
-export const h = <Tag extends keyof HTMLElementTagNameMap>(tag: Tag, attributes: Attributes = {}, ...children: ReadonlyArray<Child>): HTMLElementTagNameMap[Tag] => {
+export const h = <Tag extends keyof HTMLElementTagNameMap>(
+  tag: Tag,
+  attributes: Attributes = {},
+  ...children: ReadonlyArray<Child>
+): HTMLElementTagNameMap[Tag] => {
   const element = document.createElement(tag)
   append(element, children)
   apply(element, attributes)
@@ -37,7 +42,11 @@ export const h = <Tag extends keyof HTMLElementTagNameMap>(tag: Tag, attributes:
 const SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 /** An SVG element (attributes only, so that an exported SVG carries its whole look). */
-export const s = <Tag extends keyof SVGElementTagNameMap>(tag: Tag, attributes: Attributes = {}, ...children: ReadonlyArray<Child>): SVGElementTagNameMap[Tag] => {
+export const s = <Tag extends keyof SVGElementTagNameMap>(
+  tag: Tag,
+  attributes: Attributes = {},
+  ...children: ReadonlyArray<Child>
+): SVGElementTagNameMap[Tag] => {
   const element = document.createElementNS(SVG_NAMESPACE, tag)
   append(element, children)
   apply(element, attributes)

@@ -27,7 +27,11 @@ export interface WorkbenchState {
 export const ALL_TABLES = "all"
 
 /** The version of a product in force on a date, else its latest: what a view shows first. */
-export const currentVersion = (versions: ReadonlyArray<TariffVersion>, productName: string, date: string): TariffVersion | undefined => {
+export const currentVersion = (
+  versions: ReadonlyArray<TariffVersion>,
+  productName: string,
+  date: string
+): TariffVersion | undefined => {
   const candidates = versionsOf(versions, productName)
   return candidates.filter((version) => version.tariff.effective_from <= date).at(-1) ?? candidates.at(-1)
 }

@@ -51,4 +51,5 @@ const once = <A>(compute: () => A): (() => A) => {
 }
 
 /** Every golden row of the workspace, in table order. */
-export const goldenRows = (workspace: Workspace): Array<GoldenCase> => workspace.goldenTables().flatMap((table) => table.rows)
+export const goldenRows = (workspace: Workspace): Array<GoldenCase> =>
+  workspace.goldenTables().flatMap((table) => table.rows)

@@ -37,11 +37,17 @@ const start = async () => {
     app = new App(await loadWorkspace())
     performance.mark(WORKSPACE_LOADED)
   } catch (error) {
-    replaceChildren(main, h("p", { class: "problem", role: "alert" }, `The workspace could not be loaded: ${(error as Error).message}`))
+    replaceChildren(
+      main,
+      h("p", { class: "problem", role: "alert" }, `The workspace could not be loaded: ${(error as Error).message}`)
+    )
     return
   }
-  document.getElementById("directory")!.textContent = `Tariff directory: ${app.workspace.directory} · today ${app.workspace.today}`
-  const links = Object.entries(VIEWS).map(([name, view]) => h("li", {}, h("a", { href: `#${name}`, "data-view": name }, view.title)))
+  document.getElementById("directory")!.textContent =
+    `Tariff directory: ${app.workspace.directory} · today ${app.workspace.today}`
+  const links = Object.entries(VIEWS).map(([name, view]) =>
+    h("li", {}, h("a", { href: `#${name}`, "data-view": name }, view.title))
+  )
   replaceChildren(nav, h("ul", {}, links))
 
   const show = (moveFocus: boolean) => {

@@ -30,8 +30,13 @@ export const sentParameters = (input: CaseInput): Record<string, string> =>
  * (`priceCase`): one chosen version, or every saved version of the directory,
  * of which the one in force on the pricing date prices.
  */
-export const tariffsFor = (input: CaseInput, versions: ReadonlyArray<TariffVersion>, draft: TariffVersion | undefined): ReadonlyArray<Tariff.Tariff> => {
-  if (input.tariff === IN_FORCE) return versions.flatMap((version) => (version.tariff === undefined ? [] : [version.tariff]))
+export const tariffsFor = (
+  input: CaseInput,
+  versions: ReadonlyArray<TariffVersion>,
+  draft: TariffVersion | undefined
+): ReadonlyArray<Tariff.Tariff> => {
+  if (input.tariff === IN_FORCE)
+    return versions.flatMap((version) => (version.tariff === undefined ? [] : [version.tariff]))
   const chosen = draft?.key === input.tariff ? draft : versions.find((version) => version.key === input.tariff)
   return chosen?.tariff === undefined ? [] : [chosen.tariff]
 }

@@ -26,22 +26,45 @@ const formFieldOf = (field: string): string => PARAMETER_FIELD.exec(field)?.[1] 
 /** The worksheet of a case, or every reason it cannot be priced. */
 export const priceCaseInput = (input: CaseInput, tariffs: ReadonlyArray<Tariff.Tariff>): CasePrice => {
   if (!CalendarDate.isCalendarDate(input.pricing_date)) {
-    return { _tag: "Rejected", violations: [{ field: "pricing_date", message: "must be a real date in the form YYYY-MM-DD" }] }
+    return {
+      _tag: "Rejected",
+      violations: [{ field: "pricing_date", message: "must be a real date in the form YYYY-MM-DD" }]
+    }
   }
   const request = Offer.decodeOfferRequest(
-    { product: { product_name: input.product_name, parameters: sentParameters(input), features: [{ name: input.feature }] } },
+    {
+      product: {
+        product_name: input.product_name,
+        parameters: sentParameters(input),
+        features: [{ name: input.feature }]
+      }
+    },
     input.pricing_date
   )
   if (Either.isLeft(request)) {
-    return { _tag: "Rejected", violations: request.left.violations.map((violation) => ({ field: formFieldOf(violation.field), message: violation.message })) }
+    return {
+      _tag: "Rejected",
+      violations: request.left.violations.map((violation) => ({
+        field: formFieldOf(violation.field),
+        message: violation.message
+      }))
+    }
   }
   const selection = request.right.product
-  const tariff = tariffs.length === 1 ? tariffs[0] : Tariff.tariffInForce(tariffs, selection.product_name, input.pricing_date)
+  const tariff =
+    tariffs.length === 1 ? tariffs[0] : Tariff.tariffInForce(tariffs, selection.product_name, input.pricing_date)
   if (tariff === undefined || tariff.product_name !== selection.product_name) {
-    return { _tag: "Rejected", violations: [{ field: "tariff", message: `no tariff of ${selection.product_name} in force on ${input.pricing_date}` }] }
+    return {
+      _tag: "Rejected",
+      violations: [
+        { field: "tariff", message: `no tariff of ${selection.product_name} in force on ${input.pricing_date}` }
+      ]
+    }
   }
   return {
     _tag: "Priced",
-    worksheet: RatingWorksheet.worksheetOf(Pricing.priceWith(tariff, Pricing.pricingRequestOf(selection, input.pricing_date)))
+    worksheet: RatingWorksheet.worksheetOf(
+      Pricing.priceWith(tariff, Pricing.pricingRequestOf(selection, input.pricing_date))
+    )
   }
 }

@@ -42,7 +42,9 @@ export const changeGridCells = (
         old: before,
         new: after,
         change_percent:
-          before._tag === "Priced" && after._tag === "Priced" ? changePercent(before.worksheet.annually, after.worksheet.annually) : null
+          before._tag === "Priced" && after._tag === "Priced"
+            ? changePercent(before.worksheet.annually, after.worksheet.annually)
+            : null
       }
     })
   )

@@ -19,13 +19,18 @@ export const MAX_GRID_CELLS = 2_500
 export const parseAxisValues = (text: string): Either.Either<ReadonlyArray<string>, string> => {
   const stepped = /^\s*(\d+)\s*:\s*(\d+)\s*:\s*(\d+)\s*$/.exec(text)
   if (stepped === null) {
-    const values = text.split(",").map((value) => value.trim()).filter((value) => value !== "")
+    const values = text
+      .split(",")
+      .map((value) => value.trim())
+      .filter((value) => value !== "")
     return values.length === 0 ? Either.left("give from:to:step or a list v1,v2,…") : Either.right(values)
   }
   const [from, to, step] = stepped.slice(1).map(Number) as [number, number, number]
   if (step <= 0 || to < from) return Either.left("from ≤ to and a positive step, please")
   if ((to - from) / step > 200) return Either.left("at most 200 steps")
-  return Either.right(Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, index) => String(from + index * step)))
+  return Either.right(
+    Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, index) => String(from + index * step))
+  )
 }
 
 /** A useful first axis for a parameter: every option of an enum, a spread of prices or ages. */

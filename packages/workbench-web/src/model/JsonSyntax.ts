@@ -12,7 +12,8 @@ const VALUE_NODES = new Set(["Object", "Array", "String", "Number", "True", "Fal
 /** The document's top value (its object), if any. */
 export const topValue = (tree: Tree): SyntaxNode | null => {
   const text = tree.topNode
-  for (let child = text.firstChild; child !== null; child = child.nextSibling) if (VALUE_NODES.has(child.name)) return child
+  for (let child = text.firstChild; child !== null; child = child.nextSibling)
+    if (VALUE_NODES.has(child.name)) return child
   return null
 }
 
@@ -31,14 +32,16 @@ export const propertyName = (property: SyntaxNode, doc: string): string | undefi
 /** The value of a property (null while it has none). */
 export const propertyValue = (property: SyntaxNode): SyntaxNode | null => {
   const colon = property.getChild(":")
-  for (let child = colon?.nextSibling ?? null; child !== null; child = child.nextSibling) if (VALUE_NODES.has(child.name)) return child
+  for (let child = colon?.nextSibling ?? null; child !== null; child = child.nextSibling)
+    if (VALUE_NODES.has(child.name)) return child
   return null
 }
 
 /** The elements of an array, in order. */
 export const arrayElements = (array: SyntaxNode): Array<SyntaxNode> => {
   const elements: Array<SyntaxNode> = []
-  for (let child = array.firstChild; child !== null; child = child.nextSibling) if (VALUE_NODES.has(child.name)) elements.push(child)
+  for (let child = array.firstChild; child !== null; child = child.nextSibling)
+    if (VALUE_NODES.has(child.name)) elements.push(child)
   return elements
 }
 
@@ -61,7 +64,11 @@ export const pathOf = (node: SyntaxNode, doc: string): Array<string | number> =>
 }
 
 /** The value at a path, and how much of the path exists: the deepest node found when the rest is missing. */
-export const nodeAt = (tree: Tree, doc: string, path: JsonPath): { readonly node: SyntaxNode; readonly found: number } | undefined => {
+export const nodeAt = (
+  tree: Tree,
+  doc: string,
+  path: JsonPath
+): { readonly node: SyntaxNode; readonly found: number } | undefined => {
   let node = topValue(tree)
   if (node === null) return undefined
   let found = 0
@@ -69,8 +76,10 @@ export const nodeAt = (tree: Tree, doc: string, path: JsonPath): { readonly node
     let next: SyntaxNode | null = null
     if (typeof step === "number" && node.name === "Array") next = arrayElements(node)[step] ?? null
     if (typeof step === "string" && node.name === "Object") {
-      const property: SyntaxNode | undefined = objectProperties(node).find((candidate) => propertyName(candidate, doc) === step)
-      next = property === undefined ? null : propertyValue(property) ?? property
+      const property: SyntaxNode | undefined = objectProperties(node).find(
+        (candidate) => propertyName(candidate, doc) === step
+      )
+      next = property === undefined ? null : (propertyValue(property) ?? property)
     }
     if (next === null) break
     node = next

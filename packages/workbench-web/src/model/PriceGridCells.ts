@@ -22,8 +22,19 @@ export const cellCase = (base: CaseInput, x: GridAxis, y: GridAxis, xValue: stri
 })
 
 /** Prices every cell of the grid. */
-export const priceGridCells = (base: CaseInput, x: GridAxis, y: GridAxis, tariffs: ReadonlyArray<Tariff.Tariff>): Array<PricedCell> =>
-  y.values.flatMap((yValue) => x.values.map((xValue) => ({ x: xValue, y: yValue, price: priceCaseInput(cellCase(base, x, y, xValue, yValue), tariffs) })))
+export const priceGridCells = (
+  base: CaseInput,
+  x: GridAxis,
+  y: GridAxis,
+  tariffs: ReadonlyArray<Tariff.Tariff>
+): Array<PricedCell> =>
+  y.values.flatMap((yValue) =>
+    x.values.map((xValue) => ({
+      x: xValue,
+      y: yValue,
+      price: priceCaseInput(cellCase(base, x, y, xValue, yValue), tariffs)
+    }))
+  )
 
 /** The grid as `kasko price-grid` writes its CSV; a cell that cannot be priced has empty prices. */
 export const gridCellsCsv = (cells: ReadonlyArray<PricedCell>, x: GridAxis, y: GridAxis): string =>

@@ -8,7 +8,18 @@
  */
 import type { SyntaxNode, Tree } from "@lezer/common"
 import { SchemaAST } from "effect"
-import { arrayElements, objectProperties, pathOf, propertyName, propertyValue, topValue, writtenProperties, type JsonPath, type JsonPrimitive, type WrittenProperties } from "./JsonSyntax.js"
+import {
+  arrayElements,
+  objectProperties,
+  pathOf,
+  propertyName,
+  propertyValue,
+  topValue,
+  writtenProperties,
+  type JsonPath,
+  type JsonPrimitive,
+  type WrittenProperties
+} from "./JsonSyntax.js"
 
 export interface CompletionOption {
   readonly label: string
@@ -105,7 +116,13 @@ const agreeing = (shapes: ReadonlyArray<SchemaAST.AST>, written: WrittenProperti
 }
 
 /** The shapes the Schema allows at a path of the document (`editingAt`: where a property name is being typed). */
-export const shapesAt = (root: SchemaAST.AST, tree: Tree, doc: string, path: JsonPath, editingAt?: number): Array<SchemaAST.AST> => {
+export const shapesAt = (
+  root: SchemaAST.AST,
+  tree: Tree,
+  doc: string,
+  path: JsonPath,
+  editingAt?: number
+): Array<SchemaAST.AST> => {
   let shapes = shapesOf(root)
   let node = topValue(tree)
   for (const step of path) {
@@ -142,7 +159,8 @@ const childValue = (node: SyntaxNode | null, doc: string, step: string | number)
 export const describeShape = (ast: SchemaAST.AST): string => {
   const shapes = shapesOf(ast)
   const literals = literalsOf(ast)
-  if (literals.length === shapes.length && literals.length > 0) return literals.map((literal) => JSON.stringify(literal)).join(" | ")
+  if (literals.length === shapes.length && literals.length > 0)
+    return literals.map((literal) => JSON.stringify(literal)).join(" | ")
   const names = shapes.map((shape) => {
     switch (shape._tag) {
       case "StringKeyword":
@@ -164,7 +182,11 @@ export const describeShape = (ast: SchemaAST.AST): string => {
   return [...new Set(names)].join(" | ")
 }
 
-const propertyOptions = (shapes: ReadonlyArray<SchemaAST.AST>, present: ReadonlySet<string>, withColon: boolean): Array<CompletionOption> => {
+const propertyOptions = (
+  shapes: ReadonlyArray<SchemaAST.AST>,
+  present: ReadonlySet<string>,
+  withColon: boolean
+): Array<CompletionOption> => {
   // a name several union members declare gets every description it has in them
   const signatures = new Map<string, Array<SchemaAST.PropertySignature>>()
   for (const shape of shapes) {
@@ -191,7 +213,8 @@ const valueOptions = (shapes: ReadonlyArray<SchemaAST.AST>): Array<CompletionOpt
       options.set(text, { label: text, apply: text, detail: "allowed value", type: "enum" })
     }
     if (shape._tag === "BooleanKeyword") {
-      for (const text of ["true", "false"]) options.set(text, { label: text, apply: text, detail: "boolean", type: "keyword" })
+      for (const text of ["true", "false"])
+        options.set(text, { label: text, apply: text, detail: "boolean", type: "keyword" })
     }
   }
   return [...options.values()]
@@ -200,13 +223,26 @@ const valueOptions = (shapes: ReadonlyArray<SchemaAST.AST>): Array<CompletionOpt
 const VALUE_TOKENS = new Set(["String", "Number", "True", "False", "Null", "⚠"])
 
 /** What may be written at `position` of the document, per the Schema; undefined where nothing is known. */
-export const completionAt = (root: SchemaAST.AST, tree: Tree, doc: string, position: number): Completion | undefined => {
+export const completionAt = (
+  root: SchemaAST.AST,
+  tree: Tree,
+  doc: string,
+  position: number
+): Completion | undefined => {
   const node = tree.resolveInner(position, -1)
   const parent = node.parent
   // a property name being written: complete or not yet (an error token inside an object)
   if (node.name === "PropertyName" || (node.name === "⚠" && parent?.name === "Object")) {
     const object = node.name === "PropertyName" ? node.parent!.parent! : parent!
-    return keyCompletion(root, tree, doc, object, node.from, node.to, node.name === "⚠" || node.parent!.getChild(":") === null)
+    return keyCompletion(
+      root,
+      tree,
+      doc,
+      object,
+      node.from,
+      node.to,
+      node.name === "⚠" || node.parent!.getChild(":") === null
+    )
   }
   if (node.name === "Object" || ((node.name === "{" || node.name === ",") && parent?.name === "Object")) {
     const object = node.name === "Object" ? node : parent!
@@ -216,7 +252,11 @@ export const completionAt = (root: SchemaAST.AST, tree: Tree, doc: string, posit
   if (parent?.name === "Property" && (VALUE_TOKENS.has(node.name) || node.name === ":")) {
     const replacing = node.name !== ":"
     const path = [...pathOf(parent, doc), propertyName(parent, doc) ?? ""]
-    return { from: replacing ? node.from : position, to: replacing ? node.to : position, options: valueOptions(shapesAt(root, tree, doc, path)) }
+    return {
+      from: replacing ? node.from : position,
+      to: replacing ? node.to : position,
+      options: valueOptions(shapesAt(root, tree, doc, path))
+    }
   }
   if (node.name === "Property" && node.getChild(":") !== null && position >= node.getChild(":")!.to) {
     const path = [...pathOf(node, doc), propertyName(node, doc) ?? ""]
@@ -229,14 +269,19 @@ export const completionAt = (root: SchemaAST.AST, tree: Tree, doc: string, posit
   if (node.name === "Array" || ((node.name === "[" || node.name === ",") && parent?.name === "Array")) {
     const array = node.name === "Array" ? node : parent!
     const index = arrayIndexAt(array, position)
-    return { from: position, to: position, options: valueOptions(shapesAt(root, tree, doc, [...pathOf(array, doc), index])) }
+    return {
+      from: position,
+      to: position,
+      options: valueOptions(shapesAt(root, tree, doc, [...pathOf(array, doc), index]))
+    }
   }
   return undefined
 }
 
 const arrayIndexAt = (array: SyntaxNode, position: number): number => {
   let index = 0
-  for (let child = array.firstChild; child !== null && child.from < position; child = child.nextSibling) if (child.name === ",") index++
+  for (let child = array.firstChild; child !== null && child.from < position; child = child.nextSibling)
+    if (child.name === ",") index++
   return index
 }
 
@@ -257,5 +302,9 @@ const keyCompletion = (
         return name === undefined ? [] : [name]
       })
   )
-  return { from, to, options: propertyOptions(shapesAt(root, tree, doc, pathOf(object, doc), from), present, withColon) }
+  return {
+    from,
+    to,
+    options: propertyOptions(shapesAt(root, tree, doc, pathOf(object, doc), from), present, withColon)
+  }
 }

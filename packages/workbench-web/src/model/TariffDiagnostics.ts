@@ -8,7 +8,15 @@ import type { SyntaxNode, Tree } from "@lezer/common"
 import { Decoding, Tariff } from "@kasko/core/actuarial"
 import { lintTariff } from "@kasko/workbench/browser"
 import { Either, ParseResult, Schema } from "effect"
-import { arrayElements, nodeAt, objectProperties, propertyName, propertyValue, topValue, type JsonPath } from "./JsonSyntax.js"
+import {
+  arrayElements,
+  nodeAt,
+  objectProperties,
+  propertyName,
+  propertyValue,
+  topValue,
+  type JsonPath
+} from "./JsonSyntax.js"
 import { tariffVersionOf } from "./TariffVersion.js"
 
 export interface TariffDiagnostic {
@@ -31,7 +39,12 @@ const markOf = (node: SyntaxNode): { from: number; to: number } => {
 const TOP = (doc: string) => ({ from: 0, to: Math.min(1, doc.length) })
 
 /** Where a problem at a path is shown. */
-export const locate = (tree: Tree, doc: string, path: JsonPath, unexpectedKey: boolean): { from: number; to: number } => {
+export const locate = (
+  tree: Tree,
+  doc: string,
+  path: JsonPath,
+  unexpectedKey: boolean
+): { from: number; to: number } => {
   const located = nodeAt(tree, doc, path)
   if (located === undefined) return TOP(doc)
   const { node, found } = located

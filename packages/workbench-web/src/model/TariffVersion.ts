@@ -43,7 +43,13 @@ export const versionLabel = (version: TariffVersion): string => {
 }
 
 /** The loadable versions of a product, oldest first. */
-export const versionsOf = (versions: ReadonlyArray<TariffVersion>, productName: string): Array<TariffVersion & { readonly tariff: Tariff.Tariff }> =>
+export const versionsOf = (
+  versions: ReadonlyArray<TariffVersion>,
+  productName: string
+): Array<TariffVersion & { readonly tariff: Tariff.Tariff }> =>
   versions
-    .filter((version): version is TariffVersion & { readonly tariff: Tariff.Tariff } => version.tariff?.product_name === productName)
+    .filter(
+      (version): version is TariffVersion & { readonly tariff: Tariff.Tariff } =>
+        version.tariff?.product_name === productName
+    )
     .sort((a, b) => a.tariff.effective_from.localeCompare(b.tariff.effective_from) || a.key.localeCompare(b.key))

@@ -23,7 +23,11 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 }
 
 /** Where `pnpm build` puts the page: this package's `dist/browser`, however the package is run. */
-export const DEFAULT_WEB_ROOT = join(dirname(createRequire(import.meta.url).resolve("@kasko/workbench-web/package.json")), "dist", "browser")
+export const DEFAULT_WEB_ROOT = join(
+  dirname(createRequire(import.meta.url).resolve("@kasko/workbench-web/package.json")),
+  "dist",
+  "browser"
+)
 
 /** Every file of the web root by its URL path (`/index.html`, `/app.js`, `/chunks/…`); empty when the bundle is not built. */
 export const loadAssets = (webRoot: string): ReadonlyMap<string, Asset> => {
@@ -32,7 +36,10 @@ export const loadAssets = (webRoot: string): ReadonlyMap<string, Asset> => {
   for (const entry of readdirSync(webRoot, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue
     const path = join(entry.parentPath, entry.name)
-    const urlPath = `/${path.slice(webRoot.length + 1).split(/[\\/]/).join("/")}`
+    const urlPath = `/${path
+      .slice(webRoot.length + 1)
+      .split(/[\\/]/)
+      .join("/")}`
     const contentType = CONTENT_TYPES[extname(entry.name)]
     if (contentType !== undefined) assets.set(urlPath, { contentType, body: readFileSync(path) })
   }

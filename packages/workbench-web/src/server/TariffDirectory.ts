@@ -29,7 +29,10 @@ export const relativeFile = (directory: string, path: string): string => relativ
 
 /** Every tariff file of the directory, as written. */
 export const readTariffFiles = (directory: string): Array<TariffFile> =>
-  filesOf(directory, ".json").map((path) => ({ file: relativeFile(directory, path), source: readFileSync(path, "utf8") }))
+  filesOf(directory, ".json").map((path) => ({
+    file: relativeFile(directory, path),
+    source: readFileSync(path, "utf8")
+  }))
 
 /** The golden tables in the tariff directory and at the extra paths (a CSV file, or a directory of them). */
 export const readGoldenTables = (directory: string, extraPaths: ReadonlyArray<string>): Array<GoldenTableFile> => {
@@ -37,7 +40,10 @@ export const readGoldenTables = (directory: string, extraPaths: ReadonlyArray<st
   const extra = extraPaths.flatMap((path) => {
     if (!existsSync(path)) throw new Error(`no golden table at ${path}`)
     const paths = statSync(path).isDirectory()
-      ? readdirSync(path).filter((name) => name.endsWith(".csv")).sort().map((name) => join(path, name))
+      ? readdirSync(path)
+          .filter((name) => name.endsWith(".csv"))
+          .sort()
+          .map((name) => join(path, name))
       : [path]
     return paths.map((file) => ({ file: basename(file), path: file }))
   })

@@ -51,7 +51,11 @@ export const saveTariffVersion = (directory: string, source: string, today: stri
   const tariff = loadable(source)
   if (typeof tariff === "string") return { _tag: "Refused", kind: "invalid", reason: tariff }
   if (!VERSION_NAME.test(tariff.version)) {
-    return { _tag: "Refused", kind: "invalid", reason: `version "${tariff.version}" must be letters, digits, ".", "_" or "-" (it names the file)` }
+    return {
+      _tag: "Refused",
+      kind: "invalid",
+      reason: `version "${tariff.version}" must be letters, digits, ".", "_" or "-" (it names the file)`
+    }
   }
   const target = `${tariff.product_name}/${tariff.version}.json`
   const existing = readTariffFiles(directory).filter((file) => {
@@ -61,7 +65,11 @@ export const saveTariffVersion = (directory: string, source: string, today: stri
   for (const file of existing) {
     const { effective_from } = declared(file.source)
     if (typeof effective_from !== "string") {
-      return { _tag: "Refused", kind: "in-effect", reason: `${file.file} does not say when it takes effect, so it is not overwritten — save the change under a new version` }
+      return {
+        _tag: "Refused",
+        kind: "in-effect",
+        reason: `${file.file} does not say when it takes effect, so it is not overwritten — save the change under a new version`
+      }
     }
     if (effective_from <= today) {
       return {

@@ -60,8 +60,20 @@ const SECURITY_HEADERS = {
 
 const todayByTheClock = () => new Date().toISOString().slice(0, 10)
 
-const answer = (response: ServerResponse, status: number, contentType: string, body: string | Buffer, cache = "no-store", nonce?: string) => {
-  response.writeHead(status, { ...SECURITY_HEADERS, "Content-Security-Policy": contentSecurityPolicy(nonce), "Content-Type": contentType, "Cache-Control": cache })
+const answer = (
+  response: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string | Buffer,
+  cache = "no-store",
+  nonce?: string
+) => {
+  response.writeHead(status, {
+    ...SECURITY_HEADERS,
+    "Content-Security-Policy": contentSecurityPolicy(nonce),
+    "Content-Type": contentType,
+    "Cache-Control": cache
+  })
   response.end(body)
 }
 
@@ -95,7 +107,11 @@ export const startWorkbenchServer = async (options: WorkbenchServerOptions): Pro
   const isOwnOrigin = (text: string) => {
     try {
       const url = new URL(text)
-      return url.protocol === "http:" && url.port === String(port) && (boundToLoopback ? isOwnName(url.hostname) : url.host === new URL(origin).host)
+      return (
+        url.protocol === "http:" &&
+        url.port === String(port) &&
+        (boundToLoopback ? isOwnName(url.hostname) : url.host === new URL(origin).host)
+      )
     } catch {
       return false
     }
@@ -116,27 +132,49 @@ export const startWorkbenchServer = async (options: WorkbenchServerOptions): Pro
       return answerJson(response, 415, { refused: "send the tariff as application/json" })
     }
     const source = await readBody(request)
-    if (source === undefined) return answerJson(response, 413, { refused: `a tariff is at most ${MAX_TARIFF_BYTES} bytes` })
+    if (source === undefined)
+      return answerJson(response, 413, { refused: `a tariff is at most ${MAX_TARIFF_BYTES} bytes` })
     const outcome = saveTariffVersion(options.tariffDirectory, source, today())
-    if (outcome._tag === "Saved") return answerJson(response, 201, Schema.encodeSync(SaveAnswer)({ saved: outcome.file }))
-    return answerJson(response, outcome.kind === "in-effect" ? 409 : 422, Schema.encodeSync(SaveAnswer)({ refused: outcome.reason }))
+    if (outcome._tag === "Saved")
+      return answerJson(response, 201, Schema.encodeSync(SaveAnswer)({ saved: outcome.file }))
+    return answerJson(
+      response,
+      outcome.kind === "in-effect" ? 409 : 422,
+      Schema.encodeSync(SaveAnswer)({ refused: outcome.reason })
+    )
   }
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const hostName = (request.headers.host ?? "").replace(/:\d+$/, "")
-    if (!isOwnName(hostName)) return answer(response, 421, "text/plain; charset=utf-8", "the workbench answers on loopback names only\n")
+    if (!isOwnName(hostName))
+      return answer(response, 421, "text/plain; charset=utf-8", "the workbench answers on loopback names only\n")
     const path = new URL(request.url ?? "/", "http://workbench").pathname
-    if (path === "/api/workspace" && request.method === "GET") return answerJson(response, 200, Schema.encodeSync(WorkspaceDocument)(workspace()))
+    if (path === "/api/workspace" && request.method === "GET")
+      return answerJson(response, 200, Schema.encodeSync(WorkspaceDocument)(workspace()))
     if (path === "/api/tariffs" && request.method === "POST") return save(request, response)
     if (path.startsWith("/api/")) return answerJson(response, 404, { error: `no ${request.method} ${path}` })
-    if (request.method !== "GET" && request.method !== "HEAD") return answer(response, 405, "text/plain; charset=utf-8", "method not allowed\n")
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return answer(response, 405, "text/plain; charset=utf-8", "method not allowed\n")
     const asset = assets.get(path === "/" ? "/index.html" : path)
     if (asset !== undefined && asset.contentType.startsWith("text/html")) {
       const nonce = randomBytes(16).toString("base64")
-      return answer(response, 200, asset.contentType, asset.body.toString("utf8").replaceAll(NONCE_PLACEHOLDER, nonce), "no-store", nonce)
+      return answer(
+        response,
+        200,
+        asset.contentType,
+        asset.body.toString("utf8").replaceAll(NONCE_PLACEHOLDER, nonce),
+        "no-store",
+        nonce
+      )
     }
     if (asset !== undefined) return answer(response, 200, asset.contentType, asset.body, "no-cache")
-    if (assets.size === 0) return answer(response, 503, "text/plain; charset=utf-8", "the workbench page is not built: run `pnpm build` at the repository root\n")
+    if (assets.size === 0)
+      return answer(
+        response,
+        503,
+        "text/plain; charset=utf-8",
+        "the workbench page is not built: run `pnpm build` at the repository root\n"
+      )
     return answer(response, 404, "text/plain; charset=utf-8", "not found\n")
   }
 

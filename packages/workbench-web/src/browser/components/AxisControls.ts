@@ -24,7 +24,8 @@ export const axesOf = (x: AxisInput, y: AxisInput): Either.Either<readonly [Grid
   const yValues = parseAxisValues(y.values)
   if (Either.isLeft(xValues)) return Either.left(`x axis: ${xValues.left}`)
   if (Either.isLeft(yValues)) return Either.left(`y axis: ${yValues.left}`)
-  if (xValues.right.length * yValues.right.length > MAX_GRID_CELLS) return Either.left(`at most ${MAX_GRID_CELLS} cells, please`)
+  if (xValues.right.length * yValues.right.length > MAX_GRID_CELLS)
+    return Either.left(`at most ${MAX_GRID_CELLS} cells, please`)
   return Either.right([
     { parameter: x.parameter, values: xValues.right },
     { parameter: y.parameter, values: yValues.right }
@@ -66,5 +67,11 @@ export const axisControls = (app: App, options: AxisControlsOptions): HTMLElemen
       )
     )
   }
-  return h("fieldset", { class: "axes" }, h("legend", {}, "Axes"), axis("x", "Horizontal (x)"), axis("y", "Vertical (y)"))
+  return h(
+    "fieldset",
+    { class: "axes" },
+    h("legend", {}, "Axes"),
+    axis("x", "Horizontal (x)"),
+    axis("y", "Vertical (y)")
+  )
 }

@@ -36,7 +36,8 @@ export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
   const input = app.state.case
   const product = ProductCatalogue.productDefinition(input.product_name)!
   const feature = product.features.find((candidate) => candidate.name === input.feature) ?? product.features[0]!
-  const setCase = (change: Partial<CaseInput>) => app.store.update((state) => ({ ...state, case: { ...state.case, ...change } }))
+  const setCase = (change: Partial<CaseInput>) =>
+    app.store.update((state) => ({ ...state, case: { ...state.case, ...change } }))
 
   const tariffOptions: Array<readonly [string, string]> = [
     [IN_FORCE, "the version in force on the pricing date"],
@@ -72,26 +73,42 @@ export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
           "Product",
           "product_name",
           input.product_name,
-          ProductCatalogue.PRODUCT_NAMES.map((name) => [name, `${ProductCatalogue.productDefinition(name)!.title} (${name})`] as const),
+          ProductCatalogue.PRODUCT_NAMES.map(
+            (name) => [name, `${ProductCatalogue.productDefinition(name)!.title} (${name})`] as const
+          ),
           (value) => {
             setCase({ product_name: value, tariff: IN_FORCE })
             options.onStructureChange()
           }
         ),
-    selectField("Feature", "feature", feature.name, product.features.map((candidate) => [candidate.name, `${candidate.title} (${candidate.name})`] as const), (value) => {
-      setCase({ feature: value })
-      options.onStructureChange()
-    }),
+    selectField(
+      "Feature",
+      "feature",
+      feature.name,
+      product.features.map((candidate) => [candidate.name, `${candidate.title} (${candidate.name})`] as const),
+      (value) => {
+        setCase({ feature: value })
+        options.onStructureChange()
+      }
+    ),
     options.chooseVersion === false
       ? null
-      : selectField("Tariff version", "tariff", tariffOptions.some(([key]) => key === input.tariff) ? input.tariff : IN_FORCE, tariffOptions, (value) => {
-          setCase({ tariff: value })
-          options.onStructureChange()
-        }),
+      : selectField(
+          "Tariff version",
+          "tariff",
+          tariffOptions.some(([key]) => key === input.tariff) ? input.tariff : IN_FORCE,
+          tariffOptions,
+          (value) => {
+            setCase({ tariff: value })
+            options.onStructureChange()
+          }
+        ),
     h("div", { class: "field" }, h("label", { for: dateId }, "Pricing date"), dateInput, dateMessage)
   )
 
-  const parameterFields = PARAMETER_DEFINITIONS.filter((definition) => !(options.without ?? []).includes(definition.name)).map((definition) => {
+  const parameterFields = PARAMETER_DEFINITIONS.filter(
+    (definition) => !(options.without ?? []).includes(definition.name)
+  ).map((definition) => {
     const id = uniqueId(definition.name)
     const messageId = `${id}-message`
     const hintId = `${id}-hint`
@@ -109,7 +126,9 @@ export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
             "select",
             { id, name: definition.name, value, "aria-describedby": described, onchange: onInput },
             h("option", { value: NOT_SENT }, "— not sent —"),
-            (definition.options ?? []).map((option) => h("option", { value: option.id }, `${option.title} (${option.id})`))
+            (definition.options ?? []).map((option) =>
+              h("option", { value: option.id }, `${option.title} (${option.id})`)
+            )
           )
         : h("input", {
             id,
@@ -126,7 +145,14 @@ export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
     return h(
       "div",
       { class: "field" },
-      h("label", { for: id }, h("span", { lang: "da" }, definition.title), " ", h("code", {}, definition.name), definition.required ? null : h("span", { class: "optional" }, " (optional)")),
+      h(
+        "label",
+        { for: id },
+        h("span", { lang: "da" }, definition.title),
+        " ",
+        h("code", {}, definition.name),
+        definition.required ? null : h("span", { class: "optional" }, " (optional)")
+      ),
       control,
       priced ? null : h("span", { class: "hint", id: hintId }, "validated, not priced by this product"),
       message
@@ -145,7 +171,8 @@ export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
     const byField = new Map<string, Array<string>>()
     const elsewhere: Array<FieldViolation> = []
     for (const violation of violations) {
-      if (messages.has(violation.field)) byField.set(violation.field, [...(byField.get(violation.field) ?? []), violation.message])
+      if (messages.has(violation.field))
+        byField.set(violation.field, [...(byField.get(violation.field) ?? []), violation.message])
       else elsewhere.push(violation)
     }
     for (const [field, { control, message }] of messages) {
@@ -154,7 +181,9 @@ export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
       if (texts === undefined) control.removeAttribute("aria-invalid")
       else control.setAttribute("aria-invalid", "true")
     }
-    general.replaceChildren(...elsewhere.map((violation) => h("li", {}, h("code", {}, violation.field), " ", violation.message)))
+    general.replaceChildren(
+      ...elsewhere.map((violation) => h("li", {}, h("code", {}, violation.field), " ", violation.message))
+    )
   }
 
   return { element, showViolations }

@@ -44,7 +44,17 @@ export const dataTable = (options: DataTableOptions): HTMLElement =>
         "table",
         {},
         h("caption", {}, options.caption),
-        h("thead", {}, h("tr", {}, options.columns.map((column) => h("th", { scope: "col", class: column.numeric === true ? "numeric" : undefined }, column.title)))),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            options.columns.map((column) =>
+              h("th", { scope: "col", class: column.numeric === true ? "numeric" : undefined }, column.title)
+            )
+          )
+        ),
         h(
           "tbody",
           {},
@@ -52,7 +62,9 @@ export const dataTable = (options: DataTableOptions): HTMLElement =>
             h(
               "tr",
               { class: options.rowClass?.(index) },
-              row.map((cell, column) => h("td", { class: options.columns[column]?.numeric === true ? "numeric" : undefined }, cell))
+              row.map((cell, column) =>
+                h("td", { class: options.columns[column]?.numeric === true ? "numeric" : undefined }, cell)
+              )
             ),
             (() => {
               const after = options.after?.(index)
@@ -67,6 +79,13 @@ export const dataTable = (options: DataTableOptions): HTMLElement =>
     h(
       "figcaption",
       {},
-      h("button", { type: "button", onclick: () => downloadCsv(options.csvName, options.csv?.() ?? tableCsv(options.columns, options.rows)) }, `Export ${options.caption} as CSV`)
+      h(
+        "button",
+        {
+          type: "button",
+          onclick: () => downloadCsv(options.csvName, options.csv?.() ?? tableCsv(options.columns, options.rows))
+        },
+        `Export ${options.caption} as CSV`
+      )
     )
   )

@@ -12,7 +12,8 @@ const download = (name: string, blob: Blob) => {
 }
 
 /** Saves text (a CSV) under a file name. */
-export const downloadCsv = (name: string, csv: string): void => download(name, new Blob([csv], { type: "text/csv;charset=utf-8" }))
+export const downloadCsv = (name: string, csv: string): void =>
+  download(name, new Blob([csv], { type: "text/csv;charset=utf-8" }))
 
 /** The chart as a standalone SVG document. */
 export const svgDocument = (svg: SVGSVGElement): string => {
@@ -25,7 +26,8 @@ export const svgDocument = (svg: SVGSVGElement): string => {
 }
 
 /** Saves a chart as SVG. */
-export const downloadSvg = (name: string, svg: SVGSVGElement): void => download(name, new Blob([svgDocument(svg)], { type: "image/svg+xml" }))
+export const downloadSvg = (name: string, svg: SVGSVGElement): void =>
+  download(name, new Blob([svgDocument(svg)], { type: "image/svg+xml" }))
 
 /** Saves a chart as PNG, drawn at twice its size for sharp print. */
 export const downloadPng = async (name: string, svg: SVGSVGElement): Promise<void> => {
@@ -43,7 +45,9 @@ export const downloadPng = async (name: string, svg: SVGSVGElement): Promise<voi
     context.fillStyle = "#ffffff"
     context.fillRect(0, 0, canvas.width, canvas.height)
     context.drawImage(image, 0, 0, canvas.width, canvas.height)
-    const png = await new Promise<Blob>((resolve, reject) => canvas.toBlob((blob) => (blob === null ? reject(new Error("no PNG")) : resolve(blob)), "image/png"))
+    const png = await new Promise<Blob>((resolve, reject) =>
+      canvas.toBlob((blob) => (blob === null ? reject(new Error("no PNG")) : resolve(blob)), "image/png")
+    )
     download(name, png)
   } finally {
     URL.revokeObjectURL(url)

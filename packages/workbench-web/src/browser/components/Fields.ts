@@ -15,10 +15,26 @@ export const selectField = (
     "div",
     { class: "field" },
     h("label", { for: id }, label),
-    h("select", { id, name, value, onchange: (event) => onChange((event.target as HTMLSelectElement).value) }, options.map(([optionValue, title]) => h("option", { value: optionValue }, title)))
+    h(
+      "select",
+      { id, name, value, onchange: (event) => onChange((event.target as HTMLSelectElement).value) },
+      options.map(([optionValue, title]) => h("option", { value: optionValue }, title))
+    )
   )
 }
 
 /** A labelled select of tariff versions. */
-export const versionField = (label: string, name: string, value: string, versions: ReadonlyArray<TariffVersion>, onChange: (value: string) => void): HTMLElement =>
-  selectField(label, name, value, versions.map((version) => [version.key, versionLabel(version)] as const), onChange)
+export const versionField = (
+  label: string,
+  name: string,
+  value: string,
+  versions: ReadonlyArray<TariffVersion>,
+  onChange: (value: string) => void
+): HTMLElement =>
+  selectField(
+    label,
+    name,
+    value,
+    versions.map((version) => [version.key, versionLabel(version)] as const),
+    onChange
+  )

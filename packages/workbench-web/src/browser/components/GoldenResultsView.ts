@@ -9,9 +9,11 @@ import { h } from "../Dom.js"
 import { dataTable } from "./DataTable.js"
 import { worksheetView } from "./WorksheetView.js"
 
-const actualOf = (result: GoldenRowResult, item: "annually" | "monthly") => (result._tag === "Rejected" ? "—" : String(result.worksheet[item]))
+const actualOf = (result: GoldenRowResult, item: "annually" | "monthly") =>
+  result._tag === "Rejected" ? "—" : String(result.worksheet[item])
 
-const verdict = (result: GoldenRowResult) => (result._tag === "Passed" ? "✓ passes" : result._tag === "Failed" ? "✗ fails" : "✗ not priced")
+const verdict = (result: GoldenRowResult) =>
+  result._tag === "Passed" ? "✓ passes" : result._tag === "Failed" ? "✗ fails" : "✗ not priced"
 
 export const goldenResultsView = (results: ReadonlyArray<GoldenRowResult>): HTMLElement => {
   const failed = results.filter((result) => result._tag !== "Passed").length
@@ -21,7 +23,11 @@ export const goldenResultsView = (results: ReadonlyArray<GoldenRowResult>): HTML
   return h(
     "div",
     { class: "golden-results" },
-    h("p", { class: failed > 0 ? "summary failed" : "summary passed", "data-summary": "golden" }, failed > 0 ? `✗ ${summary}; ${failed} fail` : `✓ ${summary}`),
+    h(
+      "p",
+      { class: failed > 0 ? "summary failed" : "summary passed", "data-summary": "golden" },
+      failed > 0 ? `✗ ${summary}; ${failed} fail` : `✓ ${summary}`
+    ),
     dataTable({
       caption: "Golden rows",
       columns: [
@@ -54,16 +60,37 @@ export const goldenResultsView = (results: ReadonlyArray<GoldenRowResult>): HTML
             "table",
             { class: "mismatches" },
             h("caption", {}, `What differs in ${result.row.name}`),
-            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "item"), h("th", { scope: "col" }, "expected"), h("th", { scope: "col" }, "actual"))),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                h("th", { scope: "col" }, "item"),
+                h("th", { scope: "col" }, "expected"),
+                h("th", { scope: "col" }, "actual")
+              )
+            ),
             h(
               "tbody",
               {},
               result.mismatches.map((mismatch) =>
-                h("tr", { "data-item": mismatch.item }, h("td", {}, mismatch.item), h("td", { class: "expected" }, mismatch.expected), h("td", { class: "actual" }, mismatch.actual))
+                h(
+                  "tr",
+                  { "data-item": mismatch.item },
+                  h("td", {}, mismatch.item),
+                  h("td", { class: "expected" }, mismatch.expected),
+                  h("td", { class: "actual" }, mismatch.actual)
+                )
               )
             )
           ),
-          h("details", { open: index === firstFailure }, h("summary", {}, `Worksheet of ${result.row.name}`), worksheetView(result.worksheet, `golden-${result.row.name}`))
+          h(
+            "details",
+            { open: index === firstFailure },
+            h("summary", {}, `Worksheet of ${result.row.name}`),
+            worksheetView(result.worksheet, `golden-${result.row.name}`)
+          )
         )
       },
       csvName: "golden-results.csv",
@@ -77,9 +104,26 @@ export const goldenResultsView = (results: ReadonlyArray<GoldenRowResult>): HTML
             expected_monthly: result.row.expected?.monthly ?? "",
             actual_monthly: result._tag === "Rejected" ? "" : result.worksheet.monthly,
             differences:
-              result._tag === "Failed" ? result.mismatches.map((mismatch) => `${mismatch.item}: ${mismatch.expected} → ${mismatch.actual}`).join("; ") : result._tag === "Rejected" ? result.reason : ""
+              result._tag === "Failed"
+                ? result.mismatches
+                    .map((mismatch) => `${mismatch.item}: ${mismatch.expected} → ${mismatch.actual}`)
+                    .join("; ")
+                : result._tag === "Rejected"
+                  ? result.reason
+                  : ""
           })),
-          { header: true, columns: ["case", "result", "expected_annually", "actual_annually", "expected_monthly", "actual_monthly", "differences"] }
+          {
+            header: true,
+            columns: [
+              "case",
+              "result",
+              "expected_annually",
+              "actual_annually",
+              "expected_monthly",
+              "actual_monthly",
+              "differences"
+            ]
+          }
         )
     })
   )

@@ -38,7 +38,11 @@ const textWidth = (text: string) => text.length * 7
 /** The heat map with its export buttons. */
 export const heatMap = (options: HeatMapOptions): HTMLElement => {
   const { xValues, yValues, cells } = options
-  const cellWidth = Math.max(46, Math.min(90, Math.floor(900 / Math.max(1, xValues.length))), ...cells.map((cell) => textWidth(cell.label) + 8))
+  const cellWidth = Math.max(
+    46,
+    Math.min(90, Math.floor(900 / Math.max(1, xValues.length))),
+    ...cells.map((cell) => textWidth(cell.label) + 8)
+  )
   const left = Math.max(90, ...yValues.map((value) => textWidth(value) + 24)) + 18
   const top = 44
   // wide enough for the cells and for the title above them
@@ -49,13 +53,28 @@ export const heatMap = (options: HeatMapOptions): HTMLElement => {
   const [min, max] = values.length === 0 ? [0, 0] : [Math.min(...values), Math.max(...values)]
   const limit = Math.max(Math.abs(min), Math.abs(max))
   const fillOf = (value: number | null) =>
-    value === null ? "#d9d9d9" : options.scale === "sequential" ? sequentialColour(value, min, max) : divergingColour(value, limit)
+    value === null
+      ? "#d9d9d9"
+      : options.scale === "sequential"
+        ? sequentialColour(value, min, max)
+        : divergingColour(value, limit)
 
   const byPosition = new Map(cells.map((cell) => [`${cell.x}\u0000${cell.y}`, cell]))
   const status = h("p", { class: "cell-status", role: "status" })
   let selected: { column: number; row: number } | undefined
 
-  const highlight = s("rect", { class: "selection", x: 0, y: 0, width: cellWidth, height: CELL_HEIGHT, fill: "none", stroke: "#111111", "stroke-width": 2.5, visibility: "hidden", "pointer-events": "none" })
+  const highlight = s("rect", {
+    class: "selection",
+    x: 0,
+    y: 0,
+    width: cellWidth,
+    height: CELL_HEIGHT,
+    fill: "none",
+    stroke: "#111111",
+    "stroke-width": 2.5,
+    visibility: "hidden",
+    "pointer-events": "none"
+  })
 
   const select = (column: number, row: number) => {
     const cell = byPosition.get(`${xValues[column]}\u0000${yValues[row]}`)
@@ -89,7 +108,18 @@ export const heatMap = (options: HeatMapOptions): HTMLElement => {
       })
       const label = s(
         "text",
-        { x: x + cellWidth / 2, y: y + CELL_HEIGHT / 2 + 4, "text-anchor": "middle", "font-size": 11, "font-family": FONT, fill: labelColour(fill), "pointer-events": "none", class: "cell-label", "data-x": xValue, "data-y": yValue },
+        {
+          x: x + cellWidth / 2,
+          y: y + CELL_HEIGHT / 2 + 4,
+          "text-anchor": "middle",
+          "font-size": 11,
+          "font-family": FONT,
+          fill: labelColour(fill),
+          "pointer-events": "none",
+          class: "cell-label",
+          "data-x": xValue,
+          "data-y": yValue
+        },
         cell?.label ?? ""
       )
       return [rect, label]
@@ -99,36 +129,130 @@ export const heatMap = (options: HeatMapOptions): HTMLElement => {
   const legendWidth = Math.min(300, width - left - 20)
   const gradientId = `legend-${options.fileName.replace(/[^a-z0-9]/gi, "")}`
   const stops = [0, 0.25, 0.5, 0.75, 1].map((t) =>
-    s("stop", { offset: `${t * 100}%`, "stop-color": options.scale === "sequential" ? sequentialColour(min + (max - min) * t, min, max) : divergingColour(-limit + 2 * limit * t, limit) })
+    s("stop", {
+      offset: `${t * 100}%`,
+      "stop-color":
+        options.scale === "sequential"
+          ? sequentialColour(min + (max - min) * t, min, max)
+          : divergingColour(-limit + 2 * limit * t, limit)
+    })
   )
   const legendLow = options.scale === "sequential" ? min : -limit
   const legendHigh = options.scale === "sequential" ? max : limit
 
   const svg = s(
     "svg",
-    { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-labelledby": `${gradientId}-title`, class: "heat-map-chart" },
+    {
+      width,
+      height,
+      viewBox: `0 0 ${width} ${height}`,
+      role: "img",
+      "aria-labelledby": `${gradientId}-title`,
+      class: "heat-map-chart"
+    },
     s("title", { id: `${gradientId}-title` }, options.title),
     s("rect", { x: 0, y: 0, width, height, fill: "#ffffff" }),
-    s("text", { x: left, y: 20, "font-size": 14, "font-weight": "bold", "font-family": FONT, fill: "#111111" }, options.title),
+    s(
+      "text",
+      { x: left, y: 20, "font-size": 14, "font-weight": "bold", "font-family": FONT, fill: "#111111" },
+      options.title
+    ),
     xValues.map((value, column) =>
-      s("text", { x: left + column * cellWidth + cellWidth / 2, y: top + CELL_HEIGHT * yValues.length + 16, "text-anchor": "middle", "font-size": 11, "font-family": FONT, fill: "#111111" }, value)
+      s(
+        "text",
+        {
+          x: left + column * cellWidth + cellWidth / 2,
+          y: top + CELL_HEIGHT * yValues.length + 16,
+          "text-anchor": "middle",
+          "font-size": 11,
+          "font-family": FONT,
+          fill: "#111111"
+        },
+        value
+      )
     ),
-    s("text", { x: left + (cellWidth * xValues.length) / 2, y: top + CELL_HEIGHT * yValues.length + 36, "text-anchor": "middle", "font-size": 12, "font-family": FONT, fill: "#111111" }, options.xTitle),
+    s(
+      "text",
+      {
+        x: left + (cellWidth * xValues.length) / 2,
+        y: top + CELL_HEIGHT * yValues.length + 36,
+        "text-anchor": "middle",
+        "font-size": 12,
+        "font-family": FONT,
+        fill: "#111111"
+      },
+      options.xTitle
+    ),
     yValues.map((value, row) =>
-      s("text", { x: left - 8, y: top + row * CELL_HEIGHT + CELL_HEIGHT / 2 + 4, "text-anchor": "end", "font-size": 11, "font-family": FONT, fill: "#111111" }, value)
+      s(
+        "text",
+        {
+          x: left - 8,
+          y: top + row * CELL_HEIGHT + CELL_HEIGHT / 2 + 4,
+          "text-anchor": "end",
+          "font-size": 11,
+          "font-family": FONT,
+          fill: "#111111"
+        },
+        value
+      )
     ),
-    s("text", { x: 14, y: top + (CELL_HEIGHT * yValues.length) / 2, "text-anchor": "middle", "font-size": 12, "font-family": FONT, fill: "#111111", transform: `rotate(-90 14 ${top + (CELL_HEIGHT * yValues.length) / 2})` }, options.yTitle),
+    s(
+      "text",
+      {
+        x: 14,
+        y: top + (CELL_HEIGHT * yValues.length) / 2,
+        "text-anchor": "middle",
+        "font-size": 12,
+        "font-family": FONT,
+        fill: "#111111",
+        transform: `rotate(-90 14 ${top + (CELL_HEIGHT * yValues.length) / 2})`
+      },
+      options.yTitle
+    ),
     s("g", { class: "cells" }, body),
     highlight,
     s("defs", {}, s("linearGradient", { id: gradientId, x1: "0", x2: "1", y1: "0", y2: "0" }, stops)),
-    s("text", { x: left, y: legendTop - 6, "font-size": 11, "font-family": FONT, fill: "#111111" }, options.legendTitle),
-    s("rect", { x: left, y: legendTop, width: legendWidth, height: 12, fill: `url(#${gradientId})`, stroke: "#777777", "stroke-width": 0.5 }),
-    s("text", { x: left, y: legendTop + 26, "font-size": 11, "font-family": FONT, fill: "#111111" }, formatLegend(legendLow, options.scale)),
-    s("text", { x: left + legendWidth, y: legendTop + 26, "text-anchor": "end", "font-size": 11, "font-family": FONT, fill: "#111111" }, formatLegend(legendHigh, options.scale))
+    s(
+      "text",
+      { x: left, y: legendTop - 6, "font-size": 11, "font-family": FONT, fill: "#111111" },
+      options.legendTitle
+    ),
+    s("rect", {
+      x: left,
+      y: legendTop,
+      width: legendWidth,
+      height: 12,
+      fill: `url(#${gradientId})`,
+      stroke: "#777777",
+      "stroke-width": 0.5
+    }),
+    s(
+      "text",
+      { x: left, y: legendTop + 26, "font-size": 11, "font-family": FONT, fill: "#111111" },
+      formatLegend(legendLow, options.scale)
+    ),
+    s(
+      "text",
+      {
+        x: left + legendWidth,
+        y: legendTop + 26,
+        "text-anchor": "end",
+        "font-size": 11,
+        "font-family": FONT,
+        fill: "#111111"
+      },
+      formatLegend(legendHigh, options.scale)
+    )
   )
 
   const onKeyDown = (event: KeyboardEvent) => {
-    const moves: Record<string, readonly [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }
+    const moves: Record<string, readonly [number, number]> = {
+      ArrowLeft: [-1, 0],
+      ArrowRight: [1, 0],
+      ArrowUp: [0, -1],
+      ArrowDown: [0, 1]
+    }
     const move = moves[event.key]
     if (move === undefined) return
     event.preventDefault()
@@ -159,12 +283,22 @@ export const heatMap = (options: HeatMapOptions): HTMLElement => {
     h(
       "figcaption",
       {},
-      h("button", { type: "button", onclick: () => downloadSvg(`${options.fileName}.svg`, svg) }, "Export chart as SVG"),
+      h(
+        "button",
+        { type: "button", onclick: () => downloadSvg(`${options.fileName}.svg`, svg) },
+        "Export chart as SVG"
+      ),
       " ",
-      h("button", { type: "button", onclick: () => void downloadPng(`${options.fileName}.png`, svg) }, "Export chart as PNG")
+      h(
+        "button",
+        { type: "button", onclick: () => void downloadPng(`${options.fileName}.png`, svg) },
+        "Export chart as PNG"
+      )
     )
   )
 }
 
 const formatLegend = (value: number, scale: "sequential" | "diverging") =>
-  scale === "sequential" ? `${String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, " ")} kr` : `${value > 0 ? "+" : ""}${value.toFixed(2)} %`
+  scale === "sequential"
+    ? `${String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, " ")} kr`
+    : `${value > 0 ? "+" : ""}${value.toFixed(2)} %`

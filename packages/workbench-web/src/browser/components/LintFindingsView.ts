@@ -22,18 +22,31 @@ export const lintFindingsView = (version: TariffVersion, findings: ReadonlyArray
   return h(
     "div",
     { class: "lint-findings" },
-    h("p", { class: errors > 0 ? "summary failed" : "summary passed", "data-summary": "lint" }, errors > 0 ? `✗ ${summary}` : `✓ ${summary}`),
+    h(
+      "p",
+      { class: errors > 0 ? "summary failed" : "summary passed", "data-summary": "lint" },
+      errors > 0 ? `✗ ${summary}` : `✓ ${summary}`
+    ),
     findings.length === 0
       ? null
       : dataTable({
           caption: "Linter findings",
           columns: [{ title: "severity" }, { title: "rule" }, { title: "message" }],
-          rows: findings.map((finding) => [finding.severity, finding.rule ?? "", h("span", { class: "finding-message" }, finding.message)]),
+          rows: findings.map((finding) => [
+            finding.severity,
+            finding.rule ?? "",
+            h("span", { class: "finding-message" }, finding.message)
+          ]),
           rowClass: (index) => (findings[index]!.severity === "error" ? "failed" : "warned"),
           csvName: "lint-findings.csv"
         }),
     findings.length === 0
       ? null
-      : h("details", { class: "as-text" }, h("summary", {}, "As kasko tariff check prints them"), h("pre", { class: "lint-report" }, lintReport(findings)))
+      : h(
+          "details",
+          { class: "as-text" },
+          h("summary", {}, "As kasko tariff check prints them"),
+          h("pre", { class: "lint-report" }, lintReport(findings))
+        )
   )
 }

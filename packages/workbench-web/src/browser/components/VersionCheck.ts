@@ -12,7 +12,11 @@ import { goldenResultsView } from "./GoldenResultsView.js"
 import { findingsOf, lintFindingsView } from "./LintFindingsView.js"
 
 /** Fills `slot` with the check of a version; a later call supersedes an earlier one still running. */
-export const showVersionCheck = async (slot: HTMLElement, version: TariffVersion | undefined, workspace: Workspace): Promise<void> => {
+export const showVersionCheck = async (
+  slot: HTMLElement,
+  version: TariffVersion | undefined,
+  workspace: Workspace
+): Promise<void> => {
   const token = Symbol("check")
   checks.set(slot, token)
   if (version === undefined) {
@@ -20,18 +24,41 @@ export const showVersionCheck = async (slot: HTMLElement, version: TariffVersion
     return
   }
   const [lintTitle, goldenTitle] = [uniqueId("lint-title"), uniqueId("golden-title")]
-  const lint = h("section", { "aria-labelledby": lintTitle }, h("h3", { id: lintTitle }, "Linter"), lintFindingsView(version, findingsOf(version)))
+  const lint = h(
+    "section",
+    { "aria-labelledby": lintTitle },
+    h("h3", { id: lintTitle }, "Linter"),
+    lintFindingsView(version, findingsOf(version))
+  )
   const golden = h(
     "section",
     { "aria-labelledby": goldenTitle },
     h("h3", { id: goldenTitle }, "Golden tables"),
-    workspace.goldenTables().flatMap((table) => (table.problem === undefined ? [] : [h("p", { class: "problem" }, `${table.file} cannot be read: ${table.problem}`)]))
+    workspace
+      .goldenTables()
+      .flatMap((table) =>
+        table.problem === undefined
+          ? []
+          : [h("p", { class: "problem" }, `${table.file} cannot be read: ${table.problem}`)]
+      )
   )
   if (version.tariff === undefined) {
-    golden.append(h("p", { class: "summary failed", "data-summary": "golden" }, `✗ the golden rows cannot run: ${version.key} ${version.problem ?? "does not load"}`))
+    golden.append(
+      h(
+        "p",
+        { class: "summary failed", "data-summary": "golden" },
+        `✗ the golden rows cannot run: ${version.key} ${version.problem ?? "does not load"}`
+      )
+    )
   } else {
-    const tables = workspace.goldenTables().map((table) => table.file).join(", ") || "none in the directory"
-    golden.append(h("p", { class: "hint" }, `The rows of ${version.tariff.product_name} in ${tables}, priced with this version.`))
+    const tables =
+      workspace
+        .goldenTables()
+        .map((table) => table.file)
+        .join(", ") || "none in the directory"
+    golden.append(
+      h("p", { class: "hint" }, `The rows of ${version.tariff.product_name} in ${tables}, priced with this version.`)
+    )
     const results = await checkGoldenRows(goldenRows(workspace), version.tariff)
     if (checks.get(slot) !== token) return
     golden.append(goldenResultsView(results))

@@ -3,4 +3,8 @@ import type { FieldViolation } from "../../model/CasePrice.js"
 import { h } from "../Dom.js"
 
 export const violationList = (violations: ReadonlyArray<FieldViolation>): HTMLElement =>
-  h("ul", { class: "violations" }, violations.map((violation) => h("li", {}, h("code", {}, violation.field), " ", violation.message)))
+  h(
+    "ul",
+    { class: "violations" },
+    violations.map((violation) => h("li", {}, h("code", {}, violation.field), " ", violation.message))
+  )

@@ -71,12 +71,21 @@ export const worksheetView = (worksheet: RatingWorksheet.RatingWorksheet, name =
     ),
     dataTable({
       caption: "Coverage lines",
-      columns: [{ title: "coverage" }, { title: "base" }, { title: "base kr", numeric: true }, { title: "loadings" }, { title: "premium kr", numeric: true }, { title: "terms" }],
+      columns: [
+        { title: "coverage" },
+        { title: "base" },
+        { title: "base kr", numeric: true },
+        { title: "loadings" },
+        { title: "premium kr", numeric: true },
+        { title: "terms" }
+      ],
       rows: worksheet.coverage_lines.map((line) => [
         h("span", { "data-coverage": line.coverage }, line.coverage),
         line.base_description,
         exactKroner(line.base_ore),
-        line.loadings.map((loading) => `${loading.percent >= 0 ? "+" : ""}${loading.percent} % ${loading.loading}`).join(", ") || "—",
+        line.loadings
+          .map((loading) => `${loading.percent >= 0 ? "+" : ""}${loading.percent} % ${loading.loading}`)
+          .join(", ") || "—",
         h("span", { "data-premium-of": line.coverage }, kroner(line.premium_ore)),
         [
           ...(line.deductible_ore === undefined ? [] : [`deductible ${kroner(line.deductible_ore)}`]),

@@ -4,13 +4,36 @@
  * linter's findings underlined where they are. Loaded only when the edit
  * view opens, so the first load of the page does not carry it.
  */
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionContext, type CompletionResult } from "@codemirror/autocomplete"
+import {
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  completionKeymap,
+  type CompletionContext,
+  type CompletionResult
+} from "@codemirror/autocomplete"
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands"
 import { json, jsonParseLinter } from "@codemirror/lang-json"
-import { bracketMatching, defaultHighlightStyle, ensureSyntaxTree, foldGutter, foldKeymap, indentOnInput, syntaxHighlighting, syntaxTree } from "@codemirror/language"
+import {
+  bracketMatching,
+  defaultHighlightStyle,
+  ensureSyntaxTree,
+  foldGutter,
+  foldKeymap,
+  indentOnInput,
+  syntaxHighlighting,
+  syntaxTree
+} from "@codemirror/language"
 import { linter, lintGutter, lintKeymap, type Diagnostic } from "@codemirror/lint"
 import { EditorState } from "@codemirror/state"
-import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from "@codemirror/view"
+import {
+  drawSelection,
+  EditorView,
+  highlightActiveLine,
+  highlightActiveLineGutter,
+  keymap,
+  lineNumbers
+} from "@codemirror/view"
 import { Tariff } from "@kasko/core/actuarial"
 import { completionAt } from "../../model/SchemaCompletion.js"
 import { tariffDiagnostics } from "../../model/TariffDiagnostics.js"
@@ -30,11 +53,21 @@ const schemaCompletion = (context: CompletionContext): CompletionResult | null =
   const doc = context.state.doc.toString()
   const found = completionAt(Tariff.Tariff.ast, fullTree(context.state), doc, context.pos)
   if (found === undefined || found.options.length === 0) return null
-  if (!context.explicit && found.from === found.to && !OPENS_COMPLETION.test(doc.slice(Math.max(0, context.pos - 40), context.pos))) return null
+  if (
+    !context.explicit &&
+    found.from === found.to &&
+    !OPENS_COMPLETION.test(doc.slice(Math.max(0, context.pos - 40), context.pos))
+  )
+    return null
   return {
     from: found.from,
     to: found.to,
-    options: found.options.map((option) => ({ label: option.label, apply: option.apply, detail: option.detail, type: option.type }))
+    options: found.options.map((option) => ({
+      label: option.label,
+      apply: option.apply,
+      detail: option.detail,
+      type: option.type
+    }))
   }
 }
 
@@ -51,7 +84,13 @@ const tariffLinter = linter(
 const styleNonce = () => document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? ""
 
 /** Puts an editor into `parent`; `onChange` hears every new text. */
-export const createTariffEditor = (parent: HTMLElement, text: string, label: string, describedBy: string, onChange: (text: string) => void): TariffEditor => {
+export const createTariffEditor = (
+  parent: HTMLElement,
+  text: string,
+  label: string,
+  describedBy: string,
+  onChange: (text: string) => void
+): TariffEditor => {
   // opening a version replaces the text without it counting as an edit
   let opening = false
   const view = new EditorView({
@@ -74,7 +113,14 @@ export const createTariffEditor = (parent: HTMLElement, text: string, label: str
         tariffLinter,
         lintGutter(),
         // Tab is left to the browser: keyboard users move on out of the editor with it
-        keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...foldKeymap, ...completionKeymap, ...lintKeymap]),
+        keymap.of([
+          ...closeBracketsKeymap,
+          ...defaultKeymap,
+          ...historyKeymap,
+          ...foldKeymap,
+          ...completionKeymap,
+          ...lintKeymap
+        ]),
         EditorView.cspNonce.of(styleNonce()),
         // an explicit tabindex, as a contenteditable already has: tools (axe-core) then see the scroller's content as focusable
         EditorView.contentAttributes.of({ "aria-label": label, "aria-describedby": describedBy, tabindex: "0" }),

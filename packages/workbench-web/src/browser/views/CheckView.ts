@@ -27,7 +27,9 @@ export const renderCheckView = (app: App): HTMLElement => {
         results
       )
       results.setAttribute("aria-busy", "true")
-      void showVersionCheck(results, app.version(app.state.check), app.workspace).then(() => results.setAttribute("aria-busy", "false"))
+      void showVersionCheck(results, app.version(app.state.check), app.workspace).then(() =>
+        results.setAttribute("aria-busy", "false")
+      )
     })
   draw()
   return view

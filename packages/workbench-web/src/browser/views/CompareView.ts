@@ -33,11 +33,16 @@ export const renderCompareView = (app: App): HTMLElement => {
 
   const chosen = (): readonly [Tariff.Tariff, Tariff.Tariff] | undefined => {
     const [before, after] = [app.version(app.state.compare.old)?.tariff, app.version(app.state.compare.new)?.tariff]
-    return before === undefined || after === undefined || before.product_name !== after.product_name ? undefined : [before, after]
+    return before === undefined || after === undefined || before.product_name !== after.product_name
+      ? undefined
+      : [before, after]
   }
 
   const cases = (): Array<GoldenCase> =>
-    app.workspace.goldenTables().filter((table) => app.state.compare.cases === ALL_TABLES || table.file === app.state.compare.cases).flatMap((table) => table.rows)
+    app.workspace
+      .goldenTables()
+      .filter((table) => app.state.compare.cases === ALL_TABLES || table.file === app.state.compare.cases)
+      .flatMap((table) => table.rows)
 
   const drawChanges = async () => {
     const token = (drawing = Symbol("changes"))
@@ -59,7 +64,14 @@ export const renderCompareView = (app: App): HTMLElement => {
         ? null
         : dataTable({
             caption: "Changed premiums",
-            columns: [{ title: "case" }, { title: "item" }, { title: "old kr", numeric: true }, { title: "new kr", numeric: true }, { title: "change kr", numeric: true }, { title: "change %", numeric: true }],
+            columns: [
+              { title: "case" },
+              { title: "item" },
+              { title: "old kr", numeric: true },
+              { title: "new kr", numeric: true },
+              { title: "change kr", numeric: true },
+              { title: "change %", numeric: true }
+            ],
             rows: changes.map((change) => [
               change.case,
               change.item,
@@ -68,16 +80,24 @@ export const renderCompareView = (app: App): HTMLElement => {
               signed(change.change_kroner, 2),
               change.change_percent === null ? "new" : `${signed(change.change_percent, 2)} %`
             ]),
-            rowClass: (index) => ((changes[index]!.change_kroner > 0 ? "dearer" : "cheaper")),
+            rowClass: (index) => (changes[index]!.change_kroner > 0 ? "dearer" : "cheaper"),
             csvName: "tariff-diff.csv",
             // the columns of `kasko tariff diff --json`
             csv: () =>
-              stringify(changes.map((change) => ({ ...change, change_percent: change.change_percent ?? "" })), {
-                header: true,
-                columns: ["case", "item", "old_kroner", "new_kroner", "change_kroner", "change_percent"]
-              })
+              stringify(
+                changes.map((change) => ({ ...change, change_percent: change.change_percent ?? "" })),
+                {
+                  header: true,
+                  columns: ["case", "item", "old_kroner", "new_kroner", "change_kroner", "change_percent"]
+                }
+              )
           }),
-      h("details", { class: "as-text" }, h("summary", {}, "As kasko tariff diff prints it"), h("pre", { class: "diff-report" }, diffReport(changes, priced)))
+      h(
+        "details",
+        { class: "as-text" },
+        h("summary", {}, "As kasko tariff diff prints it"),
+        h("pre", { class: "diff-report" }, diffReport(changes, priced))
+      )
     )
     changesSlot.setAttribute("aria-busy", "false")
   }
@@ -85,7 +105,14 @@ export const renderCompareView = (app: App): HTMLElement => {
   const showCell = (cell: ChangeCell) => {
     const { x, y } = app.state
     const side = (title: string, price: ChangeCell["old"]) =>
-      h("div", { class: "side" }, h("h4", {}, title), price._tag === "Priced" ? worksheetView(price.worksheet, `${title}-${cell.x}-${cell.y}`) : violationList(price.violations))
+      h(
+        "div",
+        { class: "side" },
+        h("h4", {}, title),
+        price._tag === "Priced"
+          ? worksheetView(price.worksheet, `${title}-${cell.x}-${cell.y}`)
+          : violationList(price.violations)
+      )
     replaceChildren(
       cellDetail,
       h("h3", {}, `Cell ${x.parameter}=${cell.x}, ${y.parameter}=${cell.y}`),
@@ -114,7 +141,9 @@ export const renderCompareView = (app: App): HTMLElement => {
     const base = app.state.case
     const cells = changeGridCells(base, x, y, pair[0], pair[1])
     const first = cells[0]?.new
-    form.showViolations(first?._tag === "Rejected" && cells.every((cell) => cell.new._tag === "Rejected") ? first.violations : [])
+    form.showViolations(
+      first?._tag === "Rejected" && cells.every((cell) => cell.new._tag === "Rejected") ? first.violations : []
+    )
     const byCell = new Map(cells.map((cell) => [`${cell.x}\u0000${cell.y}`, cell]))
     replaceChildren(
       chart,
@@ -141,7 +170,10 @@ export const renderCompareView = (app: App): HTMLElement => {
         h("summary", {}, "The change grid as a table"),
         dataTable({
           caption: `Change of the annual premium (%) by ${y.parameter} (rows) and ${x.parameter} (columns)`,
-          columns: [{ title: `${y.parameter} \\ ${x.parameter}` }, ...x.values.map((value) => ({ title: value, numeric: true }))],
+          columns: [
+            { title: `${y.parameter} \\ ${x.parameter}` },
+            ...x.values.map((value) => ({ title: value, numeric: true }))
+          ],
           rows: y.values.map((yValue) => [
             yValue,
             ...x.values.map((xValue) => {
@@ -154,7 +186,10 @@ export const renderCompareView = (app: App): HTMLElement => {
         })
       )
     )
-    replaceChildren(cellDetail, h("p", { class: "hint" }, "Hover a cell, or focus the map and use the arrow keys, to see both worksheets."))
+    replaceChildren(
+      cellDetail,
+      h("p", { class: "hint" }, "Hover a cell, or focus the map and use the arrow keys, to see both worksheets.")
+    )
   }
 
   const draw = () =>
@@ -176,32 +211,64 @@ export const renderCompareView = (app: App): HTMLElement => {
         h("h2", { id: "compare-title" }, "Compare versions"),
         h(
           "form",
-          { class: "inline-controls", "aria-label": "Versions to compare", onsubmit: (event) => event.preventDefault() },
-          selectField("Product", "compare-product", product, ProductCatalogue.PRODUCT_NAMES.map((name) => [name, name] as const), (value) => {
-            const candidates = versionsOf(app.versions(), value)
-            app.store.update((state) => ({
-              ...state,
-              case: { ...state.case, product_name: value },
-              compare: { ...state.compare, old: candidates.at(0)?.key ?? "", new: candidates.at(-1)?.key ?? "" }
-            }))
-            draw()
-          }),
-          versionField("Old version", "old-version", app.state.compare.old, versions, (key) => setCompare({ old: key })),
-          versionField("New version", "new-version", app.state.compare.new, versions, (key) => setCompare({ new: key })),
+          {
+            class: "inline-controls",
+            "aria-label": "Versions to compare",
+            onsubmit: (event) => event.preventDefault()
+          },
+          selectField(
+            "Product",
+            "compare-product",
+            product,
+            ProductCatalogue.PRODUCT_NAMES.map((name) => [name, name] as const),
+            (value) => {
+              const candidates = versionsOf(app.versions(), value)
+              app.store.update((state) => ({
+                ...state,
+                case: { ...state.case, product_name: value },
+                compare: { ...state.compare, old: candidates.at(0)?.key ?? "", new: candidates.at(-1)?.key ?? "" }
+              }))
+              draw()
+            }
+          ),
+          versionField("Old version", "old-version", app.state.compare.old, versions, (key) =>
+            setCompare({ old: key })
+          ),
+          versionField("New version", "new-version", app.state.compare.new, versions, (key) =>
+            setCompare({ new: key })
+          ),
           selectField(
             "Cases",
             "cases",
             app.state.compare.cases,
-            [[ALL_TABLES, "every golden table"] as const, ...app.workspace.goldenTables().map((table) => [table.file, table.file] as const)],
+            [
+              [ALL_TABLES, "every golden table"] as const,
+              ...app.workspace.goldenTables().map((table) => [table.file, table.file] as const)
+            ],
             (cases) => setCompare({ cases })
           )
         ),
-        h("section", { "aria-labelledby": "changes-title" }, h("h3", { id: "changes-title" }, "Changed cases"), changesSlot),
+        h(
+          "section",
+          { "aria-labelledby": "changes-title" },
+          h("h3", { id: "changes-title" }, "Changed cases"),
+          changesSlot
+        ),
         h(
           "section",
           { "aria-labelledby": "change-map-title" },
           h("h3", { id: "change-map-title" }, "Change in % over two parameters"),
-          h("div", { class: "columns" }, h("div", { class: "column-form" }, form.element, axisControls(app, { onValues: () => drawChart(form), onParameter: draw })), h("div", { class: "column-result" }, problem, chart, cellDetail))
+          h(
+            "div",
+            { class: "columns" },
+            h(
+              "div",
+              { class: "column-form" },
+              form.element,
+              axisControls(app, { onValues: () => drawChart(form), onParameter: draw })
+            ),
+            h("div", { class: "column-result" }, problem, chart, cellDetail)
+          )
         )
       )
       void drawChanges()

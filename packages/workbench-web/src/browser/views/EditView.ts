@@ -35,7 +35,10 @@ export const renderEditView = (app: App): HTMLElement => {
       return
     }
     const state = draft === undefined ? `Opened ${app.state.opened}, unchanged.` : "Edited, not saved."
-    const status = current.tariff === undefined ? `${state} It does not load: ${current.problem ?? ""}` : `${state} It loads as ${versionLabel(current)}.`
+    const status =
+      current.tariff === undefined
+        ? `${state} It does not load: ${current.problem ?? ""}`
+        : `${state} It loads as ${versionLabel(current)}.`
     // announced only when it changes, not on every keystroke
     if (draftStatus.textContent !== status) draftStatus.textContent = status
     draftStatus.className = current.tariff === undefined ? "draft-status failed" : "draft-status"
@@ -75,7 +78,11 @@ export const renderEditView = (app: App): HTMLElement => {
     saveMessage.className = "save-message"
     saveMessage.setAttribute("role", "status")
     saveMessage.textContent = "Saving…"
-    const response = await fetch("/api/tariffs", { method: "POST", headers: { "content-type": "application/json" }, body: source })
+    const response = await fetch("/api/tariffs", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: source
+    })
     const outcome = Schema.decodeUnknownSync(SaveAnswer)(await response.json())
     if ("refused" in outcome) {
       saveMessage.className = "save-message failed"
@@ -99,11 +106,24 @@ export const renderEditView = (app: App): HTMLElement => {
       h(
         "div",
         { class: "column-editor" },
-        h("form", { class: "inline-controls", "aria-label": "Version to open", onsubmit: (event) => event.preventDefault() }, openSlot),
-        h("p", { class: "hint", id: "editor-hint" }, "Ctrl-Space completes from the tariff's Schema; problems are underlined as you type (Ctrl-Shift-M lists them); Tab leaves the editor."),
+        h(
+          "form",
+          { class: "inline-controls", "aria-label": "Version to open", onsubmit: (event) => event.preventDefault() },
+          openSlot
+        ),
+        h(
+          "p",
+          { class: "hint", id: "editor-hint" },
+          "Ctrl-Space completes from the tariff's Schema; problems are underlined as you type (Ctrl-Shift-M lists them); Tab leaves the editor."
+        ),
         editorSlot,
         draftStatus,
-        h("div", { class: "save" }, h("button", { type: "button", class: "primary", onclick: () => void save() }, "Save as a new version"), saveMessage)
+        h(
+          "div",
+          { class: "save" },
+          h("button", { type: "button", class: "primary", onclick: () => void save() }, "Save as a new version"),
+          saveMessage
+        )
       ),
       h("div", { class: "column-result" }, h("h3", {}, "Following the edit"), check)
     )

@@ -27,7 +27,9 @@ export const renderGridView = (app: App): HTMLElement => {
     replaceChildren(
       cellDetail,
       h("h3", {}, `Cell ${x.parameter}=${cell.x}, ${y.parameter}=${cell.y}`),
-      cell.price._tag === "Priced" ? worksheetView(cell.price.worksheet, `cell-${cell.x}-${cell.y}`) : violationList(cell.price.violations)
+      cell.price._tag === "Priced"
+        ? worksheetView(cell.price.worksheet, `cell-${cell.x}-${cell.y}`)
+        : violationList(cell.price.violations)
     )
   }
 
@@ -43,7 +45,9 @@ export const renderGridView = (app: App): HTMLElement => {
     const cells = priceGridCells(base, x, y, app.tariffsFor())
     // a violation every cell shares belongs to the form's fields; the rest show per cell
     const first = cells[0]?.price
-    form.showViolations(first?._tag === "Rejected" && cells.every((cell) => cell.price._tag === "Rejected") ? first.violations : [])
+    form.showViolations(
+      first?._tag === "Rejected" && cells.every((cell) => cell.price._tag === "Rejected") ? first.violations : []
+    )
     const byCell = new Map(cells.map((cell) => [`${cell.x}\u0000${cell.y}`, cell]))
     replaceChildren(
       chart,
@@ -73,7 +77,10 @@ export const renderGridView = (app: App): HTMLElement => {
         h("summary", {}, "The grid as a table"),
         dataTable({
           caption: `Annual premium (kr) by ${y.parameter} (rows) and ${x.parameter} (columns)`,
-          columns: [{ title: `${y.parameter} \\ ${x.parameter}` }, ...x.values.map((value) => ({ title: value, numeric: true }))],
+          columns: [
+            { title: `${y.parameter} \\ ${x.parameter}` },
+            ...x.values.map((value) => ({ title: value, numeric: true }))
+          ],
           rows: y.values.map((yValue) => [
             yValue,
             ...x.values.map((xValue) => {
@@ -86,19 +93,31 @@ export const renderGridView = (app: App): HTMLElement => {
         })
       )
     )
-    replaceChildren(cellDetail, h("p", { class: "hint" }, "Hover a cell, or focus the map and use the arrow keys, to see its worksheet."))
+    replaceChildren(
+      cellDetail,
+      h("p", { class: "hint" }, "Hover a cell, or focus the map and use the arrow keys, to see its worksheet.")
+    )
   }
 
   const draw = () =>
     redrawKeepingFocus(view, () => {
-      const form: CaseForm = caseForm(app, { without: [app.state.x.parameter, app.state.y.parameter], onInput: () => drawGrid(form), onStructureChange: draw })
+      const form: CaseForm = caseForm(app, {
+        without: [app.state.x.parameter, app.state.y.parameter],
+        onInput: () => drawGrid(form),
+        onStructureChange: draw
+      })
       replaceChildren(
         view,
         h("h2", { id: "grid-title" }, "Price grid"),
         h(
           "div",
           { class: "columns" },
-          h("div", { class: "column-form" }, form.element, axisControls(app, { onValues: () => drawGrid(form), onParameter: draw })),
+          h(
+            "div",
+            { class: "column-form" },
+            form.element,
+            axisControls(app, { onValues: () => drawGrid(form), onParameter: draw })
+          ),
           h("div", { class: "column-result" }, problem, chart, table, cellDetail)
         )
       )

@@ -49,7 +49,12 @@ export const renderPriceView = (app: App): HTMLElement => {
       replaceChildren(
         view,
         h("h2", { id: "price-title" }, "Price a case"),
-        h("div", { class: "columns" }, h("div", { class: "column-form" }, form.element), h("div", { class: "column-result" }, summary, worksheet))
+        h(
+          "div",
+          { class: "columns" },
+          h("div", { class: "column-form" }, form.element),
+          h("div", { class: "column-result" }, summary, worksheet)
+        )
       )
       reprice(form)
     })

@@ -10,7 +10,10 @@ import { handwrittenOffer } from "./handwrittenOffer.mjs"
 /** 512 different offer requests, the same every run. */
 const requests = (() => {
   let seed = 20261122
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+  const random = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed / 2147483648
+  }
   const pick = (values) => values[Math.floor(random() * values.length)]
   return Array.from({ length: 512 }, () => {
     const parameters = Examples.standardParameters({

@@ -20,8 +20,15 @@ const READS = 30_000
 const templateQuote = async () => {
   let captured
   const capturing = Layer.succeed(QuoteStore.QuoteStore, {
-    insert: (quote) => Effect.sync(() => void (captured = quote)),
-    insertIdempotent: (quote) => Effect.sync(() => ((captured = quote), Option.none())),
+    insert: (quote) =>
+      Effect.sync(() => {
+        captured = quote
+      }),
+    insertIdempotent: (quote) =>
+      Effect.sync(() => {
+        captured = quote
+        return Option.none()
+      }),
     find: () => Effect.succeed(Option.none()),
     markActivated: () => Effect.succeed(Option.none()),
     purge: () => Effect.succeed(0)

@@ -85,7 +85,10 @@ export const startServiceProcess = (environment: Record<string, string>) =>
       lastErrors.push(line)
       if (lastErrors.length > 60) lastErrors.shift()
       const match = /serves on (http:\/\/[^ ]+)/.exec(line)
-      if (match && instance === undefined) resolve((instance = { child, url: match[1]!, lastErrors, stop }))
+      if (match && instance === undefined) {
+        instance = { child, url: match[1]!, lastErrors, stop }
+        resolve(instance)
+      }
     })
   })
 

@@ -39,7 +39,7 @@ describe("kasko partners", () => {
   it("lists partners and suspends one, as text and as JSON", async () => {
     await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset Øst A/S", "--cvr", "12345674")
     expect((await kasko("partners", "list")).stdout).toMatch(
-      /^ID {8}NAME {14}CVR {7}STATUS  CREATED\nbilhuset  Bilhuset Øst A\/S  12345674  active  \d{4}-\d\d-\d\dT[\d:.]+Z\n$/
+      /^ID {8}NAME {14}CVR {7}STATUS {2}CREATED\nbilhuset {2}Bilhuset Øst A\/S {2}12345674 {2}active {2}\d{4}-\d\d-\d\dT[\d:.]+Z\n$/
     )
     const suspended = await kasko("partners", "suspend", "--id", "bilhuset")
     expect(suspended.stdout).toBe("partner bilhuset suspended: its keys and tokens are refused from now on\n")

@@ -234,7 +234,7 @@ describe("authentication (spec §5)", () => {
       }),
       await offer({
         ...authorization,
-        "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey.slice(0, -1) + "x"
+        "ocp-apim-subscription-key": `${service.partners["alice-leasing"]!.subscriptionKey.slice(0, -1)}x`
       }),
       await offer({ ...authorization, "ocp-apim-subscription-key": service.partners["bob-biler"]!.subscriptionKey })
     ]

@@ -13,7 +13,7 @@ import { makeClient, startTestService, type TestService } from "./support.js"
 const directory = temporaryDirectory("kasko-isolation-")
 let server: TestService
 let client: Awaited<ReturnType<typeof makeClient>>
-let partners: Array<PartnerCredentials> = []
+const partners: Array<PartnerCredentials> = []
 const quotes: Array<{ owner: number; id: string }> = []
 let notFoundBody = ""
 

@@ -3,7 +3,7 @@
  * insert interrupted before the group commits is never stored, while the rest
  * of the group is.
  */
-import { QuoteStore } from "@kasko/core"
+import type { QuoteStore } from "@kasko/core"
 import { SqliteConnection, SqliteQuoteStore } from "@kasko/sqlite"
 import { Effect, Fiber, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"

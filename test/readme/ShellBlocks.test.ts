@@ -90,6 +90,7 @@ const runBash = (script: string, environment: NodeJS.ProcessEnv, background: Arr
     bash.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()))
     bash.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()))
     // without the colours a terminal would show
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes, which start with ESC
     bash.on("exit", (status) => resolve({ status, output: output.replace(/\x1b\[[0-9;]*m/g, "") }))
   })
 

@@ -5,7 +5,7 @@
  * revoking a key or suspending a partner), while it stays remembered as long
  * as nothing changes.
  */
-import { Authentication as AuthenticationPort, PartnerStore } from "@kasko/core"
+import { type Authentication as AuthenticationPort, PartnerStore } from "@kasko/core"
 import { PartnerAdministration } from "@kasko/core/administration"
 import { Authentication, SubscriptionKeys } from "@kasko/credentials"
 import { SqliteConnection, SqlitePartnerStore } from "@kasko/sqlite"
@@ -28,7 +28,11 @@ describe("authentication's memory of subscription keys on SQLite", () => {
     let lookups = 0
     const countingStore: PartnerStore.PartnerStore["Type"] = {
       ...serviceStore,
-      findSubscriptionKey: (prefix) => Effect.suspend(() => ((lookups += 1), serviceStore.findSubscriptionKey(prefix)))
+      findSubscriptionKey: (prefix) =>
+        Effect.suspend(() => {
+          lookups += 1
+          return serviceStore.findSubscriptionKey(prefix)
+        })
     }
     const onAdmin = <A, E>(program: Effect.Effect<A, E, PartnerStore.PartnerStore>) =>
       Effect.runPromise(

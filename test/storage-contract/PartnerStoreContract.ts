@@ -1,7 +1,7 @@
 /** The partner storage contract every PartnerStore honours, exercised through the core's administration programs. */
 import { PartnerAdministration } from "@kasko/core/administration"
 import { PartnerStore } from "@kasko/core"
-import { Effect, Layer, Option, TestClock, TestContext } from "effect"
+import { Effect, type Layer, Option, TestClock, TestContext } from "effect"
 import { describe, expect, it } from "vitest"
 
 type StoreLayer = Layer.Layer<PartnerStore.PartnerStore, unknown>

@@ -8,7 +8,11 @@ type StoredQuote = QuoteStore.StoredQuote
 const capturingStore = (captured: Array<StoredQuote>) =>
   Layer.succeed(QuoteStore.QuoteStore, {
     insert: (quote) => Effect.sync(() => void captured.push(quote)),
-    insertIdempotent: (quote) => Effect.sync(() => (captured.push(quote), Option.none())),
+    insertIdempotent: (quote) =>
+      Effect.sync(() => {
+        captured.push(quote)
+        return Option.none()
+      }),
     find: () => Effect.succeed(Option.none()),
     markActivated: () => Effect.succeed(Option.none()),
     purge: () => Effect.succeed(0),

@@ -100,6 +100,7 @@ describe.skipIf(skipBrowser)("the edit view", () => {
     // CodeMirror ignores keys for its interactionDelay (75 ms) after the list opens, so that a list popping up mid-typing takes no stray Enter
     await page.waitForTimeout(150)
     await page.keyboard.press("Enter")
+    // biome-ignore lint/performance/useDomNodeTextContent: innerText is what the actuary sees, line breaks between CodeMirror's line elements included
     expect(await page.locator("main .cm-content").innerText()).toBe('{\n  "currency": "DKK"')
 
     await replaceText(page, '{\n  "rules": [{"event": {"type": "set_limit", "params": {')

@@ -7,7 +7,7 @@
  * CI, where a missing browser fails them.
  */
 import { TariffBook } from "@kasko/core"
-import { type Tariff } from "@kasko/core/actuarial"
+import type { Tariff } from "@kasko/core/actuarial"
 import { startWorkbenchServer, type RunningWorkbench } from "@kasko/workbench-web"
 import { parseGoldenTable, type GoldenCase } from "@kasko/workbench"
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"

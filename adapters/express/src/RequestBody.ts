@@ -140,7 +140,10 @@ const receive = (
       if (received > limitBytes) return settle(Effect.fail(TOO_LARGE))
       // most bodies arrive in one chunk: no array, no concatenation
       if (first === undefined) first = chunk
-      else (chunks ??= [first]).push(chunk)
+      else {
+        chunks ??= [first]
+        chunks.push(chunk)
+      }
     }
     const onEnd = () => {
       if (decompressor === undefined && declaredLength !== undefined && received !== declaredLength) {

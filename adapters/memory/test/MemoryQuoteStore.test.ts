@@ -7,7 +7,10 @@ const storedQuote = async (): Promise<QuoteStore.StoredQuote> => {
   let captured: QuoteStore.StoredQuote | undefined
   const capturing = Layer.succeed(QuoteStore.QuoteStore, {
     ...makeQuoteStore(),
-    insert: (quote) => Effect.sync(() => void (captured = quote))
+    insert: (quote) =>
+      Effect.sync(() => {
+        captured = quote
+      })
   })
   await Effect.runPromise(
     Effect.zipRight(

@@ -76,7 +76,7 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
     waiting = []
     if (group.length === 0) return
     try {
-      storeAll.immediate(group).forEach((earlier, index) => group[index]!.resume(Effect.succeed(earlier)))
+      for (const [index, earlier] of storeAll.immediate(group).entries()) group[index]!.resume(Effect.succeed(earlier))
     } catch (error) {
       if (group.length === 1) return group[0]!.resume(driverFailure("insert quote", error))
       // one bad quote must not fail the others: commit them one by one

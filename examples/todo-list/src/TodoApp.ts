@@ -4,7 +4,7 @@
  * Todos live in memory; time comes from an injectable clock.
  */
 import { CalendarDate, Decoding } from "@kasko/core/transport"
-import { type Errors } from "@kasko/core"
+import type { Errors } from "@kasko/core"
 import { constraintViolation, PROBLEMS, sendProblem } from "@kasko/express"
 import {
   installMethodNotAllowed,

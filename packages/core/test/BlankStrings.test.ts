@@ -5,7 +5,7 @@
  * naming the field. The tables are checked against the request Schema itself,
  * so a new string field cannot be added without deciding which it is.
  */
-import { Either, Schema, SchemaAST } from "effect"
+import { Either, Schema, type SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
 import { decodeQuoteRequest, QuoteRequest } from "../src/quote/QuoteRequest.js"
 import { quoteRequest } from "./support.js"

@@ -1,5 +1,5 @@
 /** Test support: a fixed "now", request builders, and running core programs on a TestClock. */
-import { Effect, Exit, Layer, TestClock, TestContext } from "effect"
+import { Effect, Exit, type Layer, TestClock, TestContext } from "effect"
 import * as TariffBook from "../src/ports/TariffBook.js"
 
 /** The instant tests price at unless they move the clock: a Monday in 2026. */

@@ -42,16 +42,13 @@ const partnerView = (partner: Partner.Partner) => ({
 /** A table of rows, columns padded to their widest cell. */
 const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
-  return (
-    [header, ...rows]
-      .map((row) =>
-        row
-          .map((cell, column) => cell.padEnd(widths[column]!))
-          .join("  ")
-          .trimEnd()
-      )
-      .join("\n") + "\n"
+  const lines = [header, ...rows].map((row) =>
+    row
+      .map((cell, column) => cell.padEnd(widths[column]!))
+      .join("  ")
+      .trimEnd()
   )
+  return `${lines.join("\n")}\n`
 }
 
 export const addPartner = async (argv: Arguments): Promise<CommandResult> => {

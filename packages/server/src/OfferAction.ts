@@ -4,7 +4,7 @@
  * worksheet (`--explain`).
  */
 import { Examples, QuotingService, TariffBook } from "@kasko/core"
-import { type Offer } from "@kasko/core/transport"
+import type { Offer } from "@kasko/core/transport"
 import { Cause, Effect, Exit } from "effect"
 import { type CommandResult, done, failed, json, UsageError } from "./CommandResult.js"
 import { messageOf } from "./FailureMessages.js"
@@ -33,14 +33,13 @@ const offerText = (offer: Offer.PriceOffer): string => {
   const coverages = (policies[0]?.coverages ?? []).map((coverage) =>
     coverage.deductible === undefined ? coverage.name : `${coverage.name} (deductible ${kroner(coverage.deductible)})`
   )
-  return (
-    [
-      `${product.product_name}, ${product.features[0]?.name} feature: ${kroner(price.annually)} a year` +
-        (payments === "12" ? `, paid as ${kroner(price.monthly)} a month` : ""),
-      `coverages: ${coverages.join(", ")}`,
-      `product information: ${policies[0]?.ipid_href ?? ""}`
-    ].join("\n") + "\n"
-  )
+  const monthly = payments === "12" ? `, paid as ${kroner(price.monthly)} a month` : ""
+  const lines = [
+    `${product.product_name}, ${product.features[0]?.name} feature: ${kroner(price.annually)} a year${monthly}`,
+    `coverages: ${coverages.join(", ")}`,
+    `product information: ${policies[0]?.ipid_href ?? ""}`
+  ]
+  return `${lines.join("\n")}\n`
 }
 
 export const priceOffer = async (argv: Arguments): Promise<CommandResult> => {

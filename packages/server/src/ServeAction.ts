@@ -8,7 +8,7 @@ import { readServiceConfig } from "./ServiceConfig.js"
 export const serve = async (): Promise<CommandResult> => {
   const config = readServiceConfig(process.env)
   if (Either.isLeft(config)) throw new UsageError(config.left)
-  let service
+  let service: Awaited<ReturnType<typeof startService>>
   try {
     service = await startService({ config: config.right })
   } catch (error) {

@@ -5,7 +5,7 @@
  */
 import { CalendarDate } from "@kasko/core/transport"
 import { TariffBook } from "@kasko/core"
-import { type Tariff } from "@kasko/core/actuarial"
+import type { Tariff } from "@kasko/core/actuarial"
 import {
   diffReport,
   diffTariffs as diffTariffVersions,
@@ -110,7 +110,7 @@ export const diffTariffs = async (argv: Arguments): Promise<CommandResult> => {
     readJson(argv["new"] as string)
   ]) as [Tariff.Tariff, Tariff.Tariff]
   const casesFile = argv["cases"] as string
-  let cases
+  let cases: ReturnType<typeof parseGoldenTable>
   try {
     cases = parseGoldenTable(readFileSync(casesFile, "utf8"))
   } catch (error) {

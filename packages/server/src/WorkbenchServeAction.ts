@@ -33,7 +33,7 @@ export const serveWorkbench = async (argv: Arguments): Promise<CommandResult> =>
   const missing = goldenPaths.find((path) => !existsSync(path))
   if (missing !== undefined) throw new UsageError(`no golden table at ${missing}`)
 
-  let workbench
+  let workbench: Awaited<ReturnType<typeof startWorkbenchServer>>
   try {
     workbench = await startWorkbenchServer({
       tariffDirectory,

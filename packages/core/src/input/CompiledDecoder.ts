@@ -79,7 +79,10 @@ const build = (ast: AST.AST): Step => {
       return tuple(ast)
     case "Suspend": {
       let step: Step | undefined
-      return (input) => (step ??= compile(ast.f()))(input)
+      return (input) => {
+        step ??= compile(ast.f())
+        return step(input)
+      }
     }
     default:
       // a kind no request schema uses (declarations, template literals, enums…): the Schema decides

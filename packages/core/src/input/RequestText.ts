@@ -9,6 +9,7 @@ import type { Violation } from "../Errors.js"
 import { fieldPath } from "./FieldPath.js"
 
 // C0 except tab, DEL and C1, the bidi embeddings/overrides (U+202A–E) and isolates (U+2066–9)
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this pattern is for
 const CONTROL_OR_BIDI = /[\u0000-\u0008\u000A-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 // printable ASCII and tab: nothing to refuse, nothing to normalise — the common case, decided by one test
@@ -53,7 +54,9 @@ export const cleanText = (input: unknown): CleanedText => {
       let copy: Array<unknown> | undefined
       value.forEach((item, index) => {
         const cleaned = visit(item, [...path, index])
-        if (cleaned !== item) (copy ??= [...value])[index] = cleaned
+        if (cleaned === item) return
+        copy ??= [...value]
+        copy[index] = cleaned
       })
       return copy ?? value
     }

@@ -47,7 +47,10 @@ export const loadWorkspace = async (): Promise<Workspace> => {
 
 const once = <A>(compute: () => A): (() => A) => {
   let computed: { readonly value: A } | undefined
-  return () => (computed ??= { value: compute() }).value
+  return () => {
+    computed ??= { value: compute() }
+    return computed.value
+  }
 }
 
 /** Every golden row of the workspace, in table order. */

@@ -7,7 +7,7 @@
  * that instruction's `params`).
  */
 import type { SyntaxNode, Tree } from "@lezer/common"
-import { SchemaAST } from "effect"
+import type { SchemaAST } from "effect"
 import {
   arrayElements,
   objectProperties,

@@ -4,7 +4,7 @@
  * file can still be opened in the editor and fixed.
  */
 import { TariffBook } from "@kasko/core"
-import { type Tariff } from "@kasko/core/actuarial"
+import type { Tariff } from "@kasko/core/actuarial"
 
 export interface TariffVersion {
   /** The file below the tariff directory, or `DRAFT_KEY` for the editor's unsaved text. */

@@ -5,7 +5,7 @@
  * been, given with it; a change to it is a new version.
  */
 import { TariffBook } from "@kasko/core"
-import { type Tariff } from "@kasko/core/actuarial"
+import type { Tariff } from "@kasko/core/actuarial"
 import { mkdirSync, renameSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { readTariffFiles } from "./TariffDirectory.js"

@@ -156,7 +156,7 @@ export const startWorkbenchServer = async (options: WorkbenchServerOptions): Pro
     if (request.method !== "GET" && request.method !== "HEAD")
       return answer(response, 405, "text/plain; charset=utf-8", "method not allowed\n")
     const asset = assets.get(path === "/" ? "/index.html" : path)
-    if (asset !== undefined && asset.contentType.startsWith("text/html")) {
+    if (asset?.contentType.startsWith("text/html")) {
       const nonce = randomBytes(16).toString("base64")
       return answer(
         response,

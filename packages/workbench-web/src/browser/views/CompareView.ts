@@ -45,7 +45,8 @@ export const renderCompareView = (app: App): HTMLElement => {
       .flatMap((table) => table.rows)
 
   const drawChanges = async () => {
-    const token = (drawing = Symbol("changes"))
+    const token = Symbol("changes")
+    drawing = token
     const pair = chosen()
     if (pair === undefined) {
       replaceChildren(changesSlot, h("p", {}, "Choose two versions of one product."))

@@ -10,6 +10,7 @@ import { Layer } from "effect"
 import pg from "pg"
 import { afterAll } from "vitest"
 import { testDatabaseUrl } from "../postgres/TestDatabase.js"
+import { outboxContract } from "./OutboxContract.js"
 import { partnerStoreContract } from "./PartnerStoreContract.js"
 import { quoteStoreContract } from "./QuoteStoreContract.js"
 
@@ -38,3 +39,4 @@ quoteStoreContract("PostgreSQL", () =>
 partnerStoreContract("PostgreSQL", () =>
   Layer.project(stores(), PartnerStore.PartnerStore, PartnerStore.PartnerStore, (store) => store)
 )
+outboxContract("PostgreSQL", stores)

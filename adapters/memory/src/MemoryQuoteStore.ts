@@ -1,30 +1,53 @@
 /**
- * QuoteStore in memory: for tests, embedding and demos. Nothing survives the
- * process. Stored quotes are deep-copied in and out, so callers can never
- * mutate what is stored.
+ * QuoteStore and its EventOutbox in memory: for tests, embedding and demos.
+ * Nothing survives the process. Stored quotes are deep-copied in and out, so
+ * callers can never mutate what is stored. A change and its event are written
+ * in one synchronous step, as a database writes them in one transaction.
  */
-import { QuoteStore } from "@kasko/core"
-import { Effect, Layer, Option } from "effect"
+import { EventOutbox, QuoteEvents, QuoteStore } from "@kasko/core"
+import { Context, Effect, Layer, Option } from "effect"
 
 type StoredQuote = QuoteStore.StoredQuote
+type QuoteEvent = QuoteEvents.QuoteEvent
+
+/** The outbox's events in the order they were written. */
+const makeEventLog = () => {
+  const events: Array<QuoteEvent> = []
+  return {
+    append: (event: QuoteEvent) => void events.push(event),
+    /** Forgets the events that occurred at or before `cutoff`. */
+    prune: (cutoff: number) => {
+      const kept = events.filter((event) => event.occurred_at > cutoff)
+      events.splice(0, events.length, ...kept)
+    },
+    outbox: {
+      eventsOfQuote: (quoteId: string) => Effect.sync(() => events.filter((event) => event.quote_id === quoteId))
+    } satisfies EventOutbox.EventOutbox["Type"]
+  }
+}
 
 const keyOf = (partnerId: string, quoteId: string) => `${partnerId}\u0000${quoteId}`
 
-/** A fresh, empty in-memory QuoteStore. */
-export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => {
+/** A fresh, empty in-memory QuoteStore and the outbox of its events. */
+export const makeStores = (): {
+  readonly quotes: QuoteStore.QuoteStore["Type"]
+  readonly outbox: EventOutbox.EventOutbox["Type"]
+} => {
+  const eventLog = makeEventLog()
   const quotes = new Map<string, StoredQuote>()
   const byId = new Set<string>()
   const idempotencyKeys = new Map<
     string,
     { readonly fingerprint: string; readonly quote_id: string; readonly created_at: number }
   >()
-  const store = (quote: StoredQuote) => {
+  const storeQuote = (quote: StoredQuote) => {
     if (byId.has(quote.quote_id)) throw new Error(`quote ${quote.quote_id} is already stored`)
     byId.add(quote.quote_id)
     quotes.set(keyOf(quote.partner_id, quote.quote_id), structuredClone(quote))
+    eventLog.append(QuoteEvents.quoteCreated(quote))
   }
-  return {
-    insert: (quote) => Effect.sync(() => store(quote)),
+  const quoteStore: QuoteStore.QuoteStore["Type"] = {
+    insert: (quote) => Effect.sync(() => storeQuote(quote)),
     insertIdempotent: (quote, use) =>
       Effect.sync(() => {
         const earlier = idempotencyKeys.get(keyOf(quote.partner_id, use.key))
@@ -32,7 +55,7 @@ export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => {
         if (earlier !== undefined && earlierQuote !== undefined && earlier.created_at > use.unused_before) {
           return Option.some({ quote: structuredClone(earlierQuote), fingerprint: earlier.fingerprint })
         }
-        store(quote)
+        storeQuote(quote)
         idempotencyKeys.set(keyOf(quote.partner_id, use.key), {
           fingerprint: use.fingerprint,
           quote_id: quote.quote_id,
@@ -46,8 +69,11 @@ export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => {
       Effect.sync(() => {
         const stored = quotes.get(keyOf(partnerId, quoteId))
         if (stored === undefined) return Option.none()
-        if (stored.activated_at === null)
-          quotes.set(keyOf(partnerId, quoteId), { ...stored, activated_at: activatedAt })
+        if (stored.activated_at === null) {
+          const activated = { ...stored, activated_at: activatedAt }
+          quotes.set(keyOf(partnerId, quoteId), activated)
+          eventLog.append(QuoteEvents.quoteActivated(activated))
+        }
         return Option.some(structuredClone(quotes.get(keyOf(partnerId, quoteId))!))
       }),
     purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
@@ -56,18 +82,29 @@ export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => {
         for (const [key, quote] of quotes) {
           const cutoff = quote.activated_at === null ? awaitingCreatedAtOrBefore : activatedCreatedAtOrBefore
           if (quote.created_at > cutoff) continue
+          if (quote.activated_at === null) eventLog.append(QuoteEvents.quoteExpired(quote))
           quotes.delete(key)
           byId.delete(quote.quote_id)
           for (const [useKey, use] of idempotencyKeys)
             if (use.quote_id === quote.quote_id) idempotencyKeys.delete(useKey)
           deleted++
         }
+        eventLog.prune(activatedCreatedAtOrBefore)
         return deleted
       }),
     // memory can always take a write
     checkWritable: Effect.void
   }
+  return { quotes: quoteStore, outbox: eventLog.outbox }
 }
 
-/** The in-memory QuoteStore as a Layer; each build is a new, empty store. */
-export const layer: Layer.Layer<QuoteStore.QuoteStore> = Layer.sync(QuoteStore.QuoteStore, makeQuoteStore)
+/** A fresh, empty in-memory QuoteStore (its events written to an outbox nobody reads). */
+export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => makeStores().quotes
+
+/** The in-memory QuoteStore and its EventOutbox as a Layer; each build is a new, empty store. */
+export const layer: Layer.Layer<QuoteStore.QuoteStore | EventOutbox.EventOutbox> = Layer.effectContext(
+  Effect.sync(() => {
+    const { quotes, outbox } = makeStores()
+    return Context.make(QuoteStore.QuoteStore, quotes).pipe(Context.add(EventOutbox.EventOutbox, outbox))
+  })
+)

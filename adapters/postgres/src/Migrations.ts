@@ -61,6 +61,23 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     version: 2,
     name: "store facts: the readiness write probe",
     sql: `CREATE TABLE store_info (key text PRIMARY KEY, value text NOT NULL);`
+  },
+  {
+    version: 3,
+    name: "the outbox of quote events, written with the changes they report",
+    sql: `
+      CREATE TABLE quote_events (
+        position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        event_id text NOT NULL UNIQUE,
+        type text NOT NULL,
+        occurred_at bigint NOT NULL,
+        partner_id text NOT NULL,
+        quote_id text NOT NULL,
+        payload text NOT NULL
+      );
+      CREATE INDEX quote_events_by_quote ON quote_events (quote_id);
+      CREATE INDEX quote_events_by_occurred_at ON quote_events (occurred_at);
+    `
   }
 ]
 

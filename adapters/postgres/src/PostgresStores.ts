@@ -3,10 +3,11 @@
  * several service instances sharing one database. Activation is a
  * compare-and-set on the row; an idempotency key is claimed by a unique index,
  * so of concurrent creations under one key — on any instance — one commits and
- * the others answer its quote.
+ * the others answer its quote. Each change writes its event to the outbox
+ * (quote_events) in the same transaction, or the same statement.
  */
 import type { SubscriptionKeyRecord } from "@kasko/core"
-import { PartnerStore, QuoteStore, StorageUnavailable } from "@kasko/core"
+import { EventOutbox, PartnerStore, QuoteEvents, QuoteStore, StorageUnavailable } from "@kasko/core"
 import { SchemaMigrations, StoredRows } from "@kasko/core/storage"
 import { Context, Data, Effect, Layer, Option } from "effect"
 import pg from "pg"
@@ -42,12 +43,39 @@ const {
   quoteRowOf,
   PARTNER_COLUMNS,
   partnerOfRow,
-  SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS
+  SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS,
+  EVENT_COLUMNS,
+  eventOfRow
 } = StoredRows
 type PartnerRow = StoredRows.PartnerRow
 
 const INSERT_QUOTE = `INSERT INTO quotes (quote_id, partner_id, quote_number, policy_number, product_name, tariff_version, price_amount,
   payments_per_year, created_at, activated_at, quote_json, worksheet_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
+
+const INSERT_EVENT = `INSERT INTO quote_events (${EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (event_id) DO NOTHING`
+
+const eventValues = (event: QuoteEvents.QuoteEvent) => [
+  event.event_id,
+  event.type,
+  event.occurred_at,
+  event.partner_id,
+  event.quote_id,
+  event.payload
+]
+
+/** Many events in one statement, column by column. */
+const INSERT_EVENTS = `INSERT INTO quote_events (${EVENT_COLUMNS})
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[])
+  ON CONFLICT (event_id) DO NOTHING`
+
+/** The quote and its created event in one statement: no extra round trip, and atomic on its own. */
+const INSERT_QUOTE_WITH_EVENT = `WITH stored AS (${INSERT_QUOTE} RETURNING quote_id)
+  INSERT INTO quote_events (${EVENT_COLUMNS}) SELECT $13, $14, $15::bigint, $16, $17, $18 FROM stored`
+
+const quoteWithEventValues = (quote: StoredQuote) => [
+  ...quoteValues(quote),
+  ...eventValues(QuoteEvents.quoteCreated(quote))
+]
 
 const quoteValues = (quote: StoredQuote) => {
   const row = quoteRowOf(quote)
@@ -94,7 +122,7 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
           "DELETE FROM idempotency_keys WHERE partner_id = $1 AND idempotency_key = $2 AND created_at <= $3",
           [quote.partner_id, use.key, use.unused_before]
         )
-        await statement(INSERT_QUOTE, quoteValues(quote))
+        await statement(INSERT_QUOTE_WITH_EVENT, quoteWithEventValues(quote))
         // a concurrent claim of the same key waits here for the first to finish, then yields
         const claimed = await statement(
           `INSERT INTO idempotency_keys (partner_id, idempotency_key, fingerprint, quote_id, created_at) VALUES ($1, $2, $3, $4, $5)
@@ -108,7 +136,9 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
     )
   return {
     insert: (quote) =>
-      transaction(pool, "insert quote", (statement) => statement(INSERT_QUOTE, quoteValues(quote))).pipe(Effect.asVoid),
+      transaction(pool, "insert quote", (statement) =>
+        statement(INSERT_QUOTE_WITH_EVENT, quoteWithEventValues(quote))
+      ).pipe(Effect.asVoid),
     insertIdempotent: (quote, use) =>
       Effect.gen(function* () {
         for (let tries = 0; tries < 3; tries++) {
@@ -132,24 +162,39 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
           `UPDATE quotes SET activated_at = $3 WHERE partner_id = $1 AND quote_id = $2 AND activated_at IS NULL RETURNING ${QUOTE_COLUMNS}`,
           [partnerId, quoteId, activatedAt]
         )
+        const activated = updated.rows[0]
+        if (activated !== undefined) {
+          await statement(INSERT_EVENT, eventValues(QuoteEvents.quoteActivated(quoteOfRow(activated))))
+          return activated
+        }
         // a new statement, so a new snapshot: it sees the activation that won
         return (
-          updated.rows[0] ??
-          (
-            await statement<QuoteReadRow>(
-              `SELECT ${QUOTE_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`,
-              [partnerId, quoteId]
-            )
-          ).rows[0]
-        )
+          await statement<QuoteReadRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`, [
+            partnerId,
+            quoteId
+          ])
+        ).rows[0]
       }).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), quoteOfRow))),
     purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
-      attempt("purge quotes", () =>
-        pool.query(
-          "DELETE FROM quotes WHERE (activated_at IS NULL AND created_at <= $1) OR (activated_at IS NOT NULL AND created_at <= $2)",
-          [awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore]
+      transaction(pool, "purge quotes", async (statement) => {
+        // the unactivated quotes this purge deletes expired: their events go in with the deletion
+        const expiring = await statement<QuoteReadRow>(
+          `DELETE FROM quotes WHERE activated_at IS NULL AND created_at <= $1 RETURNING ${QUOTE_COLUMNS}`,
+          [awaitingCreatedAtOrBefore]
         )
-      ).pipe(Effect.map((result) => result.rowCount ?? 0)),
+        const events = expiring.rows.map((row) => eventValues(QuoteEvents.quoteExpired(quoteOfRow(row))))
+        if (events.length > 0)
+          await statement(
+            INSERT_EVENTS,
+            [0, 1, 2, 3, 4, 5].map((column) => events.map((values) => values[column]))
+          )
+        const activated = await statement("DELETE FROM quotes WHERE activated_at IS NOT NULL AND created_at <= $1", [
+          activatedCreatedAtOrBefore
+        ])
+        // events are kept as long as the longest-kept quotes: by then every delivery has long ended
+        await statement("DELETE FROM quote_events WHERE occurred_at <= $1", [activatedCreatedAtOrBefore])
+        return expiring.rows.length + (activated.rowCount ?? 0)
+      }),
     checkWritable: Effect.clockWith((clock) =>
       attempt("probe a write", () =>
         pool.query(
@@ -160,6 +205,14 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
     ).pipe(Effect.asVoid)
   }
 }
+
+/** The EventOutbox over the pool the QuoteStore writes its events through. */
+export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Type"] => ({
+  eventsOfQuote: (quoteId) =>
+    attempt("read quote events", () =>
+      pool.query(`SELECT ${EVENT_COLUMNS} FROM quote_events WHERE quote_id = $1 ORDER BY position`, [quoteId])
+    ).pipe(Effect.map((result) => result.rows.map(eventOfRow)))
+})
 
 export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type"] => {
   // another instance's writes are invisible here: every read of the counter is new, so nothing is remembered
@@ -225,7 +278,10 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 /** Both stores on one pool: connects, creates the schema if needed, migrates; closes the pool with the scope. */
 export const layer = (
   options: PostgresOptions
-): Layer.Layer<QuoteStore.QuoteStore | PartnerStore.PartnerStore, StorageUnavailable | PostgresOpenRefused> =>
+): Layer.Layer<
+  QuoteStore.QuoteStore | PartnerStore.PartnerStore | EventOutbox.EventOutbox,
+  StorageUnavailable | PostgresOpenRefused
+> =>
   Layer.scopedContext(
     Effect.gen(function* () {
       const schema = options.schema ?? "public"
@@ -272,7 +328,8 @@ export const layer = (
             : new StorageUnavailable({ reason: `opening ${schema}: ${String(error)}`, retryable: true })
       })
       return Context.make(QuoteStore.QuoteStore, makeQuoteStore(pool)).pipe(
-        Context.add(PartnerStore.PartnerStore, makePartnerStore(pool))
+        Context.add(PartnerStore.PartnerStore, makePartnerStore(pool)),
+        Context.add(EventOutbox.EventOutbox, makeEventOutbox(pool))
       )
     })
   )

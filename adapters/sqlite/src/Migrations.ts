@@ -72,6 +72,23 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ) STRICT;
       CREATE INDEX idempotency_keys_by_quote ON idempotency_keys (quote_id);
     `
+  },
+  {
+    version: 5,
+    name: "the outbox of quote events, written with the changes they report",
+    sql: `
+      CREATE TABLE quote_events (
+        position INTEGER PRIMARY KEY AUTOINCREMENT,
+        event_id TEXT NOT NULL UNIQUE,
+        type TEXT NOT NULL,
+        occurred_at INTEGER NOT NULL,
+        partner_id TEXT NOT NULL,
+        quote_id TEXT NOT NULL,
+        payload TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX quote_events_by_quote ON quote_events (quote_id);
+      CREATE INDEX quote_events_by_occurred_at ON quote_events (occurred_at);
+    `
   }
 ]
 

@@ -2,20 +2,23 @@
  * QuoteStore on SQLite: structured columns for what is queried, the quote
  * document and worksheet as JSON so retrieve answers exactly what create did.
  * Writes run in IMMEDIATE transactions; activation is a compare-and-set.
+ * Each change writes its event to the outbox (quote_events) in its own
+ * transaction: created with the insert, activated with the first activation,
+ * expired with the purge that deletes an unactivated quote.
  * Inserts are committed in groups: quotes that arrive in the same turn of the
  * event loop share one transaction — one fsync with synchronous=FULL — and
  * each insert completes only once that transaction has committed.
  */
-import { QuoteStore, type StorageUnavailable } from "@kasko/core"
+import { EventOutbox, QuoteEvents, QuoteStore, type StorageUnavailable } from "@kasko/core"
 import { StoredRows } from "@kasko/core/storage"
 import type Database from "better-sqlite3"
-import { Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { scopedConnection, type SqliteOptions } from "./Connection.js"
 import { attempt, driverFailure, type SqliteOpenRefused } from "./SqliteErrors.js"
 
 type StoredQuote = QuoteStore.StoredQuote
 type QuoteReadRow = StoredRows.QuoteReadRow
-const { QUOTE_READ_COLUMNS, quoteOfRow, quoteRowOf } = StoredRows
+const { EVENT_COLUMNS, QUOTE_READ_COLUMNS, eventOfRow, quoteOfRow, quoteRowOf } = StoredRows
 
 /** The QuoteStore operations over an open connection. */
 export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteStore["Type"] => {
@@ -33,6 +36,14 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
   const purge = database.prepare<[number, number]>(`
     DELETE FROM quotes
     WHERE (activated_at IS NULL AND created_at <= ?) OR (activated_at IS NOT NULL AND created_at <= ?)`)
+  const selectExpiring = database.prepare<[number], QuoteReadRow>(
+    `SELECT ${QUOTE_READ_COLUMNS} FROM quotes WHERE activated_at IS NULL AND created_at <= ?`
+  )
+  const insertEvent = database.prepare<[QuoteEvents.QuoteEvent]>(
+    `INSERT INTO quote_events (${EVENT_COLUMNS}) VALUES (@event_id, @type, @occurred_at, @partner_id, @quote_id, @payload)
+     ON CONFLICT (event_id) DO NOTHING`
+  )
+  const pruneEvents = database.prepare<[number]>("DELETE FROM quote_events WHERE occurred_at <= ?")
 
   const selectKeyUse = database.prepare<
     [string, string],
@@ -64,6 +75,7 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
       if (earlier !== undefined) deleteKeyUse.run(quote.partner_id, key.key)
     }
     insert.run(quoteRowOf(quote))
+    insertEvent.run(QuoteEvents.quoteCreated(quote))
     if (key !== undefined)
       insertKeyUse.run(quote.partner_id, key.key, key.fingerprint, quote.quote_id, quote.created_at)
     return Option.none()
@@ -102,16 +114,22 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
       })
     })
   const activateQuote = database.transaction((partnerId: string, quoteId: string, activatedAt: number) => {
-    activate.run(activatedAt, partnerId, quoteId)
-    return select.get(partnerId, quoteId)
+    const { changes } = activate.run(activatedAt, partnerId, quoteId)
+    const row = select.get(partnerId, quoteId)
+    if (changes === 1 && row !== undefined) insertEvent.run(QuoteEvents.quoteActivated(quoteOfRow(row)))
+    return row
   })
   const recordProbe = database.prepare<[string]>(
     "INSERT INTO store_info (key, value) VALUES ('write_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
   )
   const probeWrite = database.transaction((at: string) => void recordProbe.run(at))
-  const purgeQuotes = database.transaction(
-    (awaitingCutoff: number, activatedCutoff: number) => purge.run(awaitingCutoff, activatedCutoff).changes
-  )
+  const purgeQuotes = database.transaction((awaitingCutoff: number, activatedCutoff: number) => {
+    for (const row of selectExpiring.all(awaitingCutoff)) insertEvent.run(QuoteEvents.quoteExpired(quoteOfRow(row)))
+    const deleted = purge.run(awaitingCutoff, activatedCutoff).changes
+    // events are kept as long as the longest-kept quotes: by then every delivery has long ended
+    pruneEvents.run(activatedCutoff)
+    return deleted
+  })
 
   return {
     insert: (quote) => Effect.asVoid(enqueue(quote, undefined)),
@@ -132,8 +150,24 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
   }
 }
 
+/** The EventOutbox over the connection the QuoteStore writes its events on. */
+export const makeEventOutbox = (database: Database.Database): EventOutbox.EventOutbox["Type"] => {
+  const selectOfQuote = database.prepare<[string], Record<string, unknown>>(
+    `SELECT ${EVENT_COLUMNS} FROM quote_events WHERE quote_id = ? ORDER BY position`
+  )
+  return {
+    eventsOfQuote: (quoteId) => attempt("read quote events", () => selectOfQuote.all(quoteId).map(eventOfRow))
+  }
+}
+
 /** The SQLite QuoteStore as a Layer: opens (or creates and migrates) the file, closes it cleanly with the scope. */
 export const layer = (
   options: SqliteOptions
-): Layer.Layer<QuoteStore.QuoteStore, StorageUnavailable | SqliteOpenRefused> =>
-  Layer.scoped(QuoteStore.QuoteStore, Effect.map(scopedConnection(options), makeQuoteStore))
+): Layer.Layer<QuoteStore.QuoteStore | EventOutbox.EventOutbox, StorageUnavailable | SqliteOpenRefused> =>
+  Layer.scopedContext(
+    Effect.map(scopedConnection(options), (database) =>
+      Context.make(QuoteStore.QuoteStore, makeQuoteStore(database)).pipe(
+        Context.add(EventOutbox.EventOutbox, makeEventOutbox(database))
+      )
+    )
+  )

@@ -1,18 +1,22 @@
-/** Both SQLite stores on one connection: what the service and the `kasko` command use. */
-import { PartnerStore, QuoteStore, type StorageUnavailable } from "@kasko/core"
+/** The SQLite stores and the event outbox on one connection: what the service and the `kasko` command use. */
+import { EventOutbox, PartnerStore, QuoteStore, type StorageUnavailable } from "@kasko/core"
 import { Context, Effect, Layer } from "effect"
 import { scopedConnection, type SqliteOptions } from "./Connection.js"
 import { makePartnerStore } from "./SqlitePartnerStore.js"
-import { makeQuoteStore } from "./SqliteQuoteStore.js"
+import { makeEventOutbox, makeQuoteStore } from "./SqliteQuoteStore.js"
 import type { SqliteOpenRefused } from "./SqliteErrors.js"
 
 export const layer = (
   options: SqliteOptions
-): Layer.Layer<QuoteStore.QuoteStore | PartnerStore.PartnerStore, StorageUnavailable | SqliteOpenRefused> =>
+): Layer.Layer<
+  QuoteStore.QuoteStore | PartnerStore.PartnerStore | EventOutbox.EventOutbox,
+  StorageUnavailable | SqliteOpenRefused
+> =>
   Layer.scopedContext(
     Effect.map(scopedConnection(options), (database) =>
       Context.make(QuoteStore.QuoteStore, makeQuoteStore(database)).pipe(
-        Context.add(PartnerStore.PartnerStore, makePartnerStore(database))
+        Context.add(PartnerStore.PartnerStore, makePartnerStore(database)),
+        Context.add(EventOutbox.EventOutbox, makeEventOutbox(database))
       )
     )
   )

@@ -25,12 +25,16 @@ export {
 
 // The ports: each a Context.Tag an adapter (or the core itself) provides.
 export * as Authentication from "./ports/Authentication.js"
+export * as EventOutbox from "./ports/EventOutbox.js"
 export * as IdGenerator from "./ports/IdGenerator.js"
 export * as PartnerStore from "./ports/PartnerStore.js"
 export * as QuoteStore from "./ports/QuoteStore.js"
 export * as RateLimiter from "./ports/RateLimiter.js"
 export * as Readiness from "./ports/Readiness.js"
 export * as TariffBook from "./ports/TariffBook.js"
+
+// What partners learn of their quotes: the events the stores write with each change.
+export * as QuoteEvents from "./events/QuoteEvent.js"
 
 // What requests and answers look like (their schemas are in `@kasko/core/transport`).
 export type { OfferRequest, OfferRequestInput, PriceOffer } from "./quote/Offer.js"

@@ -3,6 +3,7 @@
  * (SQLite, PostgreSQL) writes and reads, so the mapping exists once. Documents
  * are JSON text, written from validated values and parsed, not re-validated.
  */
+import { isQuoteEventType, type QuoteEvent } from "../events/QuoteEvent.js"
 import type { Partner } from "../partner/Partner.js"
 import type { StoredQuote } from "../ports/QuoteStore.js"
 
@@ -91,3 +92,21 @@ export const partnerOfRow = (row: PartnerRow): Partner => ({
   status: row.status,
   created_at: row.created_at
 })
+
+/** An outbox event as its row: the event's own fields, one column each. */
+export type EventRow = QuoteEvent
+
+export const EVENT_COLUMNS = "event_id, type, occurred_at, partner_id, quote_id, payload"
+
+/** An event read back: a type no version of kasko writes means the row is not ours. */
+export const eventOfRow = (row: { readonly [column: string]: unknown }): QuoteEvent => {
+  if (!isQuoteEventType(row["type"])) throw new Error(`quote event ${String(row["event_id"])} has an unknown type`)
+  return {
+    event_id: String(row["event_id"]),
+    type: row["type"],
+    occurred_at: Number(row["occurred_at"]),
+    partner_id: String(row["partner_id"]),
+    quote_id: String(row["quote_id"]),
+    payload: String(row["payload"])
+  }
+}

@@ -2,17 +2,21 @@
  * The outbox contract every store honours (memory, SQLite, PostgreSQL): a
  * committed change has exactly one event, written with it; a change that
  * fails or does not happen (a duplicate, an idempotency key already used, a
- * second activation) has none. Run it with a factory that builds a fresh,
- * empty store Layer providing the QuoteStore and its EventOutbox.
+ * second activation) has none. Deliveries go to the subscriptions of the
+ * event's time, one dispatcher at a time (leases), in order per quote and
+ * endpoint, retried when due, dead-lettered and replayed. Run it with a
+ * factory that builds a fresh, empty store Layer providing the QuoteStore,
+ * its EventOutbox and the webhook subscriptions.
  */
-import { EventOutbox, type QuoteEvents, QuoteStore } from "@kasko/core"
+import { EventOutbox, type QuoteEvents, QuoteStore, WebhookSubscriptions } from "@kasko/core"
+import type { WebhookEndpoints } from "@kasko/core/transport"
 import { QuoteLifecycle } from "@kasko/core/storage"
 import { Effect, Exit, type Layer, Option } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures } from "./fixtures.js"
 
 type StoredQuote = QuoteStore.StoredQuote
-type Stores = QuoteStore.QuoteStore | EventOutbox.EventOutbox
+type Stores = QuoteStore.QuoteStore | EventOutbox.EventOutbox | WebhookSubscriptions.WebhookSubscriptions
 
 const DAY = 24 * 60 * 60 * 1000
 const RETENTION = 365 * DAY
@@ -164,6 +168,265 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       )
       expect(events.kept.map((event) => event.type)).toEqual(["quote.created", "quote.expired"])
       expect(events.later).toEqual([])
+    })
+  })
+
+  describe(`webhook deliveries: ${name}`, () => {
+    let fixtures: ReadonlyArray<StoredQuote> = []
+    beforeAll(async () => {
+      fixtures = await makeFixtures()
+    })
+
+    interface Tools {
+      readonly store: QuoteStore.QuoteStore["Type"]
+      readonly outbox: EventOutbox.EventOutbox["Type"]
+      readonly subscriptions: WebhookSubscriptions.WebhookSubscriptions["Type"]
+    }
+    const withTools = <A, E>(program: (tools: Tools) => Effect.Effect<A, E>) =>
+      Effect.runPromise(
+        Effect.flatMap(
+          Effect.all({
+            store: QuoteStore.QuoteStore,
+            outbox: EventOutbox.EventOutbox,
+            subscriptions: WebhookSubscriptions.WebhookSubscriptions
+          }),
+          program
+        ).pipe(Effect.provide(makeLayer())) as Effect.Effect<A, unknown>
+      )
+
+    const LEASE = 30_000
+    const subscription = (
+      partnerId: string,
+      id: string,
+      eventTypes: WebhookEndpoints.WebhookSubscription["event_types"] = [
+        "quote.created",
+        "quote.activated",
+        "quote.expired"
+      ]
+    ): WebhookEndpoints.WebhookSubscription => ({
+      subscription_id: `whk_${id}`,
+      partner_id: partnerId,
+      url: `https://hooks.example/${id}`,
+      event_types: eventTypes,
+      secret: `whsec_${Buffer.from(id.padEnd(32, "x")).toString("base64")}`,
+      created_at: 1
+    })
+
+    it("delivers each event to the subscriptions of its partner that want its type, with their url and secret", async () => {
+      const [ours, theirs] = fixtures
+      const claimed = await withTools(({ store, outbox, subscriptions }) =>
+        Effect.gen(function* () {
+          yield* subscriptions.insert(subscription(ours!.partner_id, "all"))
+          yield* subscriptions.insert(subscription(ours!.partner_id, "activations", ["quote.activated"]))
+          yield* store.insert(ours!)
+          yield* store.insert({ ...theirs!, partner_id: "someone-else" })
+          return yield* outbox.claimDeliveries({ now: ours!.created_at, owner: "a", leaseMillis: LEASE, limit: 10 })
+        })
+      )
+      expect(claimed).toEqual([
+        {
+          delivery_id: `dlv_whk_all_evt_${ours!.quote_id}_created`,
+          event: expect.objectContaining({ event_id: `evt_${ours!.quote_id}_created`, type: "quote.created" }),
+          url: "https://hooks.example/all",
+          secret: subscription(ours!.partner_id, "all").secret,
+          attempts: 0,
+          first_attempt_at: undefined
+        }
+      ])
+    })
+
+    it("leases a delivery to one dispatcher until the lease runs out; the first then cannot record it", async () => {
+      const fixture = fixtures[0]!
+      const now = fixture.created_at
+      const result = await withTools(({ store, outbox, subscriptions }) =>
+        Effect.gen(function* () {
+          yield* subscriptions.insert(subscription(fixture.partner_id, "one"))
+          yield* store.insert(fixture)
+          const first = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
+          const whileLeased = yield* outbox.claimDeliveries({
+            now: now + LEASE - 1,
+            owner: "b",
+            leaseMillis: LEASE,
+            limit: 10
+          })
+          const afterLease = yield* outbox.claimDeliveries({
+            now: now + LEASE,
+            owner: "b",
+            leaseMillis: LEASE,
+            limit: 10
+          })
+          const lateRecord = yield* outbox.recordAttempt(first[0]!.delivery_id, "a", {
+            delivered: true,
+            at: now + LEASE,
+            status: 200
+          })
+          const record = yield* outbox.recordAttempt(first[0]!.delivery_id, "b", {
+            delivered: true,
+            at: now + LEASE,
+            status: 204
+          })
+          const again = yield* outbox.claimDeliveries({
+            now: now + 10 * LEASE,
+            owner: "c",
+            leaseMillis: LEASE,
+            limit: 10
+          })
+          const listed = yield* outbox.deliveriesOf(fixture.partner_id, { limit: 10, deadLetteredOnly: false })
+          return { first, whileLeased, afterLease, lateRecord, record, again, listed }
+        })
+      )
+      expect(result.first).toHaveLength(1)
+      expect(result.whileLeased).toEqual([])
+      expect(result.afterLease.map((delivery) => delivery.delivery_id)).toEqual([result.first[0]!.delivery_id])
+      expect(result.lateRecord).toBe(false)
+      expect(result.record).toBe(true)
+      expect(result.again).toEqual([])
+      expect(result.listed).toMatchObject([{ state: "delivered", attempts: 1, last_attempt_at: now + LEASE }])
+    })
+
+    it("retries a failed delivery when it is due, dead-letters it when told, and replays it on request", async () => {
+      const fixture = fixtures[0]!
+      const now = fixture.created_at
+      const result = await withTools(({ store, outbox, subscriptions }) =>
+        Effect.gen(function* () {
+          yield* subscriptions.insert(subscription(fixture.partner_id, "flaky"))
+          yield* store.insert(fixture)
+          const [first] = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
+          yield* outbox.recordAttempt(first!.delivery_id, "a", {
+            delivered: false,
+            at: now,
+            error: "503",
+            retryAt: now + 10_000
+          })
+          const early = yield* outbox.claimDeliveries({ now: now + 9_999, owner: "a", leaseMillis: LEASE, limit: 10 })
+          const [due] = yield* outbox.claimDeliveries({ now: now + 10_000, owner: "a", leaseMillis: LEASE, limit: 10 })
+          yield* outbox.recordAttempt(due!.delivery_id, "a", {
+            delivered: false,
+            at: now + 10_000,
+            error: "timed out",
+            retryAt: undefined
+          })
+          const afterDeath = yield* outbox.claimDeliveries({
+            now: now + 1e9,
+            owner: "a",
+            leaseMillis: LEASE,
+            limit: 10
+          })
+          const dead = yield* outbox.deliveriesOf(fixture.partner_id, { limit: 10, deadLetteredOnly: true })
+          const othersReplay = yield* outbox.replay("someone-else", first!.delivery_id, now + 2e9)
+          const replayed = yield* outbox.replay(fixture.partner_id, first!.delivery_id, now + 2e9)
+          const [again] = yield* outbox.claimDeliveries({ now: now + 2e9, owner: "a", leaseMillis: LEASE, limit: 10 })
+          return { due, early, afterDeath, dead, othersReplay, replayed, again }
+        })
+      )
+      expect(result.early).toEqual([])
+      expect(result.due).toMatchObject({ attempts: 1, first_attempt_at: fixture.created_at })
+      expect(result.afterDeath).toEqual([])
+      expect(result.dead).toMatchObject([
+        { state: "dead_lettered", attempts: 2, last_error: "timed out", next_attempt_at: undefined }
+      ])
+      expect(result.othersReplay).toBe(false)
+      expect(result.replayed).toBe(true)
+      // replayed, its retry window starts again
+      expect(result.again).toMatchObject({ attempts: 2, first_attempt_at: undefined })
+    })
+
+    it("delivers a quote's events to an endpoint in order: the next waits while the one before is pending", async () => {
+      const fixture = fixtures[0]!
+      const now = fixture.created_at + DAY
+      const result = await withTools(({ store, outbox, subscriptions }) =>
+        Effect.gen(function* () {
+          yield* subscriptions.insert(subscription(fixture.partner_id, "ordered"))
+          yield* store.insert(fixture)
+          yield* store.markActivated(fixture.partner_id, fixture.quote_id, now)
+          const firstRound = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
+          yield* outbox.recordAttempt(firstRound[0]!.delivery_id, "a", {
+            delivered: false,
+            at: now,
+            error: "500",
+            retryAt: now + 10_000
+          })
+          const whileRetrying = yield* outbox.claimDeliveries({
+            now: now + 1,
+            owner: "a",
+            leaseMillis: LEASE,
+            limit: 10
+          })
+          const [retry] = yield* outbox.claimDeliveries({
+            now: now + 10_000,
+            owner: "a",
+            leaseMillis: LEASE,
+            limit: 10
+          })
+          yield* outbox.recordAttempt(retry!.delivery_id, "a", { delivered: true, at: now + 10_000, status: 200 })
+          const secondRound = yield* outbox.claimDeliveries({
+            now: now + 10_001,
+            owner: "a",
+            leaseMillis: LEASE,
+            limit: 10
+          })
+          return { firstRound, whileRetrying, secondRound }
+        })
+      )
+      expect(result.firstRound.map((delivery) => delivery.event.type)).toEqual(["quote.created"])
+      expect(result.whileRetrying).toEqual([])
+      expect(result.secondRound.map((delivery) => delivery.event.type)).toEqual(["quote.activated"])
+    })
+
+    it("sends an event to the subscriptions of its time: not to one made after, not to one removed", async () => {
+      const [first, second] = fixtures
+      const partnerId = first!.partner_id
+      const now = Math.max(first!.created_at, second!.created_at)
+      const result = await withTools(({ store, outbox, subscriptions }) =>
+        Effect.gen(function* () {
+          yield* subscriptions.insert(subscription(partnerId, "early"))
+          yield* store.insert(first!)
+          yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 0 })
+          yield* subscriptions.insert(subscription(partnerId, "late"))
+          yield* store.insert({ ...second!, partner_id: partnerId })
+          const removed = yield* subscriptions.remove(partnerId, "whk_early")
+          const claimed = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
+          const listed = yield* outbox.deliveriesOf(partnerId, { limit: 10, deadLetteredOnly: false })
+          return { removed, claimed, listed }
+        })
+      )
+      expect(result.removed).toBe(true)
+      expect(result.claimed.map((delivery) => [delivery.url, delivery.event.quote_id])).toEqual([
+        ["https://hooks.example/late", second!.quote_id]
+      ])
+      expect(result.listed.map((delivery) => delivery.subscription_id)).toEqual(["whk_late"])
+    })
+
+    it("keeps each partner's subscriptions its own: listing, removing, rotating the secret", async () => {
+      const result = await withTools(({ subscriptions }) =>
+        Effect.gen(function* () {
+          yield* subscriptions.insert(subscription("alice", "a1"))
+          yield* subscriptions.insert({ ...subscription("alice", "a2", ["quote.expired"]), created_at: 2 })
+          yield* subscriptions.insert(subscription("bob", "b1"))
+          const alices = yield* subscriptions.subscriptionsOf("alice")
+          const bobRotatesAlices = yield* subscriptions.rotateSecret("bob", "whk_a1", "whsec_bob")
+          const rotated = yield* subscriptions.rotateSecret("alice", "whk_a1", "whsec_new")
+          const bobRemovesAlices = yield* subscriptions.remove("bob", "whk_a2")
+          return {
+            alices,
+            bobRotatesAlices,
+            rotated,
+            bobRemovesAlices,
+            after: yield* subscriptions.subscriptionsOf("alice")
+          }
+        })
+      )
+      expect(result.alices.map((each) => [each.subscription_id, each.event_types])).toEqual([
+        ["whk_a1", ["quote.created", "quote.activated", "quote.expired"]],
+        ["whk_a2", ["quote.expired"]]
+      ])
+      expect(Option.isNone(result.bobRotatesAlices)).toBe(true)
+      expect(Option.getOrThrow(result.rotated).secret).toBe("whsec_new")
+      expect(result.bobRemovesAlices).toBe(false)
+      expect(result.after.map((each) => [each.subscription_id, each.secret])).toEqual([
+        ["whk_a1", "whsec_new"],
+        ["whk_a2", subscription("alice", "a2").secret]
+      ])
     })
   })
 }

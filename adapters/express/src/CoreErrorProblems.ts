@@ -60,6 +60,7 @@ const PROBLEM_OF_CORE_ERROR = {
   IdentityProviderUnavailable: () => unavailable,
   ProductNotFound: () => ({ problem: PROBLEMS.notFound }),
   QuoteNotFound: () => ({ problem: PROBLEMS.notFound }),
+  SubscriptionNotFound: () => ({ problem: PROBLEMS.notFound }),
   TariffNotInForce: () => unavailable,
   StorageUnavailable: (error) => (error.retryable ? unavailable : { problem: PROBLEMS.internal })
 } satisfies { readonly [Tag in CoreError["_tag"]]: (error: Extract<CoreError, { _tag: Tag }>) => ProblemAnswer }

@@ -4,27 +4,11 @@
  * callers can never mutate what is stored. A change and its event are written
  * in one synchronous step, as a database writes them in one transaction.
  */
-import { EventOutbox, QuoteEvents, QuoteStore } from "@kasko/core"
+import { EventOutbox, QuoteEvents, QuoteStore, WebhookSubscriptions } from "@kasko/core"
+import { makeEventOutbox } from "./MemoryEventOutbox.js"
 import { Context, Effect, Layer, Option } from "effect"
 
 type StoredQuote = QuoteStore.StoredQuote
-type QuoteEvent = QuoteEvents.QuoteEvent
-
-/** The outbox's events in the order they were written. */
-const makeEventLog = () => {
-  const events: Array<QuoteEvent> = []
-  return {
-    append: (event: QuoteEvent) => void events.push(event),
-    /** Forgets the events that occurred at or before `cutoff`. */
-    prune: (cutoff: number) => {
-      const kept = events.filter((event) => event.occurred_at > cutoff)
-      events.splice(0, events.length, ...kept)
-    },
-    outbox: {
-      eventsOfQuote: (quoteId: string) => Effect.sync(() => events.filter((event) => event.quote_id === quoteId))
-    } satisfies EventOutbox.EventOutbox["Type"]
-  }
-}
 
 const keyOf = (partnerId: string, quoteId: string) => `${partnerId}\u0000${quoteId}`
 
@@ -32,8 +16,9 @@ const keyOf = (partnerId: string, quoteId: string) => `${partnerId}\u0000${quote
 export const makeStores = (): {
   readonly quotes: QuoteStore.QuoteStore["Type"]
   readonly outbox: EventOutbox.EventOutbox["Type"]
+  readonly subscriptions: WebhookSubscriptions.WebhookSubscriptions["Type"]
 } => {
-  const eventLog = makeEventLog()
+  const eventLog = makeEventOutbox()
   const quotes = new Map<string, StoredQuote>()
   const byId = new Set<string>()
   const idempotencyKeys = new Map<
@@ -95,16 +80,21 @@ export const makeStores = (): {
     // memory can always take a write
     checkWritable: Effect.void
   }
-  return { quotes: quoteStore, outbox: eventLog.outbox }
+  return { quotes: quoteStore, outbox: eventLog.outbox, subscriptions: eventLog.subscriptions }
 }
 
 /** A fresh, empty in-memory QuoteStore (its events written to an outbox nobody reads). */
 export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => makeStores().quotes
 
-/** The in-memory QuoteStore and its EventOutbox as a Layer; each build is a new, empty store. */
-export const layer: Layer.Layer<QuoteStore.QuoteStore | EventOutbox.EventOutbox> = Layer.effectContext(
+/** The in-memory QuoteStore, its EventOutbox and webhook subscriptions as a Layer; each build is a new, empty store. */
+export const layer: Layer.Layer<
+  QuoteStore.QuoteStore | EventOutbox.EventOutbox | WebhookSubscriptions.WebhookSubscriptions
+> = Layer.effectContext(
   Effect.sync(() => {
-    const { quotes, outbox } = makeStores()
-    return Context.make(QuoteStore.QuoteStore, quotes).pipe(Context.add(EventOutbox.EventOutbox, outbox))
+    const { quotes, outbox, subscriptions } = makeStores()
+    return Context.make(QuoteStore.QuoteStore, quotes).pipe(
+      Context.add(EventOutbox.EventOutbox, outbox),
+      Context.add(WebhookSubscriptions.WebhookSubscriptions, subscriptions)
+    )
   })
 )

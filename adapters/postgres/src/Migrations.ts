@@ -78,6 +78,45 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       CREATE INDEX quote_events_by_quote ON quote_events (quote_id);
       CREATE INDEX quote_events_by_occurred_at ON quote_events (occurred_at);
     `
+  },
+  {
+    version: 4,
+    name: "webhook subscriptions and the deliveries of quote events to them",
+    sql: `
+      ALTER TABLE quote_events ADD COLUMN fanned_out_at bigint;
+      CREATE INDEX quote_events_not_fanned_out ON quote_events (position) WHERE fanned_out_at IS NULL;
+      CREATE TABLE webhook_subscriptions (
+        subscription_id text PRIMARY KEY,
+        partner_id text NOT NULL,
+        url text NOT NULL,
+        event_types text[] NOT NULL,
+        secret text NOT NULL,
+        created_at bigint NOT NULL
+      );
+      CREATE INDEX webhook_subscriptions_by_partner ON webhook_subscriptions (partner_id, created_at);
+      CREATE TABLE webhook_deliveries (
+        delivery_id text PRIMARY KEY,
+        subscription_id text NOT NULL REFERENCES webhook_subscriptions (subscription_id) ON DELETE CASCADE,
+        event_position bigint NOT NULL,
+        event_id text NOT NULL,
+        partner_id text NOT NULL,
+        quote_id text NOT NULL,
+        state text NOT NULL CHECK (state IN ('pending', 'delivered', 'dead_lettered')),
+        attempts integer NOT NULL,
+        created_at bigint NOT NULL,
+        first_attempt_at bigint,
+        last_attempt_at bigint,
+        next_attempt_at bigint,
+        last_error text,
+        lease_owner text,
+        lease_until bigint
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_in_order ON webhook_deliveries (subscription_id, quote_id, event_position)
+        WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_by_partner ON webhook_deliveries (partner_id, created_at);
+      CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
+    `
   }
 ]
 

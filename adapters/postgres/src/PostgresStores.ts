@@ -7,11 +7,20 @@
  * (quote_events) in the same transaction, or the same statement.
  */
 import type { SubscriptionKeyRecord } from "@kasko/core"
-import { EventOutbox, PartnerStore, QuoteEvents, QuoteStore, StorageUnavailable } from "@kasko/core"
+import {
+  EventOutbox,
+  PartnerStore,
+  QuoteEvents,
+  QuoteStore,
+  StorageUnavailable,
+  WebhookSubscriptions
+} from "@kasko/core"
 import { SchemaMigrations, StoredRows } from "@kasko/core/storage"
 import { Context, Data, Effect, Layer, Option } from "effect"
 import pg from "pg"
 import { migrate } from "./Migrations.js"
+import { makeEventOutbox } from "./PostgresEventOutbox.js"
+import { makeWebhookSubscriptions } from "./PostgresWebhookSubscriptions.js"
 import { attempt, driverFailure } from "./PostgresErrors.js"
 import { transaction } from "./Transaction.js"
 
@@ -44,8 +53,7 @@ const {
   PARTNER_COLUMNS,
   partnerOfRow,
   SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS,
-  EVENT_COLUMNS,
-  eventOfRow
+  EVENT_COLUMNS
 } = StoredRows
 type PartnerRow = StoredRows.PartnerRow
 
@@ -192,6 +200,10 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
           activatedCreatedAtOrBefore
         ])
         // events are kept as long as the longest-kept quotes: by then every delivery has long ended
+        await statement(
+          "DELETE FROM webhook_deliveries WHERE event_id IN (SELECT event_id FROM quote_events WHERE occurred_at <= $1)",
+          [activatedCreatedAtOrBefore]
+        )
         await statement("DELETE FROM quote_events WHERE occurred_at <= $1", [activatedCreatedAtOrBefore])
         return expiring.rows.length + (activated.rowCount ?? 0)
       }),
@@ -205,14 +217,6 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
     ).pipe(Effect.asVoid)
   }
 }
-
-/** The EventOutbox over the pool the QuoteStore writes its events through. */
-export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Type"] => ({
-  eventsOfQuote: (quoteId) =>
-    attempt("read quote events", () =>
-      pool.query(`SELECT ${EVENT_COLUMNS} FROM quote_events WHERE quote_id = $1 ORDER BY position`, [quoteId])
-    ).pipe(Effect.map((result) => result.rows.map(eventOfRow)))
-})
 
 export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type"] => {
   // another instance's writes are invisible here: every read of the counter is new, so nothing is remembered
@@ -279,7 +283,10 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 export const layer = (
   options: PostgresOptions
 ): Layer.Layer<
-  QuoteStore.QuoteStore | PartnerStore.PartnerStore | EventOutbox.EventOutbox,
+  | QuoteStore.QuoteStore
+  | PartnerStore.PartnerStore
+  | EventOutbox.EventOutbox
+  | WebhookSubscriptions.WebhookSubscriptions,
   StorageUnavailable | PostgresOpenRefused
 > =>
   Layer.scopedContext(
@@ -329,7 +336,8 @@ export const layer = (
       })
       return Context.make(QuoteStore.QuoteStore, makeQuoteStore(pool)).pipe(
         Context.add(PartnerStore.PartnerStore, makePartnerStore(pool)),
-        Context.add(EventOutbox.EventOutbox, makeEventOutbox(pool))
+        Context.add(EventOutbox.EventOutbox, makeEventOutbox(pool)),
+        Context.add(WebhookSubscriptions.WebhookSubscriptions, makeWebhookSubscriptions(pool))
       )
     })
   )

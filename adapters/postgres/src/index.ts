@@ -1,3 +1,5 @@
 export * as PostgresStores from "./PostgresStores.js"
+export * as PostgresEventOutbox from "./PostgresEventOutbox.js"
+export * as PostgresWebhookSubscriptions from "./PostgresWebhookSubscriptions.js"
 export * as PostgresMigrations from "./Migrations.js"
 export { PostgresOpenRefused, type PostgresOptions } from "./PostgresStores.js"

@@ -89,6 +89,45 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       CREATE INDEX quote_events_by_quote ON quote_events (quote_id);
       CREATE INDEX quote_events_by_occurred_at ON quote_events (occurred_at);
     `
+  },
+  {
+    version: 6,
+    name: "webhook subscriptions and the deliveries of quote events to them",
+    sql: `
+      ALTER TABLE quote_events ADD COLUMN fanned_out_at INTEGER;
+      CREATE INDEX quote_events_not_fanned_out ON quote_events (position) WHERE fanned_out_at IS NULL;
+      CREATE TABLE webhook_subscriptions (
+        subscription_id TEXT PRIMARY KEY,
+        partner_id TEXT NOT NULL,
+        url TEXT NOT NULL,
+        event_types TEXT NOT NULL,
+        secret TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX webhook_subscriptions_by_partner ON webhook_subscriptions (partner_id, created_at);
+      CREATE TABLE webhook_deliveries (
+        delivery_id TEXT PRIMARY KEY,
+        subscription_id TEXT NOT NULL REFERENCES webhook_subscriptions (subscription_id) ON DELETE CASCADE,
+        event_position INTEGER NOT NULL,
+        event_id TEXT NOT NULL,
+        partner_id TEXT NOT NULL,
+        quote_id TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'dead_lettered')),
+        attempts INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        first_attempt_at INTEGER,
+        last_attempt_at INTEGER,
+        next_attempt_at INTEGER,
+        last_error TEXT,
+        lease_owner TEXT,
+        lease_until INTEGER
+      ) STRICT;
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_in_order ON webhook_deliveries (subscription_id, quote_id, event_position)
+        WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_by_partner ON webhook_deliveries (partner_id, created_at);
+      CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
+    `
   }
 ]
 

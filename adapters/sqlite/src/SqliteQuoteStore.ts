@@ -9,16 +9,18 @@
  * event loop share one transaction — one fsync with synchronous=FULL — and
  * each insert completes only once that transaction has committed.
  */
-import { EventOutbox, QuoteEvents, QuoteStore, type StorageUnavailable } from "@kasko/core"
+import { EventOutbox, QuoteEvents, QuoteStore, type StorageUnavailable, WebhookSubscriptions } from "@kasko/core"
 import { StoredRows } from "@kasko/core/storage"
 import type Database from "better-sqlite3"
 import { Context, Effect, Layer, Option } from "effect"
 import { scopedConnection, type SqliteOptions } from "./Connection.js"
+import { makeEventOutbox } from "./SqliteEventOutbox.js"
+import { makeWebhookSubscriptions } from "./SqliteWebhookSubscriptions.js"
 import { attempt, driverFailure, type SqliteOpenRefused } from "./SqliteErrors.js"
 
 type StoredQuote = QuoteStore.StoredQuote
 type QuoteReadRow = StoredRows.QuoteReadRow
-const { EVENT_COLUMNS, QUOTE_READ_COLUMNS, eventOfRow, quoteOfRow, quoteRowOf } = StoredRows
+const { EVENT_COLUMNS, QUOTE_READ_COLUMNS, quoteOfRow, quoteRowOf } = StoredRows
 
 /** The QuoteStore operations over an open connection. */
 export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteStore["Type"] => {
@@ -42,6 +44,9 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
   const insertEvent = database.prepare<[QuoteEvents.QuoteEvent]>(
     `INSERT INTO quote_events (${EVENT_COLUMNS}) VALUES (@event_id, @type, @occurred_at, @partner_id, @quote_id, @payload)
      ON CONFLICT (event_id) DO NOTHING`
+  )
+  const pruneDeliveries = database.prepare<[number]>(
+    "DELETE FROM webhook_deliveries WHERE event_id IN (SELECT event_id FROM quote_events WHERE occurred_at <= ?)"
   )
   const pruneEvents = database.prepare<[number]>("DELETE FROM quote_events WHERE occurred_at <= ?")
 
@@ -127,6 +132,7 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
     for (const row of selectExpiring.all(awaitingCutoff)) insertEvent.run(QuoteEvents.quoteExpired(quoteOfRow(row)))
     const deleted = purge.run(awaitingCutoff, activatedCutoff).changes
     // events are kept as long as the longest-kept quotes: by then every delivery has long ended
+    pruneDeliveries.run(activatedCutoff)
     pruneEvents.run(activatedCutoff)
     return deleted
   })
@@ -150,24 +156,18 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
   }
 }
 
-/** The EventOutbox over the connection the QuoteStore writes its events on. */
-export const makeEventOutbox = (database: Database.Database): EventOutbox.EventOutbox["Type"] => {
-  const selectOfQuote = database.prepare<[string], Record<string, unknown>>(
-    `SELECT ${EVENT_COLUMNS} FROM quote_events WHERE quote_id = ? ORDER BY position`
-  )
-  return {
-    eventsOfQuote: (quoteId) => attempt("read quote events", () => selectOfQuote.all(quoteId).map(eventOfRow))
-  }
-}
-
 /** The SQLite QuoteStore as a Layer: opens (or creates and migrates) the file, closes it cleanly with the scope. */
 export const layer = (
   options: SqliteOptions
-): Layer.Layer<QuoteStore.QuoteStore | EventOutbox.EventOutbox, StorageUnavailable | SqliteOpenRefused> =>
+): Layer.Layer<
+  QuoteStore.QuoteStore | EventOutbox.EventOutbox | WebhookSubscriptions.WebhookSubscriptions,
+  StorageUnavailable | SqliteOpenRefused
+> =>
   Layer.scopedContext(
     Effect.map(scopedConnection(options), (database) =>
       Context.make(QuoteStore.QuoteStore, makeQuoteStore(database)).pipe(
-        Context.add(EventOutbox.EventOutbox, makeEventOutbox(database))
+        Context.add(EventOutbox.EventOutbox, makeEventOutbox(database)),
+        Context.add(WebhookSubscriptions.WebhookSubscriptions, makeWebhookSubscriptions(database))
       )
     )
   )

@@ -1,22 +1,28 @@
 /** The SQLite stores and the event outbox on one connection: what the service and the `kasko` command use. */
-import { EventOutbox, PartnerStore, QuoteStore, type StorageUnavailable } from "@kasko/core"
+import { EventOutbox, PartnerStore, QuoteStore, type StorageUnavailable, WebhookSubscriptions } from "@kasko/core"
 import { Context, Effect, Layer } from "effect"
 import { scopedConnection, type SqliteOptions } from "./Connection.js"
 import { makePartnerStore } from "./SqlitePartnerStore.js"
-import { makeEventOutbox, makeQuoteStore } from "./SqliteQuoteStore.js"
+import { makeEventOutbox } from "./SqliteEventOutbox.js"
+import { makeQuoteStore } from "./SqliteQuoteStore.js"
+import { makeWebhookSubscriptions } from "./SqliteWebhookSubscriptions.js"
 import type { SqliteOpenRefused } from "./SqliteErrors.js"
 
 export const layer = (
   options: SqliteOptions
 ): Layer.Layer<
-  QuoteStore.QuoteStore | PartnerStore.PartnerStore | EventOutbox.EventOutbox,
+  | QuoteStore.QuoteStore
+  | PartnerStore.PartnerStore
+  | EventOutbox.EventOutbox
+  | WebhookSubscriptions.WebhookSubscriptions,
   StorageUnavailable | SqliteOpenRefused
 > =>
   Layer.scopedContext(
     Effect.map(scopedConnection(options), (database) =>
       Context.make(QuoteStore.QuoteStore, makeQuoteStore(database)).pipe(
         Context.add(PartnerStore.PartnerStore, makePartnerStore(database)),
-        Context.add(EventOutbox.EventOutbox, makeEventOutbox(database))
+        Context.add(EventOutbox.EventOutbox, makeEventOutbox(database)),
+        Context.add(WebhookSubscriptions.WebhookSubscriptions, makeWebhookSubscriptions(database))
       )
     )
   )

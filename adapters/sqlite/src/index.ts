@@ -1,6 +1,8 @@
 export * as SqliteQuoteStore from "./SqliteQuoteStore.js"
 export * as SqlitePartnerStore from "./SqlitePartnerStore.js"
 export * as SqliteStores from "./SqliteStores.js"
+export * as SqliteEventOutbox from "./SqliteEventOutbox.js"
+export * as SqliteWebhookSubscriptions from "./SqliteWebhookSubscriptions.js"
 export * as SqliteConnection from "./Connection.js"
 export * as SqliteMigrations from "./Migrations.js"
 export { SqliteOpenRefused } from "./SqliteErrors.js"

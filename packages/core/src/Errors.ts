@@ -27,6 +27,11 @@ export class QuoteNotFound extends Schema.TaggedError<QuoteNotFound>()("QuoteNot
 }) {}
 
 /** An Idempotency-Key was used before, within its 24 hours, with a different request. */
+/** The partner has no webhook subscription with this id (another partner's is not found either). */
+export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFound>()("SubscriptionNotFound", {
+  subscription_id: Schema.String
+}) {}
+
 export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {
   idempotency_key: Schema.String
 }) {}
@@ -87,6 +92,7 @@ export type CoreError =
   | IdentityProviderUnavailable
   | ProductNotFound
   | QuoteNotFound
+  | SubscriptionNotFound
   | TariffNotInForce
   | StorageUnavailable
 

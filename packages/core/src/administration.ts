@@ -1,6 +1,8 @@
 /**
- * `@kasko/core/administration`: managing partners and their subscription
- * keys, as the operator's command line does it.
+ * `@kasko/core/administration`: managing partners, their subscription keys
+ * and their webhook subscriptions, as the operator's command line and the
+ * webhook endpoints do it.
  */
 export * as Partner from "./partner/Partner.js"
 export * as PartnerAdministration from "./partner/PartnerAdministration.js"
+export * as WebhookAdministration from "./events/WebhookAdministration.js"

@@ -18,6 +18,7 @@ export {
   ProductNotFound,
   QuoteNotFound,
   StorageUnavailable,
+  SubscriptionNotFound,
   TariffNotInForce,
   type CoreError,
   type Violation
@@ -32,6 +33,7 @@ export * as QuoteStore from "./ports/QuoteStore.js"
 export * as RateLimiter from "./ports/RateLimiter.js"
 export * as Readiness from "./ports/Readiness.js"
 export * as TariffBook from "./ports/TariffBook.js"
+export * as WebhookSubscriptions from "./ports/WebhookSubscriptions.js"
 
 // What partners learn of their quotes: the events the stores write with each change.
 export * as QuoteEvents from "./events/QuoteEvent.js"

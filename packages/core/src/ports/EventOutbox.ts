@@ -1,8 +1,10 @@
 /**
  * The event outbox port: the quote events a QuoteStore wrote in the same
  * transaction as the changes they report (a committed change always has its
- * event, a failed one never does). Each store adapter provides it over the
- * same database as its QuoteStore; the webhook dispatcher reads from it.
+ * event, a failed one never does), and their deliveries to the partners'
+ * webhook endpoints. Each store adapter provides it over the same database
+ * as its QuoteStore; the webhook dispatcher of every instance claims
+ * deliveries from it under a lease, so two instances do not send one twice.
  */
 import { Context, type Effect } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
@@ -13,5 +15,77 @@ export class EventOutbox extends Context.Tag("@kasko/core/EventOutbox")<
   {
     /** A quote's events, in the order they were written. */
     readonly eventsOfQuote: (quoteId: string) => Effect.Effect<ReadonlyArray<QuoteEvent>, StorageUnavailable>
+    /**
+     * Makes the deliveries of events not yet fanned out (one per subscription of
+     * the event's partner that wants its type, as subscribed now), then leases up
+     * to `limit` deliveries due at `now` to `owner` until `now + leaseMillis`:
+     * pending ones whose next attempt has come, not leased by another owner whose
+     * lease still runs, and each the oldest pending delivery of its quote to its
+     * endpoint (per quote, events arrive in order).
+     */
+    readonly claimDeliveries: (
+      claim: DeliveryClaim
+    ) => Effect.Effect<ReadonlyArray<ClaimedDelivery>, StorageUnavailable>
+    /** Records an attempt's outcome, if `owner` still holds the lease; answers whether it did. */
+    readonly recordAttempt: (
+      deliveryId: string,
+      owner: string,
+      outcome: AttemptOutcome
+    ) => Effect.Effect<boolean, StorageUnavailable>
+    /** The partner's deliveries, newest first, at most `limit`; only dead-lettered ones when asked. */
+    readonly deliveriesOf: (
+      partnerId: string,
+      options: { readonly limit: number; readonly deadLetteredOnly: boolean }
+    ) => Effect.Effect<ReadonlyArray<DeliveryRecord>, StorageUnavailable>
+    /** Puts a dead-lettered delivery of the partner back in line, due at `now`, its retry window restarted; answers whether it was dead-lettered. */
+    readonly replay: (partnerId: string, deliveryId: string, now: number) => Effect.Effect<boolean, StorageUnavailable>
   }
 >() {}
+
+export interface DeliveryClaim {
+  readonly now: number
+  readonly owner: string
+  readonly leaseMillis: number
+  readonly limit: number
+}
+
+/** A delivery leased to a dispatcher: what to send, where, signed with what. */
+export interface ClaimedDelivery {
+  readonly delivery_id: string
+  readonly event: QuoteEvent
+  readonly url: string
+  readonly secret: string
+  /** Attempts made before this one. */
+  readonly attempts: number
+  /** Epoch ms of the first attempt, or undefined before it; the retry window counts from it. */
+  readonly first_attempt_at: number | undefined
+}
+
+export type DeliveryState = "pending" | "delivered" | "dead_lettered"
+
+/** What an attempt came to: delivered, or failed and then retried at an instant or dead-lettered. */
+export type AttemptOutcome =
+  | { readonly delivered: true; readonly at: number; readonly status: number }
+  | {
+      readonly delivered: false
+      readonly at: number
+      readonly error: string
+      /** When to try again; undefined to dead-letter it. */
+      readonly retryAt: number | undefined
+    }
+
+/** A delivery as the partner's and the operator's listings show it. */
+export interface DeliveryRecord {
+  readonly delivery_id: string
+  readonly event_id: string
+  readonly event_type: QuoteEvent["type"]
+  readonly quote_id: string
+  readonly subscription_id: string
+  readonly url: string
+  readonly state: DeliveryState
+  readonly attempts: number
+  readonly created_at: number
+  readonly last_attempt_at: number | undefined
+  readonly last_error: string | undefined
+  readonly next_attempt_at: number | undefined
+}

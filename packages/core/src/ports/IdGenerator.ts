@@ -1,7 +1,8 @@
 /**
  * The id port: quote ids (UUID v7, time-ordered for index locality), policy
- * numbers and quote numbers (digit strings with a Luhn check digit). The core
- * holds the formats; randomness is injected, so the core stays pure.
+ * numbers and quote numbers (digit strings with a Luhn check digit), webhook
+ * subscription ids and their signing secrets. The core holds the formats;
+ * randomness is injected, so the core stays pure.
  */
 import { Clock, Context, Effect, Layer, Ref } from "effect"
 
@@ -11,8 +12,14 @@ export class IdGenerator extends Context.Tag("@kasko/core/IdGenerator")<
     readonly quoteId: Effect.Effect<string>
     readonly policyNumber: Effect.Effect<string>
     readonly quoteNumber: Effect.Effect<string>
+    /** `whk_` and a UUID v7. */
+    readonly subscriptionId: Effect.Effect<string>
+    /** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
+    readonly signingSecret: Effect.Effect<string>
   }
 >() {}
+
+const base64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes))
 
 /** Luhn check digit of a digit string. */
 export const luhnCheckDigit = (digits: string): string => {
@@ -76,7 +83,9 @@ export const layerFromRandomBytes = (randomBytes: (size: number) => Uint8Array):
   Layer.succeed(IdGenerator, {
     quoteId: Effect.map(Clock.currentTimeMillis, (now) => uuidV7(now, randomBytes(10))),
     policyNumber: Effect.sync(() => withCheckDigit(randomDigits(9, randomBytes))),
-    quoteNumber: Effect.sync(() => groupsOfFour(withCheckDigit(randomDigits(15, randomBytes))))
+    quoteNumber: Effect.sync(() => groupsOfFour(withCheckDigit(randomDigits(15, randomBytes)))),
+    subscriptionId: Effect.map(Clock.currentTimeMillis, (now) => `whk_${uuidV7(now, randomBytes(10))}`),
+    signingSecret: Effect.sync(() => `whsec_${base64(randomBytes(32))}`)
   })
 
 /** Deterministic ids for tests and demos: the n-th id of each kind is derived from n. */
@@ -87,7 +96,9 @@ export const layerSequential: Layer.Layer<IdGenerator> = Layer.effect(
     return {
       quoteId: Effect.map(next, (n) => `00000000-0000-7000-8000-${String(n).padStart(12, "0")}`),
       policyNumber: Effect.map(next, (n) => withCheckDigit(String(100_000_000 + n))),
-      quoteNumber: Effect.map(next, (n) => groupsOfFour(withCheckDigit(String(100_000_000_000_000 + n))))
+      quoteNumber: Effect.map(next, (n) => groupsOfFour(withCheckDigit(String(100_000_000_000_000 + n)))),
+      subscriptionId: Effect.map(next, (n) => `whk_00000000-0000-7000-8000-${String(n).padStart(12, "0")}`),
+      signingSecret: Effect.map(next, (n) => `whsec_${base64(new Uint8Array(32).fill(n % 256))}`)
     }
   })
 )

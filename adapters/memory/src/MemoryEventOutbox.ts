@@ -1,0 +1,199 @@
+/**
+ * The event outbox, webhook subscriptions and deliveries in memory, written
+ * by the in-memory QuoteStore with each change. Deliveries follow the same
+ * rules as the SQL stores': fanned out to the subscriptions of their time,
+ * leased to one dispatcher at a time, in order per quote and endpoint.
+ */
+import type { EventOutbox, QuoteEvents, WebhookSubscriptions } from "@kasko/core"
+import type { WebhookEndpoints } from "@kasko/core/transport"
+import { Effect, Option } from "effect"
+
+type QuoteEvent = QuoteEvents.QuoteEvent
+type Subscription = WebhookEndpoints.WebhookSubscription
+
+interface Delivery {
+  readonly delivery_id: string
+  readonly position: number
+  readonly event: QuoteEvent
+  readonly subscription_id: string
+  state: EventOutbox.DeliveryState
+  attempts: number
+  readonly created_at: number
+  first_attempt_at: number | undefined
+  last_attempt_at: number | undefined
+  next_attempt_at: number | undefined
+  last_error: string | undefined
+  lease_owner: string | undefined
+  lease_until: number | undefined
+}
+
+export const makeEventOutbox = () => {
+  const events: Array<{ readonly position: number; readonly event: QuoteEvent; fannedOut: boolean }> = []
+  const subscriptions = new Map<string, Subscription>()
+  const deliveries = new Map<string, Delivery>()
+  let lastPosition = 0
+
+  const fanOut = (now: number) => {
+    for (const entry of events) {
+      if (entry.fannedOut) continue
+      entry.fannedOut = true
+      for (const subscription of subscriptions.values()) {
+        if (subscription.partner_id !== entry.event.partner_id) continue
+        if (!subscription.event_types.includes(entry.event.type)) continue
+        const delivery_id = `dlv_${subscription.subscription_id}_${entry.event.event_id}`
+        deliveries.set(delivery_id, {
+          delivery_id,
+          position: entry.position,
+          event: entry.event,
+          subscription_id: subscription.subscription_id,
+          state: "pending",
+          attempts: 0,
+          created_at: now,
+          first_attempt_at: undefined,
+          last_attempt_at: undefined,
+          next_attempt_at: now,
+          last_error: undefined,
+          lease_owner: undefined,
+          lease_until: undefined
+        })
+      }
+    }
+  }
+
+  const blockedByEarlier = (delivery: Delivery) =>
+    [...deliveries.values()].some(
+      (other) =>
+        other.state === "pending" &&
+        other.subscription_id === delivery.subscription_id &&
+        other.event.quote_id === delivery.event.quote_id &&
+        other.position < delivery.position
+    )
+
+  const recordOf = (delivery: Delivery): EventOutbox.DeliveryRecord => ({
+    delivery_id: delivery.delivery_id,
+    event_id: delivery.event.event_id,
+    event_type: delivery.event.type,
+    quote_id: delivery.event.quote_id,
+    subscription_id: delivery.subscription_id,
+    url: subscriptions.get(delivery.subscription_id)?.url ?? "",
+    state: delivery.state,
+    attempts: delivery.attempts,
+    created_at: delivery.created_at,
+    last_attempt_at: delivery.last_attempt_at,
+    last_error: delivery.last_error,
+    next_attempt_at: delivery.state === "pending" ? delivery.next_attempt_at : undefined
+  })
+
+  const outbox: EventOutbox.EventOutbox["Type"] = {
+    eventsOfQuote: (quoteId) =>
+      Effect.sync(() => events.filter(({ event }) => event.quote_id === quoteId).map(({ event }) => event)),
+    claimDeliveries: ({ now, owner, leaseMillis, limit }) =>
+      Effect.sync(() => {
+        fanOut(now)
+        const due = [...deliveries.values()]
+          .filter(
+            (delivery) =>
+              delivery.state === "pending" &&
+              (delivery.next_attempt_at ?? now) <= now &&
+              (delivery.lease_until === undefined || delivery.lease_until <= now) &&
+              !blockedByEarlier(delivery)
+          )
+          .sort((a, b) => (a.next_attempt_at ?? 0) - (b.next_attempt_at ?? 0) || a.position - b.position)
+          .slice(0, limit)
+        return due.map((delivery): EventOutbox.ClaimedDelivery => {
+          delivery.lease_owner = owner
+          delivery.lease_until = now + leaseMillis
+          const subscription = subscriptions.get(delivery.subscription_id)!
+          return {
+            delivery_id: delivery.delivery_id,
+            event: delivery.event,
+            url: subscription.url,
+            secret: subscription.secret,
+            attempts: delivery.attempts,
+            first_attempt_at: delivery.first_attempt_at
+          }
+        })
+      }),
+    recordAttempt: (deliveryId, owner, outcome) =>
+      Effect.sync(() => {
+        const delivery = deliveries.get(deliveryId)
+        if (delivery === undefined || delivery.lease_owner !== owner || delivery.state !== "pending") return false
+        delivery.attempts += 1
+        delivery.first_attempt_at ??= outcome.at
+        delivery.last_attempt_at = outcome.at
+        delivery.lease_owner = undefined
+        delivery.lease_until = undefined
+        if (outcome.delivered) {
+          delivery.state = "delivered"
+          delivery.last_error = undefined
+          delivery.next_attempt_at = undefined
+        } else {
+          delivery.last_error = outcome.error
+          delivery.state = outcome.retryAt === undefined ? "dead_lettered" : "pending"
+          delivery.next_attempt_at = outcome.retryAt
+        }
+        return true
+      }),
+    deliveriesOf: (partnerId, { limit, deadLetteredOnly }) =>
+      Effect.sync(() =>
+        [...deliveries.values()]
+          .filter(
+            (delivery) =>
+              delivery.event.partner_id === partnerId && (!deadLetteredOnly || delivery.state === "dead_lettered")
+          )
+          .sort((a, b) => b.created_at - a.created_at || b.position - a.position)
+          .slice(0, limit)
+          .map(recordOf)
+      ),
+    replay: (partnerId, deliveryId, now) =>
+      Effect.sync(() => {
+        const delivery = deliveries.get(deliveryId)
+        if (delivery === undefined || delivery.event.partner_id !== partnerId || delivery.state !== "dead_lettered")
+          return false
+        delivery.state = "pending"
+        delivery.next_attempt_at = now
+        delivery.first_attempt_at = undefined
+        return true
+      })
+  }
+
+  const subscriptionStore: WebhookSubscriptions.WebhookSubscriptions["Type"] = {
+    insert: (subscription) => Effect.sync(() => void subscriptions.set(subscription.subscription_id, subscription)),
+    subscriptionsOf: (partnerId) =>
+      Effect.sync(() =>
+        [...subscriptions.values()]
+          .filter((subscription) => subscription.partner_id === partnerId)
+          .sort((a, b) => a.created_at - b.created_at)
+      ),
+    remove: (partnerId, subscriptionId) =>
+      Effect.sync(() => {
+        if (subscriptions.get(subscriptionId)?.partner_id !== partnerId) return false
+        subscriptions.delete(subscriptionId)
+        for (const [id, delivery] of deliveries) if (delivery.subscription_id === subscriptionId) deliveries.delete(id)
+        return true
+      }),
+    rotateSecret: (partnerId, subscriptionId, secret) =>
+      Effect.sync(() => {
+        const subscription = subscriptions.get(subscriptionId)
+        if (subscription?.partner_id !== partnerId) return Option.none()
+        const rotated = { ...subscription, secret }
+        subscriptions.set(subscriptionId, rotated)
+        return Option.some(rotated)
+      })
+  }
+
+  return {
+    append: (event: QuoteEvent) => {
+      lastPosition += 1
+      events.push({ position: lastPosition, event, fannedOut: false })
+    },
+    /** Forgets the events that occurred at or before `cutoff`, and their deliveries. */
+    prune: (cutoff: number) => {
+      const kept = events.filter(({ event }) => event.occurred_at > cutoff)
+      events.splice(0, events.length, ...kept)
+      for (const [id, delivery] of deliveries) if (delivery.event.occurred_at <= cutoff) deliveries.delete(id)
+    },
+    outbox,
+    subscriptions: subscriptionStore
+  }
+}

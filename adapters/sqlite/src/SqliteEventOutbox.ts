@@ -1,0 +1,141 @@
+/**
+ * The event outbox and webhook deliveries on SQLite, over the connection the
+ * QuoteStore writes its events on. One writer at a time (IMMEDIATE
+ * transactions), so a claim needs no row locks: it fans out what is new,
+ * then leases what is due, in one transaction.
+ */
+import type { EventOutbox, QuoteEvents } from "@kasko/core"
+import { StoredRows } from "@kasko/core/storage"
+import type Database from "better-sqlite3"
+import { attempt } from "./SqliteErrors.js"
+
+const { EVENT_COLUMNS, eventOfRow } = StoredRows
+
+type Row = Record<string, unknown>
+
+const optionalNumber = (value: unknown): number | undefined => (value === null ? undefined : Number(value))
+const optionalString = (value: unknown): string | undefined => (value === null ? undefined : String(value))
+
+const FAN_OUT_BATCH = 500
+
+export const makeEventOutbox = (database: Database.Database): EventOutbox.EventOutbox["Type"] => {
+  const selectOfQuote = database.prepare<[string], Row>(
+    `SELECT ${EVENT_COLUMNS} FROM quote_events WHERE quote_id = ? ORDER BY position`
+  )
+  const selectNew = database.prepare<
+    [number],
+    { position: number; event_id: string; type: string; partner_id: string }
+  >(
+    `SELECT position, event_id, type, partner_id FROM quote_events WHERE fanned_out_at IS NULL ORDER BY position LIMIT ?`
+  )
+  const insertDeliveries = database.prepare<{ now: number; position: number; type: string }>(`
+    INSERT INTO webhook_deliveries (delivery_id, subscription_id, event_position, event_id, partner_id, quote_id, state,
+                                    attempts, created_at, next_attempt_at)
+    SELECT 'dlv_' || s.subscription_id || '_' || e.event_id, s.subscription_id, e.position, e.event_id, e.partner_id,
+           e.quote_id, 'pending', 0, @now, @now
+    FROM quote_events e JOIN webhook_subscriptions s ON s.partner_id = e.partner_id
+    WHERE e.position = @position AND EXISTS (SELECT 1 FROM json_each(s.event_types) WHERE value = @type)
+    ON CONFLICT (delivery_id) DO NOTHING`)
+  const markFannedOut = database.prepare<[number, number]>(
+    "UPDATE quote_events SET fanned_out_at = ? WHERE position = ?"
+  )
+  const selectDue = database.prepare<{ now: number; limit: number }, Row>(`
+    SELECT d.delivery_id, d.attempts, d.first_attempt_at, s.url, s.secret, ${EVENT_COLUMNS.split(", ")
+      .map((column) => `e.${column}`)
+      .join(", ")}
+    FROM webhook_deliveries d
+    JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
+    JOIN quote_events e ON e.event_id = d.event_id
+    WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until <= @now)
+      AND NOT EXISTS (
+        SELECT 1 FROM webhook_deliveries earlier
+        WHERE earlier.subscription_id = d.subscription_id AND earlier.quote_id = d.quote_id
+          AND earlier.state = 'pending' AND earlier.event_position < d.event_position)
+    ORDER BY d.next_attempt_at, d.event_position
+    LIMIT @limit`)
+  const lease = database.prepare<[string, number, string]>(
+    "UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE delivery_id = ?"
+  )
+  const record = database.prepare<{
+    delivery_id: string
+    owner: string
+    at: number
+    state: EventOutbox.DeliveryState
+    error: string | null
+    next: number | null
+  }>(`
+    UPDATE webhook_deliveries
+    SET state = @state, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, @at),
+        last_attempt_at = @at, last_error = @error, next_attempt_at = @next, lease_owner = NULL, lease_until = NULL
+    WHERE delivery_id = @delivery_id AND lease_owner = @owner AND state = 'pending'`)
+  const selectOfPartner = database.prepare<[string, number, number], Row>(`
+    SELECT d.delivery_id, d.event_id, e.type AS event_type, d.quote_id, d.subscription_id, s.url, d.state, d.attempts,
+           d.created_at, d.last_attempt_at, d.last_error, d.next_attempt_at
+    FROM webhook_deliveries d
+    JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
+    JOIN quote_events e ON e.event_id = d.event_id
+    WHERE d.partner_id = ? AND (? = 0 OR d.state = 'dead_lettered')
+    ORDER BY d.created_at DESC, d.event_position DESC
+    LIMIT ?`)
+  const replay = database.prepare<[number, string, string]>(`
+    UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = ?, first_attempt_at = NULL
+    WHERE delivery_id = ? AND partner_id = ? AND state = 'dead_lettered'`)
+
+  const claim = database.transaction(({ now, owner, leaseMillis, limit }: EventOutbox.DeliveryClaim) => {
+    for (const event of selectNew.all(FAN_OUT_BATCH)) {
+      insertDeliveries.run({ now, position: event.position, type: event.type })
+      markFannedOut.run(now, event.position)
+    }
+    const due = selectDue.all({ now, limit })
+    for (const row of due) lease.run(owner, now + leaseMillis, String(row["delivery_id"]))
+    return due.map(
+      (row): EventOutbox.ClaimedDelivery => ({
+        delivery_id: String(row["delivery_id"]),
+        event: eventOfRow(row),
+        url: String(row["url"]),
+        secret: String(row["secret"]),
+        attempts: Number(row["attempts"]),
+        first_attempt_at: optionalNumber(row["first_attempt_at"])
+      })
+    )
+  })
+
+  return {
+    eventsOfQuote: (quoteId) => attempt("read quote events", () => selectOfQuote.all(quoteId).map(eventOfRow)),
+    claimDeliveries: (request) => attempt("claim webhook deliveries", () => claim.immediate(request)),
+    recordAttempt: (deliveryId, owner, outcome) =>
+      attempt(
+        "record a webhook delivery",
+        () =>
+          record.run({
+            delivery_id: deliveryId,
+            owner,
+            at: outcome.at,
+            state: outcome.delivered ? "delivered" : outcome.retryAt === undefined ? "dead_lettered" : "pending",
+            error: outcome.delivered ? null : outcome.error,
+            next: outcome.delivered ? null : (outcome.retryAt ?? null)
+          }).changes === 1
+      ),
+    deliveriesOf: (partnerId, { limit, deadLetteredOnly }) =>
+      attempt("list webhook deliveries", () =>
+        selectOfPartner.all(partnerId, deadLetteredOnly ? 1 : 0, limit).map(
+          (row): EventOutbox.DeliveryRecord => ({
+            delivery_id: String(row["delivery_id"]),
+            event_id: String(row["event_id"]),
+            event_type: row["event_type"] as QuoteEvents.QuoteEventType,
+            quote_id: String(row["quote_id"]),
+            subscription_id: String(row["subscription_id"]),
+            url: String(row["url"]),
+            state: row["state"] as EventOutbox.DeliveryState,
+            attempts: Number(row["attempts"]),
+            created_at: Number(row["created_at"]),
+            last_attempt_at: optionalNumber(row["last_attempt_at"]),
+            last_error: optionalString(row["last_error"]),
+            next_attempt_at: row["state"] === "pending" ? optionalNumber(row["next_attempt_at"]) : undefined
+          })
+        )
+      ),
+    replay: (partnerId, deliveryId, now) =>
+      attempt("replay a webhook delivery", () => replay.run(now, deliveryId, partnerId).changes === 1)
+  }
+}

@@ -1,0 +1,47 @@
+/** Partners' webhook subscriptions on SQLite; a subscription's deliveries go with it (ON DELETE CASCADE). */
+import type { WebhookSubscriptions } from "@kasko/core"
+import type { WebhookEndpoints } from "@kasko/core/transport"
+import type Database from "better-sqlite3"
+import { Effect, Option } from "effect"
+import { attempt } from "./SqliteErrors.js"
+
+type Subscription = WebhookEndpoints.WebhookSubscription
+type SubscriptionRow = Omit<Subscription, "event_types"> & { readonly event_types: string }
+
+const COLUMNS = "subscription_id, partner_id, url, event_types, secret, created_at"
+
+const subscriptionOfRow = (row: SubscriptionRow): Subscription => ({
+  ...row,
+  event_types: JSON.parse(row.event_types) as Subscription["event_types"]
+})
+
+export const makeWebhookSubscriptions = (
+  database: Database.Database
+): WebhookSubscriptions.WebhookSubscriptions["Type"] => {
+  const insert = database.prepare<[SubscriptionRow]>(
+    `INSERT INTO webhook_subscriptions (${COLUMNS}) VALUES (@subscription_id, @partner_id, @url, @event_types, @secret, @created_at)`
+  )
+  const selectOfPartner = database.prepare<[string], SubscriptionRow>(
+    `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE partner_id = ? ORDER BY created_at, subscription_id`
+  )
+  const remove = database.prepare<[string, string]>(
+    "DELETE FROM webhook_subscriptions WHERE partner_id = ? AND subscription_id = ?"
+  )
+  const rotate = database.prepare<[string, string, string], SubscriptionRow>(
+    `UPDATE webhook_subscriptions SET secret = ? WHERE partner_id = ? AND subscription_id = ? RETURNING ${COLUMNS}`
+  )
+  return {
+    insert: (subscription) =>
+      attempt("insert webhook subscription", () =>
+        insert.run({ ...subscription, event_types: JSON.stringify(subscription.event_types) })
+      ).pipe(Effect.asVoid),
+    subscriptionsOf: (partnerId) =>
+      attempt("list webhook subscriptions", () => selectOfPartner.all(partnerId).map(subscriptionOfRow)),
+    remove: (partnerId, subscriptionId) =>
+      attempt("remove webhook subscription", () => remove.run(partnerId, subscriptionId).changes === 1),
+    rotateSecret: (partnerId, subscriptionId, secret) =>
+      attempt("rotate webhook secret", () => rotate.get(secret, partnerId, subscriptionId)).pipe(
+        Effect.map((row) => Option.map(Option.fromNullable(row), subscriptionOfRow))
+      )
+  }
+}

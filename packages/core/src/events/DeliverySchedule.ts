@@ -1,0 +1,35 @@
+/**
+ * When a webhook delivery that failed is tried again: exponential backoff
+ * with jitter — 10 s, 20 s, 40 s … doubling up to an hour between attempts,
+ * each spread over ±50 % so that receivers coming back are not hit by every
+ * sender at once — for 24 hours from the delivery's first attempt; after
+ * that it is dead-lettered, for an operator to replay. Pure: the jitter's
+ * randomness comes in as a number in [0, 1).
+ */
+
+export const FIRST_RETRY_DELAY_MILLIS = 10_000
+export const LONGEST_RETRY_DELAY_MILLIS = 60 * 60 * 1000
+export const RETRY_WINDOW_MILLIS = 24 * 60 * 60 * 1000
+
+/** The delay before attempt `attempts + 1`, after `attempts` failed ones (1, 2, …), before jitter. */
+export const backoffMillis = (attempts: number): number =>
+  Math.min(FIRST_RETRY_DELAY_MILLIS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_DELAY_MILLIS)
+
+/** What follows a failed attempt: another at an instant, or the dead letters. */
+export type AfterFailure = { readonly retryAt: number } | { readonly deadLettered: true }
+
+/**
+ * After `attempts` failed attempts, the last at `failedAt`, of a delivery first
+ * tried at `firstAttemptAt`: when to try again, or dead-letter it once the
+ * retry window has passed. `random` in [0, 1) spreads the delay over ±50 %.
+ */
+export const afterFailure = (
+  attempts: number,
+  firstAttemptAt: number,
+  failedAt: number,
+  random: number
+): AfterFailure => {
+  if (failedAt - firstAttemptAt >= RETRY_WINDOW_MILLIS) return { deadLettered: true }
+  const delay = Math.round(backoffMillis(attempts) * (0.5 + random))
+  return { retryAt: failedAt + delay }
+}

@@ -1,0 +1,27 @@
+/**
+ * The webhook subscription port: partners' endpoints, kept by the same store
+ * as their quotes. A subscription is the partner's own: another partner can
+ * neither see nor change it.
+ */
+import { Context, type Effect, type Option } from "effect"
+import type { StorageUnavailable } from "../Errors.js"
+import type { WebhookSubscription } from "../events/WebhookSubscription.js"
+
+export class WebhookSubscriptions extends Context.Tag("@kasko/core/WebhookSubscriptions")<
+  WebhookSubscriptions,
+  {
+    readonly insert: (subscription: WebhookSubscription) => Effect.Effect<void, StorageUnavailable>
+    /** The partner's subscriptions, oldest first. */
+    readonly subscriptionsOf: (
+      partnerId: string
+    ) => Effect.Effect<ReadonlyArray<WebhookSubscription>, StorageUnavailable>
+    /** Deletes the partner's subscription; answers whether there was one. Its pending deliveries go with it. */
+    readonly remove: (partnerId: string, subscriptionId: string) => Effect.Effect<boolean, StorageUnavailable>
+    /** Replaces the partner's subscription's secret; none when there is no such subscription. */
+    readonly rotateSecret: (
+      partnerId: string,
+      subscriptionId: string,
+      secret: string
+    ) => Effect.Effect<Option.Option<WebhookSubscription>, StorageUnavailable>
+  }
+>() {}

@@ -1,0 +1,30 @@
+/**
+ * DNS resolution that refuses what a webhook must not reach: a name that
+ * resolves to a loopback, private or link-local address is refused at
+ * connection time — after resolution, on the very address connected to, so
+ * a name that changes its answer between check and use (DNS rebinding)
+ * cannot slip through.
+ */
+import { WebhookEndpoints } from "@kasko/core/transport"
+import dns from "node:dns"
+import type { LookupFunction } from "node:net"
+
+export class AddressRefused extends Error {
+  override readonly name = "AddressRefused"
+}
+
+/** A `lookup` for node:http(s) requests: resolves as Node does, refusing private addresses. */
+export const safeLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error !== null) return callback(error, "", 0)
+    const list = addresses as unknown as ReadonlyArray<dns.LookupAddress>
+    const refused = list.find((entry) => WebhookEndpoints.isPrivateAddress(entry.address))
+    if (refused !== undefined)
+      return callback(new AddressRefused(`${hostname} resolves to ${refused.address}, a private address`), "", 0)
+    if (options.all === true)
+      return (callback as unknown as (e: null, a: ReadonlyArray<dns.LookupAddress>) => void)(null, list)
+    const [first] = list
+    if (first === undefined) return callback(new AddressRefused(`${hostname} resolves to no address`), "", 0)
+    callback(null, first.address, first.family)
+  })
+}

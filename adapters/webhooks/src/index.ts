@@ -1,0 +1,3 @@
+export * as WebhookDispatcher from "./WebhookDispatcher.js"
+export * as WebhookSender from "./WebhookSender.js"
+export { AddressRefused } from "./SafeLookup.js"

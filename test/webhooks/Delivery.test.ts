@@ -1,0 +1,151 @@
+/**
+ * Webhook delivery end to end in one process: quotes made by the engine on
+ * the in-memory stores, the dispatcher's rounds, a real HTTP receiver.
+ * Signatures verify with the Standard Webhooks reference verifier; a receiver
+ * that is down is retried with backoff (the test clock moves time), reached
+ * when it is back, in order per quote; after the retry window the delivery is
+ * dead-lettered, and a replay delivers it.
+ */
+import { EventOutbox, Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { WebhookAdministration } from "@kasko/core/administration"
+import { DeliverySchedule } from "@kasko/core/transport"
+import { MemoryQuoteStore } from "@kasko/memory"
+import { WebhookDispatcher, WebhookSender } from "@kasko/webhooks"
+import { Effect, Layer, ManagedRuntime, TestClock, TestContext } from "effect"
+import { Webhook } from "standardwebhooks"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { startClock } from "../support.js"
+import { type Receiver, startReceiver } from "./Receiver.js"
+
+// the receiver listens on 127.0.0.1 over http: allowed here, as KASKO_WEBHOOKS_ALLOW_INSECURE allows it locally
+const LOCAL = { allowInsecure: true, allowPrivateAddresses: true }
+const PARTNER = "alice-leasing"
+const engine = () => Layer.mergeAll(MemoryQuoteStore.layer, IdGenerator.layerSequential, TariffBook.shipped)
+const dispatch = WebhookDispatcher.dispatchOnce({ owner: "test", policy: LOCAL, random: () => 0 })
+
+const headersOf = (received: Receiver["received"][number]): Record<string, string> =>
+  Object.fromEntries(Object.entries(received.headers).map(([name, value]) => [name, String(value)]))
+
+describe("webhook delivery", () => {
+  let receiver: Receiver
+  beforeEach(async () => {
+    receiver = await startReceiver()
+  })
+  afterEach(() => receiver.close())
+
+  it("signs each delivery so that the Standard Webhooks verifier accepts it, and not a tampered or stale one", async () => {
+    // the real clock: the verifier compares the timestamp with now
+    const runtime = ManagedRuntime.make(engine())
+    const subscription = await runtime.runPromise(
+      WebhookAdministration.createSubscription(PARTNER, { url: receiver.url, event_types: ["quote.created"] }, LOCAL)
+    )
+    const quote = await runtime.runPromise(QuotingService.createQuote(PARTNER, Examples.quoteRequest()))
+    expect(await runtime.runPromise(dispatch)).toBe(1)
+    await runtime.dispose()
+
+    expect(receiver.received).toHaveLength(1)
+    const message = receiver.received[0]!
+    const headers = headersOf(message)
+    const verifier = new Webhook(subscription.secret)
+    expect(verifier.verify(message.body, headers)).toEqual(JSON.parse(message.body))
+    expect(JSON.parse(message.body)).toMatchObject({
+      id: `evt_${quote.quote_id}_created`,
+      type: "quote.created",
+      partner_id: PARTNER,
+      quote_id: quote.quote_id,
+      data: { state: "await_activation", quote: { quote_id: quote.quote_id } }
+    })
+    expect(headers["webhook-id"]).toBe(`evt_${quote.quote_id}_created`)
+    expect(headers["content-type"]).toBe("application/json")
+
+    expect(() => verifier.verify(message.body.replace(PARTNER, "mallory-leasing"), headers)).toThrow(
+      /No matching signature/
+    )
+    const event = { event_id: headers["webhook-id"]!, payload: message.body }
+    const stale = WebhookSender.signedHeaders(
+      { event: event as never, secret: subscription.secret },
+      Date.now() - 600_000
+    )
+    expect(() => verifier.verify(message.body, stale)).toThrow(/too old/)
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString("base64")}`).verify(message.body, headers)).toThrow(
+      /No matching signature/
+    )
+  })
+
+  it("retries while the receiver is down, with backoff, and delivers in order per quote when it is back", async () => {
+    const delivered = await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* startClock
+        yield* WebhookAdministration.createSubscription(
+          PARTNER,
+          { url: receiver.url, event_types: ["quote.created", "quote.activated"] },
+          LOCAL
+        )
+        const quote = yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
+        yield* QuotingService.activateQuote(PARTNER, quote.quote_id)
+        receiver.answerWith(503)
+        expect(yield* dispatch).toBe(1)
+        expect(yield* dispatch).toBe(0)
+        // the first retry, with no jitter (random 0), half of 10 s later
+        yield* TestClock.adjust("4999 millis")
+        expect(yield* dispatch).toBe(0)
+        yield* TestClock.adjust("1 millis")
+        expect(yield* dispatch).toBe(1)
+        receiver.answerWith(200)
+        // the second retry: half of 20 s after the first
+        yield* TestClock.adjust("10 seconds")
+        expect(yield* dispatch).toBe(1)
+        // the activation waited for the creation to be delivered
+        expect(yield* dispatch).toBe(1)
+        expect(yield* dispatch).toBe(0)
+        return receiver.received.map((received) => (JSON.parse(received.body) as { type: string }).type)
+      }).pipe(Effect.provide(Layer.merge(engine(), TestContext.TestContext)))
+    )
+    expect(delivered).toEqual(["quote.created", "quote.created", "quote.created", "quote.activated"])
+  })
+
+  it("dead-letters a delivery that fails for the whole retry window, and delivers it once replayed", async () => {
+    const result = await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* startClock
+        yield* WebhookAdministration.createSubscription(
+          PARTNER,
+          { url: receiver.url, event_types: ["quote.created"] },
+          LOCAL
+        )
+        yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
+        receiver.answerWith(500)
+        const outbox = yield* EventOutbox.EventOutbox
+        let rounds = 0
+        while (
+          (yield* outbox.deliveriesOf(PARTNER, { limit: 1, deadLetteredOnly: true })).length === 0 &&
+          rounds < 100
+        ) {
+          yield* dispatch
+          yield* TestClock.adjust("1 hour")
+          rounds++
+        }
+        const [dead] = yield* outbox.deliveriesOf(PARTNER, { limit: 1, deadLetteredOnly: true })
+        const attemptsWhileDown = receiver.received.length
+        receiver.answerWith(204)
+        yield* TestClock.adjust("1 day")
+        const afterWindow = yield* dispatch
+        const replayed = yield* outbox.replay(PARTNER, dead!.delivery_id, yield* TestClock.currentTimeMillis)
+        const afterReplay = yield* dispatch
+        const [record] = yield* outbox.deliveriesOf(PARTNER, { limit: 1, deadLetteredOnly: false })
+        return { dead: dead!, attemptsWhileDown, afterWindow, replayed, afterReplay, record: record! }
+      }).pipe(Effect.provide(Layer.merge(engine(), TestContext.TestContext)))
+    )
+    expect(result.dead.state).toBe("dead_lettered")
+    expect(result.dead.last_error).toBe("answered 500")
+    // tried for at least the retry window: the last failed attempt is 24 hours or more after the first
+    expect(result.dead.last_attempt_at! - result.dead.created_at).toBeGreaterThanOrEqual(
+      DeliverySchedule.RETRY_WINDOW_MILLIS
+    )
+    expect(result.attemptsWhileDown).toBe(result.dead.attempts)
+    expect(result.afterWindow).toBe(0)
+    expect(result.replayed).toBe(true)
+    expect(result.afterReplay).toBe(1)
+    expect(result.record).toMatchObject({ state: "delivered", attempts: result.dead.attempts + 1 })
+  })
+})

@@ -1,0 +1,39 @@
+/** A webhook receiver for tests: an HTTP server on 127.0.0.1 that records every request and answers what it is told. */
+import { createServer, type IncomingHttpHeaders } from "node:http"
+import type { AddressInfo } from "node:net"
+
+export interface Received {
+  readonly headers: IncomingHttpHeaders
+  readonly body: string
+}
+
+export interface Receiver {
+  readonly url: string
+  readonly received: Array<Received>
+  /** The status the next requests are answered with (204 to begin with). */
+  answerWith: (status: number) => void
+  readonly close: () => Promise<void>
+}
+
+export const startReceiver = async (): Promise<Receiver> => {
+  const received: Array<Received> = []
+  let status = 204
+  const server = createServer((request, response) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => {
+      received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") })
+      response.writeHead(status).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    answerWith: (next) => {
+      status = next
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve()))
+  }
+}

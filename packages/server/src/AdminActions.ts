@@ -7,7 +7,7 @@
 import { Authentication, PartnerStore } from "@kasko/core"
 import { type Partner, PartnerAdministration } from "@kasko/core/administration"
 import { SigningKey, SubscriptionKeys, Tokens } from "@kasko/credentials"
-import { Cause, Effect, Either, Exit, Option } from "effect"
+import { Cause, Effect, Either, Exit, type Layer, Option } from "effect"
 import { type CommandResult, done, json, UsageError } from "./CommandResult.js"
 import { messageOf } from "./FailureMessages.js"
 import { durationSeconds, readServiceConfig, tokenRulesOf, type ServiceConfig } from "./ServiceConfig.js"
@@ -18,15 +18,16 @@ type Arguments = Readonly<Record<string, unknown>>
 const text = (argv: Arguments, name: string): string => argv[name] as string
 const wantsJson = (argv: Arguments) => argv["json"] === true
 
-const configuration = (): ServiceConfig => {
+export const configuration = (): ServiceConfig => {
   const config = readServiceConfig(process.env)
   if (Either.isLeft(config)) throw new UsageError(config.left)
   return config.right
 }
 
-const runOnStore = async <A, E>(
+/** Runs a program on the configured stores; a failure becomes an Error with a sentence to print. */
+export const runOnStore = async <A, E>(
   config: ServiceConfig,
-  program: Effect.Effect<A, E, PartnerStore.PartnerStore>
+  program: Effect.Effect<A, E, Layer.Layer.Success<ReturnType<typeof storesLayer>>>
 ): Promise<A> => {
   const exit = (await Effect.runPromiseExit(program.pipe(Effect.provide(storesLayer(config))))) as Exit.Exit<A, unknown>
   if (Exit.isSuccess(exit)) return exit.value
@@ -40,7 +41,7 @@ const partnerView = (partner: Partner.Partner) => ({
 })
 
 /** A table of rows, columns padded to their widest cell. */
-const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
+export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
   const lines = [header, ...rows].map((row) =>
     row

@@ -10,6 +10,7 @@
  */
 import yargs, { type Argv } from "yargs"
 import { ADMIN_COMMANDS } from "./AdminCommands.js"
+import { WEBHOOK_COMMANDS } from "./WebhookCommands.js"
 import { type CommandResult, done, EXIT_USAGE, failed, isUsageError } from "./CommandResult.js"
 import type { KaskoCommand } from "./KaskoCommand.js"
 import { OFFER_COMMAND } from "./OfferCommand.js"
@@ -20,6 +21,7 @@ export const COMMANDS: ReadonlyArray<KaskoCommand> = [
   SERVE_COMMAND,
   OFFER_COMMAND,
   ...ADMIN_COMMANDS,
+  ...WEBHOOK_COMMANDS,
   ...WORKBENCH_COMMANDS
 ]
 

@@ -30,4 +30,6 @@ export const CONFIG_HELP = `environment:
   KASKO_BODY_TIMEOUT_MS            longest a client may take to send a whole request; 408 after (default 30000)
   KASKO_KEEP_ALIVE_TIMEOUT_MS      how long an idle keep-alive connection stays open (default 5000)
   KASKO_TOKEN_MAX_LIFETIME         longest lifetime (exp - iat) a token may have, like 24h (default 24h)
-  KASKO_CORS_ORIGINS               comma-separated origins browsers may call from (default none: CORS off)`
+  KASKO_CORS_ORIGINS               comma-separated origins browsers may call from (default none: CORS off)
+  KASKO_WEBHOOK_TIMEOUT_MS         how long a webhook endpoint has to answer 2xx before the delivery is retried (default 5000)
+  KASKO_WEBHOOKS_ALLOW_INSECURE    true lets webhook endpoints be http and on private addresses: local development only (default false)`

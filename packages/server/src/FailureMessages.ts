@@ -4,6 +4,7 @@ interface TaggedFailure {
   readonly _tag?: string
   readonly partner_id?: string
   readonly key_prefix?: string
+  readonly subscription_id?: string
   readonly product_name?: string
   readonly pricing_date?: string
   readonly reason?: string
@@ -22,6 +23,8 @@ export const messageOf = (error: unknown): string => {
       return `a partner with id "${failure.partner_id}" already exists`
     case "SubscriptionKeyNotFound":
       return `partner "${failure.partner_id}" has no active key starting with "${failure.key_prefix}"`
+    case "SubscriptionNotFound":
+      return `no webhook subscription "${failure.subscription_id}" for this partner`
     case "ProductNotFound":
       return `no product named "${failure.product_name}"`
     case "TariffNotInForce":

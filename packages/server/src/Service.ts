@@ -1,21 +1,33 @@
 /**
  * The composition root: builds the runtime once — stores (SQLite or
  * PostgreSQL), readiness, ids, tariffs, authentication, rate limits — serves
- * the Express app on it, purges expired quotes periodically, and stops
+ * the Express app on it, delivers webhooks from the outbox on a fiber of its
+ * own, purges expired quotes periodically, and stops
  * gracefully: no new connections, in-flight requests finished, database closed.
  */
-import { type Authentication, IdGenerator, type PartnerStore, QuotingService, Readiness, TariffBook } from "@kasko/core"
+import {
+  type Authentication,
+  type EventOutbox,
+  IdGenerator,
+  type PartnerStore,
+  QuotingService,
+  Readiness,
+  TariffBook,
+  type WebhookSubscriptions
+} from "@kasko/core"
 import { Authentication as TokenAuthentication } from "@kasko/credentials"
 import { MemoryRateLimiter } from "@kasko/memory"
 import { makeApp, type Services } from "@kasko/express"
-import { Cause, type Clock, Layer, ManagedRuntime, Option } from "effect"
+import { WebhookDispatcher } from "@kasko/webhooks"
+import { Cause, type Clock, Fiber, Layer, ManagedRuntime, Option } from "effect"
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { randomBytes } from "node:crypto"
+import { hostname } from "node:os"
 import { pino, type Logger } from "pino"
 import { makeHttpServer } from "./HttpServer.js"
 import { databaseName, storesLayer } from "./Stores.js"
-import { API_VERSION, publicUrlOf, tokenRulesOf, type ServiceConfig } from "./ServiceConfig.js"
+import { API_VERSION, endpointPolicyOf, publicUrlOf, tokenRulesOf, type ServiceConfig } from "./ServiceConfig.js"
 
 export interface ServiceOptions {
   readonly config: ServiceConfig
@@ -82,7 +94,10 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   const authentication: Layer.Layer<Authentication.Authentication, unknown> =
     options.authentication ??
     TokenAuthentication.layer(tokenKeysOf(config), tokenRulesOf(config)).pipe(Layer.provide(stores))
-  const services: Layer.Layer<Services | PartnerStore.PartnerStore, unknown> = Layer.mergeAll(
+  const services: Layer.Layer<
+    Services | PartnerStore.PartnerStore | EventOutbox.EventOutbox | WebhookSubscriptions.WebhookSubscriptions,
+    unknown
+  > = Layer.mergeAll(
     stores,
     Readiness.layer.pipe(Layer.provide(stores)),
     authentication,
@@ -133,6 +148,15 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     throw error
   }
 
+  // this instance's name on the deliveries it leases: unique across instances and restarts
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`
+  const dispatcher = runtime.runFork(
+    WebhookDispatcher.runDispatcher({
+      owner,
+      policy: endpointPolicyOf(config),
+      timeoutMillis: config.webhookTimeoutMillis
+    })
+  )
   const purge = setInterval(() => {
     runtime
       .runPromise(QuotingService.purgeExpiredQuotes(config.activatedRetentionDays * DAY_MILLIS))
@@ -151,6 +175,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
       (stopping ??= (async () => {
         clearInterval(purge)
         await closeServer(server)
+        await runtime.runPromise(Fiber.interrupt(dispatcher))
         await runtime.dispose()
         logger.info("kasko stopped")
         logger.flush()

@@ -70,6 +70,15 @@ export const ServiceConfig = Config.all({
     })
   ),
   maxConnections: integerBetween("KASKO_MAX_CONNECTIONS", 4_096, 1, 1_000_000),
+  // local development only: webhook endpoints over http, and on loopback or private addresses
+  webhooksAllowInsecure: Config.literal(
+    "true",
+    "false"
+  )("KASKO_WEBHOOKS_ALLOW_INSECURE").pipe(
+    Config.withDefault("false" as const),
+    Config.map((value) => value === "true")
+  ),
+  webhookTimeoutMillis: integerBetween("KASKO_WEBHOOK_TIMEOUT_MS", 5_000, 100, 60_000),
   headersTimeoutMillis: integerBetween("KASKO_HEADERS_TIMEOUT_MS", 10_000, 100, 600_000),
   bodyTimeoutMillis: integerBetween("KASKO_BODY_TIMEOUT_MS", 30_000, 100, 600_000),
   keepAliveTimeoutMillis: integerBetween("KASKO_KEEP_ALIVE_TIMEOUT_MS", 5_000, 100, 600_000),
@@ -96,6 +105,12 @@ export const ServiceConfig = Config.all({
   )
 })
 export type ServiceConfig = Config.Config.Success<typeof ServiceConfig>
+
+/** Where webhook endpoints may point under this configuration. */
+export const endpointPolicyOf = (config: ServiceConfig) => ({
+  allowInsecure: config.webhooksAllowInsecure,
+  allowPrivateAddresses: config.webhooksAllowInsecure
+})
 
 const DURATION = /^(\d{1,7})(s|m|h|d)$/
 const DURATION_UNIT_SECONDS = { s: 1, m: 60, h: 3_600, d: 86_400 } as const

@@ -1,9 +1,9 @@
 /**
- * Where quotes and partners live: PostgreSQL when KASKO_DATABASE_URL is set,
+ * Where quotes, partners and webhooks live: PostgreSQL when KASKO_DATABASE_URL is set,
  * the embedded SQLite file in the data directory otherwise. The service and
  * the administration commands open the same stores.
  */
-import type { PartnerStore, QuoteStore } from "@kasko/core"
+import type { EventOutbox, PartnerStore, QuoteStore, WebhookSubscriptions } from "@kasko/core"
 import { PostgresStores } from "@kasko/postgres"
 import { SqliteStores } from "@kasko/sqlite"
 import { type Layer, Option } from "effect"
@@ -16,7 +16,13 @@ export const databaseFile = (config: ServiceConfig) => join(config.dataDirectory
 /** The stores the configuration names. */
 export const storesLayer = (
   config: ServiceConfig
-): Layer.Layer<QuoteStore.QuoteStore | PartnerStore.PartnerStore, unknown> =>
+): Layer.Layer<
+  | QuoteStore.QuoteStore
+  | PartnerStore.PartnerStore
+  | EventOutbox.EventOutbox
+  | WebhookSubscriptions.WebhookSubscriptions,
+  unknown
+> =>
   Option.isSome(config.databaseUrl)
     ? PostgresStores.layer({ connectionString: config.databaseUrl.value, schema: config.databaseSchema })
     : SqliteStores.layer({ filename: databaseFile(config), synchronous: config.sqliteSynchronous })

@@ -160,7 +160,11 @@ describe("the document's declarations", () => {
         "Problem",
         "ProductDefinition",
         "Quote",
-        "QuoteRequest"
+        "QuoteRequest",
+        "DeletedAnswer",
+        "WebhookSubscriptionList",
+        "WebhookSubscriptionRequest",
+        "WebhookSubscriptionWithSecret"
       ].sort()
     )
     const leaks: Array<string> = []

@@ -7,7 +7,7 @@ import { makeClient, startTestService, type TestService } from "./support.js"
 export const kasko = (dataDirectory: string, ...args: Array<string>): Promise<string> =>
   kaskoWith({ KASKO_DATA_DIR: dataDirectory }, ...args)
 
-export const ALL_SCOPES = "products:read offers:create quotes:create quotes:read quotes:activate"
+export const ALL_SCOPES = "products:read offers:create quotes:create quotes:read quotes:activate webhooks:manage"
 
 export interface PartnerCredentials {
   readonly partnerId: string

@@ -3,9 +3,9 @@
  * SQLite file and an adjustable clock, its log lines captured, and an HTTP
  * client that checks every answer against the served OpenAPI document.
  */
-import { Authentication, IdGenerator, type QuoteStore, Readiness, TariffBook } from "@kasko/core"
-import type { Services } from "@kasko/express"
-import { MemoryRateLimiter } from "@kasko/memory"
+import { Authentication, IdGenerator, type QuoteStore, Readiness, TariffBook, WebhookSubscriptions } from "@kasko/core"
+import { type Services, WebhookPolicy } from "@kasko/express"
+import { MemoryQuoteStore, MemoryRateLimiter } from "@kasko/memory"
 import { makeAdjustableClock, readServiceConfig, startService, type RunningService } from "@kasko/server"
 import { Ajv } from "ajv"
 import addFormats from "ajv-formats"
@@ -44,7 +44,9 @@ export const servicesOver = (store: Layer.Layer<QuoteStore.QuoteStore>): Layer.L
     testAuthentication,
     MemoryRateLimiter.layer,
     IdGenerator.layerSequential,
-    TariffBook.shipped
+    TariffBook.shipped,
+    Layer.succeed(WebhookSubscriptions.WebhookSubscriptions, MemoryQuoteStore.makeStores().subscriptions),
+    Layer.succeed(WebhookPolicy, { allowInsecure: false, allowPrivateAddresses: false })
   )
 
 export const startTestService = async (

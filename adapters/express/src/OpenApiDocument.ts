@@ -327,6 +327,11 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
       { name: "products", description: "Product definitions: parameters, allowed values, features" },
       { name: "offers", description: "Anonymous, short-lived price offers" },
       { name: "quotes", description: "Quotes for named parties, valid 30 days: create, retrieve, activate" },
+      {
+        name: "webhooks",
+        description:
+          "Endpoints the partner's quote events are delivered to, signed per Standard Webhooks; the events themselves are described at /asyncapi.json"
+      },
       { name: "operations", description: "Liveness and readiness" },
       { name: "documentation", description: "This document and its reference page" }
     ],

@@ -5,7 +5,6 @@
  */
 import {
   Authentication,
-  type CoreError,
   Examples,
   type IdGenerator,
   type QuoteStore,
@@ -16,6 +15,8 @@ import {
 } from "@kasko/core"
 import { Offer, ProductCatalogue, Quote, QuoteRequest } from "@kasko/core/transport"
 import { Effect, Schema } from "effect"
+import type { OperationOf, PathParameter } from "./Operation.js"
+import { WEBHOOK_OPERATIONS, type WebhookServices } from "./WebhookOperations.js"
 
 /** The services a request's program uses; the composition root provides them once. */
 export type Services =
@@ -25,66 +26,16 @@ export type Services =
   | Readiness.Readiness
   | Authentication.Authentication
   | RateLimiter.RateLimiter
+  | WebhookServices
 
 /** The scopes a token may carry, one per operation. */
 export const SCOPES = Authentication.SCOPES
 export type Scope = Authentication.Scope
 
-export interface OperationRequest {
-  readonly params: Readonly<Record<string, string>>
-  readonly body: unknown
-  /** The partner the request acts for, once authenticated ("" for public operations). */
-  readonly partnerId: string
-  /** The request's Idempotency-Key and the fingerprint of its body, when it sent one. */
-  readonly idempotency: { readonly key: string; readonly fingerprint: string } | undefined
-}
+export type { AnswerExample, OperationRequest, PathParameter } from "./Operation.js"
 
-export interface PathParameter {
-  readonly name: string
-  readonly description: string
-  readonly schema: object
-  /** A value that works (the document's example, and Try it out's default). */
-  readonly example: string
-}
-
-/** A documented answer: what a working request is answered with. */
-export interface AnswerExample {
-  readonly name: string
-  readonly summary: string
-  readonly value: unknown
-}
-
-export interface Operation {
-  readonly operationId: string
-  readonly method: "get" | "post"
-  /** OpenAPI path template, e.g. `/insurance/car/quotes/{quote_id}`. */
-  readonly path: string
-  readonly tag: string
-  readonly summary: string
-  readonly description: string
-  /** Undefined for public operations (health, readiness). */
-  readonly scope: Scope | undefined
-  readonly pathParameters: ReadonlyArray<PathParameter>
-  /** The JSON body the operation takes, when it takes one. */
-  readonly requestBody: Schema.Schema.AnyNoContext | undefined
-  /** A body the operation answers 200 to (documented, and sent by the document's own test). */
-  readonly requestExample: unknown
-  /** Served at the service's root even when the partner API has a base path (probes). */
-  readonly servedAtRoot: boolean
-  /** The 200 body, as one schema or the alternatives of a `oneOf`. */
-  readonly responses: ReadonlyArray<Schema.Schema.AnyNoContext>
-  readonly responseDescription: string
-  /** What the 200 answers look like, one per response schema. */
-  readonly responseExamples: ReadonlyArray<AnswerExample>
-  /** Error statuses the operation answers beyond those every operation may (404 for unknown paths, 500, …). */
-  readonly errorStatuses: ReadonlyArray<number>
-  /** Quote answers must not be cached anywhere (`Cache-Control: no-store`). */
-  readonly noStore: boolean
-  /** The operation honours an `Idempotency-Key` header. */
-  readonly idempotent: boolean
-  /** Runs the operation; answers the encoded 200 body. */
-  readonly handle: (request: OperationRequest) => Effect.Effect<unknown, CoreError, Services>
-}
+/** An operation of the partner API, on the services the composition root provides. */
+export type Operation = OperationOf<Services>
 
 // a Struct of no fields would document "object or array"; the answer is exactly {}
 export const ActivationAnswer = Schema.Struct({}).annotations({
@@ -290,5 +241,6 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     idempotent: false,
     handle: () =>
       Effect.flatMap(Readiness.Readiness, (readiness) => readiness.check).pipe(Effect.as({ status: "ready" }))
-  }
+  },
+  ...WEBHOOK_OPERATIONS
 ]

@@ -17,3 +17,4 @@ export {
   type ProblemAnswer
 } from "./Problem.js"
 export type { ProtectionOptions } from "./Protection.js"
+export { WebhookPolicy } from "./WebhookOperations.js"

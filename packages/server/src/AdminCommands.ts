@@ -7,7 +7,7 @@ import type { Argv } from "yargs"
 import type { KaskoCommand } from "./KaskoCommand.js"
 
 // the scopes a token may carry, as the service knows them (a test holds this line to core's SCOPES)
-const SCOPES_LINE = "products:read offers:create quotes:create quotes:read quotes:activate"
+const SCOPES_LINE = "products:read offers:create quotes:create quotes:read quotes:activate webhooks:manage"
 
 const actions = () => import("./AdminActions.js")
 

@@ -17,7 +17,7 @@ import {
 } from "@kasko/core"
 import { Authentication as TokenAuthentication } from "@kasko/credentials"
 import { MemoryRateLimiter } from "@kasko/memory"
-import { makeApp, type Services } from "@kasko/express"
+import { makeApp, type Services, WebhookPolicy } from "@kasko/express"
 import { WebhookDispatcher } from "@kasko/webhooks"
 import { Cause, type Clock, Fiber, Layer, ManagedRuntime, Option } from "effect"
 import type { Server } from "node:http"
@@ -103,7 +103,8 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     authentication,
     MemoryRateLimiter.layer,
     IdGenerator.layerFromRandomBytes(randomBytes),
-    TariffBook.shipped
+    TariffBook.shipped,
+    Layer.succeed(WebhookPolicy, endpointPolicyOf(config))
   )
   const runtime = ManagedRuntime.make(
     options.clock === undefined ? services : Layer.merge(services, Layer.setClock(options.clock))

@@ -10,7 +10,14 @@ import { Context, type Effect } from "effect"
 import type { AuthenticationRefused, IdentityProviderUnavailable, StorageUnavailable } from "../Errors.js"
 
 /** The scopes a token may carry, one per operation of the partner API. */
-export const SCOPES = ["products:read", "offers:create", "quotes:create", "quotes:read", "quotes:activate"] as const
+export const SCOPES = [
+  "products:read",
+  "offers:create",
+  "quotes:create",
+  "quotes:read",
+  "quotes:activate",
+  "webhooks:manage"
+] as const
 export type Scope = (typeof SCOPES)[number]
 
 /** The credentials a request presents: the two headers as sent, absent when not sent. */

@@ -1,0 +1,67 @@
+/**
+ * What one operation of the API is: its method and path, its documentation,
+ * its scope, and the program that answers it — the row type of the
+ * operation table (`Operations.ts`), kept apart so that the tables of each
+ * resource can be written in modules of their own.
+ */
+import type { Authentication, CoreError } from "@kasko/core"
+import type { Effect, Schema } from "effect"
+
+type Scope = Authentication.Scope
+
+export interface OperationRequest {
+  readonly params: Readonly<Record<string, string>>
+  readonly body: unknown
+  /** The partner the request acts for, once authenticated ("" for public operations). */
+  readonly partnerId: string
+  /** The request's Idempotency-Key and the fingerprint of its body, when it sent one. */
+  readonly idempotency: { readonly key: string; readonly fingerprint: string } | undefined
+}
+
+export interface PathParameter {
+  readonly name: string
+  readonly description: string
+  readonly schema: object
+  /** A value that works (the document's example, and Try it out's default). */
+  readonly example: string
+}
+
+/** A documented answer: what a working request is answered with. */
+export interface AnswerExample {
+  readonly name: string
+  readonly summary: string
+  readonly value: unknown
+}
+
+/** An operation whose program needs the services `R`. */
+export interface OperationOf<R> {
+  readonly operationId: string
+  readonly method: "get" | "post" | "delete"
+  /** OpenAPI path template, e.g. `/insurance/car/quotes/{quote_id}`. */
+  readonly path: string
+  readonly tag: string
+  readonly summary: string
+  readonly description: string
+  /** Undefined for public operations (health, readiness). */
+  readonly scope: Scope | undefined
+  readonly pathParameters: ReadonlyArray<PathParameter>
+  /** The JSON body the operation takes, when it takes one. */
+  readonly requestBody: Schema.Schema.AnyNoContext | undefined
+  /** A body the operation answers 200 to (documented, and sent by the document's own test). */
+  readonly requestExample: unknown
+  /** Served at the service's root even when the partner API has a base path (probes). */
+  readonly servedAtRoot: boolean
+  /** The 200 body, as one schema or the alternatives of a `oneOf`. */
+  readonly responses: ReadonlyArray<Schema.Schema.AnyNoContext>
+  readonly responseDescription: string
+  /** What the 200 answers look like, one per response schema. */
+  readonly responseExamples: ReadonlyArray<AnswerExample>
+  /** Error statuses the operation answers beyond those every operation may (404 for unknown paths, 500, …). */
+  readonly errorStatuses: ReadonlyArray<number>
+  /** Quote answers must not be cached anywhere (`Cache-Control: no-store`). */
+  readonly noStore: boolean
+  /** The operation honours an `Idempotency-Key` header. */
+  readonly idempotent: boolean
+  /** Runs the operation; answers the encoded 200 body. */
+  readonly handle: (request: OperationRequest) => Effect.Effect<unknown, CoreError, R>
+}

@@ -54,6 +54,7 @@ describe("the route inventory", () => {
     for (const operation of OPERATIONS)
       expect(documented).toContain(`${operation.method.toUpperCase()} ${operation.path}`)
     // and the document's own routes are Express's
-    for (const route of ["GET /openapi.json", "GET /docs", "GET /docs/init.js"]) expect(routes).toContain(route)
+    for (const route of ["GET /openapi.json", "GET /asyncapi.json", "GET /docs", "GET /docs/init.js"])
+      expect(routes).toContain(route)
   })
 })

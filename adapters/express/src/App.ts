@@ -6,6 +6,7 @@
  * problem+json through Express's routes, with the same request id, log line
  * and security headers.
  */
+import { asyncApiDocument } from "./AsyncApiDocument.js"
 import { Exit, type ManagedRuntime } from "effect"
 import express, { type Express, type Request, type Response } from "express"
 import type { Logger } from "pino"
@@ -141,6 +142,10 @@ export const makeApp = (options: AppOptions): Express => {
   api.get("/openapi.json", (_request, response) => {
     response.type("application/json").send(document)
   })
+  const events = JSON.stringify(asyncApiDocument(options.document.version))
+  api.get("/asyncapi.json", (_request, response) => {
+    response.type("application/json").send(events)
+  })
   api.use(apiReferencePage())
   const methodsByPath = { api: new Map<string, Array<string>>(), root: new Map<string, Array<string>>() }
   for (const operation of OPERATIONS) {
@@ -149,6 +154,7 @@ export const makeApp = (options: AppOptions): Express => {
     methods.set(path, [...(methods.get(path) ?? []), operation.method.toUpperCase()])
   }
   methodsByPath.api.set("/openapi.json", ["GET"])
+  methodsByPath.api.set("/asyncapi.json", ["GET"])
   for (const path of API_REFERENCE_PATHS) methodsByPath.api.set(path, ["GET"])
   installMethodNotAllowed(api, methodsByPath.api)
   installMethodNotAllowed(app, methodsByPath.root)

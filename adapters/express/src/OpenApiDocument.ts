@@ -344,6 +344,13 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
         "application/json",
         "The OpenAPI 3.0.1 document"
       ),
+      "/asyncapi.json": documentationOperation(
+        "getAsyncApiDocument",
+        "The quote events' AsyncAPI document",
+        "The AsyncAPI 3 document of the quote events delivered to webhook endpoints: their headers, signatures and bodies.",
+        "application/json",
+        "The AsyncAPI 3.0.0 document"
+      ),
       "/docs": documentationOperation(
         "getApiReference",
         "The API reference page",

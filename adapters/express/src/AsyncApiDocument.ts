@@ -1,0 +1,128 @@
+/**
+ * The AsyncAPI 3 document of kasko's quote events, served at
+ * `/asyncapi.json`: what a partner's webhook endpoint receives — one message
+ * per event type, its Standard Webhooks headers, and its JSON body (the event
+ * and the quote as retrieving it would answer then), the body's schema made
+ * from the same Effect schemas the API answers with.
+ */
+import { QuoteEvents } from "@kasko/core"
+import { Quote } from "@kasko/core/transport"
+import { JSONSchema, Schema } from "effect"
+
+type JsonObject = Record<string, unknown>
+
+const EventType = Schema.Literal(...QuoteEvents.QUOTE_EVENT_TYPES)
+
+export const QuoteEventBody = Schema.Struct({
+  id: Schema.String.annotations({ description: "The event's id, also sent as webhook-id: deduplicate on it" }),
+  type: EventType,
+  occurred_at: Schema.String.annotations({ description: "When it happened: ISO 8601, UTC" }),
+  partner_id: Schema.String,
+  quote_id: Schema.String,
+  data: Schema.Union(
+    Schema.Struct({ state: Schema.Literal("await_activation"), quote: Quote.Quote }),
+    Schema.Struct({ state: Schema.Literal("activated"), quote: Quote.ActivatedQuote })
+  ).annotations({ description: "The quote as GET /insurance/car/quotes/{quote_id} answered at that moment" })
+}).annotations({ identifier: "QuoteEvent" })
+
+const SUMMARIES: Record<QuoteEvents.QuoteEventType, string> = {
+  "quote.created": "A quote was created (POST /insurance/car/quotes)",
+  "quote.activated": "A quote was activated (POST /insurance/car/quotes/{quote_id}/activation)",
+  "quote.expired": "A quote reached its 30 days without being activated"
+}
+
+const messageName = (type: QuoteEvents.QuoteEventType) =>
+  type.replace(/\.(\w)/, (_match, letter: string) => letter.toUpperCase())
+
+/** The body schema as draft-07, its definitions (the body's own among them) moved to `components.schemas`. */
+const payloadSchemas = (): JsonObject => {
+  const draft07 = JSONSchema.make(Schema.typeSchema(QuoteEventBody)) as unknown as JsonObject
+  const { $defs, $schema: _dialect, ...root } = draft07
+  const rewrite = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(rewrite)
+      : typeof value === "object" && value !== null
+        ? Object.fromEntries(
+            Object.entries(value).map(([key, inner]) => [
+              key,
+              key === "$ref" && typeof inner === "string"
+                ? inner.replace("#/$defs/", "#/components/schemas/")
+                : rewrite(inner)
+            ])
+          )
+        : value
+  // the body is itself a definition (it has an identifier): the root only points at it
+  if (root["$ref"] !== "#/$defs/QuoteEvent") throw new Error("the event body schema must be the QuoteEvent definition")
+  return rewrite($defs ?? {}) as JsonObject
+}
+
+export const asyncApiDocument = (version: string): JsonObject => {
+  const schemas = payloadSchemas()
+  const messages = Object.fromEntries(
+    QuoteEvents.QUOTE_EVENT_TYPES.map((type) => [
+      messageName(type),
+      {
+        name: type,
+        title: type,
+        summary: SUMMARIES[type],
+        contentType: "application/json",
+        headers: { $ref: "#/components/schemas/StandardWebhooksHeaders" },
+        payload: { $ref: "#/components/schemas/QuoteEvent" }
+      }
+    ])
+  )
+  const messageReferences = Object.fromEntries(
+    Object.keys(messages).map((name) => [name, { $ref: `#/components/messages/${name}` }])
+  )
+  return {
+    asyncapi: "3.0.0",
+    info: {
+      title: "kasko quote events",
+      version,
+      description:
+        "What a partner's webhook endpoint receives. Each event is POSTed as JSON, signed per Standard Webhooks " +
+        "(https://www.standardwebhooks.com): verify webhook-signature with the secret answered when the endpoint was " +
+        "subscribed (POST /webhooks/subscriptions), and deduplicate on webhook-id — delivery is at least once, in order " +
+        "per quote. Answer 2xx within 5 seconds; anything else is retried with backoff for 24 hours."
+    },
+    defaultContentType: "application/json",
+    channels: {
+      partnerEndpoint: {
+        address: null,
+        title: "The partner's webhook endpoint",
+        description: "The https URL the partner subscribed, for the event types it chose.",
+        messages: messageReferences
+      }
+    },
+    operations: {
+      deliverQuoteEvent: {
+        action: "send",
+        title: "Deliver a quote event",
+        channel: { $ref: "#/channels/partnerEndpoint" },
+        messages: Object.keys(messages).map((name) => ({ $ref: `#/channels/partnerEndpoint/messages/${name}` })),
+        bindings: { http: { method: "POST", bindingVersion: "0.3.0" } }
+      }
+    },
+    components: {
+      messages,
+      schemas: {
+        ...schemas,
+        StandardWebhooksHeaders: {
+          type: "object",
+          required: ["webhook-id", "webhook-timestamp", "webhook-signature"],
+          properties: {
+            "webhook-id": { type: "string", description: "The event's id: the same on every retry" },
+            "webhook-timestamp": {
+              type: "string",
+              description: "Seconds since the epoch when this attempt was signed"
+            },
+            "webhook-signature": {
+              type: "string",
+              description: "v1, and the base64 HMAC-SHA256 of `id.timestamp.body` under the subscription's secret"
+            }
+          }
+        }
+      }
+    }
+  }
+}

@@ -29,7 +29,9 @@ export const twoInstancesOnOneSchema = (name: string, partnerId: string) => {
     KASKO_DATABASE_URL: testDatabaseUrl,
     KASKO_DATABASE_SCHEMA: schema,
     // these suites load the service on purpose: the rate limit is not under test here
-    KASKO_RATE_LIMIT_PER_MINUTE: "1000000"
+    KASKO_RATE_LIMIT_PER_MINUTE: "1000000",
+    // webhook suites subscribe a receiver on 127.0.0.1 over http
+    KASKO_WEBHOOKS_ALLOW_INSECURE: "true"
   }
   const instances: Array<ServiceInstance> = []
   let headers: Record<string, string> = {}
@@ -72,6 +74,8 @@ export const twoInstancesOnOneSchema = (name: string, partnerId: string) => {
 
   return {
     schema,
+    /** Runs a `kasko` command on the instances' database. */
+    kasko,
     /** The two instances, in start order. */
     instances: () => instances,
     /** The database, for checks behind the service's back. */

@@ -2,6 +2,7 @@
 //   node http-server.mjs kasko <dataDirectory>   the real service: SQLite FULL, bearer token + key
 //   node http-server.mjs express <sizes.json>    bare Express 5 answering fixed bodies of the same sizes
 //   node http-server.mjs node <sizes.json>       bare node:http doing the same: the runtime's limit
+//   node http-server.mjs receiver                a webhook endpoint: answers 204, GET /count says how many it got
 // Prints {"port": …} on stdout when it listens.
 import express from "express"
 import { readFileSync, writeFileSync } from "node:fs"
@@ -48,6 +49,17 @@ if (mode === "express") {
     })
   })
   server.listen(0, "127.0.0.1", () => announce(server.address().port))
+} else if (mode === "receiver") {
+  let received = 0
+  const server = createServer((request, response) => {
+    if (request.method === "GET") return response.end(String(received))
+    request.resume()
+    request.on("end", () => {
+      received += 1
+      response.writeHead(204).end()
+    })
+  })
+  server.listen(0, "127.0.0.1", () => announce(server.address().port))
 } else {
   const { readServiceConfig, startService } = await import("@kasko/server")
   // the load generator uses one subscription key: lift its rate limit
@@ -56,7 +68,9 @@ if (mode === "express") {
     HOST: "127.0.0.1",
     KASKO_DATA_DIR: argument,
     KASKO_SQLITE_SYNCHRONOUS: "FULL",
-    KASKO_RATE_LIMIT_PER_MINUTE: "10000000"
+    KASKO_RATE_LIMIT_PER_MINUTE: "10000000",
+    // the webhooks section subscribes a receiver on loopback over http
+    KASKO_WEBHOOKS_ALLOW_INSECURE: "true"
   })
   // production logging: one JSON line per request, written asynchronously (here to /dev/null)
   const logger = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false }))

@@ -15,7 +15,7 @@ const ROUNDS = Number(process.env.KASKO_BENCH_ROUNDS ?? 3)
 const DURATION_SECONDS = Number(process.env.KASKO_BENCH_SECONDS ?? 5)
 const CONNECTIONS = 32
 
-const startServer = (...args) =>
+export const startServer = (...args) =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(import.meta.dirname, "http-server.mjs"), ...args], {
       stdio: ["ignore", "pipe", "inherit"]
@@ -26,20 +26,20 @@ const startServer = (...args) =>
     )
   })
 
-const stopServer = ({ child }) =>
+export const stopServer = ({ child }) =>
   new Promise((resolve) => {
     child.once("exit", resolve)
     child.kill("SIGTERM")
   })
 
-const load = (options, seconds = DURATION_SECONDS) =>
+export const load = (options, seconds = DURATION_SECONDS) =>
   new Promise((resolve, reject) => {
     autocannon({ connections: CONNECTIONS, duration: seconds, ...options }, (error, result) =>
       error ? reject(error) : resolve(result)
     )
   })
 
-const measure = async (name, options) => {
+export const measure = async (name, options) => {
   const result = await load(options)
   const failures = result.non2xx + result.errors + result.timeouts
   if (failures > 0)
@@ -54,13 +54,13 @@ const median = (values) => {
     : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2
 }
 
-const medianOf = (runs) => ({
+export const medianOf = (runs) => ({
   requests_per_second: median(runs.map((run) => run.requests_per_second)),
   p50_ms: median(runs.map((run) => run.p50_ms)),
   p99_ms: median(runs.map((run) => run.p99_ms))
 })
 
-const kaskoAdmin = async (dataDirectory, ...args) => {
+export const kaskoAdmin = async (dataDirectory, ...args) => {
   process.env.KASKO_DATA_DIR = dataDirectory
   const result = await runCli(args)
   if (result.exitCode !== 0) throw new Error(result.stderr)

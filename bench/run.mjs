@@ -8,6 +8,7 @@ import { runHttpBench } from "./http.mjs"
 import { runMemoryBench } from "./memory.mjs"
 import { runStartupBench } from "./startup.mjs"
 import { runStorageBench } from "./storage.mjs"
+import { runWebhooksBench } from "./webhooks.mjs"
 import { runWorkbenchBench } from "./workbench.mjs"
 
 const format = (value) =>
@@ -62,6 +63,12 @@ if (Array.isArray(workbench))
   )
 else console.log(`\n6. The workbench page: not measured, ${workbench.skipped}`)
 
+const webhooks = await runWebhooksBench()
+printTable(
+  "7. Webhooks: quote creation with every event delivered to an endpoint, against no subscription (medians of interleaved rounds)",
+  webhooks
+)
+
 const results = {
   measured_at: new Date().toISOString(),
   seconds: Math.round((Date.now() - started) / 1000),
@@ -71,7 +78,8 @@ const results = {
   memory,
   storage,
   startup,
-  workbench
+  workbench,
+  webhooks
 }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })

@@ -284,6 +284,37 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       expect(result.listed).toMatchObject([{ state: "delivered", attempts: 1, last_attempt_at: now + LEASE }])
     })
 
+    it("records a round's outcomes at once, only those whose lease the recorder still holds", async () => {
+      const [first, second] = fixtures
+      const partnerId = first!.partner_id
+      const now = Math.max(first!.created_at, second!.created_at)
+      const result = await withTools(({ store, outbox, subscriptions }) =>
+        Effect.gen(function* () {
+          yield* subscriptions.insert(subscription(partnerId, "batch"))
+          yield* store.insert(first!)
+          yield* store.insert({ ...second!, partner_id: partnerId })
+          const claimed = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
+          const recorded = yield* outbox.recordAttempts("a", [
+            { deliveryId: claimed[0]!.delivery_id, outcome: { delivered: true, at: now, status: 200 } },
+            {
+              deliveryId: claimed[1]!.delivery_id,
+              outcome: { delivered: false, at: now, error: "503", retryAt: now + 10_000 }
+            },
+            { deliveryId: "dlv_unknown", outcome: { delivered: true, at: now, status: 200 } }
+          ])
+          const byAnother = yield* outbox.recordAttempts("b", [
+            { deliveryId: claimed[1]!.delivery_id, outcome: { delivered: true, at: now, status: 200 } }
+          ])
+          const listed = yield* outbox.deliveriesOf(partnerId, { limit: 10, deadLetteredOnly: false })
+          return { claimed, recorded, byAnother, listed }
+        })
+      )
+      expect(result.claimed).toHaveLength(2)
+      expect(result.recorded).toBe(2)
+      expect(result.byAnother).toBe(0)
+      expect(result.listed.map((delivery) => delivery.state).sort()).toEqual(["delivered", "pending"])
+    })
+
     it("retries a failed delivery when it is due, dead-letters it when told, and replays it on request", async () => {
       const fixture = fixtures[0]!
       const now = fixture.created_at

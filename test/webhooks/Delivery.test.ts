@@ -72,6 +72,15 @@ describe("webhook delivery", () => {
     )
   })
 
+  it("signs exactly as the standardwebhooks library does", () => {
+    const secret = `whsec_${Buffer.alloc(32, 42).toString("base64")}`
+    const payload = JSON.stringify({ type: "quote.created", data: { name: "Åse Ærtebølle" } })
+    for (const seconds of [0, 1_700_000_000, 2_000_000_001])
+      expect(WebhookSender.signature(secret, "evt_1_created", seconds, payload)).toBe(
+        new Webhook(secret).sign("evt_1_created", new Date(seconds * 1000), payload)
+      )
+  })
+
   it("retries while the receiver is down, with backoff, and delivers in order per quote when it is back", async () => {
     const delivered = await Effect.runPromise(
       Effect.gen(function* () {

@@ -84,6 +84,26 @@ export const makeEventOutbox = () => {
     next_attempt_at: delivery.state === "pending" ? delivery.next_attempt_at : undefined
   })
 
+  const record = (deliveryId: string, owner: string, outcome: EventOutbox.AttemptOutcome): boolean => {
+    const delivery = deliveries.get(deliveryId)
+    if (delivery === undefined || delivery.lease_owner !== owner || delivery.state !== "pending") return false
+    delivery.attempts += 1
+    delivery.first_attempt_at ??= outcome.at
+    delivery.last_attempt_at = outcome.at
+    delivery.lease_owner = undefined
+    delivery.lease_until = undefined
+    if (outcome.delivered) {
+      delivery.state = "delivered"
+      delivery.last_error = undefined
+      delivery.next_attempt_at = undefined
+    } else {
+      delivery.last_error = outcome.error
+      delivery.state = outcome.retryAt === undefined ? "dead_lettered" : "pending"
+      delivery.next_attempt_at = outcome.retryAt
+    }
+    return true
+  }
+
   const outbox: EventOutbox.EventOutbox["Type"] = {
     eventsOfQuote: (quoteId) =>
       Effect.sync(() => events.filter(({ event }) => event.quote_id === quoteId).map(({ event }) => event)),
@@ -114,26 +134,9 @@ export const makeEventOutbox = () => {
           }
         })
       }),
-    recordAttempt: (deliveryId, owner, outcome) =>
-      Effect.sync(() => {
-        const delivery = deliveries.get(deliveryId)
-        if (delivery === undefined || delivery.lease_owner !== owner || delivery.state !== "pending") return false
-        delivery.attempts += 1
-        delivery.first_attempt_at ??= outcome.at
-        delivery.last_attempt_at = outcome.at
-        delivery.lease_owner = undefined
-        delivery.lease_until = undefined
-        if (outcome.delivered) {
-          delivery.state = "delivered"
-          delivery.last_error = undefined
-          delivery.next_attempt_at = undefined
-        } else {
-          delivery.last_error = outcome.error
-          delivery.state = outcome.retryAt === undefined ? "dead_lettered" : "pending"
-          delivery.next_attempt_at = outcome.retryAt
-        }
-        return true
-      }),
+    recordAttempt: (deliveryId, owner, outcome) => Effect.sync(() => record(deliveryId, owner, outcome)),
+    recordAttempts: (owner, attempts) =>
+      Effect.sync(() => attempts.filter(({ deliveryId, outcome }) => record(deliveryId, owner, outcome)).length),
     deliveriesOf: (partnerId, { limit, deadLetteredOnly }) =>
       Effect.sync(() =>
         [...deliveries.values()]

@@ -57,6 +57,21 @@ const CLAIM = `
               .map((column) => `e.${column}`)
               .join(", ")}`
 
+const RECORD = `
+  UPDATE webhook_deliveries
+  SET state = $3, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, $4),
+      last_attempt_at = $4, last_error = $5, next_attempt_at = $6, lease_owner = NULL, lease_until = NULL
+  WHERE delivery_id = $1 AND lease_owner = $2 AND state = 'pending'`
+
+const recordValues = (deliveryId: string, owner: string, outcome: EventOutbox.AttemptOutcome) => [
+  deliveryId,
+  owner,
+  outcome.delivered ? "delivered" : outcome.retryAt === undefined ? "dead_lettered" : "pending",
+  outcome.at,
+  outcome.delivered ? null : outcome.error,
+  outcome.delivered ? null : (outcome.retryAt ?? null)
+]
+
 export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Type"] => ({
   eventsOfQuote: (quoteId) =>
     attempt("read quote events", () =>
@@ -84,22 +99,16 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Type"] 
         )
     }),
   recordAttempt: (deliveryId, owner, outcome) =>
-    attempt("record a webhook delivery", () =>
-      pool.query(
-        `UPDATE webhook_deliveries
-         SET state = $3, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, $4),
-             last_attempt_at = $4, last_error = $5, next_attempt_at = $6, lease_owner = NULL, lease_until = NULL
-         WHERE delivery_id = $1 AND lease_owner = $2 AND state = 'pending'`,
-        [
-          deliveryId,
-          owner,
-          outcome.delivered ? "delivered" : outcome.retryAt === undefined ? "dead_lettered" : "pending",
-          outcome.at,
-          outcome.delivered ? null : outcome.error,
-          outcome.delivered ? null : (outcome.retryAt ?? null)
-        ]
-      )
-    ).pipe(Effect.map((result) => result.rowCount === 1)),
+    attempt("record a webhook delivery", () => pool.query(RECORD, recordValues(deliveryId, owner, outcome))).pipe(
+      Effect.map((result) => result.rowCount === 1)
+    ),
+  recordAttempts: (owner, attempts) =>
+    transaction(pool, "record webhook deliveries", async (statement) => {
+      let recorded = 0
+      for (const { deliveryId, outcome } of attempts)
+        recorded += (await statement(RECORD, recordValues(deliveryId, owner, outcome))).rowCount ?? 0
+      return recorded
+    }),
   deliveriesOf: (partnerId, { limit, deadLetteredOnly }) =>
     attempt("list webhook deliveries", () =>
       pool.query<Row>(

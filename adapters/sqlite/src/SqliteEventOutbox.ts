@@ -81,6 +81,23 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
     UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = ?, first_attempt_at = NULL
     WHERE delivery_id = ? AND partner_id = ? AND state = 'dead_lettered'`)
 
+  const recordRow = (deliveryId: string, owner: string, outcome: EventOutbox.AttemptOutcome): boolean =>
+    record.run({
+      delivery_id: deliveryId,
+      owner,
+      at: outcome.at,
+      state: outcome.delivered ? "delivered" : outcome.retryAt === undefined ? "dead_lettered" : "pending",
+      error: outcome.delivered ? null : outcome.error,
+      next: outcome.delivered ? null : (outcome.retryAt ?? null)
+    }).changes === 1
+  // a round's outcomes in one transaction: one commit (one fsync) for the round, not one per delivery
+  const recordAll = database.transaction(
+    (
+      owner: string,
+      attempts: ReadonlyArray<{ readonly deliveryId: string; readonly outcome: EventOutbox.AttemptOutcome }>
+    ) => attempts.filter(({ deliveryId, outcome }) => recordRow(deliveryId, owner, outcome)).length
+  )
+
   const claim = database.transaction(({ now, owner, leaseMillis, limit }: EventOutbox.DeliveryClaim) => {
     for (const event of selectNew.all(FAN_OUT_BATCH)) {
       insertDeliveries.run({ now, position: event.position, type: event.type })
@@ -104,18 +121,9 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
     eventsOfQuote: (quoteId) => attempt("read quote events", () => selectOfQuote.all(quoteId).map(eventOfRow)),
     claimDeliveries: (request) => attempt("claim webhook deliveries", () => claim.immediate(request)),
     recordAttempt: (deliveryId, owner, outcome) =>
-      attempt(
-        "record a webhook delivery",
-        () =>
-          record.run({
-            delivery_id: deliveryId,
-            owner,
-            at: outcome.at,
-            state: outcome.delivered ? "delivered" : outcome.retryAt === undefined ? "dead_lettered" : "pending",
-            error: outcome.delivered ? null : outcome.error,
-            next: outcome.delivered ? null : (outcome.retryAt ?? null)
-          }).changes === 1
-      ),
+      attempt("record a webhook delivery", () => recordRow(deliveryId, owner, outcome)),
+    recordAttempts: (owner, attempts) =>
+      attempt("record webhook deliveries", () => recordAll.immediate(owner, attempts)),
     deliveriesOf: (partnerId, { limit, deadLetteredOnly }) =>
       attempt("list webhook deliveries", () =>
         selectOfPartner.all(partnerId, deadLetteredOnly ? 1 : 0, limit).map(

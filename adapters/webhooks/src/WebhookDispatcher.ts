@@ -49,25 +49,26 @@ export const dispatchOnce = (options: DispatcherOptions): Effect.Effect<number, 
       leaseMillis,
       limit: options.batchSize ?? 20
     })
-    yield* Effect.forEach(
+    const attempts = yield* Effect.forEach(
       claimed,
       (delivery) =>
         Effect.gen(function* () {
           const at = yield* Clock.currentTimeMillis
           const outcome = yield* Effect.promise(() => sender(delivery, at))
-          const attempts = delivery.attempts + 1
           const recorded: EventOutbox.AttemptOutcome = outcome.delivered
             ? { delivered: true, at, status: outcome.status }
             : {
                 delivered: false,
                 at,
                 error: outcome.error,
-                retryAt: retryAtAfter(attempts, delivery.first_attempt_at ?? at, at, random())
+                retryAt: retryAtAfter(delivery.attempts + 1, delivery.first_attempt_at ?? at, at, random())
               }
-          yield* outbox.recordAttempt(delivery.delivery_id, options.owner, recorded)
+          return { deliveryId: delivery.delivery_id, outcome: recorded }
         }),
-      { concurrency: "unbounded", discard: true }
+      { concurrency: "unbounded" }
     )
+    // the round's outcomes in one write: a busy outbox costs one commit per round, not one per delivery
+    if (attempts.length > 0) yield* outbox.recordAttempts(options.owner, attempts)
     return claimed.length
   }).pipe(
     // the outbox unreachable: nothing claimed this round, the loop tries again after its pause

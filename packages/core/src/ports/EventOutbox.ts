@@ -32,6 +32,11 @@ export class EventOutbox extends Context.Tag("@kasko/core/EventOutbox")<
       owner: string,
       outcome: AttemptOutcome
     ) => Effect.Effect<boolean, StorageUnavailable>
+    /** Records the outcomes of a round's attempts in one write; answers how many `owner` still held. */
+    readonly recordAttempts: (
+      owner: string,
+      attempts: ReadonlyArray<{ readonly deliveryId: string; readonly outcome: AttemptOutcome }>
+    ) => Effect.Effect<number, StorageUnavailable>
     /** The partner's deliveries, newest first, at most `limit`; only dead-lettered ones when asked. */
     readonly deliveriesOf: (
       partnerId: string,

@@ -67,31 +67,26 @@ export const kaskoAdmin = async (dataDirectory, ...args) => {
   return result.stdout
 }
 
+/** Adds the bench partner to a data directory and issues it a token: the headers its requests carry. */
+export const benchPartner = async (directory, scopes = "offers:create quotes:create quotes:read") => {
+  const { subscription_key } = JSON.parse(
+    await kaskoAdmin(directory, "partners", "add", "--id", "bench-partner", "--name", "Bench Partner A/S", "--json")
+  )
+  const token = (
+    await kaskoAdmin(directory, "tokens", "issue", "--partner", "bench-partner", "--scopes", scopes, "--ttl", "1h")
+  ).trim()
+  return {
+    "content-type": "application/json",
+    authorization: `Bearer ${token}`,
+    "ocp-apim-subscription-key": subscription_key
+  }
+}
+
 export const runHttpBench = async () => {
   const directory = mkdtempSync(join(tmpdir(), "kasko-http-bench-"))
   const servers = []
   try {
-    const { subscription_key } = JSON.parse(
-      await kaskoAdmin(directory, "partners", "add", "--id", "bench-partner", "--name", "Bench Partner A/S", "--json")
-    )
-    const token = (
-      await kaskoAdmin(
-        directory,
-        "tokens",
-        "issue",
-        "--partner",
-        "bench-partner",
-        "--scopes",
-        "offers:create quotes:create quotes:read",
-        "--ttl",
-        "1h"
-      )
-    ).trim()
-    const headers = {
-      "content-type": "application/json",
-      authorization: `Bearer ${token}`,
-      "ocp-apim-subscription-key": subscription_key
-    }
+    const headers = await benchPartner(directory)
     const offerBody = JSON.stringify(
       Examples.offerRequest(Examples.standardParameters({ vehicle_price: "350000", youngest_user_age: "23" }))
     )

@@ -6,33 +6,9 @@ import { Examples } from "@kasko/core"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { kaskoAdmin, load, measure, medianOf, startServer, stopServer } from "./http.mjs"
+import { benchPartner, kaskoAdmin, load, measure, medianOf, startServer, stopServer } from "./http.mjs"
 
 const ROUNDS = Number(process.env.KASKO_BENCH_ROUNDS ?? 3)
-
-const partnerIn = async (directory) => {
-  const { subscription_key } = JSON.parse(
-    await kaskoAdmin(directory, "partners", "add", "--id", "bench-partner", "--name", "Bench Partner A/S", "--json")
-  )
-  const token = (
-    await kaskoAdmin(
-      directory,
-      "tokens",
-      "issue",
-      "--partner",
-      "bench-partner",
-      "--scopes",
-      "quotes:create",
-      "--ttl",
-      "1h"
-    )
-  ).trim()
-  return {
-    "content-type": "application/json",
-    authorization: `Bearer ${token}`,
-    "ocp-apim-subscription-key": subscription_key
-  }
-}
 
 export const runWebhooksBench = async () => {
   const off = mkdtempSync(join(tmpdir(), "kasko-webhooks-off-"))
@@ -41,7 +17,7 @@ export const runWebhooksBench = async () => {
   try {
     const receiver = await startServer("receiver")
     servers.push(receiver)
-    const headers = { off: await partnerIn(off), on: await partnerIn(on) }
+    const headers = { off: await benchPartner(off, "quotes:create"), on: await benchPartner(on, "quotes:create") }
     process.env.KASKO_WEBHOOKS_ALLOW_INSECURE = "true"
     await kaskoAdmin(on, "webhooks", "add", "--partner", "bench-partner", "--url", `${receiver.url}/hooks`)
     delete process.env.KASKO_WEBHOOKS_ALLOW_INSECURE

@@ -5,19 +5,16 @@
  * dispatchers take different rows and none waits for another. A lease that
  * lapses (its instance crashed) makes the delivery claimable again.
  */
-import type { EventOutbox, QuoteEvents } from "@kasko/core"
+import type { EventOutbox } from "@kasko/core"
 import { StoredRows } from "@kasko/core/storage"
 import { Effect } from "effect"
 import type pg from "pg"
 import { attempt } from "./PostgresErrors.js"
 import { transaction } from "./Transaction.js"
 
-const { EVENT_COLUMNS, eventOfRow } = StoredRows
+const { EVENT_COLUMNS, claimedDeliveryOfRow, deliveryRecordOfRow, eventOfRow } = StoredRows
 
 type Row = Record<string, unknown>
-
-const optionalNumber = (value: unknown): number | undefined => (value === null ? undefined : Number(value))
-const optionalString = (value: unknown): string | undefined => (value === null ? undefined : String(value))
 
 const FAN_OUT_BATCH = 500
 
@@ -87,16 +84,7 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Type"] 
             Number(a["next_attempt_at"]) - Number(b["next_attempt_at"]) ||
             Number(a["event_position"]) - Number(b["event_position"])
         )
-        .map(
-          (row): EventOutbox.ClaimedDelivery => ({
-            delivery_id: String(row["delivery_id"]),
-            event: eventOfRow(row),
-            url: String(row["url"]),
-            secret: String(row["secret"]),
-            attempts: Number(row["attempts"]),
-            first_attempt_at: optionalNumber(row["first_attempt_at"])
-          })
-        )
+        .map(claimedDeliveryOfRow)
     }),
   recordAttempt: (deliveryId, owner, outcome) =>
     attempt("record a webhook delivery", () => pool.query(RECORD, recordValues(deliveryId, owner, outcome))).pipe(
@@ -122,26 +110,7 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Type"] 
          LIMIT $3`,
         [partnerId, deadLetteredOnly, limit]
       )
-    ).pipe(
-      Effect.map((result) =>
-        result.rows.map(
-          (row): EventOutbox.DeliveryRecord => ({
-            delivery_id: String(row["delivery_id"]),
-            event_id: String(row["event_id"]),
-            event_type: row["event_type"] as QuoteEvents.QuoteEventType,
-            quote_id: String(row["quote_id"]),
-            subscription_id: String(row["subscription_id"]),
-            url: String(row["url"]),
-            state: row["state"] as EventOutbox.DeliveryState,
-            attempts: Number(row["attempts"]),
-            created_at: Number(row["created_at"]),
-            last_attempt_at: optionalNumber(row["last_attempt_at"]),
-            last_error: optionalString(row["last_error"]),
-            next_attempt_at: row["state"] === "pending" ? optionalNumber(row["next_attempt_at"]) : undefined
-          })
-        )
-      )
-    ),
+    ).pipe(Effect.map((result) => result.rows.map(deliveryRecordOfRow))),
   replay: (partnerId, deliveryId, now) =>
     attempt("replay a webhook delivery", () =>
       pool.query(

@@ -4,17 +4,14 @@
  * transactions), so a claim needs no row locks: it fans out what is new,
  * then leases what is due, in one transaction.
  */
-import type { EventOutbox, QuoteEvents } from "@kasko/core"
+import type { EventOutbox } from "@kasko/core"
 import { StoredRows } from "@kasko/core/storage"
 import type Database from "better-sqlite3"
 import { attempt } from "./SqliteErrors.js"
 
-const { EVENT_COLUMNS, eventOfRow } = StoredRows
+const { EVENT_COLUMNS, claimedDeliveryOfRow, deliveryRecordOfRow, eventOfRow } = StoredRows
 
 type Row = Record<string, unknown>
-
-const optionalNumber = (value: unknown): number | undefined => (value === null ? undefined : Number(value))
-const optionalString = (value: unknown): string | undefined => (value === null ? undefined : String(value))
 
 const FAN_OUT_BATCH = 500
 
@@ -105,16 +102,7 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
     }
     const due = selectDue.all({ now, limit })
     for (const row of due) lease.run(owner, now + leaseMillis, String(row["delivery_id"]))
-    return due.map(
-      (row): EventOutbox.ClaimedDelivery => ({
-        delivery_id: String(row["delivery_id"]),
-        event: eventOfRow(row),
-        url: String(row["url"]),
-        secret: String(row["secret"]),
-        attempts: Number(row["attempts"]),
-        first_attempt_at: optionalNumber(row["first_attempt_at"])
-      })
-    )
+    return due.map(claimedDeliveryOfRow)
   })
 
   return {
@@ -126,22 +114,7 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
       attempt("record webhook deliveries", () => recordAll.immediate(owner, attempts)),
     deliveriesOf: (partnerId, { limit, deadLetteredOnly }) =>
       attempt("list webhook deliveries", () =>
-        selectOfPartner.all(partnerId, deadLetteredOnly ? 1 : 0, limit).map(
-          (row): EventOutbox.DeliveryRecord => ({
-            delivery_id: String(row["delivery_id"]),
-            event_id: String(row["event_id"]),
-            event_type: row["event_type"] as QuoteEvents.QuoteEventType,
-            quote_id: String(row["quote_id"]),
-            subscription_id: String(row["subscription_id"]),
-            url: String(row["url"]),
-            state: row["state"] as EventOutbox.DeliveryState,
-            attempts: Number(row["attempts"]),
-            created_at: Number(row["created_at"]),
-            last_attempt_at: optionalNumber(row["last_attempt_at"]),
-            last_error: optionalString(row["last_error"]),
-            next_attempt_at: row["state"] === "pending" ? optionalNumber(row["next_attempt_at"]) : undefined
-          })
-        )
+        selectOfPartner.all(partnerId, deadLetteredOnly ? 1 : 0, limit).map(deliveryRecordOfRow)
       ),
     replay: (partnerId, deliveryId, now) =>
       attempt("replay a webhook delivery", () => replay.run(now, deliveryId, partnerId).changes === 1)

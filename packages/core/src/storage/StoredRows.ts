@@ -3,6 +3,7 @@
  * (SQLite, PostgreSQL) writes and reads, so the mapping exists once. Documents
  * are JSON text, written from validated values and parsed, not re-validated.
  */
+import type { ClaimedDelivery, DeliveryRecord, DeliveryState } from "../ports/EventOutbox.js"
 import { isQuoteEventType, type QuoteEvent } from "../events/QuoteEvent.js"
 import type { Partner } from "../partner/Partner.js"
 import type { StoredQuote } from "../ports/QuoteStore.js"
@@ -110,3 +111,36 @@ export const eventOfRow = (row: { readonly [column: string]: unknown }): QuoteEv
     payload: String(row["payload"])
   }
 }
+
+type Row = { readonly [column: string]: unknown }
+
+const optionalNumber = (value: unknown): number | undefined =>
+  value === null || value === undefined ? undefined : Number(value)
+const optionalString = (value: unknown): string | undefined =>
+  value === null || value === undefined ? undefined : String(value)
+
+/** A claimed delivery from its row: the delivery's columns, the subscription's url and secret, the event's columns. */
+export const claimedDeliveryOfRow = (row: Row): ClaimedDelivery => ({
+  delivery_id: String(row["delivery_id"]),
+  event: eventOfRow(row),
+  url: String(row["url"]),
+  secret: String(row["secret"]),
+  attempts: Number(row["attempts"]),
+  first_attempt_at: optionalNumber(row["first_attempt_at"])
+})
+
+/** A delivery as listed, from its row (the event's type as `event_type`, the subscription's url). */
+export const deliveryRecordOfRow = (row: Row): DeliveryRecord => ({
+  delivery_id: String(row["delivery_id"]),
+  event_id: String(row["event_id"]),
+  event_type: row["event_type"] as QuoteEvent["type"],
+  quote_id: String(row["quote_id"]),
+  subscription_id: String(row["subscription_id"]),
+  url: String(row["url"]),
+  state: row["state"] as DeliveryState,
+  attempts: Number(row["attempts"]),
+  created_at: Number(row["created_at"]),
+  last_attempt_at: optionalNumber(row["last_attempt_at"]),
+  last_error: optionalString(row["last_error"]),
+  next_attempt_at: row["state"] === "pending" ? optionalNumber(row["next_attempt_at"]) : undefined
+})

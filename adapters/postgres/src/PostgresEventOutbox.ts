@@ -42,6 +42,11 @@ const CLAIM = `
         SELECT 1 FROM webhook_deliveries earlier
         WHERE earlier.subscription_id = d.subscription_id AND earlier.quote_id = d.quote_id
           AND earlier.state = 'pending' AND earlier.event_position < d.event_position)
+      -- nor while an earlier event of the quote is not fanned out yet: another instance may be fanning it out
+      -- right now (its row locked, skipped above), and its delivery must go first
+      AND NOT EXISTS (
+        SELECT 1 FROM quote_events unsent
+        WHERE unsent.quote_id = d.quote_id AND unsent.fanned_out_at IS NULL AND unsent.position < d.event_position)
     ORDER BY d.next_attempt_at, d.event_position
     LIMIT $4
     FOR UPDATE SKIP LOCKED

@@ -72,7 +72,7 @@ const EXAMPLE_SUBSCRIPTION = {
   event_types: EXAMPLE_REQUEST.event_types,
   created_at: "2026-03-02T09:00:00.000Z"
 }
-const EXAMPLE_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+const EXAMPLE_SECRET = "whsec_a2Fza28tZXhhbXBsZS1zaWduaW5nLXNlY3JldC0zMmI="
 
 const subscriptionIdParameter: PathParameter = {
   name: "subscription_id",

@@ -119,9 +119,9 @@ describe.skipIf(skipBrowser)("the check view", () => {
     ])
     expect(await details.locator('tr[data-item="annually"] td').allTextContents()).toEqual(["annually", "9622", "9672"])
     await details.locator("details.as-text summary").click()
-    expect(await details.locator("pre.worksheet-text").textContent()).toBe(
-      worksheetTable(await priceCase(row, [proposal]))
-    )
+    // the text is written on the details' toggle event, a task after the click: wait for it
+    const expected = worksheetTable(await priceCase(row, [proposal]))
+    await expect.poll(() => details.locator("pre.worksheet-text").textContent(), { timeout: 5_000 }).toBe(expected)
     await screenshot(page, "check", true)
     await close()
   }, 60_000)

@@ -10,23 +10,15 @@ import { StoredRows } from "@kasko/core/storage"
 import { PostgresStores } from "@kasko/postgres"
 import { Effect, Either, Layer } from "effect"
 import pg from "pg"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, variantOf } from "../storage-contract/fixtures.js"
+import { scratchSchema } from "./ScratchSchema.js"
 import { testDatabaseUrl } from "./TestDatabase.js"
 
-const SCHEMA = `kasko_interrupted_${process.pid}`
+const { schema: SCHEMA, admin } = scratchSchema("kasko_interrupted")
 let fixtures: ReadonlyArray<QuoteStore.StoredQuote> = []
-let admin: pg.Client
-
 beforeAll(async () => {
   fixtures = await makeFixtures()
-  admin = new pg.Client({ connectionString: testDatabaseUrl })
-  await admin.connect()
-  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`)
-})
-afterAll(async () => {
-  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`)
-  await admin.end()
 })
 
 describe("an interrupted PostgreSQL write", () => {
@@ -78,9 +70,9 @@ describe("an interrupted PostgreSQL write", () => {
         }
       }).pipe(Effect.provide(Layer.project(stores, QuoteStore.QuoteStore, QuoteStore.QuoteStore, (store) => store)))
     )
-    const stored = await admin.query(`SELECT count(*)::int AS count FROM ${SCHEMA}.quotes`)
+    const stored = await admin().query(`SELECT count(*)::int AS count FROM ${SCHEMA}.quotes`)
     expect(stored.rows[0]).toEqual({ count: 0 })
-    const keys = await admin.query(`SELECT count(*)::int AS count FROM ${SCHEMA}.idempotency_keys`)
+    const keys = await admin().query(`SELECT count(*)::int AS count FROM ${SCHEMA}.idempotency_keys`)
     expect(keys.rows[0]).toEqual({ count: 0 })
   })
 })

@@ -6,13 +6,11 @@
 import { QuoteStore } from "@kasko/core"
 import { PostgresMigrations, PostgresOpenRefused, PostgresStores } from "@kasko/postgres"
 import { Cause, Effect, Exit, Option } from "effect"
-import pg from "pg"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
+import { scratchSchema } from "./ScratchSchema.js"
 import { testDatabaseUrl } from "./TestDatabase.js"
 
-const SCHEMA = `kasko_refusal_${process.pid}`
-let admin: pg.Client
-
+const { schema: SCHEMA, admin } = scratchSchema("kasko_refusal")
 const open = () =>
   Effect.runPromiseExit(
     QuoteStore.QuoteStore.pipe(
@@ -27,35 +25,25 @@ const refusalOf = (exit: Exit.Exit<void, unknown>) => {
   return (failure as PostgresOpenRefused).reason
 }
 
-beforeAll(async () => {
-  admin = new pg.Client({ connectionString: testDatabaseUrl })
-  await admin.connect()
-  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`)
-})
-afterAll(async () => {
-  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`)
-  await admin.end()
-})
-
 describe("PostgreSQL schema migrations", () => {
   it("migrates a new schema, refuses it once it is newer than this kasko, and once an applied migration was edited", async () => {
     expect(Exit.isSuccess(await open())).toBe(true)
     const latest = PostgresMigrations.MIGRATIONS.at(-1)!.version
 
-    await admin.query(
+    await admin().query(
       `INSERT INTO ${SCHEMA}.schema_migrations (version, name, checksum) VALUES (99, 'from the future', 'x')`
     )
     expect(refusalOf(await open())).toContain(`schema version 99, newer than this kasko knows (up to ${latest})`)
 
-    await admin.query(`DELETE FROM ${SCHEMA}.schema_migrations WHERE version = 99`)
+    await admin().query(`DELETE FROM ${SCHEMA}.schema_migrations WHERE version = 99`)
     expect(Exit.isSuccess(await open())).toBe(true)
-    await admin.query(`UPDATE ${SCHEMA}.schema_migrations SET checksum = 'edited' WHERE version = 1`)
+    await admin().query(`UPDATE ${SCHEMA}.schema_migrations SET checksum = 'edited' WHERE version = 1`)
     expect(refusalOf(await open())).toMatch(
       /migration 1 \(.*\) differs from the one applied to this database; applied migrations must never be edited/
     )
     // refused untouched: nothing was recorded or changed
     expect(
-      (await admin.query(`SELECT version FROM ${SCHEMA}.schema_migrations ORDER BY version`)).rows.map(
+      (await admin().query(`SELECT version FROM ${SCHEMA}.schema_migrations ORDER BY version`)).rows.map(
         (row) => row.version
       )
     ).toEqual(Array.from({ length: latest }, (_, index) => index + 1))

@@ -9,22 +9,12 @@ import { EventOutbox, QuoteStore, WebhookSubscriptions } from "@kasko/core"
 import { PostgresStores } from "@kasko/postgres"
 import { Effect, ManagedRuntime } from "effect"
 import pg from "pg"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { makeFixtures } from "../storage-contract/fixtures.js"
+import { scratchSchema } from "./ScratchSchema.js"
 import { testDatabaseUrl } from "./TestDatabase.js"
 
-const SCHEMA = `kasko_ordering_${process.pid}`
-let admin: pg.Client
-
-beforeAll(async () => {
-  admin = new pg.Client({ connectionString: testDatabaseUrl })
-  await admin.connect()
-  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`)
-})
-afterAll(async () => {
-  await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`)
-  await admin.end()
-})
+const { schema: SCHEMA } = scratchSchema("kasko_ordering")
 
 describe("webhook order across instances on PostgreSQL", () => {
   it("holds a quote's later event back while another instance is still fanning out its earlier one", async () => {

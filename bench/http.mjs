@@ -44,10 +44,15 @@ export const measure = async (name, options) => {
   const failures = result.non2xx + result.errors + result.timeouts
   if (failures > 0)
     throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`)
-  return { requests_per_second: result.requests.average, p50_ms: result.latency.p50, p99_ms: result.latency.p99 }
+  return {
+    requests_per_second: result.requests.average,
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    requests: result.requests.total
+  }
 }
 
-const median = (values) => {
+export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted.length % 2 === 1
     ? sorted[(sorted.length - 1) / 2]

@@ -2,13 +2,44 @@
 // alike but for webhooks — one whose partner has no subscription (its events are written to
 // the outbox and go nowhere), one whose partner subscribed an endpoint that takes every event
 // (the dispatcher delivers while the load runs). Rounds interleave the two; figures are medians.
+// Beside the throughput, the CPU each quote cost the service (Linux: from /proc) — in all, and on
+// its main thread, the event loop its requests run on — since on a 2-core machine the throughput
+// also pays for the receiver's and the load generator's share of the cores.
 import { Examples } from "@kasko/core"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { benchPartner, kaskoAdmin, load, measure, medianOf, startServer, stopServer } from "./http.mjs"
+import { benchPartner, kaskoAdmin, load, measure, median, medianOf, startServer, stopServer } from "./http.mjs"
 
 const ROUNDS = Number(process.env.KASKO_BENCH_ROUNDS ?? 3)
+
+/** CPU seconds (user + system) from a /proc stat file. */
+const cpuSecondsOf = (statFile) => {
+  const fields = readFileSync(statFile, "utf8").split(") ")[1].split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** The service's CPU seconds so far, in all and on its main thread; undefined where there is no /proc. */
+const serviceCpu = (pid) =>
+  existsSync(`/proc/${pid}/stat`)
+    ? { all: cpuSecondsOf(`/proc/${pid}/stat`), main: cpuSecondsOf(`/proc/${pid}/task/${pid}/stat`) }
+    : undefined
+
+/** One measured round, with the service's CPU per request in microseconds. */
+const measureWithCpu = async (name, options, pid) => {
+  const before = serviceCpu(pid)
+  const figures = await measure(name, options)
+  const after = serviceCpu(pid)
+  if (before === undefined || after === undefined) return figures
+  return {
+    ...figures,
+    cpu_us_per_quote: ((after.all - before.all) * 1e6) / figures.requests,
+    main_thread_cpu_us_per_quote: ((after.main - before.main) * 1e6) / figures.requests
+  }
+}
+
+const medianCpu = (runs, field) =>
+  runs[0][field] === undefined ? {} : { [field]: Math.round(median(runs.map((run) => run[field]))) }
 
 export const runWebhooksBench = async () => {
   const off = mkdtempSync(join(tmpdir(), "kasko-webhooks-off-"))
@@ -33,10 +64,15 @@ export const runWebhooksBench = async () => {
     for (const options of Object.values(sides)) await load(options, 1)
     const runs = { off: [], on: [] }
     for (let round = 0; round < ROUNDS; round++)
-      for (const [side, options] of Object.entries(sides)) runs[side].push(await measure(`webhooks ${side}`, options))
+      for (const [side, options] of Object.entries(sides))
+        runs[side].push(await measureWithCpu(`webhooks ${side}`, options, services[side].child.pid))
     // what the dispatcher delivered while the load ran (it goes on delivering the rest)
     const delivered = Number(await (await fetch(`${receiver.url}/count`)).text())
-    const [offMedian, onMedian] = [medianOf(runs.off), medianOf(runs.on)]
+    const [offMedian, onMedian] = [runs.off, runs.on].map((sideRuns) => ({
+      ...medianOf(sideRuns),
+      ...medianCpu(sideRuns, "cpu_us_per_quote"),
+      ...medianCpu(sideRuns, "main_thread_cpu_us_per_quote")
+    }))
     return [
       { service: "POST /insurance/car/quotes, no webhook subscription", ...offMedian, vs_webhooks_off: 1 },
       {
@@ -44,6 +80,12 @@ export const runWebhooksBench = async () => {
         ...onMedian,
         vs_webhooks_off: onMedian.requests_per_second / offMedian.requests_per_second,
         p99_vs_webhooks_off: onMedian.p99_ms / offMedian.p99_ms,
+        ...(onMedian.main_thread_cpu_us_per_quote === undefined
+          ? {}
+          : {
+              main_thread_cpu_vs_webhooks_off:
+                onMedian.main_thread_cpu_us_per_quote / offMedian.main_thread_cpu_us_per_quote
+            }),
         delivered_during_the_load: delivered
       }
     ]

@@ -4,13 +4,13 @@
  * records each outcome — delivered, retried later (the core's schedule), or
  * dead-lettered. It runs beside the request path on its own fiber, so a slow
  * or failing endpoint never holds a request; a database that fails makes it
- * wait and try again, never stop. When nothing is due it sleeps a poll
- * interval; when a batch was full it goes straight on.
+ * wait and try again, never stop.
  */
-import { EventOutbox } from "@kasko/core"
+import { EventOutbox, type QuoteEvents } from "@kasko/core"
 import { DeliverySchedule, type WebhookEndpoints } from "@kasko/core/transport"
 import { Clock, Duration, Effect } from "effect"
-import { type SendOutcome, send } from "./WebhookSender.js"
+import { makeThreadSender } from "./ThreadSender.js"
+import { type SendOutcome, type SenderOptions, send } from "./WebhookSender.js"
 
 export interface DispatcherOptions {
   /** Names this instance's leases: two instances must differ. */
@@ -22,32 +22,41 @@ export interface DispatcherOptions {
   readonly leaseMillis?: number
   /** Pause between claims when nothing was due (1 s by default). */
   readonly pollMillis?: number
-  /** Deliveries claimed, and sent concurrently, at once (20 by default). */
+  /** Deliveries claimed, and sent concurrently, at once (100 by default). */
   readonly batchSize?: number
+  /** Under load, the least time from one round's start to the next's (100 ms by default). */
+  readonly busyIntervalMillis?: number
   /** A number in [0, 1) for the retry delay's jitter (Math.random by default). */
   readonly random?: () => number
+  /** Told of each attempt's outcome once the round has recorded it in the outbox (metrics). */
+  readonly onAttempt?: (event: QuoteEvents.QuoteEvent, outcome: EventOutbox.AttemptOutcome) => void
   /** Sends one attempt (the HTTP sender by default; tests replace it). */
   readonly sender?: (delivery: EventOutbox.ClaimedDelivery, at: number) => Promise<SendOutcome>
 }
 
 const USER_AGENT = "kasko-webhooks/1 (+https://www.standardwebhooks.com)"
+const DEFAULT_BATCH_SIZE = 100
+
+const senderOptionsOf = (options: DispatcherOptions): SenderOptions => ({
+  timeoutMillis: options.timeoutMillis ?? 5_000,
+  policy: options.policy,
+  userAgent: USER_AGENT
+})
 
 /** One round: claim what is due, attempt each, record the outcomes. Answers how many it claimed. */
 export const dispatchOnce = (options: DispatcherOptions): Effect.Effect<number, never, EventOutbox.EventOutbox> =>
   Effect.gen(function* () {
     const outbox = yield* EventOutbox.EventOutbox
-    const timeoutMillis = options.timeoutMillis ?? 5_000
     const leaseMillis = options.leaseMillis ?? 60_000
     const random = options.random ?? Math.random
-    const sender =
-      options.sender ??
-      ((delivery, at) => send(delivery, at, { timeoutMillis, policy: options.policy, userAgent: USER_AGENT }))
+    const senderOptions = senderOptionsOf(options)
+    const sender = options.sender ?? ((delivery, at) => send(delivery, at, senderOptions))
     const now = yield* Clock.currentTimeMillis
     const claimed = yield* outbox.claimDeliveries({
       now,
       owner: options.owner,
       leaseMillis,
-      limit: options.batchSize ?? 20
+      limit: options.batchSize ?? DEFAULT_BATCH_SIZE
     })
     const attempts = yield* Effect.forEach(
       claimed,
@@ -63,12 +72,14 @@ export const dispatchOnce = (options: DispatcherOptions): Effect.Effect<number, 
                 error: outcome.error,
                 retryAt: retryAtAfter(delivery.attempts + 1, delivery.first_attempt_at ?? at, at, random())
               }
-          return { deliveryId: delivery.delivery_id, outcome: recorded }
+          return { deliveryId: delivery.delivery_id, event: delivery.event, outcome: recorded }
         }),
       { concurrency: "unbounded" }
     )
     // the round's outcomes in one write: a busy outbox costs one commit per round, not one per delivery
     if (attempts.length > 0) yield* outbox.recordAttempts(options.owner, attempts)
+    // told once recorded: an attempt counted as delivered is one the outbox no longer holds pending
+    for (const attempt of attempts) options.onAttempt?.(attempt.event, attempt.outcome)
     return claimed.length
   }).pipe(
     // the outbox unreachable: nothing claimed this round, the loop tries again after its pause
@@ -85,11 +96,36 @@ const retryAtAfter = (
   return "retryAt" in next ? next.retryAt : undefined
 }
 
-/** Dispatches until interrupted: a full batch goes straight on, otherwise it pauses a poll interval. */
+/**
+ * Dispatches until interrupted. Attempts are made on a sending thread of
+ * their own (unless `sender` replaces it). A full batch goes on to the next
+ * round once `busyIntervalMillis` has passed since it began — under load the
+ * outbox's claims and records are a few writes a second on the service's
+ * event loop, not one pair per handful of events — otherwise it pauses a poll
+ * interval.
+ */
 export const runDispatcher = (options: DispatcherOptions): Effect.Effect<never, never, EventOutbox.EventOutbox> => {
-  const batchSize = options.batchSize ?? 20
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE
   const pause = Duration.millis(options.pollMillis ?? 1_000)
-  return Effect.forever(
-    Effect.flatMap(dispatchOnce(options), (claimed) => (claimed < batchSize ? Effect.sleep(pause) : Effect.void))
+  const busyInterval = options.busyIntervalMillis ?? 100
+  const rounds = (sender: NonNullable<DispatcherOptions["sender"]>) =>
+    Effect.forever(
+      Effect.gen(function* () {
+        const began = yield* Clock.currentTimeMillis
+        const claimed = yield* dispatchOnce({ ...options, sender })
+        if (claimed < batchSize) return yield* Effect.sleep(pause)
+        const rest = busyInterval - ((yield* Clock.currentTimeMillis) - began)
+        if (rest > 0) yield* Effect.sleep(Duration.millis(rest))
+      })
+    )
+  if (options.sender !== undefined) return rounds(options.sender)
+  return Effect.scoped(
+    Effect.flatMap(
+      Effect.acquireRelease(
+        Effect.sync(() => makeThreadSender(senderOptionsOf(options))),
+        (thread) => Effect.promise(thread.close)
+      ),
+      (thread) => rounds(thread.send)
+    )
   )
 }

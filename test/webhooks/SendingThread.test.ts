@@ -1,0 +1,102 @@
+/**
+ * The dispatcher's attempts run on a sending thread of their own, off the
+ * event loop the service's requests run on. These tests hold what that thread
+ * must keep: the service's dispatcher delivers through it, signed as ever; an
+ * attempt the thread holds when it stops fails (to be retried), never hangs;
+ * and the next attempt starts a new thread.
+ */
+import { type EventOutbox, Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { WebhookAdministration } from "@kasko/core/administration"
+import { MemoryQuoteStore } from "@kasko/memory"
+import { WebhookDispatcher, makeThreadSender } from "@kasko/webhooks"
+import { Fiber, Layer, ManagedRuntime } from "effect"
+import { createServer, type Server, type Socket } from "node:net"
+import type { AddressInfo } from "node:net"
+import { Webhook } from "standardwebhooks"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { type Receiver, startReceiver } from "./Receiver.js"
+
+const LOCAL = { allowInsecure: true, allowPrivateAddresses: true }
+const PARTNER = "alice-leasing"
+const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+
+const until = async (condition: () => boolean) => {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > 10_000) throw new Error("gave up waiting")
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/** An endpoint that takes connections and never answers. */
+const startSilentEndpoint = async (): Promise<{ url: string; close: () => Promise<void> }> => {
+  const sockets: Array<Socket> = []
+  const server: Server = createServer((socket) => void sockets.push(socket))
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    close: () => {
+      for (const socket of sockets) socket.destroy()
+      return new Promise((resolve) => server.close(() => resolve()))
+    }
+  }
+}
+
+const deliveryTo = (url: string): EventOutbox.ClaimedDelivery => ({
+  delivery_id: "dlv_1",
+  attempts: 0,
+  first_attempt_at: undefined,
+  url,
+  secret: SECRET,
+  event: {
+    event_id: "evt_Q1_created",
+    type: "quote.created" as const,
+    partner_id: PARTNER,
+    quote_id: "Q1",
+    occurred_at: 0,
+    payload: JSON.stringify({ id: "evt_Q1_created" })
+  }
+})
+
+describe("the sending thread", () => {
+  let receiver: Receiver
+  beforeEach(async () => {
+    receiver = await startReceiver()
+  })
+  afterEach(() => receiver.close())
+
+  it("carries the service dispatcher's attempts: the event arrives signed, and interrupting stops the thread", async () => {
+    const runtime = ManagedRuntime.make(
+      Layer.mergeAll(MemoryQuoteStore.layer, IdGenerator.layerSequential, TariffBook.shipped)
+    )
+    const subscription = await runtime.runPromise(
+      WebhookAdministration.createSubscription(PARTNER, { url: receiver.url, event_types: ["quote.created"] }, LOCAL)
+    )
+    const quote = await runtime.runPromise(QuotingService.createQuote(PARTNER, Examples.quoteRequest()))
+    const dispatcher = runtime.runFork(WebhookDispatcher.runDispatcher({ owner: "test", policy: LOCAL }))
+    await until(() => receiver.received.length === 1)
+    await runtime.runPromise(Fiber.interrupt(dispatcher))
+    await runtime.dispose()
+
+    const [message] = receiver.received
+    const headers = Object.fromEntries(Object.entries(message!.headers).map(([name, value]) => [name, String(value)]))
+    expect(new Webhook(subscription.secret).verify(message!.body, headers)).toMatchObject({ quote_id: quote.quote_id })
+  })
+
+  it("fails the attempts it holds when it stops, and the next attempt starts a new thread", async () => {
+    const silent = await startSilentEndpoint()
+    const sender = makeThreadSender({ timeoutMillis: 60_000, policy: LOCAL, userAgent: "test" })
+    try {
+      const held = sender.send(deliveryTo(silent.url), Date.now())
+      // the attempt has reached the endpoint, and waits there for an answer that never comes
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      await sender.close()
+      expect(await held).toEqual({ delivered: false, error: expect.stringMatching(/sending thread stopped/) })
+
+      expect(await sender.send(deliveryTo(receiver.url), Date.now())).toEqual({ delivered: true, status: 204 })
+      expect(receiver.received).toHaveLength(1)
+    } finally {
+      await sender.close()
+      await silent.close()
+    }
+  })
+})

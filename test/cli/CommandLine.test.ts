@@ -46,6 +46,8 @@ describe("the kasko command line", () => {
         "keys add",
         "keys revoke",
         "tokens issue",
+        "backup",
+        "restore",
         "price",
         "price-grid",
         "tariff diff",

@@ -133,14 +133,17 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
 
 const sha256 = (sql: string): string => createHash("sha256").update(sql).digest("hex")
 
+const appliedMigrations = (database: Database.Database): Array<SchemaMigrations.AppliedMigration> =>
+  database
+    .prepare("SELECT version, checksum FROM schema_migrations ORDER BY version")
+    .all() as Array<SchemaMigrations.AppliedMigration>
+
 /** Brings the schema up to date, each migration in its own IMMEDIATE transaction. Throws MigrationRefused when it must refuse. */
 export const migrate = (database: Database.Database, known: ReadonlyArray<Migration> = MIGRATIONS): void => {
   database.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at TEXT NOT NULL
   ) STRICT`)
-  const applied = database
-    .prepare("SELECT version, checksum FROM schema_migrations ORDER BY version")
-    .all() as Array<SchemaMigrations.AppliedMigration>
+  const applied = appliedMigrations(database)
   const record = database.prepare(
     "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)"
   )
@@ -158,3 +161,13 @@ export const migrate = (database: Database.Database, known: ReadonlyArray<Migrat
 export const schemaVersion = (database: Database.Database): number =>
   (database.prepare("SELECT max(version) AS version FROM schema_migrations").get() as { version: number | null })
     .version ?? 0
+
+/**
+ * What `migrate` would do to a database that has its `schema_migrations`
+ * table, without touching it (read-only connections too): before a backup
+ * is put in place, to refuse one this kasko could not open.
+ */
+export const planOf = (
+  database: Database.Database,
+  known: ReadonlyArray<Migration> = MIGRATIONS
+): SchemaMigrations.MigrationPlan => SchemaMigrations.planMigrations(appliedMigrations(database), known, sha256)

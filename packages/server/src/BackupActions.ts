@@ -1,0 +1,96 @@
+/**
+ * What `kasko backup` and `kasko restore` do, on the SQLite database of the
+ * data directory (`@kasko/sqlite`'s `SqliteBackup` does the copying and
+ * checking). With KASKO_DATABASE_URL set they refuse and name PostgreSQL's
+ * own tools.
+ */
+import { SqliteBackup } from "@kasko/sqlite"
+import { Cause, Effect, Exit, Option } from "effect"
+import { configuration } from "./AdminActions.js"
+import { type CommandResult, done, json } from "./CommandResult.js"
+import type { ServiceConfig } from "./ServiceConfig.js"
+import { databaseFile } from "./Stores.js"
+
+type Arguments = Readonly<Record<string, unknown>>
+
+const wantsJson = (argv: Arguments) => argv["json"] === true
+
+/** The refusal as a sentence, with what to do about it. */
+const messageOfRefusal = (refusal: SqliteBackup.BackupRefusal): string => {
+  switch (refusal._tag) {
+    case "BackupTargetExists":
+      return `${refusal.file} exists already; --force replaces it`
+    case "DatabaseMissing":
+      return `there is no database at ${refusal.file}: nothing to back up (is KASKO_DATA_DIR the service's?)`
+    case "DatabaseInUse":
+      return `${refusal.file} is in use by a running service: stop the service, then restore`
+    case "BackupUnusable":
+    case "BackupFailed":
+      return refusal.message
+  }
+}
+
+/** Runs a backup program; a refusal becomes an Error with a one-line sentence to print. */
+const run = async <A>(program: Effect.Effect<A, SqliteBackup.BackupRefusal>): Promise<A> => {
+  const exit = await Effect.runPromiseExit(program)
+  if (Exit.isSuccess(exit)) return exit.value
+  const failure = Cause.failureOption(exit.cause)
+  throw new Error(Option.isSome(failure) ? messageOfRefusal(failure.value) : Cause.pretty(exit.cause))
+}
+
+/** The configuration, refused when the data is in PostgreSQL: kasko copies only its own SQLite file. */
+const sqliteConfiguration = (instead: string): ServiceConfig => {
+  const config = configuration()
+  if (Option.isSome(config.databaseUrl))
+    throw new Error(`KASKO_DATABASE_URL is set: the data is in PostgreSQL, not in a SQLite file; ${instead}`)
+  return config
+}
+
+const view = (checked: SqliteBackup.CheckedDatabase) => ({
+  file: checked.file,
+  bytes: checked.bytes,
+  quotes: checked.quotes,
+  schema_version: checked.schemaVersion,
+  integrity_check: "ok"
+})
+
+export const takeBackup = async (argv: Arguments): Promise<CommandResult> => {
+  const config = sqliteConfiguration(
+    "back it up with pg_dump (or pg_basebackup with WAL archiving for point-in-time recovery)"
+  )
+  const taken = await run(
+    SqliteBackup.takeBackup({
+      database: databaseFile(config),
+      destination: argv["out"] as string,
+      replace: argv["force"] === true
+    })
+  )
+  return done(
+    wantsJson(argv)
+      ? json(view(taken))
+      : `ok: ${taken.file}, ${taken.bytes} bytes, ${taken.quotes} quote${taken.quotes === 1 ? "" : "s"}\n`
+  )
+}
+
+export const restoreBackup = async (argv: Arguments): Promise<CommandResult> => {
+  const config = sqliteConfiguration("restore a pg_dump backup with pg_restore")
+  const restored = await run(
+    SqliteBackup.restoreBackup({
+      backup: argv["from"] as string,
+      database: databaseFile(config),
+      replace: argv["force"] === true
+    })
+  )
+  const pending = restored.migrationPlan._tag === "Apply" ? restored.migrationPlan.pending : []
+  const note = `${restored.replaced ? "the database that was there is replaced; " : ""}${
+    pending.length > 0 ? `the service migrates it to schema version ${pending.at(-1)!.version} when it starts; ` : ""
+  }start the service: kasko serve\n`
+  return wantsJson(argv)
+    ? done(json({ ...view(restored), backup: restored.backup, replaced: restored.replaced }), note)
+    : done(
+        `restored: ${restored.file} from ${restored.backup}, ${restored.bytes} bytes, ${restored.quotes} quote${
+          restored.quotes === 1 ? "" : "s"
+        }\n`,
+        note
+      )
+}

@@ -70,7 +70,9 @@ if (mode === "express") {
     KASKO_SQLITE_SYNCHRONOUS: "FULL",
     KASKO_RATE_LIMIT_PER_MINUTE: "10000000",
     // the webhooks section subscribes a receiver on loopback over http
-    KASKO_WEBHOOKS_ALLOW_INSECURE: "true"
+    KASKO_WEBHOOKS_ALLOW_INSECURE: "true",
+    // the observability section turns metrics or traces on
+    ...JSON.parse(process.env.KASKO_BENCH_SERVICE_ENV ?? "{}")
   })
   // production logging: one JSON line per request, written asynchronously (here to /dev/null)
   const logger = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false }))

@@ -6,6 +6,7 @@ import { join } from "node:path"
 import { runCoreBench } from "./core.mjs"
 import { runHttpBench } from "./http.mjs"
 import { runMemoryBench } from "./memory.mjs"
+import { runObservabilityBench } from "./observability.mjs"
 import { runStartupBench } from "./startup.mjs"
 import { runStorageBench } from "./storage.mjs"
 import { runWebhooksBench } from "./webhooks.mjs"
@@ -69,6 +70,16 @@ printTable(
   webhooks
 )
 
+const observability = await runObservabilityBench()
+printTable(
+  "8. Observability, the core: createOffer with the kasko.pricing span, against no span (medians)",
+  observability.core
+)
+printTable(
+  "8. Observability over HTTP: offers with metrics on and with traces exported, against neither (medians of interleaved rounds)",
+  observability.http
+)
+
 const results = {
   measured_at: new Date().toISOString(),
   seconds: Math.round((Date.now() - started) / 1000),
@@ -79,7 +90,8 @@ const results = {
   storage,
   startup,
   workbench,
-  webhooks
+  webhooks,
+  observability
 }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })

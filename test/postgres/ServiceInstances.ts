@@ -20,13 +20,16 @@ export interface Answer {
   readonly retryAfter: string | null
 }
 
-/** Starts two instances on the schema `<name>_<pid>` before the file's tests; the returned object reaches them. */
-export const twoInstancesOnOneSchema = (name: string, partnerId: string) => {
+/**
+ * Starts two instances on the schema `<name>_<pid>` before the file's tests; the returned object reaches them.
+ * They reach the test database at `databaseUrl` (a relay in front of it, say); checks go to it directly.
+ */
+export const twoInstancesOnOneSchema = (name: string, partnerId: string, databaseUrl: string = testDatabaseUrl) => {
   const schema = `${name}_${process.pid}`
   const directory = temporaryDirectory(`${name}-`)
   const environment = {
     KASKO_DATA_DIR: directory.path,
-    KASKO_DATABASE_URL: testDatabaseUrl,
+    KASKO_DATABASE_URL: databaseUrl,
     KASKO_DATABASE_SCHEMA: schema,
     // these suites load the service on purpose: the rate limit is not under test here
     KASKO_RATE_LIMIT_PER_MINUTE: "1000000",

@@ -39,7 +39,10 @@ describe("service configuration", () => {
     [{ PORT: "70000" }, "PORT"],
     [{ KASKO_SQLITE_SYNCHRONOUS: "OFF" }, "KASKO_SQLITE_SYNCHRONOUS"],
     [{ KASKO_LOG_LEVEL: "loud" }, "KASKO_LOG_LEVEL"],
-    [{ KASKO_BODY_LIMIT_BYTES: "10" }, "KASKO_BODY_LIMIT_BYTES"]
+    [{ KASKO_BODY_LIMIT_BYTES: "10" }, "KASKO_BODY_LIMIT_BYTES"],
+    [{ KASKO_WEBHOOK_LEASE_MS: "3000" }, "KASKO_WEBHOOK_LEASE_MS"],
+    [{ KASKO_METRICS_PORT: "99999" }, "KASKO_METRICS_PORT"],
+    [{ KASKO_REDIS_URL: "http://cache:6379" }, "KASKO_REDIS_URL"]
   ])("rejects %j with a message naming %s", (environment, variable) => {
     const error = readServiceConfig(environment)
     expect(Either.isLeft(error)).toBe(true)

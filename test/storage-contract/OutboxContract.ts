@@ -235,6 +235,49 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       ])
     })
 
+    it("counts as backlog what is not delivered yet: a new event, then its pending delivery, until it is delivered", async () => {
+      const [ours, second] = fixtures
+      const backlogs = await withTools(({ store, outbox, subscriptions }) =>
+        Effect.gen(function* () {
+          const seen = [yield* outbox.backlog]
+          yield* subscriptions.insert(subscription(ours!.partner_id, "backlog", ["quote.created"]))
+          yield* store.insert(ours!)
+          yield* store.insert({ ...second!, created_at: ours!.created_at + 5 })
+          seen.push(yield* outbox.backlog)
+          const now = ours!.created_at + 10
+          const claimed = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 1 })
+          seen.push(yield* outbox.backlog)
+          yield* outbox.recordAttempts(
+            "a",
+            claimed.map((delivery) => ({
+              deliveryId: delivery.delivery_id,
+              outcome: { delivered: true, at: now, status: 204 }
+            }))
+          )
+          seen.push(yield* outbox.backlog)
+          const rest = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
+          yield* outbox.recordAttempts(
+            "a",
+            rest.map((delivery) => ({
+              deliveryId: delivery.delivery_id,
+              outcome: { delivered: true, at: now, status: 204 }
+            }))
+          )
+          seen.push(yield* outbox.backlog)
+          return seen
+        })
+      )
+      expect(backlogs).toEqual([
+        { pending_deliveries: 0, oldest_undelivered_at: undefined },
+        // two events, not fanned out yet
+        { pending_deliveries: 0, oldest_undelivered_at: ours!.created_at },
+        // both fanned out by the claim, one of them leased
+        { pending_deliveries: 2, oldest_undelivered_at: ours!.created_at },
+        { pending_deliveries: 1, oldest_undelivered_at: ours!.created_at + 5 },
+        { pending_deliveries: 0, oldest_undelivered_at: undefined }
+      ])
+    })
+
     it("leases a delivery to one dispatcher until the lease runs out; the first then cannot record it", async () => {
       const fixture = fixtures[0]!
       const now = fixture.created_at

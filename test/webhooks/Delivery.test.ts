@@ -113,6 +113,34 @@ describe("webhook delivery", () => {
     expect(delivered).toEqual(["quote.created", "quote.created", "quote.created", "quote.activated"])
   })
 
+  it("tells each attempt's outcome only once the outbox has recorded it", async () => {
+    const runtime = ManagedRuntime.make(engine())
+    const pendingWhenTold: Array<[string, number]> = []
+    const readPending = () =>
+      runtime.runSync(Effect.flatMap(EventOutbox.EventOutbox, (outbox) => outbox.backlog)).pending_deliveries
+    const observed = WebhookDispatcher.dispatchOnce({
+      owner: "test",
+      policy: LOCAL,
+      random: () => 0,
+      onAttempt: (event, outcome) => pendingWhenTold.push([`${event.type} ${outcome.delivered}`, readPending()])
+    })
+    try {
+      await runtime.runPromise(
+        WebhookAdministration.createSubscription(PARTNER, { url: receiver.url, event_types: ["quote.created"] }, LOCAL)
+      )
+      await runtime.runPromise(QuotingService.createQuote(PARTNER, Examples.quoteRequest()))
+      await runtime.runPromise(QuotingService.createQuote(PARTNER, Examples.quoteRequest()))
+      expect(await runtime.runPromise(observed)).toBe(2)
+      // both delivered, and the outbox holds neither pending any more when each is told
+      expect(pendingWhenTold).toEqual([
+        ["quote.created true", 0],
+        ["quote.created true", 0]
+      ])
+    } finally {
+      await runtime.dispose()
+    }
+  })
+
   it("dead-letters a delivery that fails for the whole retry window, and delivers it once replayed", async () => {
     const result = await Effect.runPromise(
       Effect.gen(function* () {

@@ -40,6 +40,16 @@ export interface AppOptions {
   /** Longest a request may wait on the identity provider or on storage before it answers 503 instead of hanging. */
   readonly requestTimeoutMillis: number
   readonly document: DocumentSettings
+  /** Told of each operation's request as it starts and when it is answered (metrics); nothing by default. */
+  readonly observer?: RequestObserver
+  /** Runs each operation's request in a span (continuing a `traceparent`), its trace id in the log line. Off by default. */
+  readonly tracing?: boolean
+}
+
+/** What watches the partner API's requests: one `started`, then one `answered`, per operation request. */
+export interface RequestObserver {
+  readonly started: () => void
+  readonly answered: (operationId: string, status: number, seconds: number) => void
 }
 
 // what an interrupted request answers: its wait outlasted the time budget, or the service is stopping
@@ -69,22 +79,35 @@ export const makeApp = (options: AppOptions): Express => {
     budgetMillis: options.requestTimeoutMillis,
     requestsPerMinute: options.protection.requestsPerMinute,
     failedAuthenticationsPerMinute: options.protection.failedAuthenticationsPerMinute,
-    logger
+    logger,
+    tracing: options.tracing ?? false
   }
   const dispatch = makeDispatch(OPERATIONS, basePath)
 
-  const writeAnswer = (request: Request, response: Response, answer: Answer, id: string, started: bigint) => {
+  const observer = options.observer
+  const writeAnswer = (
+    request: Request,
+    response: Response,
+    answer: Answer,
+    id: string,
+    started: bigint,
+    operationId: string,
+    traceId?: string
+  ) => {
     const list = [...answerHeaders, "X-Request-Id", id, "Content-Length", String(Buffer.byteLength(answer.body))]
     for (const name in answer.headers) list.push(name, answer.headers[name]!)
     response.writeHead(answer.status, list)
     response.end(answer.body)
+    const durationMillis = Number(process.hrtime.bigint() - started) / 1e6
+    observer?.answered(operationId, answer.status, durationMillis / 1000)
     logger.info(
       {
         request_id: id,
         method: request.method,
         path: redact(request.url),
         status: answer.status,
-        duration_ms: Number(process.hrtime.bigint() - started) / 1e6
+        duration_ms: durationMillis,
+        ...(traceId === undefined ? {} : { trace_id: traceId })
       },
       "request"
     )
@@ -98,6 +121,8 @@ export const makeApp = (options: AppOptions): Express => {
     if (match === undefined) return next()
     const started = process.hrtime.bigint()
     const id = requestIdFor(request.headers["x-request-id"])
+    const operationId = match.operation.operationId
+    observer?.started()
     if ("refused" in match) {
       const { problem, headers: problemHeaders } = match.refused
       logger.warn({ request_id: id, status: problem.status }, "refused a malformed request")
@@ -110,23 +135,34 @@ export const makeApp = (options: AppOptions): Express => {
           body: JSON.stringify(problem)
         },
         id,
-        started
+        started,
+        operationId
       )
     }
     const address = clientAddressKey((trustProxy === false ? request.socket.remoteAddress : request.ip) ?? "unknown")
     const budget = { exceeded: false }
+    const trace: { traceId: string | undefined } = { traceId: undefined }
     runtime.runCallback(
       requestProgram(
-        { operation: match.operation, params: match.params, request, address, requestId: id, budget },
+        { operation: match.operation, params: match.params, request, address, requestId: id, budget, trace },
         settings
       ),
       {
         onExit: (exit) => {
-          if (Exit.isSuccess(exit)) return writeAnswer(request, response, exit.value, id, started)
+          if (Exit.isSuccess(exit))
+            return writeAnswer(request, response, exit.value, id, started, operationId, trace.traceId)
           // the program never fails: it was interrupted, for its time budget or because the service is stopping
           if (budget.exceeded)
             logger.warn({ request_id: id, budget_ms: settings.budgetMillis }, "request over its time budget")
-          writeAnswer(request, response, budget.exceeded ? OVER_BUDGET : SHUTTING_DOWN, id, started)
+          writeAnswer(
+            request,
+            response,
+            budget.exceeded ? OVER_BUDGET : SHUTTING_DOWN,
+            id,
+            started,
+            operationId,
+            trace.traceId
+          )
         }
       }
     )

@@ -12,6 +12,7 @@
  */
 import { Authentication, type AuthenticationRefused, type CoreError, RateLimiter } from "@kasko/core"
 import { Cause, Data, Effect } from "effect"
+import { parentSpanOf } from "./TraceContext.js"
 import { createHash } from "node:crypto"
 import type { IncomingMessage } from "node:http"
 import type { Logger } from "pino"
@@ -35,6 +36,8 @@ export interface ProgramSettings {
   readonly requestsPerMinute: number
   readonly failedAuthenticationsPerMinute: number
   readonly logger: Logger
+  /** Whether requests run in spans (traces exported): off, a request costs no span. */
+  readonly tracing: boolean
 }
 
 /** A request's time budget: whether a wait outlasted it (and the request's fiber was interrupted for it). */
@@ -50,12 +53,15 @@ export interface Exchange {
   readonly address: string
   readonly requestId: string
   readonly budget: Budget
+  /** The request's trace, once its span began (tracing on), for its log line. */
+  readonly trace: { traceId: string | undefined }
 }
 
 /** The request itself is unfit: the answer says why. */
 class RequestRefused extends Data.TaggedError("RequestRefused")<{ readonly answer: ProblemAnswer }> {}
 
 const MINUTE = 60_000
+const AUTHENTICATION_SPAN = "kasko.authenticate"
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
 export const problemAnswer = (answer: ProblemAnswer): Answer => ({
@@ -113,6 +119,7 @@ const admit = (exchange: Exchange, scope: Authentication.Scope, settings: Progra
       subscriptionKey: headers["ocp-apim-subscription-key"] as string | undefined
     }
     const principal = yield* authentication.authenticate(credentials, scope).pipe(
+      settings.tracing ? Effect.withSpan(AUTHENTICATION_SPAN) : (effect) => effect,
       withinBudget(exchange.budget, settings.budgetMillis),
       Effect.tapError((error) =>
         error._tag === "AuthenticationRefused"
@@ -200,7 +207,7 @@ export const requestProgram = (
       body: JSON.stringify(value)
     } satisfies Answer
   })
-  return program.pipe(
+  const answered = program.pipe(
     Effect.catchAll(answerOfFailure(exchange, settings)),
     Effect.catchAllCause((cause) =>
       Effect.sync(() => {
@@ -208,5 +215,33 @@ export const requestProgram = (
         return problemAnswer({ problem: PROBLEMS.internal })
       })
     )
+  )
+  return settings.tracing ? inRequestSpan(exchange, answered) : answered
+}
+
+/** The request's span (its trace continued from a W3C `traceparent` header), with its status and trace id. */
+const inRequestSpan = (
+  exchange: Exchange,
+  answered: Effect.Effect<Answer, never, Services>
+): Effect.Effect<Answer, never, Services> => {
+  const { operation } = exchange
+  const parent = parentSpanOf(exchange.request.headers.traceparent)
+  return Effect.gen(function* () {
+    const span = yield* Effect.orDie(Effect.currentSpan)
+    exchange.trace.traceId = span.traceId
+    const answer = yield* answered
+    span.attribute("http.response.status_code", answer.status)
+    return answer
+  }).pipe(
+    Effect.withSpan(`${operation.method.toUpperCase()} ${operation.path}`, {
+      kind: "server",
+      ...(parent === undefined ? {} : { parent }),
+      attributes: {
+        "http.request.method": operation.method.toUpperCase(),
+        "http.route": operation.path,
+        "kasko.operation": operation.operationId,
+        "kasko.request_id": exchange.requestId
+      }
+    })
   )
 }

@@ -4,7 +4,7 @@
  * The building blocks for resources of your own beside it are in
  * `@kasko/express/toolkit`.
  */
-export { makeApp, type AppOptions } from "./App.js"
+export { makeApp, type AppOptions, type RequestObserver } from "./App.js"
 export { problemOfCoreError } from "./CoreErrorProblems.js"
 export { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 export { asyncApiDocument } from "./AsyncApiDocument.js"

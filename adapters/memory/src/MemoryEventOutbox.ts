@@ -137,6 +137,17 @@ export const makeEventOutbox = () => {
     recordAttempt: (deliveryId, owner, outcome) => Effect.sync(() => record(deliveryId, owner, outcome)),
     recordAttempts: (owner, attempts) =>
       Effect.sync(() => attempts.filter(({ deliveryId, outcome }) => record(deliveryId, owner, outcome)).length),
+    backlog: Effect.sync(() => {
+      const pending = [...deliveries.values()].filter((delivery) => delivery.state === "pending")
+      const undelivered = [
+        ...events.filter((entry) => !entry.fannedOut).map((entry) => entry.event.occurred_at),
+        ...pending.map((delivery) => delivery.event.occurred_at)
+      ]
+      return {
+        pending_deliveries: pending.length,
+        oldest_undelivered_at: undelivered.length === 0 ? undefined : Math.min(...undelivered)
+      }
+    }),
     deliveriesOf: (partnerId, { limit, deadLetteredOnly }) =>
       Effect.sync(() =>
         [...deliveries.values()]

@@ -117,6 +117,37 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       CREATE INDEX webhook_deliveries_by_partner ON webhook_deliveries (partner_id, created_at);
       CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
     `
+  },
+  {
+    version: 5,
+    name: "partner and key changes notified, for the caches of every instance",
+    // on the channel PartnerChanges.ts LISTENs on; statement level: one notification per statement, and PostgreSQL
+    // folds a transaction's equal ones into one; the schema as payload tells the schemas sharing a database apart
+    sql: `
+      CREATE FUNCTION notify_partner_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify('kasko_partner_changes', TG_TABLE_SCHEMA);
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER partners_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON partners
+        FOR EACH STATEMENT EXECUTE FUNCTION notify_partner_changes();
+      CREATE TRIGGER subscription_keys_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON subscription_keys
+        FOR EACH STATEMENT EXECUTE FUNCTION notify_partner_changes();
+    `
+  },
+  {
+    version: 6,
+    name: "rate-limit windows, counted for every instance together",
+    // one row per key and window (aligned to the epoch); rows of ended windows are deleted by the limiter
+    sql: `
+      CREATE TABLE rate_limit_windows (
+        key TEXT NOT NULL,
+        window_start BIGINT NOT NULL,
+        used INTEGER NOT NULL,
+        PRIMARY KEY (key, window_start)
+      );
+    `
   }
 ]
 

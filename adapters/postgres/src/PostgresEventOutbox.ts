@@ -123,5 +123,16 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Type"] 
          WHERE delivery_id = $2 AND partner_id = $3 AND state = 'dead_lettered'`,
         [now, deliveryId, partnerId]
       )
-    ).pipe(Effect.map((result) => result.rowCount === 1))
+    ).pipe(Effect.map((result) => result.rowCount === 1)),
+  backlog: attempt("read the webhook backlog", () =>
+    pool.query<Row>(`
+      SELECT (SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'pending') AS pending,
+             (SELECT MIN(e.occurred_at) FROM webhook_deliveries d JOIN quote_events e ON e.event_id = d.event_id
+              WHERE d.state = 'pending') AS oldest_pending,
+             (SELECT MIN(occurred_at) FROM quote_events WHERE fanned_out_at IS NULL) AS oldest_new`)
+  ).pipe(
+    Effect.map(({ rows: [row] }) =>
+      StoredRows.backlogOf(row?.["pending"], row?.["oldest_pending"], row?.["oldest_new"])
+    )
+  )
 })

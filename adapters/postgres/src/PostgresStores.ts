@@ -4,7 +4,9 @@
  * compare-and-set on the row; an idempotency key is claimed by a unique index,
  * so of concurrent creations under one key — on any instance — one commits and
  * the others answer its quote. Each change writes its event to the outbox
- * (quote_events) in the same transaction, or the same statement.
+ * (quote_events) in the same transaction, or the same statement. Partner and
+ * key changes are notified to every instance (PartnerChanges.ts), so that
+ * authentication can remember keys that checked out.
  */
 import type { SubscriptionKeyRecord } from "@kasko/core"
 import {
@@ -19,6 +21,7 @@ import { SchemaMigrations, StoredRows } from "@kasko/core/storage"
 import { Context, Data, Effect, Layer, Option } from "effect"
 import pg from "pg"
 import { migrate } from "./Migrations.js"
+import { listen } from "./PartnerChanges.js"
 import { makeEventOutbox } from "./PostgresEventOutbox.js"
 import { makeWebhookSubscriptions } from "./PostgresWebhookSubscriptions.js"
 import { attempt, driverFailure } from "./PostgresErrors.js"
@@ -33,6 +36,15 @@ export interface PostgresOptions {
   readonly schema?: string
   /** Connections in the pool; 10 by default. */
   readonly poolSize?: number
+  /** Given, once the pool exists, what reads its state (for metrics). */
+  readonly watchPool?: (state: () => PoolState) => void
+}
+
+/** The pool's connections at a moment, and the queries waiting for one. */
+export interface PoolState {
+  readonly total: number
+  readonly idle: number
+  readonly waiting: number
 }
 
 /** The database cannot be used safely: its schema is newer or was edited. */
@@ -218,9 +230,29 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
   }
 }
 
-export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type"] => {
-  // another instance's writes are invisible here: every read of the counter is new, so nothing is remembered
+// another instance's writes are invisible without a listener: every read is new, so nothing is remembered
+const newEveryRead = () => {
   let reads = 0
+  return Effect.sync(() => ++reads)
+}
+
+/**
+ * The PartnerStore operations over a pool. `changes` moves with this store's
+ * own writes at once, and with what `elsewhere` tells of other writers: `layer`
+ * gives the listener's generation (PartnerChanges.ts); without one, every read
+ * is new and nothing is remembered.
+ */
+export const makePartnerStore = (
+  pool: pg.Pool,
+  elsewhere: Effect.Effect<unknown, StorageUnavailable> = newEveryRead()
+): PartnerStore.PartnerStore["Type"] => {
+  // counted when the write has answered, committed or not: its notification may come later than the next read
+  let ownWrites = 0
+  const written = Effect.ensuring(
+    Effect.sync(() => {
+      ownWrites++
+    })
+  )
   return {
     insertPartner: (partner) =>
       attempt("insert partner", () =>
@@ -228,7 +260,10 @@ export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type
           `INSERT INTO partners (${PARTNER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (partner_id) DO NOTHING`,
           [partner.partner_id, partner.name, partner.cvr_number ?? null, partner.status, partner.created_at]
         )
-      ).pipe(Effect.map((result) => result.rowCount === 1)),
+      ).pipe(
+        Effect.map((result) => result.rowCount === 1),
+        written
+      ),
     findPartner: (partnerId) =>
       attempt("find partner", () =>
         pool.query<PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM partners WHERE partner_id = $1`, [partnerId])
@@ -242,7 +277,10 @@ export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type
           partnerId,
           status
         ])
-      ).pipe(Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), partnerOfRow))),
+      ).pipe(
+        Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), partnerOfRow)),
+        written
+      ),
     insertSubscriptionKey: (key) =>
       attempt("insert subscription key", () =>
         pool.query(`INSERT INTO subscription_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, [
@@ -252,7 +290,7 @@ export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type
           key.created_at,
           key.revoked_at
         ])
-      ).pipe(Effect.asVoid),
+      ).pipe(Effect.asVoid, written),
     findSubscriptionKey: (keyPrefix) =>
       attempt("find subscription key", () =>
         pool.query<SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = $1`, [
@@ -272,14 +310,20 @@ export const makePartnerStore = (pool: pg.Pool): PartnerStore.PartnerStore["Type
           "UPDATE subscription_keys SET revoked_at = $3 WHERE partner_id = $1 AND revoked_at IS NULL AND left(key_prefix, length($2)) = $2",
           [partnerId, keyPrefix, revokedAt]
         )
-      ).pipe(Effect.map((result) => result.rowCount ?? 0)),
-    changes: Effect.sync(() => ++reads)
+      ).pipe(
+        Effect.map((result) => result.rowCount ?? 0),
+        written
+      ),
+    changes: Effect.map(elsewhere, (value) => `${String(value)}:${ownWrites}`)
   }
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 
-/** Both stores on one pool: connects, creates the schema if needed, migrates; closes the pool with the scope. */
+/**
+ * The stores on one pool: connects, creates the schema if needed, migrates, and
+ * starts listening for partner changes; closes the listener and the pool with the scope.
+ */
 export const layer = (
   options: PostgresOptions
 ): Layer.Layer<
@@ -314,6 +358,7 @@ export const layer = (
       // statement in flight, or the next one, fails with the loss, and a broken client is discarded on release.
       pool.on("error", () => undefined)
       pool.on("connect", (client) => client.on("error", () => undefined))
+      options.watchPool?.(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }))
       yield* Effect.tryPromise({
         try: async () => {
           const client = await pool.connect()
@@ -334,8 +379,10 @@ export const layer = (
             ? new PostgresOpenRefused({ reason: error.message })
             : new StorageUnavailable({ reason: `opening ${schema}: ${String(error)}`, retryable: true })
       })
+      // only once the schema is open (a refused one starts no listener); it stops before the pool closes
+      const changes = yield* listen({ connectionString: options.connectionString, schema })
       return Context.make(QuoteStore.QuoteStore, makeQuoteStore(pool)).pipe(
-        Context.add(PartnerStore.PartnerStore, makePartnerStore(pool)),
+        Context.add(PartnerStore.PartnerStore, makePartnerStore(pool, changes)),
         Context.add(EventOutbox.EventOutbox, makeEventOutbox(pool)),
         Context.add(WebhookSubscriptions.WebhookSubscriptions, makeWebhookSubscriptions(pool))
       )

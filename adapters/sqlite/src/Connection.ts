@@ -23,6 +23,8 @@ export interface SqliteOptions {
   readonly synchronous?: "FULL" | "NORMAL"
   /** How long a write waits for another connection's lock before failing as busy. Default 5 000 ms. */
   readonly busyTimeoutMillis?: number
+  /** Told how many quotes each group commit stored (for metrics). */
+  readonly onGroupCommit?: (quotes: number) => void
 }
 
 const SYNCHRONOUS_LEVEL = { NORMAL: 1, FULL: 2 } as const

@@ -78,6 +78,15 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
     UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = ?, first_attempt_at = NULL
     WHERE delivery_id = ? AND partner_id = ? AND state = 'dead_lettered'`)
 
+  const selectBacklog = database.prepare<
+    [],
+    { pending: number; oldest_pending: number | null; oldest_new: number | null }
+  >(`
+    SELECT (SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'pending') AS pending,
+           (SELECT MIN(e.occurred_at) FROM webhook_deliveries d JOIN quote_events e ON e.event_id = d.event_id
+            WHERE d.state = 'pending') AS oldest_pending,
+           (SELECT MIN(occurred_at) FROM quote_events WHERE fanned_out_at IS NULL) AS oldest_new`)
+
   const recordRow = (deliveryId: string, owner: string, outcome: EventOutbox.AttemptOutcome): boolean =>
     record.run({
       delivery_id: deliveryId,
@@ -112,6 +121,10 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
       attempt("record a webhook delivery", () => recordRow(deliveryId, owner, outcome)),
     recordAttempts: (owner, attempts) =>
       attempt("record webhook deliveries", () => recordAll.immediate(owner, attempts)),
+    backlog: attempt("read the webhook backlog", () => {
+      const row = selectBacklog.get()!
+      return StoredRows.backlogOf(row.pending, row.oldest_pending, row.oldest_new)
+    }),
     deliveriesOf: (partnerId, { limit, deadLetteredOnly }) =>
       attempt("list webhook deliveries", () =>
         selectOfPartner.all(partnerId, deadLetteredOnly ? 1 : 0, limit).map(deliveryRecordOfRow)

@@ -23,7 +23,10 @@ type QuoteReadRow = StoredRows.QuoteReadRow
 const { EVENT_COLUMNS, QUOTE_READ_COLUMNS, quoteOfRow, quoteRowOf } = StoredRows
 
 /** The QuoteStore operations over an open connection. */
-export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteStore["Type"] => {
+export const makeQuoteStore = (
+  database: Database.Database,
+  onGroupCommit: (quotes: number) => void = () => undefined
+): QuoteStore.QuoteStore["Type"] => {
   const insert = database.prepare(`
     INSERT INTO quotes (quote_id, partner_id, quote_number, policy_number, product_name, tariff_version,
                         price_amount, payments_per_year, created_at, activated_at, quote_json, worksheet_json)
@@ -93,7 +96,9 @@ export const makeQuoteStore = (database: Database.Database): QuoteStore.QuoteSto
     waiting = []
     if (group.length === 0) return
     try {
-      for (const [index, earlier] of storeAll.immediate(group).entries()) group[index]!.resume(Effect.succeed(earlier))
+      const stored = storeAll.immediate(group)
+      onGroupCommit(group.length)
+      for (const [index, earlier] of stored.entries()) group[index]!.resume(Effect.succeed(earlier))
     } catch (error) {
       if (group.length === 1) return group[0]!.resume(driverFailure("insert quote", error))
       // one bad quote must not fail the others: commit them one by one
@@ -165,7 +170,7 @@ export const layer = (
 > =>
   Layer.scopedContext(
     Effect.map(scopedConnection(options), (database) =>
-      Context.make(QuoteStore.QuoteStore, makeQuoteStore(database)).pipe(
+      Context.make(QuoteStore.QuoteStore, makeQuoteStore(database, options.onGroupCommit)).pipe(
         Context.add(EventOutbox.EventOutbox, makeEventOutbox(database)),
         Context.add(WebhookSubscriptions.WebhookSubscriptions, makeWebhookSubscriptions(database))
       )

@@ -19,7 +19,7 @@ export const layer = (
 > =>
   Layer.scopedContext(
     Effect.map(scopedConnection(options), (database) =>
-      Context.make(QuoteStore.QuoteStore, makeQuoteStore(database)).pipe(
+      Context.make(QuoteStore.QuoteStore, makeQuoteStore(database, options.onGroupCommit)).pipe(
         Context.add(PartnerStore.PartnerStore, makePartnerStore(database)),
         Context.add(EventOutbox.EventOutbox, makeEventOutbox(database)),
         Context.add(WebhookSubscriptions.WebhookSubscriptions, makeWebhookSubscriptions(database))

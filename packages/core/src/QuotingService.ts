@@ -41,6 +41,15 @@ export const getProduct = (productName: string): Effect.Effect<ProductDefinition
     : Effect.succeed(definition)
 }
 
+/**
+ * The span pricing runs in: what a tracer sees of it (and metrics time). An
+ * offer request is decoded and priced in one pass, so its span covers both.
+ */
+export const PRICING_SPAN = "kasko.pricing"
+
+/** The span a quote request's decoding runs in. */
+export const DECODING_SPAN = "kasko.decode"
+
 /** Prices a decoded selection with the book's tariffs: synchronously when compiled, through json-rules-engine when asked. */
 const priceSelection = (
   book: TariffBook["Type"],
@@ -78,7 +87,7 @@ const pricedOfferRequest = (
           Effect.map(priceSelection(book, request.product, pricingDate), (computed) => ({ request, price: computed }))
       })
     })
-  )
+  ).pipe(Effect.withSpan(PRICING_SPAN))
 
 /** The rating worksheet behind the price of an offer request `{product}`: every line, loading, charge and rounding. */
 export const explainPrice = (
@@ -119,8 +128,10 @@ export const createQuote = (
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const pricingDate = calendarDateOfMillis(now)
-    const request = yield* decodeQuoteRequest(input, pricingDate)
-    const worksheet = worksheetOf(yield* priceSelection(yield* TariffBook, request.product, pricingDate))
+    const request = yield* Effect.withSpan(decodeQuoteRequest(input, pricingDate), DECODING_SPAN)
+    const worksheet = worksheetOf(
+      yield* Effect.withSpan(priceSelection(yield* TariffBook, request.product, pricingDate), PRICING_SPAN)
+    )
     const ids = yield* IdGenerator
     const quote = quoteOf(request, worksheet, { quote_id: yield* ids.quoteId, policy_number: yield* ids.policyNumber })
     const stored: StoredQuote = {

@@ -7,7 +7,7 @@
  */
 import {
   type Authentication,
-  type EventOutbox,
+  EventOutbox,
   IdGenerator,
   type PartnerStore,
   QuotingService,
@@ -16,18 +16,29 @@ import {
   type WebhookSubscriptions
 } from "@kasko/core"
 import { Authentication as TokenAuthentication } from "@kasko/credentials"
-import { MemoryRateLimiter } from "@kasko/memory"
 import { makeApp, type Services, WebhookPolicy } from "@kasko/express"
 import { WebhookDispatcher } from "@kasko/webhooks"
-import { Cause, type Clock, Fiber, Layer, ManagedRuntime, Option } from "effect"
+import { Cause, Clock, Effect, Fiber, Layer, ManagedRuntime, Option } from "effect"
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { randomBytes } from "node:crypto"
 import { hostname } from "node:os"
 import { pino, type Logger } from "pino"
 import { makeHttpServer } from "./HttpServer.js"
+import { instrumentedStores } from "./InstrumentedStores.js"
+import { rateLimiterLayer } from "./RateLimits.js"
+import { listenForMetrics, type MetricsListener } from "./MetricsListener.js"
+import { boundedReading, makeServiceMetrics, requestObserverOf, webhookObserverOf } from "./ServiceMetrics.js"
+import { tracerLayer } from "./Tracing.js"
 import { databaseName, storesLayer } from "./Stores.js"
-import { API_VERSION, endpointPolicyOf, publicUrlOf, tokenRulesOf, type ServiceConfig } from "./ServiceConfig.js"
+import {
+  API_VERSION,
+  endpointPolicyOf,
+  publicUrlOf,
+  type ServiceConfig,
+  tokenRulesOf,
+  tracesUrlOf
+} from "./ServiceConfig.js"
 
 export interface ServiceOptions {
   readonly config: ServiceConfig
@@ -41,6 +52,8 @@ export interface ServiceOptions {
 export interface RunningService {
   readonly url: string
   readonly port: number
+  /** Where GET /metrics answers, when KASKO_METRICS_PORT is set. */
+  readonly metricsPort?: number
   readonly logger: Logger
   /** Stops accepting connections, lets in-flight requests finish, closes the database. */
   readonly stop: () => Promise<void>
@@ -49,6 +62,8 @@ export interface RunningService {
 const DAY_MILLIS = 24 * 60 * 60 * 1000
 
 const SHUTDOWN_GRACE_MILLIS = 10_000
+
+const BACKLOG_READ_MILLIS = 500
 
 /** Where the keys that verify tokens come from: the identity provider's JWKS when configured, the data directory's key pair otherwise. */
 const tokenKeysOf = (config: ServiceConfig): TokenAuthentication.TokenKeys =>
@@ -90,7 +105,24 @@ const closeServer = (server: Server) =>
 export const startService = async (options: ServiceOptions): Promise<RunningService> => {
   const { config } = options
   const logger = options.logger ?? makeLogger(config)
-  const stores = storesLayer(config)
+  const metrics = Option.isSome(config.metricsPort) ? makeServiceMetrics() : undefined
+  const traced = tracesUrlOf(config) !== undefined
+  // store calls run in spans when they are timed or traced: otherwise they cost nothing extra
+  const stores =
+    metrics === undefined && !traced
+      ? storesLayer(config)
+      : instrumentedStores(
+          storesLayer(
+            config,
+            metrics === undefined
+              ? {}
+              : {
+                  onGroupCommit: (quotes) => metrics.groupCommitQuotes.observe(quotes),
+                  watchPool: (state) => metrics.watchPool(state)
+                }
+          ),
+          metrics
+        )
   const authentication: Layer.Layer<Authentication.Authentication, unknown> =
     options.authentication ??
     TokenAuthentication.layer(tokenKeysOf(config), tokenRulesOf(config)).pipe(Layer.provide(stores))
@@ -101,13 +133,14 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     stores,
     Readiness.layer.pipe(Layer.provide(stores)),
     authentication,
-    MemoryRateLimiter.layer,
+    rateLimiterLayer(config, logger),
     IdGenerator.layerFromRandomBytes(randomBytes),
     TariffBook.shipped,
     Layer.succeed(WebhookPolicy, endpointPolicyOf(config))
   )
+  const tracing = tracerLayer(config, metrics)
   const runtime = ManagedRuntime.make(
-    options.clock === undefined ? services : Layer.merge(services, Layer.setClock(options.clock))
+    Layer.merge(options.clock === undefined ? services : Layer.merge(services, Layer.setClock(options.clock)), tracing)
   )
   try {
     await runtime.runtime()
@@ -118,6 +151,18 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     )
   }
 
+  metrics?.watchBacklog(
+    boundedReading(
+      () =>
+        runtime.runPromise(
+          Effect.all({
+            backlog: Effect.flatMap(EventOutbox.EventOutbox, (outbox) => outbox.backlog),
+            now: Clock.currentTimeMillis
+          }).pipe(Effect.orElseSucceed(() => undefined))
+        ),
+      BACKLOG_READ_MILLIS
+    )
+  )
   const app = makeApp({
     runtime,
     logger,
@@ -129,7 +174,9 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
       trustProxy: config.trustProxy
     },
     requestTimeoutMillis: config.requestTimeoutMillis,
-    document: { version: API_VERSION, serverUrl: publicUrlOf(config, config.port), basePath: config.basePath }
+    document: { version: API_VERSION, serverUrl: publicUrlOf(config, config.port), basePath: config.basePath },
+    ...(metrics === undefined ? {} : { observer: requestObserverOf(metrics) }),
+    tracing: traced
   })
   const server = makeHttpServer(
     app,
@@ -142,9 +189,17 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     logger
   )
   let port: number
+  let metricsListener: MetricsListener | undefined
   try {
     port = await listen(server, config.port, config.host)
+    if (metrics !== undefined && Option.isSome(config.metricsPort))
+      metricsListener = await listenForMetrics(
+        metrics.registry,
+        config.metricsPort.value,
+        Option.getOrElse(config.metricsHost, () => config.host)
+      )
   } catch (error) {
+    await closeServer(server)
     await runtime.dispose()
     throw error
   }
@@ -155,7 +210,9 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     WebhookDispatcher.runDispatcher({
       owner,
       policy: endpointPolicyOf(config),
-      timeoutMillis: config.webhookTimeoutMillis
+      timeoutMillis: config.webhookTimeoutMillis,
+      leaseMillis: config.webhookLeaseMillis,
+      ...(metrics === undefined ? {} : { onAttempt: webhookObserverOf(metrics) })
     })
   )
   const purge = setInterval(() => {
@@ -166,16 +223,25 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   }, config.purgeIntervalMinutes * 60_000)
   purge.unref()
 
-  logger.info({ port, database: databaseName(config) }, "kasko is serving")
+  logger.info(
+    {
+      port,
+      database: databaseName(config),
+      ...(metricsListener === undefined ? {} : { metrics_port: metricsListener.port })
+    },
+    "kasko is serving"
+  )
   let stopping: Promise<void> | undefined
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    ...(metricsListener === undefined ? {} : { metricsPort: metricsListener.port }),
     logger,
     stop: () =>
       (stopping ??= (async () => {
         clearInterval(purge)
         await closeServer(server)
+        await metricsListener?.close()
         await runtime.runPromise(Fiber.interrupt(dispatcher))
         await runtime.dispose()
         logger.info("kasko stopped")

@@ -70,6 +70,28 @@ export const ServiceConfig = Config.all({
     })
   ),
   maxConnections: integerBetween("KASKO_MAX_CONNECTIONS", 4_096, 1, 1_000_000),
+  redisUrl: Config.option(
+    Config.string("KASKO_REDIS_URL").pipe(
+      Config.validate({
+        message: "KASKO_REDIS_URL must be a redis:// or rediss:// URL",
+        validation: (url) => /^rediss?:\/\//.test(url)
+      })
+    )
+  ),
+  // OpenTelemetry's standard variables: traces are exported over OTLP/HTTP when an endpoint is set
+  otlpEndpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT")),
+  otlpTracesEndpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")),
+  otelServiceName: Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("kasko")),
+  // Prometheus's scrape endpoint, on a listener of its own: off unless a port is given
+  metricsPort: Config.option(
+    Config.integer("KASKO_METRICS_PORT").pipe(
+      Config.validate({
+        message: "KASKO_METRICS_PORT must be a whole number from 0 to 65535",
+        validation: (value) => value >= 0 && value <= 65_535
+      })
+    )
+  ),
+  metricsHost: Config.option(Config.string("KASKO_METRICS_HOST")),
   // local development only: webhook endpoints over http, and on loopback or private addresses
   webhooksAllowInsecure: Config.literal(
     "true",
@@ -79,6 +101,8 @@ export const ServiceConfig = Config.all({
     Config.map((value) => value === "true")
   ),
   webhookTimeoutMillis: integerBetween("KASKO_WEBHOOK_TIMEOUT_MS", 5_000, 100, 60_000),
+  // how long a claimed delivery stays this instance's: after a crash, another takes it over once this has passed
+  webhookLeaseMillis: integerBetween("KASKO_WEBHOOK_LEASE_MS", 60_000, 1_000, 3_600_000),
   headersTimeoutMillis: integerBetween("KASKO_HEADERS_TIMEOUT_MS", 10_000, 100, 600_000),
   bodyTimeoutMillis: integerBetween("KASKO_BODY_TIMEOUT_MS", 30_000, 100, 600_000),
   keepAliveTimeoutMillis: integerBetween("KASKO_KEEP_ALIVE_TIMEOUT_MS", 5_000, 100, 600_000),
@@ -105,6 +129,17 @@ export const ServiceConfig = Config.all({
   )
 })
 export type ServiceConfig = Config.Config.Success<typeof ServiceConfig>
+
+/**
+ * Where traces go, as OpenTelemetry defines it: the traces endpoint as given,
+ * or the endpoint with `/v1/traces` appended; none when neither is set.
+ */
+export const tracesUrlOf = (config: ServiceConfig): string | undefined =>
+  Option.isSome(config.otlpTracesEndpoint)
+    ? config.otlpTracesEndpoint.value.toString()
+    : Option.isSome(config.otlpEndpoint)
+      ? `${config.otlpEndpoint.value.toString().replace(/\/$/, "")}/v1/traces`
+      : undefined
 
 /** Where webhook endpoints may point under this configuration. */
 export const endpointPolicyOf = (config: ServiceConfig) => ({
@@ -139,6 +174,10 @@ export const readServiceConfig = (
         Option.isNone(config.jwksUrl) || (Option.isSome(config.tokenIssuer) && Option.isSome(config.tokenAudience)),
       () =>
         "KASKO_JWKS_URL needs KASKO_TOKEN_ISSUER and KASKO_TOKEN_AUDIENCE: the identity provider's issuer and this API's audience"
+    ),
+    Either.filterOrLeft(
+      (config) => config.webhookLeaseMillis > config.webhookTimeoutMillis,
+      () => "KASKO_WEBHOOK_LEASE_MS must be longer than KASKO_WEBHOOK_TIMEOUT_MS: a lease must outlast its attempt"
     ),
     Either.mapLeft((message) => `invalid configuration: ${message}`)
   )

@@ -15,7 +15,11 @@ export const databaseFile = (config: ServiceConfig) => join(config.dataDirectory
 
 /** The stores the configuration names. */
 export const storesLayer = (
-  config: ServiceConfig
+  config: ServiceConfig,
+  observers: {
+    readonly onGroupCommit?: (quotes: number) => void
+    readonly watchPool?: (state: () => PostgresStores.PoolState) => void
+  } = {}
 ): Layer.Layer<
   | QuoteStore.QuoteStore
   | PartnerStore.PartnerStore
@@ -24,8 +28,16 @@ export const storesLayer = (
   unknown
 > =>
   Option.isSome(config.databaseUrl)
-    ? PostgresStores.layer({ connectionString: config.databaseUrl.value, schema: config.databaseSchema })
-    : SqliteStores.layer({ filename: databaseFile(config), synchronous: config.sqliteSynchronous })
+    ? PostgresStores.layer({
+        connectionString: config.databaseUrl.value,
+        schema: config.databaseSchema,
+        ...(observers.watchPool === undefined ? {} : { watchPool: observers.watchPool })
+      })
+    : SqliteStores.layer({
+        filename: databaseFile(config),
+        synchronous: config.sqliteSynchronous,
+        ...(observers.onGroupCommit === undefined ? {} : { onGroupCommit: observers.onGroupCommit })
+      })
 
 /** Where the service keeps its data, for messages. */
 export const databaseName = (config: ServiceConfig) =>

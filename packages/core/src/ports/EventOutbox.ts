@@ -44,8 +44,18 @@ export class EventOutbox extends Context.Tag("@kasko/core/EventOutbox")<
     ) => Effect.Effect<ReadonlyArray<DeliveryRecord>, StorageUnavailable>
     /** Puts a dead-lettered delivery of the partner back in line, due at `now`, its retry window restarted; answers whether it was dead-lettered. */
     readonly replay: (partnerId: string, deliveryId: string, now: number) => Effect.Effect<boolean, StorageUnavailable>
+    /** What waits to be delivered, for monitoring: events not yet fanned out, and pending deliveries. */
+    readonly backlog: Effect.Effect<OutboxBacklog, StorageUnavailable>
   }
 >() {}
+
+/** What the outbox still has to deliver. */
+export interface OutboxBacklog {
+  /** Deliveries pending (due now or waiting for a retry). */
+  readonly pending_deliveries: number
+  /** When the oldest event not yet delivered (not fanned out, or with a pending delivery) occurred; none when all are. */
+  readonly oldest_undelivered_at: number | undefined
+}
 
 export interface DeliveryClaim {
   readonly now: number

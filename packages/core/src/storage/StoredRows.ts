@@ -3,7 +3,7 @@
  * (SQLite, PostgreSQL) writes and reads, so the mapping exists once. Documents
  * are JSON text, written from validated values and parsed, not re-validated.
  */
-import type { ClaimedDelivery, DeliveryRecord, DeliveryState } from "../ports/EventOutbox.js"
+import type { ClaimedDelivery, DeliveryRecord, DeliveryState, OutboxBacklog } from "../ports/EventOutbox.js"
 import { isQuoteEventType, type QuoteEvent } from "../events/QuoteEvent.js"
 import type { Partner } from "../partner/Partner.js"
 import type { StoredQuote } from "../ports/QuoteStore.js"
@@ -144,3 +144,14 @@ export const deliveryRecordOfRow = (row: Row): DeliveryRecord => ({
   last_error: optionalString(row["last_error"]),
   next_attempt_at: row["state"] === "pending" ? optionalNumber(row["next_attempt_at"]) : undefined
 })
+
+/** The outbox's backlog from its counts: pending deliveries, and the oldest pending and not-fanned-out event times. */
+export const backlogOf = (pending: unknown, oldestPending: unknown, oldestNew: unknown): OutboxBacklog => {
+  const times = [optionalNumber(oldestPending), optionalNumber(oldestNew)].filter(
+    (time): time is number => time !== undefined
+  )
+  return {
+    pending_deliveries: Number(pending),
+    oldest_undelivered_at: times.length === 0 ? undefined : Math.min(...times)
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The rate limit in PostgreSQL, for instances that share a database but no
+ * Redis: one row per key and window (migration 6), counted with an upsert, so
+ * every instance counts against the same limit. A small pool of its own keeps
+ * the counting apart from the stores' connections; rows of ended windows are
+ * deleted every few minutes. When the database does not answer in time, the
+ * request is counted by the fallback (this instance alone) and served.
+ */
+import { RateLimiter } from "@kasko/core"
+import { Duration, Effect, Layer, Schedule } from "effect"
+import pg from "pg"
+
+export interface PostgresRateLimiterOptions {
+  readonly connectionString: string
+  /** The schema kasko's tables live in (the stores' migrations made the table). */
+  readonly schema: string
+  /** Counts while PostgreSQL cannot. */
+  readonly fallback: RateLimiter.RateLimiter["Type"]
+  /** Told when PostgreSQL could not count a request (for a log line). */
+  readonly onUnavailable?: (error: unknown) => void
+  /** Longest wait for a count before the fallback counts instead (250 ms by default). */
+  readonly timeoutMillis?: number
+}
+
+const COUNT = `
+  INSERT INTO rate_limit_windows (key, window_start, used) VALUES ($1, $2, 1)
+  ON CONFLICT (key, window_start) DO UPDATE SET used = rate_limit_windows.used + 1
+  RETURNING used`
+const READ = "SELECT used FROM rate_limit_windows WHERE key = $1 AND window_start = $2"
+const PRUNE = "DELETE FROM rate_limit_windows WHERE window_start < $1"
+// windows are a minute (the longest is an hour for nobody yet): a day back is long past any of them
+const KEPT_MILLIS = 24 * 60 * 60 * 1000
+
+export const layer = (options: PostgresRateLimiterOptions): Layer.Layer<RateLimiter.RateLimiter> =>
+  Layer.scoped(
+    RateLimiter.RateLimiter,
+    Effect.gen(function* () {
+      const timeout = options.timeoutMillis ?? 250
+      const pool = yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          const created = new pg.Pool({
+            connectionString: options.connectionString,
+            max: 4,
+            options: `-c search_path=${options.schema}`,
+            application_name: `kasko:${options.schema}:rate-limit`,
+            connectionTimeoutMillis: timeout,
+            query_timeout: timeout
+          })
+          // a lost connection is the fallback's business, never a crash
+          created.on("error", (error) => options.onUnavailable?.(error))
+          created.on("connect", (client) => client.on("error", () => undefined))
+          return created
+        }),
+        (pool) => Effect.promise(() => pool.end())
+      )
+      yield* Effect.forkScoped(
+        Effect.clockWith((clock) =>
+          Effect.tryPromise(() => pool.query(PRUNE, [clock.unsafeCurrentTimeMillis() - KEPT_MILLIS]))
+        ).pipe(Effect.ignore, Effect.repeat(Schedule.spaced(Duration.minutes(5))))
+      )
+      return RateLimiter.countedInSharedStore({
+        count: async (key, opensAt) => Number((await pool.query(COUNT, [key, opensAt])).rows[0]?.used),
+        read: async (key, opensAt) => Number((await pool.query(READ, [key, opensAt])).rows[0]?.used ?? 0),
+        fallback: options.fallback,
+        ...(options.onUnavailable === undefined ? {} : { onUnavailable: options.onUnavailable })
+      })
+    })
+  )

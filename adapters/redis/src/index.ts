@@ -1,0 +1,1 @@
+export * as RedisRateLimiter from "./RedisRateLimiter.js"

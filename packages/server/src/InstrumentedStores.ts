@@ -1,0 +1,78 @@
+/**
+ * The stores as the service uses them, instrumented: every call runs in a
+ * span `kasko.store.<store>.<operation>` (timed into the metrics by the
+ * TimingTracer, exported with the traces), and with metrics on the quote
+ * store's writes count quotes created and activated.
+ */
+import { type EventOutbox, PartnerStore, QuoteStore, type WebhookSubscriptions } from "@kasko/core"
+import { Context, Effect, Layer, Option } from "effect"
+import type { ServiceMetrics } from "./ServiceMetrics.js"
+import { STORE_SPAN_PREFIX } from "./TimingTracer.js"
+
+type StoreServices =
+  | QuoteStore.QuoteStore
+  | PartnerStore.PartnerStore
+  | EventOutbox.EventOutbox
+  | WebhookSubscriptions.WebhookSubscriptions
+
+/** Each of a store's operations (functions answering an Effect, or Effects) run in a span of its own. */
+const inSpans = <S extends object>(store: S, storeName: string): S =>
+  Object.fromEntries(
+    Object.entries(store).map(([operation, member]) => {
+      const span = `${STORE_SPAN_PREFIX}${storeName}.${operation}`
+      if (Effect.isEffect(member)) return [operation, Effect.withSpan(member, span)]
+      if (typeof member === "function")
+        return [
+          operation,
+          (...args: Array<unknown>) =>
+            Effect.withSpan((member as (...a: Array<unknown>) => Effect.Effect<unknown>)(...args), span)
+        ]
+      return [operation, member]
+    })
+  ) as S
+
+const countingQuotes = (
+  store: QuoteStore.QuoteStore["Type"],
+  metrics: ServiceMetrics | undefined
+): QuoteStore.QuoteStore["Type"] =>
+  metrics === undefined
+    ? store
+    : {
+        ...store,
+        insert: (quote) => Effect.tap(store.insert(quote), () => metrics.quotesCreated.inc()),
+        // none: this request's quote was stored; some: an earlier one under the same key was answered instead
+        insertIdempotent: (quote, key) =>
+          Effect.tap(store.insertIdempotent(quote, key), (earlier) => {
+            if (Option.isNone(earlier)) metrics.quotesCreated.inc()
+          }),
+        // the purge in its two halves, to count the expiries: unactivated quotes past their validity (each with its
+        // quote.expired event), then activated ones past their retention (no cutoff matches a creation time of -1)
+        purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
+          Effect.gen(function* () {
+            const expired = yield* store.purge({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore: -1 })
+            metrics.quotesExpired.inc(expired)
+            return expired + (yield* store.purge({ awaitingCreatedAtOrBefore: -1, activatedCreatedAtOrBefore }))
+          }),
+        // the first activation keeps its time: a quote whose activation time is this call's was activated by it
+        markActivated: (partnerId, quoteId, activatedAt) =>
+          Effect.tap(store.markActivated(partnerId, quoteId, activatedAt), (stored) => {
+            if (Option.isSome(stored) && stored.value.activated_at === activatedAt) metrics.quotesActivated.inc()
+          })
+      }
+
+/** The stores `layer` provides, the quote and partner stores instrumented. */
+export const instrumentedStores = <E>(
+  layer: Layer.Layer<StoreServices, E>,
+  metrics: ServiceMetrics | undefined
+): Layer.Layer<StoreServices, E> =>
+  Layer.effectContext(
+    Effect.map(Effect.context<StoreServices>(), (context) =>
+      context.pipe(
+        Context.add(
+          QuoteStore.QuoteStore,
+          inSpans(countingQuotes(Context.get(context, QuoteStore.QuoteStore), metrics), "quotes")
+        ),
+        Context.add(PartnerStore.PartnerStore, inSpans(Context.get(context, PartnerStore.PartnerStore), "partners"))
+      )
+    )
+  ).pipe(Layer.provide(layer))

@@ -1,0 +1,193 @@
+/**
+ * What the service counts and times, in Prometheus's terms (prom-client): one
+ * registry per running service, read by the metrics listener. Names follow
+ * Prometheus conventions: `_total` counters, `_seconds` durations, base units.
+ */
+import type { EventOutbox, QuoteEvents } from "@kasko/core"
+import type { RequestObserver } from "@kasko/express"
+import type { PostgresStores } from "@kasko/postgres"
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client"
+
+// request and store durations: from a fraction of a millisecond (a cached read) to the 10 s request budget
+const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+// pricing is microseconds: compiled tariffs, no I/O
+const PRICING_BUCKETS = [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.01]
+const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256]
+// webhook lag: from commit to the endpoint's 2xx, under a second normally, up to the 24 h retry window
+const LAG_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3_600, 86_400]
+
+/**
+ * The outbox's backlog as a scrape reads it: the store's answer and the
+ * service's time — or nothing, when the store could not answer in time (the
+ * gauges then keep their last values: a scrape never waits on a busy pool).
+ */
+export type BacklogReading = () => Promise<
+  { readonly backlog: EventOutbox.OutboxBacklog; readonly now: number } | undefined
+>
+
+/**
+ * A reading a scrape waits for at most `millis` (then it has nothing, and the
+ * gauges keep their last values), and never two at once: while the database
+ * cannot answer — a pool exhausted, when the metrics are read most — scrapes
+ * do not queue one read each behind the requests.
+ */
+export const boundedReading = <A>(
+  read: () => Promise<A | undefined>,
+  millis: number
+): (() => Promise<A | undefined>) => {
+  let inFlight: Promise<A | undefined> | undefined
+  return () => {
+    inFlight ??= read().finally(() => {
+      inFlight = undefined
+    })
+    let timer: NodeJS.Timeout | undefined
+    const giveUp = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, millis, undefined)
+    })
+    return Promise.race([inFlight, giveUp]).finally(() => clearTimeout(timer))
+  }
+}
+
+export const makeServiceMetrics = () => {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const registers = [registry]
+  let readBacklog: BacklogReading | undefined
+  let readPool: (() => PostgresStores.PoolState) | undefined
+  // set by the connections gauge's collect, from the same reading: registered after it
+  const poolWaiting = new Gauge({
+    name: "kasko_postgres_pool_waiting",
+    help: "Queries waiting for a PostgreSQL connection from the pool",
+    registers: []
+  })
+  // set by the backlog age gauge's collect, which reads both from one query: registered after it
+  const pendingDeliveries = new Gauge({
+    name: "kasko_webhook_pending_deliveries",
+    help: "Webhook deliveries pending: due now, or waiting for a retry",
+    registers: []
+  })
+  const metrics = {
+    registry,
+    requests: new Counter({
+      name: "kasko_http_requests_total",
+      help: "Partner API requests answered, by operation and status",
+      labelNames: ["operation", "status"],
+      registers
+    }),
+    requestDuration: new Histogram({
+      name: "kasko_http_request_duration_seconds",
+      help: "Time from a request's arrival to its answer, by operation and status",
+      labelNames: ["operation", "status"],
+      buckets: DURATION_BUCKETS,
+      registers
+    }),
+    requestsInFlight: new Gauge({
+      name: "kasko_http_requests_in_flight",
+      help: "Partner API requests being answered now",
+      registers
+    }),
+    quotesCreated: new Counter({ name: "kasko_quotes_created_total", help: "Quotes stored", registers }),
+    quotesActivated: new Counter({ name: "kasko_quotes_activated_total", help: "Quotes activated", registers }),
+    quotesExpired: new Counter({
+      name: "kasko_quotes_expired_total",
+      help: "Quotes that reached their validity's end unactivated, removed by the purge",
+      registers
+    }),
+    pricingDuration: new Histogram({
+      name: "kasko_pricing_duration_seconds",
+      help: "Time to price a quote, or to decode and price an offer request",
+      buckets: PRICING_BUCKETS,
+      registers
+    }),
+    storeCallDuration: new Histogram({
+      name: "kasko_store_call_duration_seconds",
+      help: "Time of a call to a store, by store and operation",
+      labelNames: ["store", "operation"],
+      buckets: DURATION_BUCKETS,
+      registers
+    }),
+    groupCommitQuotes: new Histogram({
+      name: "kasko_sqlite_group_commit_quotes",
+      help: "Quotes stored by one SQLite group commit (one transaction, one fsync)",
+      buckets: BATCH_BUCKETS,
+      registers
+    }),
+    webhookAttempts: new Counter({
+      name: "kasko_webhook_attempts_total",
+      help: "Webhook delivery attempts, by outcome: delivered, retry (failed, to be retried), dead_lettered",
+      labelNames: ["outcome"],
+      registers
+    }),
+    // read from the store when scraped: the oldest event still to deliver, and the pending deliveries
+    webhookBacklogAge: new Gauge({
+      name: "kasko_webhook_outbox_oldest_pending_seconds",
+      help: "Age of the oldest event not yet delivered to every subscription (0 when none waits)",
+      registers,
+      async collect() {
+        if (readBacklog === undefined) return
+        const reading = await readBacklog()
+        if (reading === undefined) return
+        const { backlog, now } = reading
+        this.set(
+          backlog.oldest_undelivered_at === undefined ? 0 : Math.max(0, now - backlog.oldest_undelivered_at) / 1000
+        )
+        pendingDeliveries.set(backlog.pending_deliveries)
+      }
+    }),
+    pendingDeliveries,
+    /** Where the backlog gauges read from (the service's outbox, once its runtime is up). */
+    watchBacklog: (read: BacklogReading) => {
+      readBacklog = read
+    },
+    poolConnections: new Gauge({
+      name: "kasko_postgres_pool_connections",
+      help: "The PostgreSQL pool's connections, by state: in_use (checked out) or idle",
+      labelNames: ["state"],
+      registers,
+      collect() {
+        if (readPool === undefined) return
+        const pool = readPool()
+        this.set({ state: "in_use" }, pool.total - pool.idle)
+        this.set({ state: "idle" }, pool.idle)
+        poolWaiting.set(pool.waiting)
+      }
+    }),
+    poolWaiting,
+    /** Where the pool gauges read from (PostgreSQL only). */
+    watchPool: (read: () => PostgresStores.PoolState) => {
+      readPool = read
+    },
+    webhookLag: new Histogram({
+      name: "kasko_webhook_delivery_lag_seconds",
+      help: "Time from an event's commit to its delivery's 2xx",
+      buckets: LAG_BUCKETS,
+      registers
+    })
+  }
+  registry.registerMetric(pendingDeliveries)
+  registry.registerMetric(poolWaiting)
+  return metrics
+}
+
+export type ServiceMetrics = ReturnType<typeof makeServiceMetrics>
+
+/** The partner API's requests, counted and timed. */
+export const requestObserverOf = (metrics: ServiceMetrics): RequestObserver => ({
+  started: () => metrics.requestsInFlight.inc(),
+  answered: (operation, status, seconds) => {
+    metrics.requestsInFlight.dec()
+    const labels = { operation, status: String(status) }
+    metrics.requests.inc(labels)
+    metrics.requestDuration.observe(labels, seconds)
+  }
+})
+
+/** Webhook attempts, counted by outcome; a delivery's lag from the event's commit. */
+export const webhookObserverOf =
+  (metrics: ServiceMetrics) =>
+  (event: QuoteEvents.QuoteEvent, outcome: EventOutbox.AttemptOutcome): void => {
+    if (outcome.delivered) {
+      metrics.webhookAttempts.inc({ outcome: "delivered" })
+      metrics.webhookLag.observe(Math.max(0, outcome.at - event.occurred_at) / 1000)
+    } else metrics.webhookAttempts.inc({ outcome: outcome.retryAt === undefined ? "dead_lettered" : "retry" })
+  }

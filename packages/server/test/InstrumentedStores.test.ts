@@ -1,0 +1,60 @@
+/**
+ * The stores as the service instruments them: quotes created, activated and
+ * expired are counted by what the stores did — an idempotent replay creates
+ * nothing, a second activation activates nothing, the purge's expiries are
+ * the unactivated quotes it removed — and every call is timed.
+ */
+import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { MemoryPartnerStore, MemoryQuoteStore } from "@kasko/memory"
+import { Effect, Layer, TestClock, TestContext } from "effect"
+import { expect, it } from "vitest"
+import { instrumentedStores } from "../src/InstrumentedStores.js"
+import { makeServiceMetrics } from "../src/ServiceMetrics.js"
+import { timingTracer } from "../src/TimingTracer.js"
+
+const DAY = 24 * 60 * 60 * 1000
+const PARTNER = "partner-a"
+
+const sampleTotal = async (metrics: ReturnType<typeof makeServiceMetrics>, name: string, labels = {}) => {
+  const metric = await metrics.registry.getSingleMetric(name)!.get()
+  const samples = metric.values.filter((sample) =>
+    Object.entries(labels).every(([key, value]) => sample.labels[key] === value)
+  )
+  return samples.reduce((sum, sample) => sum + sample.value, 0)
+}
+
+it("counts quotes created, activated and expired by what the stores did, and times each call", async () => {
+  const metrics = makeServiceMetrics()
+  const stores = instrumentedStores(Layer.merge(MemoryQuoteStore.layer, MemoryPartnerStore.layer), metrics)
+  const purged = await Effect.runPromise(
+    Effect.gen(function* () {
+      yield* TestClock.setTime(Date.parse("2026-03-02T09:00:00.000Z"))
+      const activated = yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
+      yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
+      const keyed = { key: "order-1", fingerprint: "f" }
+      yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest(), keyed)
+      // the same key again: the earlier quote answers, nothing is created
+      yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest(), keyed)
+      yield* QuotingService.activateQuote(PARTNER, activated.quote_id)
+      yield* QuotingService.activateQuote(PARTNER, activated.quote_id)
+      // past the validity: the two unactivated quotes expire; the activated one is kept a year
+      yield* TestClock.adjust(31 * DAY)
+      const first = yield* QuotingService.purgeExpiredQuotes(365 * DAY)
+      // past the retention: the activated quote goes, and it did not expire
+      yield* TestClock.adjust(400 * DAY)
+      const second = yield* QuotingService.purgeExpiredQuotes(365 * DAY)
+      return [first, second]
+    }).pipe(
+      Effect.provide(Layer.mergeAll(stores, IdGenerator.layerSequential, TariffBook.shipped)),
+      Effect.withTracer(timingTracer(Effect.runSync(Effect.tracerWith(Effect.succeed)), metrics)),
+      Effect.provide(TestContext.TestContext)
+    )
+  )
+  expect(purged).toEqual([2, 1])
+  expect(await sampleTotal(metrics, "kasko_quotes_created_total")).toBe(3)
+  expect(await sampleTotal(metrics, "kasko_quotes_activated_total")).toBe(1)
+  expect(await sampleTotal(metrics, "kasko_quotes_expired_total")).toBe(2)
+  expect(
+    await sampleTotal(metrics, "kasko_store_call_duration_seconds", { store: "quotes", operation: "purge" })
+  ).toBeGreaterThan(0)
+})

@@ -1,0 +1,40 @@
+/** Reading the service's Prometheus metrics in tests: one scrape as samples, or scrapes until a condition holds. */
+import { expect } from "vitest"
+
+/** `name{label="value",…}` (labels in the order served) → value. */
+export type Samples = ReadonlyMap<string, number>
+
+/** Prometheus text format as samples. */
+export const parseSamples = (text: string): Samples =>
+  new Map(
+    text
+      .split("\n")
+      .filter((line) => line !== "" && !line.startsWith("#"))
+      .map((line) => {
+        const space = line.lastIndexOf(" ")
+        return [line.slice(0, space), Number(line.slice(space + 1))] as const
+      })
+  )
+
+/** GET /metrics on the metrics port, checked to answer Prometheus's text format. */
+export const scrape = async (metricsPort: number | undefined): Promise<Samples> => {
+  const answer = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+  expect(answer.status).toBe(200)
+  expect(answer.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/)
+  return parseSamples(await answer.text())
+}
+
+/** Scrapes every 50 ms until `holds` says so, at most `giveUpMillis`; answers the last scrape either way. */
+export const scrapeUntil = async (
+  metricsPort: number | undefined,
+  holds: (samples: Samples) => boolean,
+  giveUpMillis = 5_000
+): Promise<Samples> => {
+  const deadline = Date.now() + giveUpMillis
+  let samples = await scrape(metricsPort)
+  while (!holds(samples) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    samples = await scrape(metricsPort)
+  }
+  return samples
+}

@@ -1,0 +1,46 @@
+/**
+ * One rate limit across instances on PostgreSQL (no Redis): two services on
+ * one schema count a key's requests in the database together, so of a burst
+ * within one window only the limit passes. While the database does not count
+ * in time, requests are still served, counted by the instance alone.
+ */
+import { afterEach, expect, it } from "vitest"
+import { burst, count, startInstancesInOneWindow } from "../http/RateLimitBurst.js"
+import type { TestService } from "../http/support.js"
+import { scratchSchema } from "./ScratchSchema.js"
+import { testDatabaseUrl } from "./TestDatabase.js"
+
+const { schema, admin } = scratchSchema("kasko_rate_limit")
+// small: while the table is locked, each request waits the limiter's 250 ms twice before counting alone
+const LIMIT = 4
+const ENVIRONMENT = {
+  KASKO_DATABASE_URL: testDatabaseUrl,
+  KASKO_DATABASE_SCHEMA: schema,
+  KASKO_RATE_LIMIT_PER_MINUTE: String(LIMIT)
+}
+
+const started: Array<TestService> = []
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((service) => service.stop()))
+})
+
+it("holds for two instances together: of 3 × the limit's requests in one window, the limit passes", async () => {
+  const statuses = await burst(await startInstancesInOneWindow(2, ENVIRONMENT, started), 3 * LIMIT)
+  expect(count(statuses, 200)).toBe(LIMIT)
+  expect(count(statuses, 429)).toBe(2 * LIMIT)
+})
+
+it("is counted by the instance alone while the table cannot be written, and requests are still served", async () => {
+  const [instance] = await startInstancesInOneWindow(1, ENVIRONMENT, started)
+  const locker = admin()
+  await locker.query("BEGIN")
+  await locker.query(`LOCK TABLE ${schema}.rate_limit_windows IN ACCESS EXCLUSIVE MODE`)
+  try {
+    const statuses = await burst([instance!], LIMIT + 2)
+    expect(count(statuses, 200)).toBe(LIMIT)
+    expect(count(statuses, 429)).toBe(2)
+  } finally {
+    await locker.query("ROLLBACK")
+  }
+  expect(instance!.logLines.some((line) => String(line["msg"]).startsWith("PostgreSQL does not answer"))).toBe(true)
+})

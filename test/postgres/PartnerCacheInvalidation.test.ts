@@ -156,6 +156,45 @@ describe("a PostgreSQL store's change value", () => {
   })
 })
 
+describe("a PostgreSQL store used for administration only", () => {
+  it("opens no listening connection until its change value is first read", async () => {
+    const { schema } = storeSchemas[0]!
+    const store = ManagedRuntime.make(PostgresStores.layer({ connectionString: testDatabaseUrl, schema, poolSize: 2 }))
+    const listeners = async () =>
+      Number(
+        (
+          await storeSchemas[0]!
+            .admin()
+            .query("SELECT count(*) AS count FROM pg_stat_activity WHERE application_name = $1", [
+              `kasko:${schema}:changes`
+            ])
+        ).rows[0].count
+      )
+    try {
+      // what `kasko partners add` and `kasko partners list` do
+      await store.runPromise(
+        Effect.flatMap(PartnerStore.PartnerStore, (partners) =>
+          Effect.zipRight(
+            partners.insertPartner({
+              partner_id: "admin-only",
+              name: "Admin Only A/S",
+              status: "active",
+              created_at: 1
+            }),
+            partners.listPartners
+          )
+        )
+      )
+      await sleep(300)
+      expect(await listeners()).toBe(0)
+      await store.runPromise(Effect.flatMap(PartnerStore.PartnerStore, (partners) => partners.changes))
+      await millisUntil(async () => (await listeners()) === 1)
+    } finally {
+      await store.dispose()
+    }
+  })
+})
+
 describe("a PostgreSQL store's listener gone silent", () => {
   it("is found out within a heartbeat (5 s) and its timeout (2 s): the change value moves though no notification came", async () => {
     const { schema } = storeSchemas[1]!

@@ -34,8 +34,8 @@ const RECONNECT = Schedule.exponential("100 millis").pipe(
 )
 
 /**
- * Starts the listener, which runs — reconnecting with backoff after any
- * failure — until the scope closes, and answers the store's `changes`.
+ * The store's `changes`, whose first read starts the listener, which runs —
+ * reconnecting with backoff after any failure — until the scope closes.
  */
 export const listen = (options: ListenerOptions): Effect.Effect<Effect.Effect<number>, never, Scope.Scope> =>
   Effect.gen(function* () {
@@ -101,7 +101,14 @@ export const listen = (options: ListenerOptions): Effect.Effect<Effect.Effect<nu
     const listener = Effect.forever(Effect.acquireUseRelease(newClient, session, close).pipe(Effect.retry(RECONNECT)))
     // the listener's own waits (backoff, heartbeat, the goodbye's timeout) are real time, whatever Clock the
     // store's user runs on: under a test clock that never moves, closing a store mid-connect would wait forever
-    yield* Effect.forkScoped(Effect.withClock(listener, Clock.make()))
+    const start = Effect.forkIn(Effect.withClock(listener, Clock.make()), yield* Effect.scope)
+    // started by the first read, not with the store: a store that never authenticates (a `kasko` admin command)
+    // has nothing to remember, and opens no connection to listen on
+    let started = false
 
-    return Effect.sync(() => (listening === undefined ? ++generation : generation))
+    return Effect.suspend(() => {
+      if (started) return Effect.succeed(listening === undefined ? ++generation : generation)
+      started = true
+      return Effect.as(start, ++generation)
+    })
   })

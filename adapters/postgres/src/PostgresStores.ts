@@ -321,8 +321,9 @@ export const makePartnerStore = (
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
 
 /**
- * The stores on one pool: connects, creates the schema if needed, migrates, and
- * starts listening for partner changes; closes the listener and the pool with the scope.
+ * The stores on one pool: connects, creates the schema if needed, and migrates;
+ * listens for partner changes from the first read of `changes` on; closes the
+ * listener and the pool with the scope.
  */
 export const layer = (
   options: PostgresOptions
@@ -379,7 +380,7 @@ export const layer = (
             ? new PostgresOpenRefused({ reason: error.message })
             : new StorageUnavailable({ reason: `opening ${schema}: ${String(error)}`, retryable: true })
       })
-      // only once the schema is open (a refused one starts no listener); it stops before the pool closes
+      // only once the schema is open (a refused one has no listener); it stops before the pool closes
       const changes = yield* listen({ connectionString: options.connectionString, schema })
       return Context.make(QuoteStore.QuoteStore, makeQuoteStore(pool)).pipe(
         Context.add(PartnerStore.PartnerStore, makePartnerStore(pool, changes)),

@@ -3,7 +3,8 @@
  * another connection, more concurrent retrievals than the pool has
  * connections hold every connection and queue the rest — the scrape shows the
  * pool in use and the queries waiting; scrapes meanwhile answer, and do not
- * pile reads of their own into the queue; once the lock goes, all is idle again.
+ * pile reads of their own into the queue; once the lock goes, all is idle again
+ * and nothing waits.
  */
 import { Examples } from "@kasko/core"
 import { afterAll, beforeAll, expect, it } from "vitest"
@@ -60,4 +61,6 @@ it("shows the pool's connections in use and the queries waiting for one", async 
     2_000
   )
   expect(after.get('kasko_postgres_pool_connections{state="in_use"}')).toBe(0)
+  // nothing waits any more (the scrape's own read of the outbox does not count)
+  expect(after.get("kasko_postgres_pool_waiting")).toBe(0)
 })

@@ -54,20 +54,62 @@ export const makeServiceMetrics = () => {
   const registers = [registry]
   let readBacklog: BacklogReading | undefined
   let readPool: (() => PostgresStores.PoolState) | undefined
-  // set by the connections gauge's collect, from the same reading: registered after it
-  const poolWaiting = new Gauge({
-    name: "kasko_postgres_pool_waiting",
-    help: "Queries waiting for a PostgreSQL connection from the pool",
-    registers: []
-  })
-  // set by the backlog age gauge's collect, which reads both from one query: registered after it
-  const pendingDeliveries = new Gauge({
-    name: "kasko_webhook_pending_deliveries",
-    help: "Webhook deliveries pending: due now, or waiting for a retry",
-    registers: []
-  })
   const metrics = {
     registry,
+    // Registered first, so collected first: a scrape collects every gauge at once, and the backlog's read below
+    // queues for a connection, which the pool would count as waiting — the scrape must not count itself.
+    poolConnections: new Gauge({
+      name: "kasko_postgres_pool_connections",
+      help: "The PostgreSQL pool's connections, by state: in_use (checked out) or idle",
+      labelNames: ["state"],
+      registers,
+      collect() {
+        if (readPool === undefined) return
+        const pool = readPool()
+        this.set({ state: "in_use" }, pool.total - pool.idle)
+        this.set({ state: "idle" }, pool.idle)
+      }
+    }),
+    poolWaiting: new Gauge({
+      name: "kasko_postgres_pool_waiting",
+      help: "Queries waiting for a PostgreSQL connection from the pool",
+      registers,
+      collect() {
+        if (readPool !== undefined) this.set(readPool().waiting)
+      }
+    }),
+    /** Where the pool gauges read from (PostgreSQL only). */
+    watchPool: (read: () => PostgresStores.PoolState) => {
+      readPool = read
+    },
+    // Read from the store when scraped. Both gauges ask for the reading, and the one scrape shares one query
+    // (`boundedReading`): each waits for its own answer, so neither shows what an earlier scrape read.
+    webhookBacklogAge: new Gauge({
+      name: "kasko_webhook_outbox_oldest_pending_seconds",
+      help: "Age of the oldest event not yet delivered to every subscription (0 when none waits)",
+      registers,
+      async collect() {
+        const reading = await readBacklog?.()
+        if (reading === undefined) return
+        const { backlog, now } = reading
+        this.set(
+          backlog.oldest_undelivered_at === undefined ? 0 : Math.max(0, now - backlog.oldest_undelivered_at) / 1000
+        )
+      }
+    }),
+    pendingDeliveries: new Gauge({
+      name: "kasko_webhook_pending_deliveries",
+      help: "Webhook deliveries pending: due now, or waiting for a retry",
+      registers,
+      async collect() {
+        const reading = await readBacklog?.()
+        if (reading !== undefined) this.set(reading.backlog.pending_deliveries)
+      }
+    }),
+    /** Where the backlog gauges read from (the service's outbox, once its runtime is up). */
+    watchBacklog: (read: BacklogReading) => {
+      readBacklog = read
+    },
     requests: new Counter({
       name: "kasko_http_requests_total",
       help: "Partner API requests answered, by operation and status",
@@ -118,45 +160,6 @@ export const makeServiceMetrics = () => {
       labelNames: ["outcome"],
       registers
     }),
-    // read from the store when scraped: the oldest event still to deliver, and the pending deliveries
-    webhookBacklogAge: new Gauge({
-      name: "kasko_webhook_outbox_oldest_pending_seconds",
-      help: "Age of the oldest event not yet delivered to every subscription (0 when none waits)",
-      registers,
-      async collect() {
-        if (readBacklog === undefined) return
-        const reading = await readBacklog()
-        if (reading === undefined) return
-        const { backlog, now } = reading
-        this.set(
-          backlog.oldest_undelivered_at === undefined ? 0 : Math.max(0, now - backlog.oldest_undelivered_at) / 1000
-        )
-        pendingDeliveries.set(backlog.pending_deliveries)
-      }
-    }),
-    pendingDeliveries,
-    /** Where the backlog gauges read from (the service's outbox, once its runtime is up). */
-    watchBacklog: (read: BacklogReading) => {
-      readBacklog = read
-    },
-    poolConnections: new Gauge({
-      name: "kasko_postgres_pool_connections",
-      help: "The PostgreSQL pool's connections, by state: in_use (checked out) or idle",
-      labelNames: ["state"],
-      registers,
-      collect() {
-        if (readPool === undefined) return
-        const pool = readPool()
-        this.set({ state: "in_use" }, pool.total - pool.idle)
-        this.set({ state: "idle" }, pool.idle)
-        poolWaiting.set(pool.waiting)
-      }
-    }),
-    poolWaiting,
-    /** Where the pool gauges read from (PostgreSQL only). */
-    watchPool: (read: () => PostgresStores.PoolState) => {
-      readPool = read
-    },
     webhookLag: new Histogram({
       name: "kasko_webhook_delivery_lag_seconds",
       help: "Time from an event's commit to its delivery's 2xx",
@@ -164,8 +167,6 @@ export const makeServiceMetrics = () => {
       registers
     })
   }
-  registry.registerMetric(pendingDeliveries)
-  registry.registerMetric(poolWaiting)
   return metrics
 }
 

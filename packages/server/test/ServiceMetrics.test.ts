@@ -1,0 +1,55 @@
+/**
+ * The gauges a scrape reads from the stores show what that scrape read: the
+ * outbox's backlog as its own query answered (never the previous scrape's),
+ * one query for both backlog gauges, and the pool as it was before the
+ * scrape's own query joined the queue for a connection.
+ */
+import type { EventOutbox } from "@kasko/core"
+import { expect, it } from "vitest"
+import { boundedReading, makeServiceMetrics } from "../src/ServiceMetrics.js"
+
+const backlog = (pending: number, oldestAt: number | undefined): EventOutbox.OutboxBacklog => ({
+  pending_deliveries: pending,
+  oldest_undelivered_at: oldestAt
+})
+
+/** Scrapes as the metrics listener does, and answers the samples of `names`. */
+const scrape = async (metrics: ReturnType<typeof makeServiceMetrics>, ...names: Array<string>) => {
+  const text = await metrics.registry.metrics()
+  return names.map((name) => Number(text.match(new RegExp(`^${name} (\\S+)$`, "m"))?.[1]))
+}
+
+it("shows the backlog this scrape read, both gauges from one query", async () => {
+  const metrics = makeServiceMetrics()
+  const answers = [backlog(3, 1_000), backlog(0, undefined)]
+  let reads = 0
+  metrics.watchBacklog(
+    boundedReading(async () => {
+      const answer = answers[reads++]!
+      // a database answers later than the scrape asks
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      return { backlog: answer, now: 61_000 }
+    }, 500)
+  )
+  const gauges = ["kasko_webhook_pending_deliveries", "kasko_webhook_outbox_oldest_pending_seconds"]
+  expect(await scrape(metrics, ...gauges)).toEqual([3, 60])
+  expect(reads).toBe(1)
+  expect(await scrape(metrics, ...gauges)).toEqual([0, 0])
+  expect(reads).toBe(2)
+})
+
+it("does not count the scrape's own backlog query among the queries waiting for a pool connection", async () => {
+  const metrics = makeServiceMetrics()
+  // the pool as pg-pool reports it: a query asked for while every connection is checked out waits
+  let waiting = 0
+  metrics.watchPool(() => ({ total: 10, idle: 0, waiting }))
+  metrics.watchBacklog(async () => {
+    waiting++
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    waiting--
+    return { backlog: backlog(0, undefined), now: 0 }
+  })
+  expect(
+    await scrape(metrics, "kasko_postgres_pool_waiting", 'kasko_postgres_pool_connections\\{state="in_use"\\}')
+  ).toEqual([0, 10])
+})

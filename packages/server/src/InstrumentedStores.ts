@@ -6,7 +6,9 @@
  */
 import { type EventOutbox, PartnerStore, QuoteStore, type WebhookSubscriptions } from "@kasko/core"
 import { Context, Effect, Layer, Option } from "effect"
+import type { ServiceConfig } from "./ServiceConfig.js"
 import type { ServiceMetrics } from "./ServiceMetrics.js"
+import { storesLayer } from "./Stores.js"
 import { STORE_SPAN_PREFIX } from "./TimingTracer.js"
 
 type StoreServices =
@@ -76,3 +78,25 @@ export const instrumentedStores = <E>(
       )
     )
   ).pipe(Layer.provide(layer))
+
+/**
+ * The stores the configuration names, as the service runs them: with metrics
+ * on, counted and timed, the SQLite group commits and the PostgreSQL pool
+ * watched; traced, each call in a span; with neither, as they are, so that
+ * store calls cost nothing extra.
+ */
+export const serviceStores = (config: ServiceConfig, metrics: ServiceMetrics | undefined, traced: boolean) =>
+  metrics === undefined && !traced
+    ? storesLayer(config)
+    : instrumentedStores(
+        storesLayer(
+          config,
+          metrics === undefined
+            ? {}
+            : {
+                onGroupCommit: (quotes) => metrics.groupCommitQuotes.observe(quotes),
+                watchPool: (state) => metrics.watchPool(state)
+              }
+        ),
+        metrics
+      )

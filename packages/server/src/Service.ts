@@ -25,12 +25,12 @@ import { randomBytes } from "node:crypto"
 import { hostname } from "node:os"
 import { pino, type Logger } from "pino"
 import { makeHttpServer } from "./HttpServer.js"
-import { instrumentedStores } from "./InstrumentedStores.js"
+import { serviceStores } from "./InstrumentedStores.js"
 import { rateLimiterLayer } from "./RateLimits.js"
 import { listenForMetrics, type MetricsListener } from "./MetricsListener.js"
 import { boundedReading, makeServiceMetrics, requestObserverOf, webhookObserverOf } from "./ServiceMetrics.js"
 import { tracerLayer } from "./Tracing.js"
-import { databaseName, storesLayer } from "./Stores.js"
+import { databaseName } from "./Stores.js"
 import {
   API_VERSION,
   endpointPolicyOf,
@@ -107,22 +107,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   const logger = options.logger ?? makeLogger(config)
   const metrics = Option.isSome(config.metricsPort) ? makeServiceMetrics() : undefined
   const traced = tracesUrlOf(config) !== undefined
-  // store calls run in spans when they are timed or traced: otherwise they cost nothing extra
-  const stores =
-    metrics === undefined && !traced
-      ? storesLayer(config)
-      : instrumentedStores(
-          storesLayer(
-            config,
-            metrics === undefined
-              ? {}
-              : {
-                  onGroupCommit: (quotes) => metrics.groupCommitQuotes.observe(quotes),
-                  watchPool: (state) => metrics.watchPool(state)
-                }
-          ),
-          metrics
-        )
+  const stores = serviceStores(config, metrics, traced)
   const authentication: Layer.Layer<Authentication.Authentication, unknown> =
     options.authentication ??
     TokenAuthentication.layer(tokenKeysOf(config), tokenRulesOf(config)).pipe(Layer.provide(stores))

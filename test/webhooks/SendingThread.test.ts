@@ -10,6 +10,7 @@ import { WebhookAdministration } from "@kasko/core/administration"
 import { MemoryQuoteStore } from "@kasko/memory"
 import { WebhookDispatcher, makeThreadSender } from "@kasko/webhooks"
 import { Fiber, Layer, ManagedRuntime } from "effect"
+import { spawn } from "node:child_process"
 import { createServer, type Server, type Socket } from "node:net"
 import type { AddressInfo } from "node:net"
 import { Webhook } from "standardwebhooks"
@@ -19,6 +20,18 @@ import { type Receiver, startReceiver } from "./Receiver.js"
 const LOCAL = { allowInsecure: true, allowPrivateAddresses: true }
 const PARTNER = "alice-leasing"
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+
+// prints its port, then the time each POST arrives (its body read), and answers 204
+const OUTSIDE_RECEIVER = `
+const server = require("node:http").createServer((request, response) => {
+  request.resume()
+  request.on("end", () => {
+    console.log("received " + Date.now())
+    response.writeHead(204).end()
+  })
+})
+server.listen(0, "127.0.0.1", () => console.log("listening " + server.address().port))
+`
 
 const until = async (condition: () => boolean) => {
   for (let waited = 0; !condition(); waited += 20) {
@@ -80,6 +93,40 @@ describe("the sending thread", () => {
     const [message] = receiver.received
     const headers = Object.fromEntries(Object.entries(message!.headers).map(([name, value]) => [name, String(value)]))
     expect(new Webhook(subscription.secret).verify(message!.body, headers)).toMatchObject({ quote_id: quote.quote_id })
+  })
+
+  it("sends the service dispatcher's attempts while the service's own event loop is busy", async () => {
+    // a receiver in a process of its own, which tells when each delivery arrived
+    const outside = spawn(process.execPath, ["-e", OUTSIDE_RECEIVER], { stdio: ["ignore", "pipe", "inherit"] })
+    const lines: Array<string> = []
+    outside.stdout.setEncoding("utf8").on("data", (text: string) => lines.push(...text.split("\n").filter(Boolean)))
+    const runtime = ManagedRuntime.make(
+      Layer.mergeAll(MemoryQuoteStore.layer, IdGenerator.layerSequential, TariffBook.shipped)
+    )
+    try {
+      await until(() => lines.length > 0)
+      const url = `http://127.0.0.1:${lines[0]!.replace("listening ", "")}/hooks`
+      await runtime.runPromise(
+        WebhookAdministration.createSubscription(PARTNER, { url, event_types: ["quote.created"] }, LOCAL)
+      )
+      await runtime.runPromise(QuotingService.createQuote(PARTNER, Examples.quoteRequest()))
+      const dispatcher = runtime.runFork(WebhookDispatcher.runDispatcher({ owner: "test", policy: LOCAL }))
+      // the round has claimed the delivery and asked for its attempt; the thread is handed it once the
+      // microtasks run — no turn of the event loop, in which an attempt made on it could get under way
+      for (let microtask = 0; microtask < 10; microtask++) await Promise.resolve()
+      // the event loop busy for 3 s: an attempt made on it would wait for the end of this
+      const busyFrom = Date.now()
+      while (Date.now() - busyFrom < 3_000);
+      const busyUntil = Date.now()
+      await until(() => lines.length > 1)
+      await runtime.runPromise(Fiber.interrupt(dispatcher))
+      const arrivedAt = Number(lines[1]!.replace("received ", ""))
+      expect(arrivedAt).toBeGreaterThanOrEqual(busyFrom)
+      expect(arrivedAt).toBeLessThan(busyUntil)
+    } finally {
+      outside.kill()
+      await runtime.dispose()
+    }
   })
 
   it("fails the attempts it holds when it stops, and the next attempt starts a new thread", async () => {

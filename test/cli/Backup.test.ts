@@ -189,7 +189,11 @@ describe("kasko backup and kasko restore", () => {
 
     const restoredDirectory = join(directory.path, "restored")
     const restore = await kasko({ KASKO_DATA_DIR: restoredDirectory }, "restore", "--from", backupFile)
-    expect(restore.stderr).toBe("start the service: kasko serve\n")
+    // a new data directory: the service must be pointed at it, and given the signing key kept with the backup
+    expect(restore.stderr).toBe(
+      `start the service: KASKO_DATA_DIR=${restoredDirectory} kasko serve\n` +
+        `no signing-key.json in ${restoredDirectory}: put the one kept with the backup there, or the tokens issued before will not verify\n`
+    )
     expect(restore).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/^restored: .*kasko\.db from /) })
     expect(readdirSync(restoredDirectory)).toEqual(["kasko.db"])
 

@@ -6,9 +6,11 @@
  */
 import { SqliteBackup } from "@kasko/sqlite"
 import { Cause, Effect, Exit, Option } from "effect"
+import { existsSync } from "node:fs"
+import { join } from "node:path"
 import { configuration } from "./AdminActions.js"
 import { type CommandResult, done, json } from "./CommandResult.js"
-import type { ServiceConfig } from "./ServiceConfig.js"
+import { DEFAULT_DATA_DIRECTORY, type ServiceConfig } from "./ServiceConfig.js"
 import { databaseFile } from "./Stores.js"
 
 type Arguments = Readonly<Record<string, unknown>>
@@ -72,6 +74,15 @@ export const takeBackup = async (argv: Arguments): Promise<CommandResult> => {
   )
 }
 
+const serveCommandOf = (config: ServiceConfig) =>
+  config.dataDirectory === DEFAULT_DATA_DIRECTORY ? "kasko serve" : `KASKO_DATA_DIR=${config.dataDirectory} kasko serve`
+
+// the backup holds the database only: tokens are signed by the key beside it, which a new data directory lacks
+const signingKeyNoteOf = (config: ServiceConfig) =>
+  Option.isNone(config.jwksUrl) && !existsSync(join(config.dataDirectory, "signing-key.json"))
+    ? `no signing-key.json in ${config.dataDirectory}: put the one kept with the backup there, or the tokens issued before will not verify\n`
+    : ""
+
 export const restoreBackup = async (argv: Arguments): Promise<CommandResult> => {
   const config = sqliteConfiguration("restore a pg_dump backup with pg_restore")
   const restored = await run(
@@ -84,7 +95,7 @@ export const restoreBackup = async (argv: Arguments): Promise<CommandResult> => 
   const pending = restored.migrationPlan._tag === "Apply" ? restored.migrationPlan.pending : []
   const note = `${restored.replaced ? "the database that was there is replaced; " : ""}${
     pending.length > 0 ? `the service migrates it to schema version ${pending.at(-1)!.version} when it starts; ` : ""
-  }start the service: kasko serve\n`
+  }start the service: ${serveCommandOf(config)}\n${signingKeyNoteOf(config)}`
   return wantsJson(argv)
     ? done(json({ ...view(restored), backup: restored.backup, replaced: restored.replaced }), note)
     : done(

@@ -7,6 +7,9 @@ import { Config, ConfigProvider, Effect, Either, Option } from "effect"
 /** The version of the API this service implements (OpenAPI `info.version`). */
 export const API_VERSION = "1.0.0"
 
+/** Where the SQLite database and the embedded signing key live unless KASKO_DATA_DIR says otherwise. */
+export const DEFAULT_DATA_DIRECTORY = "./data"
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const
 
 const integerBetween = (name: string, fallback: number, min: number, max: number) =>
@@ -21,7 +24,7 @@ const integerBetween = (name: string, fallback: number, min: number, max: number
 export const ServiceConfig = Config.all({
   port: integerBetween("PORT", 8080, 0, 65_535),
   host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
-  dataDirectory: Config.string("KASKO_DATA_DIR").pipe(Config.withDefault("./data")),
+  dataDirectory: Config.string("KASKO_DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIRECTORY)),
   databaseUrl: Config.option(
     Config.string("KASKO_DATABASE_URL").pipe(
       Config.validate({

@@ -92,6 +92,8 @@ describe("metrics", () => {
     expect(moved("kasko_webhook_delivery_lag_seconds_count")).toBe(4)
     expect(after.get("kasko_webhook_pending_deliveries")).toBe(0)
     expect(after.get("kasko_webhook_outbox_oldest_pending_seconds")).toBe(0)
+    // on SQLite: no PostgreSQL pool to show
+    expect([...after.keys()].filter((sample) => sample.startsWith("kasko_postgres_"))).toEqual([])
     expect(after.has("process_cpu_user_seconds_total")).toBe(true)
     expect(after.has("nodejs_heap_size_used_bytes")).toBe(true)
     expect(after.has("nodejs_eventloop_lag_p99_seconds")).toBe(true)

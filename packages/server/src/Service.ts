@@ -105,7 +105,9 @@ const closeServer = (server: Server) =>
 export const startService = async (options: ServiceOptions): Promise<RunningService> => {
   const { config } = options
   const logger = options.logger ?? makeLogger(config)
-  const metrics = Option.isSome(config.metricsPort) ? makeServiceMetrics() : undefined
+  const metrics = Option.isSome(config.metricsPort)
+    ? makeServiceMetrics(Option.isSome(config.databaseUrl) ? "postgres" : "sqlite")
+    : undefined
   const traced = tracesUrlOf(config) !== undefined
   const stores = serviceStores(config, metrics, traced)
   const authentication: Layer.Layer<Authentication.Authentication, unknown> =

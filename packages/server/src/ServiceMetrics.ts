@@ -48,10 +48,15 @@ export const boundedReading = <A>(
   }
 }
 
-export const makeServiceMetrics = () => {
+/** Which store the service runs on: only its own metrics are served (no pool gauges on SQLite, say). */
+export type StoreKind = "sqlite" | "postgres"
+
+export const makeServiceMetrics = (store: StoreKind) => {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const registers = [registry]
+  const sqliteRegisters = store === "sqlite" ? registers : []
+  const postgresRegisters = store === "postgres" ? registers : []
   let readBacklog: BacklogReading | undefined
   let readPool: (() => PostgresStores.PoolState) | undefined
   const metrics = {
@@ -62,7 +67,7 @@ export const makeServiceMetrics = () => {
       name: "kasko_postgres_pool_connections",
       help: "The PostgreSQL pool's connections, by state: in_use (checked out) or idle",
       labelNames: ["state"],
-      registers,
+      registers: postgresRegisters,
       collect() {
         if (readPool === undefined) return
         const pool = readPool()
@@ -73,7 +78,7 @@ export const makeServiceMetrics = () => {
     poolWaiting: new Gauge({
       name: "kasko_postgres_pool_waiting",
       help: "Queries waiting for a PostgreSQL connection from the pool",
-      registers,
+      registers: postgresRegisters,
       collect() {
         if (readPool !== undefined) this.set(readPool().waiting)
       }
@@ -152,7 +157,7 @@ export const makeServiceMetrics = () => {
       name: "kasko_sqlite_group_commit_quotes",
       help: "Quotes stored by one SQLite group commit (one transaction, one fsync)",
       buckets: BATCH_BUCKETS,
-      registers
+      registers: sqliteRegisters
     }),
     webhookAttempts: new Counter({
       name: "kasko_webhook_attempts_total",

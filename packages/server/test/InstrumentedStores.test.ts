@@ -24,7 +24,7 @@ const sampleTotal = async (metrics: ReturnType<typeof makeServiceMetrics>, name:
 }
 
 it("counts quotes created, activated and expired by what the stores did, and times each call", async () => {
-  const metrics = makeServiceMetrics()
+  const metrics = makeServiceMetrics("sqlite")
   const stores = instrumentedStores(Layer.merge(MemoryQuoteStore.layer, MemoryPartnerStore.layer), metrics)
   const purged = await Effect.runPromise(
     Effect.gen(function* () {

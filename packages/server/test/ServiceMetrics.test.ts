@@ -2,7 +2,8 @@
  * The gauges a scrape reads from the stores show what that scrape read: the
  * outbox's backlog as its own query answered (never the previous scrape's),
  * one query for both backlog gauges, and the pool as it was before the
- * scrape's own query joined the queue for a connection.
+ * scrape's own query joined the queue for a connection. Only the metrics of
+ * the store in use are served.
  */
 import type { EventOutbox } from "@kasko/core"
 import { expect, it } from "vitest"
@@ -20,7 +21,7 @@ const scrape = async (metrics: ReturnType<typeof makeServiceMetrics>, ...names: 
 }
 
 it("shows the backlog this scrape read, both gauges from one query", async () => {
-  const metrics = makeServiceMetrics()
+  const metrics = makeServiceMetrics("sqlite")
   const answers = [backlog(3, 1_000), backlog(0, undefined)]
   let reads = 0
   metrics.watchBacklog(
@@ -39,7 +40,7 @@ it("shows the backlog this scrape read, both gauges from one query", async () =>
 })
 
 it("does not count the scrape's own backlog query among the queries waiting for a pool connection", async () => {
-  const metrics = makeServiceMetrics()
+  const metrics = makeServiceMetrics("postgres")
   // the pool as pg-pool reports it: a query asked for while every connection is checked out waits
   let waiting = 0
   metrics.watchPool(() => ({ total: 10, idle: 0, waiting }))
@@ -52,4 +53,13 @@ it("does not count the scrape's own backlog query among the queries waiting for 
   expect(
     await scrape(metrics, "kasko_postgres_pool_waiting", 'kasko_postgres_pool_connections\\{state="in_use"\\}')
   ).toEqual([0, 10])
+})
+
+it("serves the metrics of the store the service runs on, not the other's", async () => {
+  const names = async (store: "sqlite" | "postgres") =>
+    [...(await makeServiceMetrics(store).registry.metrics()).matchAll(/^# TYPE (kasko_(?:sqlite|postgres)_\S+)/gm)].map(
+      (match) => match[1]
+    )
+  expect(await names("sqlite")).toEqual(["kasko_sqlite_group_commit_quotes"])
+  expect(await names("postgres")).toEqual(["kasko_postgres_pool_connections", "kasko_postgres_pool_waiting"])
 })

@@ -147,12 +147,15 @@ describe("the README's shell blocks", () => {
       }
     }
 
-    // the first request: the product definition and a priced offer
+    // the first requests: the product definition and a priced offer
     const walkthrough = outputs.find(
       (output) => output.includes("/products/") || output.includes('"product_name":"insurance-car-leasing"')
     )
     expect(walkthrough, outputs.join("\n----\n")).toMatch(/"product_name":"insurance-car-leasing"/)
     expect(walkthrough).toMatch(/"price":\{"annually":\d+,"monthly":\d+\}/)
+    // then a quote: created, read back (its id and price), activated (an empty object)
+    expect(walkthrough).toMatch(/\{"quote_id":"[0-9a-f-]{36}","price":\{"amount":\d+,"currency":"DKK"/)
+    expect(walkthrough).toMatch(/\}\{\}$/)
 
     // every service the blocks started answers: the SQLite one, the several-instances one on PostgreSQL with JWKS, the showcase
     expect(served.map((entry) => entry.block)).toEqual([

@@ -43,8 +43,12 @@ export const layer = (options: PostgresRateLimiterOptions): Layer.Layer<RateLimi
             max: 4,
             options: `-c search_path=${options.schema}`,
             application_name: `kasko:${options.schema}:rate-limit`,
+            // a count not made in time is made by the fallback instead: one given up on must never land later
+            // (waiting for a connection, it is dropped; at the server, where it may wait for a lock, the
+            // server cancels it, and its upsert rolls back)
             connectionTimeoutMillis: timeout,
-            query_timeout: timeout
+            query_timeout: timeout,
+            statement_timeout: timeout
           })
           // a lost connection is the fallback's business, never a crash
           created.on("error", (error) => options.onUnavailable?.(error))

@@ -7,7 +7,7 @@
  */
 import { afterEach, expect, it } from "vitest"
 import { burst, count, startInstancesInOneWindow } from "../http/RateLimitBurst.js"
-import type { TestService } from "../http/support.js"
+import { startTestService, type TestService } from "../http/support.js"
 import { scratchSchema } from "./ScratchSchema.js"
 import { testDatabaseUrl } from "./TestDatabase.js"
 
@@ -52,4 +52,42 @@ it("is counted by the instance alone while the table cannot be written, and requ
   // the counts given up on were not made later, once the table was free: each request is counted once, alone
   await new Promise((resolve) => setTimeout(resolve, 500))
   expect(await countedInTable()).toBe(countedBefore)
+})
+
+it("prunes ended windows even when that takes longer than a count may wait", async () => {
+  const client = admin()
+  // windows long ended: the pruning at start deletes them
+  await client.query(
+    `INSERT INTO ${schema}.rate_limit_windows (key, window_start, used) VALUES ('old-a', 0, 1), ('old-b', 60000, 2)`
+  )
+  const locker = admin()
+  await locker.query("BEGIN")
+  await locker.query(`LOCK TABLE ${schema}.rate_limit_windows IN ACCESS EXCLUSIVE MODE`)
+  const pruneWaiting = async () =>
+    Number(
+      (
+        await client.query(
+          "SELECT count(*) AS count FROM pg_stat_activity WHERE query LIKE 'DELETE FROM rate_limit_windows%' AND wait_event_type = 'Lock'"
+        )
+      ).rows[0].count
+    ) > 0
+  try {
+    started.push(await startTestService({ environment: ENVIRONMENT }))
+    for (let waited = 0; !(await pruneWaiting()); waited += 20) {
+      if (waited > 10_000) throw new Error("the pruning never ran")
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    // held past a count's 250 ms
+    await new Promise((resolve) => setTimeout(resolve, 600))
+  } finally {
+    await locker.query("ROLLBACK")
+  }
+  const remaining = async () =>
+    Number(
+      (await client.query(`SELECT count(*) AS count FROM ${schema}.rate_limit_windows WHERE key LIKE 'old-%'`)).rows[0]
+        .count
+    )
+  for (let waited = 0; (await remaining()) > 0 && waited < 2_000; waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  expect(await remaining()).toBe(0)
 })

@@ -18,7 +18,7 @@ export interface PostgresRateLimiterOptions {
   readonly fallback: RateLimiter.RateLimiter["Type"]
   /** Told when PostgreSQL could not count a request (for a log line). */
   readonly onUnavailable?: (error: unknown) => void
-  /** Longest wait for a count before the fallback counts instead (250 ms by default). */
+  /** Longest wait for a count before the fallback counts instead (250 ms by default; 100 ms more when PostgreSQL says nothing at all). */
   readonly timeoutMillis?: number
 }
 
@@ -28,8 +28,30 @@ const COUNT = `
   RETURNING used`
 const READ = "SELECT used FROM rate_limit_windows WHERE key = $1 AND window_start = $2"
 const PRUNE = "DELETE FROM rate_limit_windows WHERE window_start < $1"
+const CANCELLATION_MARGIN_MILLIS = 100
+const PRUNE_TIMEOUT_MILLIS = 60_000
 // windows are a minute (the longest is an hour for nobody yet): a day back is long past any of them
 const KEPT_MILLIS = 24 * 60 * 60 * 1000
+
+/**
+ * Deletes the windows that opened before `before`. A day of windows can take longer than a count may: the
+ * pruning lifts the connection's timeouts for its own statement, in a transaction of its own.
+ */
+const prune = async (pool: pg.Pool, before: number) => {
+  const client = await pool.connect()
+  try {
+    await client.query("BEGIN")
+    await client.query(`SET LOCAL statement_timeout = ${PRUNE_TIMEOUT_MILLIS}`)
+    // pg reads a query's own query_timeout over the connection's; its types do not list it
+    await client.query({ text: PRUNE, values: [before], query_timeout: PRUNE_TIMEOUT_MILLIS } as pg.QueryConfig)
+    await client.query("COMMIT")
+    client.release()
+  } catch (error) {
+    // the connection's state is unknown (in a transaction, or a statement still running): not for reuse
+    client.release(error as Error)
+    throw error
+  }
+}
 
 export const layer = (options: PostgresRateLimiterOptions): Layer.Layer<RateLimiter.RateLimiter> =>
   Layer.scoped(
@@ -43,12 +65,13 @@ export const layer = (options: PostgresRateLimiterOptions): Layer.Layer<RateLimi
             max: 4,
             options: `-c search_path=${options.schema}`,
             application_name: `kasko:${options.schema}:rate-limit`,
-            // a count not made in time is made by the fallback instead: one given up on must never land later
-            // (waiting for a connection, it is dropped; at the server, where it may wait for a lock, the
-            // server cancels it, and its upsert rolls back)
+            // A count not made in time is made by the fallback instead, so one given up on must not land later.
+            // Still waiting for a connection, it is dropped. At the server (waiting for a lock, say) the server
+            // cancels it and its upsert rolls back; the client waits a little longer than the server, so that
+            // it hears of the cancellation rather than giving up on a statement that could still commit.
             connectionTimeoutMillis: timeout,
-            query_timeout: timeout,
-            statement_timeout: timeout
+            statement_timeout: timeout,
+            query_timeout: timeout + CANCELLATION_MARGIN_MILLIS
           })
           // a lost connection is the fallback's business, never a crash
           created.on("error", (error) => options.onUnavailable?.(error))
@@ -59,7 +82,7 @@ export const layer = (options: PostgresRateLimiterOptions): Layer.Layer<RateLimi
       )
       yield* Effect.forkScoped(
         Effect.clockWith((clock) =>
-          Effect.tryPromise(() => pool.query(PRUNE, [clock.unsafeCurrentTimeMillis() - KEPT_MILLIS]))
+          Effect.tryPromise(() => prune(pool, clock.unsafeCurrentTimeMillis() - KEPT_MILLIS))
         ).pipe(Effect.ignore, Effect.repeat(Schedule.spaced(Duration.minutes(5))))
       )
       return RateLimiter.countedInSharedStore({

@@ -9,7 +9,7 @@
  * While the listener is not connected, every read answers a new value: nothing
  * remembered is used until it listens again.
  */
-import { Clock, Deferred, Effect, Exit, FiberId, Schedule, type Scope } from "effect"
+import { Clock, Deferred, Effect, Exit, FiberId, Runtime, Schedule, type Scope } from "effect"
 import pg from "pg"
 
 /** The channel the triggers notify; the payload is the schema whose partners or keys changed. */
@@ -97,18 +97,25 @@ export const listen = (options: ListenerOptions): Effect.Effect<Effect.Effect<nu
         yield* Effect.raceFirst(Deferred.await(lost), Effect.asVoid(heartbeat))
       })
 
-    // a connection that was lost is replaced at once; connecting again backs off while it fails
-    const listener = Effect.forever(Effect.acquireUseRelease(newClient, session, close).pipe(Effect.retry(RECONNECT)))
-    // the listener's own waits (backoff, heartbeat, the goodbye's timeout) are real time, whatever Clock the
-    // store's user runs on: under a test clock that never moves, closing a store mid-connect would wait forever
-    const start = Effect.forkIn(Effect.withClock(listener, Clock.make()), yield* Effect.scope)
+    // a connection that was lost is replaced at once; connecting again backs off while it fails; the listener's
+    // own waits (backoff, heartbeat, the goodbye's timeout) are real time, whatever Clock the store's user runs
+    // on: under a test clock that never moves, closing a store mid-connect would wait forever
+    const listener = Effect.withClock(
+      Effect.forever(Effect.acquireUseRelease(newClient, session, close).pipe(Effect.retry(RECONNECT))),
+      Clock.make()
+    )
+    const scope = yield* Effect.scope
+    const runtime = yield* Effect.runtime<never>()
     // started by the first read, not with the store: a store that never authenticates (a `kasko` admin command)
     // has nothing to remember, and opens no connection to listen on
     let started = false
 
-    return Effect.suspend(() => {
-      if (started) return Effect.succeed(listening === undefined ? ++generation : generation)
+    return Effect.sync(() => {
+      if (started) return listening === undefined ? ++generation : generation
       started = true
-      return Effect.as(start, ++generation)
+      // forked from the store's runtime, not from the first reader's fiber, whose span and annotations it would
+      // carry for good; and in the same step as the flag, so that no interruption can fall between the two
+      Runtime.runSync(runtime)(Effect.forkIn(listener, scope))
+      return ++generation
     })
   })

@@ -141,6 +141,29 @@ describe("webhook delivery", () => {
     }
   })
 
+  it("goes on delivering when the observer of its attempts throws", async () => {
+    const runtime = ManagedRuntime.make(engine())
+    const throwing = WebhookDispatcher.dispatchOnce({
+      owner: "test",
+      policy: LOCAL,
+      onAttempt: () => {
+        throw new Error("the metrics broke")
+      }
+    })
+    try {
+      await runtime.runPromise(
+        WebhookAdministration.createSubscription(PARTNER, { url: receiver.url, event_types: ["quote.created"] }, LOCAL)
+      )
+      await runtime.runPromise(QuotingService.createQuote(PARTNER, Examples.quoteRequest()))
+      expect(await runtime.runPromise(throwing)).toBe(1)
+      // recorded as delivered: nothing is left to send
+      expect(await runtime.runPromise(throwing)).toBe(0)
+      expect(receiver.received).toHaveLength(1)
+    } finally {
+      await runtime.dispose()
+    }
+  })
+
   it("dead-letters a delivery that fails for the whole retry window, and delivers it once replayed", async () => {
     const result = await Effect.runPromise(
       Effect.gen(function* () {

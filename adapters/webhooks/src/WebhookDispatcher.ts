@@ -79,12 +79,25 @@ export const dispatchOnce = (options: DispatcherOptions): Effect.Effect<number, 
     // the round's outcomes in one write: a busy outbox costs one commit per round, not one per delivery
     if (attempts.length > 0) yield* outbox.recordAttempts(options.owner, attempts)
     // told once recorded: an attempt counted as delivered is one the outbox no longer holds pending
-    for (const attempt of attempts) options.onAttempt?.(attempt.event, attempt.outcome)
+    for (const attempt of attempts) tell(options.onAttempt, attempt.event, attempt.outcome)
     return claimed.length
   }).pipe(
     // the outbox unreachable: nothing claimed this round, the loop tries again after its pause
     Effect.catchTag("StorageUnavailable", () => Effect.succeed(0))
   )
+
+/** Tells an observer of an attempt; an observer that throws must not stop the deliveries. */
+const tell = (
+  onAttempt: DispatcherOptions["onAttempt"],
+  event: QuoteEvents.QuoteEvent,
+  outcome: EventOutbox.AttemptOutcome
+) => {
+  try {
+    onAttempt?.(event, outcome)
+  } catch {
+    // an observer's own failure (metrics) is not the delivery's
+  }
+}
 
 const retryAtAfter = (
   attempts: number,

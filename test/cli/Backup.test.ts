@@ -266,6 +266,12 @@ describe("kasko backup and kasko restore", () => {
             database.prepare<[], string>("SELECT quote_id FROM quotes").pluck().all()
           )
         ).toEqual(expect.arrayContaining(quoteIds))
+
+        // restored where a path needs quoting: the command it suggests can be pasted as it is
+        const spaced = join(fresh.path, "data dir")
+        const restore = await kasko({ KASKO_DATA_DIR: spaced }, "restore", "--from", backupFile)
+        expect(restore.exitCode).toBe(0)
+        expect(restore.stderr.split("\n")[0]).toBe(`start the service: KASKO_DATA_DIR='${spaced}' kasko serve`)
       } finally {
         await other.stop()
       }

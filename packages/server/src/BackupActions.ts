@@ -74,8 +74,13 @@ export const takeBackup = async (argv: Arguments): Promise<CommandResult> => {
   )
 }
 
+/** A path as a shell word: as it is when that is safe, in single quotes otherwise. */
+const shellWord = (text: string) => (/^[\w./:@%+,=-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`)
+
 const serveCommandOf = (config: ServiceConfig) =>
-  config.dataDirectory === DEFAULT_DATA_DIRECTORY ? "kasko serve" : `KASKO_DATA_DIR=${config.dataDirectory} kasko serve`
+  config.dataDirectory === DEFAULT_DATA_DIRECTORY
+    ? "kasko serve"
+    : `KASKO_DATA_DIR=${shellWord(config.dataDirectory)} kasko serve`
 
 // the backup holds the database only: tokens are signed by the key beside it, which a new data directory lacks
 const signingKeyNoteOf = (config: ServiceConfig) =>

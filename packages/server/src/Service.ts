@@ -30,7 +30,7 @@ import { rateLimiterLayer } from "./RateLimits.js"
 import { listenForMetrics, type MetricsListener } from "./MetricsListener.js"
 import { boundedReading, makeServiceMetrics, requestObserverOf, webhookObserverOf } from "./ServiceMetrics.js"
 import { tracerLayer } from "./Tracing.js"
-import { databaseName } from "./Stores.js"
+import { databaseName, storeKindOf } from "./Stores.js"
 import {
   API_VERSION,
   endpointPolicyOf,
@@ -105,9 +105,7 @@ const closeServer = (server: Server) =>
 export const startService = async (options: ServiceOptions): Promise<RunningService> => {
   const { config } = options
   const logger = options.logger ?? makeLogger(config)
-  const metrics = Option.isSome(config.metricsPort)
-    ? makeServiceMetrics(Option.isSome(config.databaseUrl) ? "postgres" : "sqlite")
-    : undefined
+  const metrics = Option.isSome(config.metricsPort) ? makeServiceMetrics(storeKindOf(config)) : undefined
   const traced = tracesUrlOf(config) !== undefined
   const stores = serviceStores(config, metrics, traced)
   const authentication: Layer.Layer<Authentication.Authentication, unknown> =

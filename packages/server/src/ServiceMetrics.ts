@@ -48,10 +48,8 @@ export const boundedReading = <A>(
   }
 }
 
-/** Which store the service runs on: only its own metrics are served (no pool gauges on SQLite, say). */
-export type StoreKind = "sqlite" | "postgres"
-
-export const makeServiceMetrics = (store: StoreKind) => {
+/** `store`: which database the service runs on; only its own metrics are served (no pool gauges on SQLite, say). */
+export const makeServiceMetrics = (store: "sqlite" | "postgres") => {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
   const registers = [registry]
@@ -87,8 +85,9 @@ export const makeServiceMetrics = (store: StoreKind) => {
     watchPool: (read: () => PostgresStores.PoolState) => {
       readPool = read
     },
-    // Read from the store when scraped. Both gauges ask for the reading, and the one scrape shares one query
-    // (`boundedReading`): each waits for its own answer, so neither shows what an earlier scrape read.
+    // Read from the store when scraped. Both gauges ask for the reading and wait for it (so neither shows what
+    // an earlier scrape read), sharing the one query in flight (`boundedReading`) — started by this scrape, or
+    // by an earlier one that gave up waiting for it.
     webhookBacklogAge: new Gauge({
       name: "kasko_webhook_outbox_oldest_pending_seconds",
       help: "Age of the oldest event not yet delivered to every subscription (0 when none waits)",

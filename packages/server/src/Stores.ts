@@ -13,6 +13,10 @@ import type { ServiceConfig } from "./ServiceConfig.js"
 /** The database file inside the data directory. */
 export const databaseFile = (config: ServiceConfig) => join(config.dataDirectory, "kasko.db")
 
+/** Which database the configuration names. */
+export const storeKindOf = (config: ServiceConfig): "sqlite" | "postgres" =>
+  Option.isSome(config.databaseUrl) ? "postgres" : "sqlite"
+
 /** The stores the configuration names. */
 export const storesLayer = (
   config: ServiceConfig,

@@ -15,16 +15,13 @@ import { Effect, Layer, ManagedRuntime, TestClock, TestContext } from "effect"
 import { Webhook } from "standardwebhooks"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { startClock } from "../support.js"
-import { type Receiver, startReceiver } from "./Receiver.js"
+import { headersOf, type Receiver, startReceiver } from "./Receiver.js"
 
 // the receiver listens on 127.0.0.1 over http: allowed here, as KASKO_WEBHOOKS_ALLOW_INSECURE allows it locally
 const LOCAL = { allowInsecure: true, allowPrivateAddresses: true }
 const PARTNER = "alice-leasing"
 const engine = () => Layer.mergeAll(MemoryQuoteStore.layer, IdGenerator.layerSequential, TariffBook.shipped)
 const dispatch = WebhookDispatcher.dispatchOnce({ owner: "test", policy: LOCAL, random: () => 0 })
-
-const headersOf = (received: Receiver["received"][number]): Record<string, string> =>
-  Object.fromEntries(Object.entries(received.headers).map(([name, value]) => [name, String(value)]))
 
 describe("webhook delivery", () => {
   let receiver: Receiver

@@ -15,6 +15,10 @@ export interface Receiver {
   readonly close: () => Promise<void>
 }
 
+/** A delivery's headers as the Standard Webhooks verifier takes them: each a string. */
+export const headersOf = (received: Received): Record<string, string> =>
+  Object.fromEntries(Object.entries(received.headers).map(([name, value]) => [name, String(value)]))
+
 export const startReceiver = async (): Promise<Receiver> => {
   const received: Array<Received> = []
   let status = 204

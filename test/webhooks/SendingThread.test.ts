@@ -16,7 +16,7 @@ import { createServer, type Server, type Socket } from "node:net"
 import type { AddressInfo } from "node:net"
 import { Webhook } from "standardwebhooks"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { type Receiver, startReceiver } from "./Receiver.js"
+import { headersOf, type Receiver, startReceiver } from "./Receiver.js"
 
 const LOCAL = { allowInsecure: true, allowPrivateAddresses: true }
 const PARTNER = "alice-leasing"
@@ -92,8 +92,9 @@ describe("the sending thread", () => {
     await runtime.dispose()
 
     const [message] = receiver.received
-    const headers = Object.fromEntries(Object.entries(message!.headers).map(([name, value]) => [name, String(value)]))
-    expect(new Webhook(subscription.secret).verify(message!.body, headers)).toMatchObject({ quote_id: quote.quote_id })
+    expect(new Webhook(subscription.secret).verify(message!.body, headersOf(message!))).toMatchObject({
+      quote_id: quote.quote_id
+    })
   })
 
   it("sends the service dispatcher's attempts while the service's own event loop is busy", async () => {

@@ -32,6 +32,10 @@ export default {
       ignoreDependencies: ["csv-parse"]
     },
     "adapters/*": {},
+    "adapters/sqlite": {
+      // test/Soak.test.ts starts soak-child.mjs as a child process (--expose-gc), by path
+      entry: ["test/soak-child.mjs"]
+    },
     "adapters/express": {
       // /docs serves swagger-ui-dist's files from its directory, found with createRequire(…).resolve: never imported
       ignoreDependencies: ["swagger-ui-dist"]

@@ -31,7 +31,7 @@ describe("the packed packages", () => {
           "@kasko/memory": "file:./kasko-memory-0.0.0.tgz",
           effect: "3.22.4"
         },
-        devDependencies: { "@types/node": "^20.19.0" }
+        devDependencies: { "@types/node": "^24.10.0" }
       })
     )
     execFileSync("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], {
@@ -62,8 +62,12 @@ describe("the packed packages", () => {
       })
     )
     // the workspace's compiler, the packed declarations: no path leads back into the workspace
-    execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", directory.path], {
-      encoding: "utf8"
-    })
+    execFileSync(
+      process.execPath,
+      [join(ROOT, "node_modules", "@typescript", "native", "bin", "tsc"), "-p", directory.path],
+      {
+        encoding: "utf8"
+      }
+    )
   }, 180_000)
 })

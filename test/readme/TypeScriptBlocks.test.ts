@@ -14,7 +14,7 @@ import { join, relative, resolve } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 
 const ROOT = join(import.meta.dirname, "..", "..")
-const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc")
+const TSC = join(ROOT, "node_modules", "@typescript", "native", "bin", "tsc")
 // a dot directory: `tsc -b` of the test project (include **/*.ts) does not see it while it exists
 const BLOCKS_PREFIX = ".typescript-blocks-"
 const NOT_SEARCHED = new Set(["node_modules", "dist", ".git"])

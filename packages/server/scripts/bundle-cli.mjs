@@ -96,7 +96,7 @@ if (!upToDate()) {
     splitting: true,
     format: "esm",
     platform: "node",
-    target: "node20.19",
+    target: "node22.19",
     // the workspace packages import by their "source" condition in tests; the bundle takes what tsc built
     conditions: ["default"],
     // CommonJS packages bundled into an ES module still call require for Node's own modules

@@ -247,3 +247,27 @@ describe("the rate limits", () => {
     expect(answer.headers["ratelimit-remaining"]).toBe("29")
   })
 })
+
+describe("tokens the service cannot verify", () => {
+  it("answers a token whose header names an algorithm the embedded key cannot do (RS256) with 401, counted toward the failure limit, logged below warn", async () => {
+    const linesBefore = service.server.logLines.length
+    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url")
+    const token = `${encode({ alg: "RS256", typ: "JWT" })}.${encode({ sub: "alice-leasing", exp: 9_999_999_999 })}.AAAA`
+    const headers = {
+      authorization: `Bearer ${token}`,
+      "ocp-apim-subscription-key": service.partners["alice-leasing"]!.subscriptionKey,
+      "content-type": "application/json"
+    }
+    const answers: Array<RawAnswer> = []
+    for (let attempt = 0; attempt < 45; attempt++)
+      answers.push(await send("POST", OFFER, headers, JSON.stringify(Examples.offerRequest()), "127.0.0.3"))
+    expectProblem(answers[0]!, 401)
+    expect(answers[0]!.headers["www-authenticate"]).toBe(
+      'Bearer realm="kasko", error="invalid_token", error_description="the token is signed with an algorithm this service does not accept"'
+    )
+    // 40 failures a minute per address (this file's limit), then 429 — never a 503 with Retry-After
+    expect(answers.map((answer) => answer.status)).toEqual([...Array(40).fill(401), ...Array(5).fill(429)])
+    const loud = service.server.logLines.slice(linesBefore).filter((line) => (line["level"] as number) >= 40)
+    expect(loud).toEqual([])
+  })
+})

@@ -126,6 +126,21 @@ describe("JWKS mode", () => {
     expect((await offerWith(await sign(unpublished))).status).toBe(200)
   })
 
+  it("answers 401, not 503, to a forged token whose header names an algorithm and key the set cannot verify", async () => {
+    published = [await makeKey("key-2026-06", "ES256")]
+    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url")
+    const forged = (header: object) =>
+      `${encode(header)}.${encode({ sub: "fleet-leasing", iss: ISSUER, aud: AUDIENCE, exp: 9_999_999_999 })}.AAAA`
+    for (const header of [
+      { alg: "RS256" },
+      { alg: "ES256", kid: "key-2026-06" },
+      { alg: "RS256", kid: "key-2026-06" }
+    ]) {
+      const answer = await offerWith(forged(header))
+      expect({ header, status: answer.status }).toEqual({ header, status: 401 })
+    }
+  })
+
   it("rejects a token of the right key but the wrong issuer or audience", async () => {
     const key = await makeKey("key-2026-03", "ES256")
     published = [key]

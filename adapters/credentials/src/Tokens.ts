@@ -121,8 +121,32 @@ const CLAIM_PROBLEMS: Readonly<Record<string, string>> = {
   iat: "the token's issue time lies in the future"
 }
 
-/** Why jose refused a token, in words for its bearer; throws what is not the token's fault. */
+/**
+ * The identity provider's key set could not be fetched or read: the service, not the token, is at fault (503).
+ * Only the key set's own resolution throws it, so nothing a token says can make verification fail this way.
+ */
+export class KeySetUnavailable extends Error {
+  override readonly name = "KeySetUnavailable"
+}
+
+/**
+ * A remote key set whose failures to produce a key set are told apart from a token naming a key it lacks:
+ * jose throws a bare JOSEError, JWKSTimeout or JWKSInvalid for the first, and fetch a TypeError.
+ */
+const keySetResolver =
+  (keySet: JWTVerifyGetKey): JWTVerifyGetKey =>
+  async (header, token) => {
+    try {
+      return await keySet(header, token)
+    } catch (error) {
+      if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) throw error
+      throw new KeySetUnavailable(error instanceof Error ? error.message : String(error))
+    }
+  }
+
+/** Why jose refused a token, in words for its bearer; throws only when the key set was unavailable. */
 const rejectionOf = (error: unknown): RejectedToken => {
+  if (error instanceof KeySetUnavailable) throw error
   if (error instanceof errors.JWTExpired) return { rejected: "the token has expired" }
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.reason === "missing") return { rejected: `the token lacks the ${error.claim} claim` }
@@ -130,18 +154,13 @@ const rejectionOf = (error: unknown): RejectedToken => {
   }
   if (error instanceof errors.JWSSignatureVerificationFailed)
     return { rejected: "the token's signature does not verify" }
-  if (error instanceof errors.JWKSNoMatchingKey)
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys)
     return { rejected: "the token is signed with a key this service does not know" }
   if (error instanceof errors.JOSEAlgNotAllowed || error instanceof errors.JOSENotSupported) {
     return { rejected: "the token is signed with an algorithm this service does not accept" }
   }
-  // the key set could not be fetched or read (jose throws the bare JOSEError for that): not the token's fault
-  const keySetUnavailable =
-    error instanceof errors.JWKSTimeout ||
-    error instanceof errors.JWKSInvalid ||
-    !(error instanceof errors.JOSEError) ||
-    error.constructor === errors.JOSEError
-  if (keySetUnavailable) throw error
+  // anything else jose or WebCrypto throws over the token's header, payload or signature (a TypeError for an
+  // algorithm the key cannot do, say) is the token's fault: refused like any bad token, counted as a failure
   return { rejected: "the token is not a well-formed signed JWT" }
 }
 
@@ -162,14 +181,16 @@ const lifetimeProblem = (payload: JWTPayload, rules: TokenRules, nowSeconds: num
     : undefined
 }
 
-const verifyToken =
-  (key: CryptoKey | JWTVerifyGetKey, expected: TokenRules) =>
-  async (
+const verifyToken = (key: CryptoKey | JWTVerifyGetKey, expected: TokenRules) => {
+  const resolvedKey = typeof key === "function" ? keySetResolver(key) : key
+  // the embedded key verifies its own algorithm only; a key set's keys each say theirs
+  const algorithms = typeof key === "function" ? ACCEPTED_ALGORITHMS : [SIGNING_ALGORITHM]
+  return async (
     token: string
   ): Promise<{ readonly token: VerifiedToken; readonly expiresAtSeconds: number } | RejectedToken> => {
     try {
-      const { payload } = await jwtVerify(token, key as CryptoKey, {
-        algorithms: ACCEPTED_ALGORITHMS,
+      const { payload } = await jwtVerify(token, resolvedKey as CryptoKey, {
+        algorithms,
         issuer: expected.issuer,
         audience: expected.audience,
         requiredClaims: ["exp", "sub"],
@@ -183,6 +204,7 @@ const verifyToken =
       return rejectionOf(error)
     }
   }
+}
 
 /** JWKS mode: the identity provider's key set, cached and refetched when a token names a key it does not hold. */
 export const remoteKeySet = (url: string, cacheMaxAgeSeconds: number, cooldownSeconds: number): JWTVerifyGetKey =>

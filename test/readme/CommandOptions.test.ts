@@ -58,7 +58,11 @@ const mentionsOf = (file: string): ReadonlyArray<Mention> =>
   readFileSync(join(ROOT, file), "utf8")
     .split("\n")
     .flatMap((text, index) =>
-      [...text.matchAll(/(?:^|[\s`(])(?:npx |pnpm@10 exec )?kasko ((?:[a-z][a-z-]*|--?[a-z][^\s`|]*|[^\s`|]+)(?: [^`|#\n]*)?)/g)]
+      [
+        ...text.matchAll(
+          /(?:^|[\s`(])(?:npx |pnpm@10 exec )?kasko ((?:[a-z][a-z-]*|--?[a-z][^\s`|]*|[^\s`|]+)(?: [^`|#\n]*)?)/g
+        )
+      ]
         // prose mentions ("kasko is", "kasko's") are not commands; a command line starts with a command word
         .map((match) => ({ file, line: index + 1, words: match[1]!.trim().split(/\s+/) }))
     )

@@ -125,7 +125,7 @@ const CLAIM_PROBLEMS: Readonly<Record<string, string>> = {
  * The identity provider's key set could not be fetched or read: the service, not the token, is at fault (503).
  * Only the key set's own resolution throws it, so nothing a token says can make verification fail this way.
  */
-export class KeySetUnavailable extends Error {
+class KeySetUnavailable extends Error {
   override readonly name = "KeySetUnavailable"
 }
 

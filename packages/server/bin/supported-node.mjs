@@ -1,8 +1,12 @@
-// Which Node.js kasko runs on: 22.19 or later (24, the active LTS, recommended). Kept apart from the
-// command so the check runs before anything that a too-old Node would fail on less clearly.
+// Which Node.js kasko runs on: what this package's `engines` says (22.19 or later; 24 recommended). Kept apart
+// from the command, and free of any import but node:fs, so the check runs before anything a too-old Node
+// would fail on less clearly.
+import { readFileSync } from "node:fs"
 
-/** The oldest Node.js release kasko supports, as [major, minor]. */
-export const OLDEST_SUPPORTED = [22, 19]
+const engines = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).engines.node
+
+/** The oldest Node.js release kasko supports, as [major, minor], from `engines` (">=22.19.0"). */
+export const OLDEST_SUPPORTED = /^>=(\d+)\.(\d+)\.\d+$/.exec(engines).slice(1, 3).map(Number)
 
 /** The reason a Node.js version (as `process.versions.node` spells it) cannot run kasko, or undefined when it can. */
 export const unsupportedNodeReason = (version) => {

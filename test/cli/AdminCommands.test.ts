@@ -213,3 +213,32 @@ describe("kasko tokens issue", () => {
     })
   })
 })
+
+describe("kasko webhooks add", () => {
+  it("refuses a subscription beyond KASKO_WEBHOOK_SUBSCRIPTIONS_PER_PARTNER with exit 1, saying what to do", async () => {
+    await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset Øst A/S")
+    process.env["KASKO_WEBHOOK_SUBSCRIPTIONS_PER_PARTNER"] = "2"
+    try {
+      const exitCodes = []
+      for (const index of [1, 2, 3])
+        exitCodes.push(
+          (await kasko("webhooks", "add", "--partner", "bilhuset", "--url", `https://hooks.bilhuset.example/${index}`))
+            .exitCode
+        )
+      expect(exitCodes).toEqual([0, 0, 1])
+      const refused = await kasko(
+        "webhooks",
+        "add",
+        "--partner",
+        "bilhuset",
+        "--url",
+        "https://hooks.bilhuset.example/4"
+      )
+      expect(refused.stderr).toContain(
+        "the partner has 2 webhook subscriptions, as many as one partner may have (KASKO_WEBHOOK_SUBSCRIPTIONS_PER_PARTNER): remove one first"
+      )
+    } finally {
+      delete process.env["KASKO_WEBHOOK_SUBSCRIPTIONS_PER_PARTNER"]
+    }
+  })
+})

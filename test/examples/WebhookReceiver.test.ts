@@ -64,6 +64,7 @@ describe("the webhook receiver example", () => {
     // the same delivery again (a retry after a lost answer): acknowledged, not handed on twice
     const delivery: EventOutbox.ClaimedDelivery = {
       delivery_id: "dlv_again",
+      subscription_id: "whk_receiver",
       event: {
         event_id: `evt_${quote.quote_id}_created`,
         type: "quote.created",

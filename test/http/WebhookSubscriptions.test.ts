@@ -8,7 +8,9 @@
 import { describe, expect, it } from "vitest"
 import { addPartner, serviceWithPartners } from "./credentials.js"
 
-const service = serviceWithPartners("webhook-subscriptions", ["alice-leasing", "bob-dealer"])
+const service = serviceWithPartners("webhook-subscriptions", ["alice-leasing", "bob-dealer", "carl-cars"], {
+  KASKO_WEBHOOK_SUBSCRIPTIONS_PER_PARTNER: "3"
+})
 
 const SUBSCRIBE = { url: "https://hooks.alice.example/kasko", event_types: ["quote.created", "quote.expired"] }
 
@@ -84,6 +86,37 @@ describe("webhook subscriptions over HTTP", () => {
     expect(answer.body.violations).toEqual(
       expect.arrayContaining([expect.objectContaining({ field, message: expect.stringContaining(message) })])
     )
+  })
+
+  it("refuses a partner's subscription beyond the limit with 409 saying so; others' and a freed place are unaffected", async () => {
+    const carl = service.partners["carl-cars"]!.headers
+    const subscribe = (headers: Record<string, string>, index: number) =>
+      service.client.request("POST", "/webhooks/subscriptions", {
+        body: { ...SUBSCRIBE, url: `https://hooks.carl.example/${index}` },
+        headers
+      })
+    const statuses = []
+    for (let index = 0; index < 4; index++) statuses.push((await subscribe(carl, index)).status)
+    expect(statuses).toEqual([200, 200, 200, 409])
+    const refused = await subscribe(carl, 4)
+    expect(refused.headers.get("content-type")).toContain("application/problem+json")
+    expect(refused.body).toEqual({
+      type: "https://kasko.example/problems/subscription-limit-reached",
+      title: "Conflict",
+      status: 409,
+      detail:
+        "A partner may have at most 3 webhook subscriptions: delete one (DELETE /webhooks/subscriptions/{subscription_id}) before adding another."
+    })
+    // another partner's are its own
+    expect((await subscribe(service.partners["bob-dealer"]!.headers, 9)).status).toBe(200)
+    // a deleted one frees its place
+    const [first] = (await service.client.request("GET", "/webhooks/subscriptions", { headers: carl })).body
+      .subscriptions as Array<{ subscription_id: string }>
+    expect(
+      (await service.client.request("DELETE", `/webhooks/subscriptions/${first!.subscription_id}`, { headers: carl }))
+        .status
+    ).toBe(200)
+    expect((await subscribe(carl, 5)).status).toBe(200)
   })
 
   it("refuses a token without webhooks:manage with insufficient_scope", async () => {

@@ -31,14 +31,17 @@ describe("webhook order across instances on PostgreSQL", () => {
       )
     await runtime.runPromise(
       Effect.gen(function* () {
-        yield* (yield* WebhookSubscriptions.WebhookSubscriptions).insert({
-          subscription_id: "whk_ordering",
-          partner_id: fixture!.partner_id,
-          url: "https://hooks.example/ordering",
-          event_types: ["quote.created", "quote.activated"],
-          secret: `whsec_${Buffer.alloc(32, 3).toString("base64")}`,
-          created_at: 1
-        })
+        yield* (yield* WebhookSubscriptions.WebhookSubscriptions).insert(
+          {
+            subscription_id: "whk_ordering",
+            partner_id: fixture!.partner_id,
+            url: "https://hooks.example/ordering",
+            event_types: ["quote.created", "quote.activated"],
+            secret: `whsec_${Buffer.alloc(32, 3).toString("base64")}`,
+            created_at: 1
+          },
+          10
+        )
         const store = yield* QuoteStore.QuoteStore
         yield* store.insert(fixture!)
         yield* store.markActivated(fixture!.partner_id, fixture!.quote_id, now)

@@ -10,10 +10,10 @@
  */
 import { EventOutbox, type QuoteEvents, QuoteStore, WebhookSubscriptions } from "@kasko/core"
 import type { WebhookEndpoints } from "@kasko/core/transport"
-import { QuoteLifecycle } from "@kasko/core/storage"
+import { DeliveryAllowance, QuoteLifecycle } from "@kasko/core/storage"
 import { Effect, Exit, type Layer, Option } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
-import { makeFixtures } from "./fixtures.js"
+import { makeFixtures, variantOf } from "./fixtures.js"
 
 type StoredQuote = QuoteStore.StoredQuote
 type Stores = QuoteStore.QuoteStore | EventOutbox.EventOutbox | WebhookSubscriptions.WebhookSubscriptions
@@ -195,6 +195,8 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       )
 
     const LEASE = 30_000
+    // more subscriptions than any test makes: the limit has a test of its own
+    const NO_LIMIT = 1_000
     const subscription = (
       partnerId: string,
       id: string,
@@ -216,8 +218,8 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       const [ours, theirs] = fixtures
       const claimed = await withTools(({ store, outbox, subscriptions }) =>
         Effect.gen(function* () {
-          yield* subscriptions.insert(subscription(ours!.partner_id, "all"))
-          yield* subscriptions.insert(subscription(ours!.partner_id, "activations", ["quote.activated"]))
+          yield* subscriptions.insert(subscription(ours!.partner_id, "all"), NO_LIMIT)
+          yield* subscriptions.insert(subscription(ours!.partner_id, "activations", ["quote.activated"]), NO_LIMIT)
           yield* store.insert(ours!)
           yield* store.insert({ ...theirs!, partner_id: "someone-else" })
           return yield* outbox.claimDeliveries({ now: ours!.created_at, owner: "a", leaseMillis: LEASE, limit: 10 })
@@ -226,6 +228,7 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       expect(claimed).toEqual([
         {
           delivery_id: `dlv_whk_all_evt_${ours!.quote_id}_created`,
+          subscription_id: "whk_all",
           event: expect.objectContaining({ event_id: `evt_${ours!.quote_id}_created`, type: "quote.created" }),
           url: "https://hooks.example/all",
           secret: subscription(ours!.partner_id, "all").secret,
@@ -240,7 +243,7 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       const backlogs = await withTools(({ store, outbox, subscriptions }) =>
         Effect.gen(function* () {
           const seen = [yield* outbox.backlog]
-          yield* subscriptions.insert(subscription(ours!.partner_id, "backlog", ["quote.created"]))
+          yield* subscriptions.insert(subscription(ours!.partner_id, "backlog", ["quote.created"]), NO_LIMIT)
           yield* store.insert(ours!)
           yield* store.insert({ ...second!, created_at: ours!.created_at + 5 })
           seen.push(yield* outbox.backlog)
@@ -283,7 +286,7 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       const now = fixture.created_at
       const result = await withTools(({ store, outbox, subscriptions }) =>
         Effect.gen(function* () {
-          yield* subscriptions.insert(subscription(fixture.partner_id, "one"))
+          yield* subscriptions.insert(subscription(fixture.partner_id, "one"), NO_LIMIT)
           yield* store.insert(fixture)
           const first = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
           const whileLeased = yield* outbox.claimDeliveries({
@@ -333,7 +336,7 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       const now = Math.max(first!.created_at, second!.created_at)
       const result = await withTools(({ store, outbox, subscriptions }) =>
         Effect.gen(function* () {
-          yield* subscriptions.insert(subscription(partnerId, "batch"))
+          yield* subscriptions.insert(subscription(partnerId, "batch"), NO_LIMIT)
           yield* store.insert(first!)
           yield* store.insert({ ...second!, partner_id: partnerId })
           const claimed = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
@@ -363,7 +366,7 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       const now = fixture.created_at
       const result = await withTools(({ store, outbox, subscriptions }) =>
         Effect.gen(function* () {
-          yield* subscriptions.insert(subscription(fixture.partner_id, "flaky"))
+          yield* subscriptions.insert(subscription(fixture.partner_id, "flaky"), NO_LIMIT)
           yield* store.insert(fixture)
           const [first] = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
           yield* outbox.recordAttempt(first!.delivery_id, "a", {
@@ -410,7 +413,7 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       const now = fixture.created_at + DAY
       const result = await withTools(({ store, outbox, subscriptions }) =>
         Effect.gen(function* () {
-          yield* subscriptions.insert(subscription(fixture.partner_id, "ordered"))
+          yield* subscriptions.insert(subscription(fixture.partner_id, "ordered"), NO_LIMIT)
           yield* store.insert(fixture)
           yield* store.markActivated(fixture.partner_id, fixture.quote_id, now)
           const firstRound = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
@@ -447,16 +450,101 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       expect(result.secondRound.map((delivery) => delivery.event.type)).toEqual(["quote.activated"])
     })
 
+    describe("sharing the dispatcher among partners", () => {
+      const BUSY = "busy-partner"
+      const QUIET = "quiet-partner"
+      /** Six due deliveries of a busy partner's endpoint, then one of a quiet partner's; answers when all are due. */
+      const sixAndOne = (tools: Tools) =>
+        Effect.gen(function* () {
+          const fixture = fixtures[0]!
+          yield* tools.subscriptions.insert(subscription(BUSY, "busy"), NO_LIMIT)
+          yield* tools.subscriptions.insert(subscription(QUIET, "quiet"), NO_LIMIT)
+          for (let index = 0; index < 6; index++)
+            yield* tools.store.insert(
+              variantOf(fixture, 100 + index, { partner_id: BUSY, created_at: fixture.created_at + index })
+            )
+          yield* tools.store.insert(variantOf(fixture, 200, { partner_id: QUIET, created_at: fixture.created_at + 10 }))
+          return fixture.created_at + 10
+        })
+      const partnersOf = (claimed: ReadonlyArray<EventOutbox.ClaimedDelivery>) =>
+        claimed.map((delivery) => delivery.event.partner_id)
+      const claimWith = (limits: Partial<EventOutbox.DeliveryClaim>) =>
+        withTools((tools) =>
+          Effect.flatMap(sixAndOne(tools), (now) =>
+            tools.outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 4, ...limits })
+          )
+        )
+
+      it("gives each partner its share first, then what is free to endpoints not known to be slow", async () => {
+        const shares = { perPartnerLimit: 2, perSubscriptionLimit: 2 }
+        // the busy partner's two (its oldest), the quiet one's, then a third of the busy one's in the free slot
+        expect(partnersOf(await claimWith(shares))).toEqual([BUSY, BUSY, QUIET, BUSY])
+        // its endpoint seen to be slow: held to its share, the fourth slot stays free
+        expect(partnersOf(await claimWith({ ...shares, slowSubscriptions: new Set(["whk_busy"]) }))).toEqual([
+          BUSY,
+          BUSY,
+          QUIET
+        ])
+        // held to one at a time per endpoint, and slow: one of the busy partner's
+        expect(
+          partnersOf(await claimWith({ ...shares, perSubscriptionLimit: 1, slowSubscriptions: new Set(["whk_busy"]) }))
+        ).toEqual([BUSY, QUIET])
+      })
+
+      it("serves first the partner with fewest in flight, whose deliveries waited less", async () => {
+        const inFlight = {
+          partners: new Map([[BUSY, 2]]),
+          subscriptions: new Map([["whk_busy", 2]])
+        }
+        // one slot free: the quiet partner's, though the busy partner's waited longer
+        expect(partnersOf(await claimWith({ limit: 1, perPartnerLimit: 2, inFlight }))).toEqual([QUIET])
+        // its share in flight already, the busy partner takes only what is left after the quiet one's
+        expect(partnersOf(await claimWith({ limit: 3, perPartnerLimit: 2, inFlight }))).toEqual([QUIET, BUSY, BUSY])
+      })
+
+      it("makes another partner's new event a delivery in the first claim, however many events one partner has waiting", async () => {
+        const fixture = fixtures[0]!
+        const now = fixture.created_at + 1_000
+        const claimed = await withTools(({ store, outbox, subscriptions }) =>
+          Effect.gen(function* () {
+            for (let index = 0; index < 30; index++)
+              yield* subscriptions.insert(subscription(BUSY, `busy-${index}`), NO_LIMIT)
+            yield* subscriptions.insert(subscription(QUIET, "quiet"), NO_LIMIT)
+            // 3 000 deliveries of the busy partner to make, its events all older than the quiet partner's one
+            for (let index = 0; index < 100; index++)
+              yield* store.insert(
+                variantOf(fixture, 300 + index, { partner_id: BUSY, created_at: fixture.created_at + index })
+              )
+            yield* store.insert(variantOf(fixture, 500, { partner_id: QUIET, created_at: fixture.created_at + 200 }))
+            const claimed = yield* outbox.claimDeliveries({
+              now,
+              owner: "a",
+              leaseMillis: LEASE,
+              limit: 20,
+              perPartnerLimit: 10
+            })
+            const made = yield* outbox.deliveriesOf(BUSY, { limit: 10_000, deadLetteredOnly: false })
+            return { claimed, made: made.length }
+          })
+        )
+        expect(partnersOf(claimed.claimed).filter((partner) => partner === QUIET)).toEqual([QUIET])
+        expect(claimed.claimed.length).toBe(20)
+        // the claim made a bounded share of the busy partner's 3 000 deliveries, the rest wait for later claims
+        expect(claimed.made).toBeGreaterThan(0)
+        expect(claimed.made).toBeLessThanOrEqual(DeliveryAllowance.FAN_OUT_PER_CLAIM)
+      })
+    })
+
     it("sends an event to the subscriptions of its time: not to one made after, not to one removed", async () => {
       const [first, second] = fixtures
       const partnerId = first!.partner_id
       const now = Math.max(first!.created_at, second!.created_at)
       const result = await withTools(({ store, outbox, subscriptions }) =>
         Effect.gen(function* () {
-          yield* subscriptions.insert(subscription(partnerId, "early"))
+          yield* subscriptions.insert(subscription(partnerId, "early"), NO_LIMIT)
           yield* store.insert(first!)
           yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 0 })
-          yield* subscriptions.insert(subscription(partnerId, "late"))
+          yield* subscriptions.insert(subscription(partnerId, "late"), NO_LIMIT)
           yield* store.insert({ ...second!, partner_id: partnerId })
           const removed = yield* subscriptions.remove(partnerId, "whk_early")
           const claimed = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
@@ -471,12 +559,30 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       expect(result.listed.map((delivery) => delivery.subscription_id)).toEqual(["whk_late"])
     })
 
+    it("stores a partner's subscription only while it has fewer than the limit; other partners' do not count", async () => {
+      const stored = await withTools(({ subscriptions }) =>
+        Effect.gen(function* () {
+          const answers: Array<boolean> = []
+          answers.push(yield* subscriptions.insert(subscription("bob", "b1"), 2))
+          for (const id of ["a1", "a2", "a3"]) answers.push(yield* subscriptions.insert(subscription("alice", id), 2))
+          yield* subscriptions.remove("alice", "whk_a1")
+          answers.push(yield* subscriptions.insert(subscription("alice", "a4"), 2))
+          return {
+            answers,
+            alices: (yield* subscriptions.subscriptionsOf("alice")).map((each) => each.subscription_id)
+          }
+        })
+      )
+      expect(stored.answers).toEqual([true, true, true, false, true])
+      expect(stored.alices).toEqual(["whk_a2", "whk_a4"])
+    })
+
     it("keeps each partner's subscriptions its own: listing, removing, rotating the secret", async () => {
       const result = await withTools(({ subscriptions }) =>
         Effect.gen(function* () {
-          yield* subscriptions.insert(subscription("alice", "a1"))
-          yield* subscriptions.insert({ ...subscription("alice", "a2", ["quote.expired"]), created_at: 2 })
-          yield* subscriptions.insert(subscription("bob", "b1"))
+          yield* subscriptions.insert(subscription("alice", "a1"), NO_LIMIT)
+          yield* subscriptions.insert({ ...subscription("alice", "a2", ["quote.expired"]), created_at: 2 }, NO_LIMIT)
+          yield* subscriptions.insert(subscription("bob", "b1"), NO_LIMIT)
           const alices = yield* subscriptions.subscriptionsOf("alice")
           const bobRotatesAlices = yield* subscriptions.rotateSecret("bob", "whk_a1", "whsec_bob")
           const rotated = yield* subscriptions.rotateSecret("alice", "whk_a1", "whsec_new")

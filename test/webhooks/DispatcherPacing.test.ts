@@ -1,8 +1,9 @@
 /**
- * The dispatcher's pace. Under load (each round claims a full batch) a round
- * begins no sooner than `busyIntervalMillis` after the one before it, so the
- * outbox's claims and records stay a few writes a second on the service's
- * event loop; when a round finds less than a batch it waits the poll interval.
+ * The dispatcher's pace. A pass that claims every free slot is followed by
+ * another once `busyIntervalMillis` has passed; one that leaves slots free
+ * waits for an attempt to answer (or the poll interval) and then the busy
+ * interval: the outbox's claims and records stay a few writes a second on the
+ * service's event loop, and nothing waits longer than the poll interval.
  */
 import { EventOutbox, Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
 import { WebhookAdministration } from "@kasko/core/administration"
@@ -15,7 +16,7 @@ import { startClock } from "../support.js"
 const LOCAL = { allowInsecure: true, allowPrivateAddresses: true }
 const PARTNER = "alice-leasing"
 
-it("goes on after a full batch once the busy interval has passed, and waits the poll interval after a short one", async () => {
+it("claims again after the busy interval when a pass took every free slot, and after the poll interval when nothing was due", async () => {
   const attemptTimes = await Effect.runPromise(
     Effect.gen(function* () {
       yield* startClock
@@ -40,13 +41,18 @@ it("goes on after a full batch once the busy interval has passed, and waits the 
           }
         })
       )
-      // a full batch of two at once, the last one 100 ms later; then the round that found one waits 1 s
-      for (const step of [0, 99, 1, 999]) {
+      // two slots: two attempts at once; the third 100 ms later; then nothing is due until the fourth quote,
+      // created while the dispatcher waits its poll interval (1 s after the pass at 200 ms)
+      for (const step of [0, 100, 100, 900]) {
         yield* TestClock.adjust(`${step} millis`)
         yield* Effect.yieldNow()
       }
       yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
-      yield* TestClock.adjust("1 millis")
+      // attempted at 1 200 ms; its outcome is recorded by the pass after, at 1 300 ms
+      for (const step of [100, 100]) {
+        yield* TestClock.adjust(`${step} millis`)
+        yield* Effect.yieldNow()
+      }
       yield* Fiber.interrupt(dispatcher)
       const outbox = yield* EventOutbox.EventOutbox
       const delivered = yield* outbox.deliveriesOf(PARTNER, { limit: 10, deadLetteredOnly: false })
@@ -57,5 +63,5 @@ it("goes on after a full batch once the busy interval has passed, and waits the 
       Effect.provide(TestContext.TestContext)
     )
   )
-  expect(attemptTimes).toEqual([0, 0, 100, 1_100])
+  expect(attemptTimes).toEqual([0, 0, 100, 1_200])
 })

@@ -57,6 +57,7 @@ const startSilentEndpoint = async (): Promise<{ url: string; close: () => Promis
 
 const deliveryTo = (url: string): EventOutbox.ClaimedDelivery => ({
   delivery_id: "dlv_1",
+  subscription_id: "whk_1",
   attempts: 0,
   first_attempt_at: undefined,
   url,

@@ -61,6 +61,12 @@ const PROBLEM_OF_CORE_ERROR = {
   ProductNotFound: () => ({ problem: PROBLEMS.notFound }),
   QuoteNotFound: () => ({ problem: PROBLEMS.notFound }),
   SubscriptionNotFound: () => ({ problem: PROBLEMS.notFound }),
+  SubscriptionLimitReached: (error) => ({
+    problem: {
+      ...PROBLEMS.subscriptionLimitReached,
+      detail: `A partner may have at most ${error.limit} webhook subscriptions: delete one (DELETE /webhooks/subscriptions/{subscription_id}) before adding another.`
+    }
+  }),
   TariffNotInForce: () => unavailable,
   StorageUnavailable: (error) => (error.retryable ? unavailable : { problem: PROBLEMS.internal })
 } satisfies { readonly [Tag in CoreError["_tag"]]: (error: Extract<CoreError, { _tag: Tag }>) => ProblemAnswer }

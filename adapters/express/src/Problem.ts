@@ -39,6 +39,7 @@ export const PROBLEMS = {
   requestTimeout: problemOf("request-timeout", "Request Timeout", 408),
   payloadTooLarge: problemOf("payload-too-large", "Payload Too Large", 413),
   unsupportedMediaType: problemOf("unsupported-media-type", "Unsupported Media Type", 415),
+  subscriptionLimitReached: problemOf("subscription-limit-reached", "Conflict", 409),
   idempotencyKeyReused: problemOf("idempotency-key-reused", "Unprocessable Entity", 422),
   headersTooLarge: problemOf("request-header-fields-too-large", "Request Header Fields Too Large", 431),
   tooManyRequests: problemOf("too-many-requests", "Too Many Requests", 429),

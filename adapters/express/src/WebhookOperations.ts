@@ -110,7 +110,7 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
         value: { ...EXAMPLE_SUBSCRIPTION, secret: EXAMPLE_SECRET }
       }
     ],
-    errorStatuses: [400, 413, 415, 503],
+    errorStatuses: [400, 409, 413, 415, 503],
     handle: ({ body, partnerId }) =>
       Effect.flatMap(WebhookPolicy, (policy) =>
         Effect.map(WebhookAdministration.createSubscription(partnerId, body, policy), withSecret)

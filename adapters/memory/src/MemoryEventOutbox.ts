@@ -5,6 +5,7 @@
  * leased to one dispatcher at a time, in order per quote and endpoint.
  */
 import type { EventOutbox, QuoteEvents, WebhookSubscriptions } from "@kasko/core"
+import { DeliveryAllowance } from "@kasko/core/storage"
 import type { WebhookEndpoints } from "@kasko/core/transport"
 import { Effect, Option } from "effect"
 
@@ -33,30 +34,52 @@ export const makeEventOutbox = () => {
   const deliveries = new Map<string, Delivery>()
   let lastPosition = 0
 
+  /** Makes the deliveries of one event, to the subscriptions of its partner that want it; answers how many. */
+  const fanOutEvent = (entry: (typeof events)[number], now: number): number => {
+    entry.fannedOut = true
+    let made = 0
+    for (const subscription of subscriptions.values()) {
+      if (subscription.partner_id !== entry.event.partner_id) continue
+      if (!subscription.event_types.includes(entry.event.type)) continue
+      const delivery_id = `dlv_${subscription.subscription_id}_${entry.event.event_id}`
+      deliveries.set(delivery_id, {
+        delivery_id,
+        position: entry.position,
+        event: entry.event,
+        subscription_id: subscription.subscription_id,
+        state: "pending",
+        attempts: 0,
+        created_at: now,
+        first_attempt_at: undefined,
+        last_attempt_at: undefined,
+        next_attempt_at: now,
+        last_error: undefined,
+        lease_owner: undefined,
+        lease_until: undefined
+      })
+      made++
+    }
+    return made
+  }
+
+  /** Fans out new events as the SQL stores do: partner by partner, oldest first, each share and the claim bounded. */
   const fanOut = (now: number) => {
+    const byPartner = new Map<string, Array<(typeof events)[number]>>()
     for (const entry of events) {
       if (entry.fannedOut) continue
-      entry.fannedOut = true
-      for (const subscription of subscriptions.values()) {
-        if (subscription.partner_id !== entry.event.partner_id) continue
-        if (!subscription.event_types.includes(entry.event.type)) continue
-        const delivery_id = `dlv_${subscription.subscription_id}_${entry.event.event_id}`
-        deliveries.set(delivery_id, {
-          delivery_id,
-          position: entry.position,
-          event: entry.event,
-          subscription_id: subscription.subscription_id,
-          state: "pending",
-          attempts: 0,
-          created_at: now,
-          first_attempt_at: undefined,
-          last_attempt_at: undefined,
-          next_attempt_at: now,
-          last_error: undefined,
-          lease_owner: undefined,
-          lease_until: undefined
-        })
+      const ofPartner = byPartner.get(entry.event.partner_id) ?? []
+      ofPartner.push(entry)
+      byPartner.set(entry.event.partner_id, ofPartner)
+    }
+    let made = 0
+    for (const ofPartner of byPartner.values()) {
+      if (made >= DeliveryAllowance.FAN_OUT_PER_CLAIM) return
+      let madeOfPartner = 0
+      for (const entry of ofPartner) {
+        if (madeOfPartner >= DeliveryAllowance.FAN_OUT_PER_PARTNER) break
+        madeOfPartner += Math.max(1, fanOutEvent(entry, now))
       }
+      made += madeOfPartner
     }
   }
 
@@ -107,8 +130,9 @@ export const makeEventOutbox = () => {
   const outbox: EventOutbox.EventOutbox["Type"] = {
     eventsOfQuote: (quoteId) =>
       Effect.sync(() => events.filter(({ event }) => event.quote_id === quoteId).map(({ event }) => event)),
-    claimDeliveries: ({ now, owner, leaseMillis, limit }) =>
+    claimDeliveries: (request) =>
       Effect.sync(() => {
+        const { now, owner, leaseMillis } = request
         fanOut(now)
         const due = [...deliveries.values()]
           .filter(
@@ -119,13 +143,27 @@ export const makeEventOutbox = () => {
               !blockedByEarlier(delivery)
           )
           .sort((a, b) => (a.next_attempt_at ?? 0) - (b.next_attempt_at ?? 0) || a.position - b.position)
-          .slice(0, limit)
-        return due.map((delivery): EventOutbox.ClaimedDelivery => {
+        const byPartner = new Map<string, Array<Delivery>>()
+        for (const delivery of due) {
+          const ofPartner = byPartner.get(delivery.event.partner_id) ?? []
+          ofPartner.push(delivery)
+          byPartner.set(delivery.event.partner_id, ofPartner)
+        }
+        const taken = DeliveryAllowance.choose(
+          request,
+          [...byPartner].map(([partner_id, ofPartner]) => ({
+            partner_id,
+            oldest: ofPartner[0]!.next_attempt_at ?? now,
+            candidates: ofPartner
+          }))
+        )
+        return taken.map((delivery): EventOutbox.ClaimedDelivery => {
           delivery.lease_owner = owner
           delivery.lease_until = now + leaseMillis
           const subscription = subscriptions.get(delivery.subscription_id)!
           return {
             delivery_id: delivery.delivery_id,
+            subscription_id: delivery.subscription_id,
             event: delivery.event,
             url: subscription.url,
             secret: subscription.secret,
@@ -172,7 +210,13 @@ export const makeEventOutbox = () => {
   }
 
   const subscriptionStore: WebhookSubscriptions.WebhookSubscriptions["Type"] = {
-    insert: (subscription) => Effect.sync(() => void subscriptions.set(subscription.subscription_id, subscription)),
+    insert: (subscription, limit) =>
+      Effect.sync(() => {
+        const ofPartner = [...subscriptions.values()].filter((each) => each.partner_id === subscription.partner_id)
+        if (ofPartner.length >= limit) return false
+        subscriptions.set(subscription.subscription_id, subscription)
+        return true
+      }),
     subscriptionsOf: (partnerId) =>
       Effect.sync(() =>
         [...subscriptions.values()]

@@ -3,25 +3,51 @@
  * instance: a claim fans out new events and leases due deliveries in one
  * transaction, taking rows with FOR UPDATE SKIP LOCKED, so concurrent
  * dispatchers take different rows and none waits for another. A lease that
- * lapses (its instance crashed) makes the delivery claimable again.
+ * lapses (its instance crashed) makes the delivery claimable again. Both
+ * steps go partner by partner through indexes that begin with the partner
+ * and are bounded (`DeliveryAllowance`): a claim costs about the same
+ * whatever one partner's backlog, and no partner's backlog holds back
+ * another's new events or due deliveries.
  */
 import type { EventOutbox } from "@kasko/core"
-import { StoredRows } from "@kasko/core/storage"
+import { DeliveryAllowance, StoredRows } from "@kasko/core/storage"
 import { Effect } from "effect"
 import type pg from "pg"
 import { attempt } from "./PostgresErrors.js"
-import { transaction } from "./Transaction.js"
+import { type Statement, transaction } from "./Transaction.js"
 
 const { EVENT_COLUMNS, claimedDeliveryOfRow, deliveryRecordOfRow, eventOfRow } = StoredRows
 
 type Row = Record<string, unknown>
 
-const FAN_OUT_BATCH = 500
+/**
+ * The partners with rows in a partial index led by partner_id (a loose index scan: one probe per partner),
+ * each with the least of `oldest` over its rows, the partner whose oldest row has waited longest first.
+ */
+const partnersByOldest = (table: string, condition: string, oldest: string) => `
+  WITH RECURSIVE partners (partner_id) AS (
+    (SELECT partner_id FROM ${table} WHERE ${condition} ORDER BY partner_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT t.partner_id FROM ${table} t WHERE ${condition} AND t.partner_id > partners.partner_id
+            ORDER BY t.partner_id LIMIT 1)
+    FROM partners WHERE partners.partner_id IS NOT NULL
+  )
+  SELECT partner_id,
+         (SELECT MIN(${oldest}) FROM ${table} t WHERE t.partner_id = partners.partner_id AND ${condition}) AS oldest
+  FROM partners WHERE partner_id IS NOT NULL
+  ORDER BY oldest, partner_id`
 
-// the events not yet fanned out, locked so that two instances never fan out one event twice
-const FAN_OUT = `
+const PARTNERS_WITH_NEW_EVENTS = partnersByOldest("quote_events", "fanned_out_at IS NULL", "position")
+const PARTNERS_WITH_PENDING = partnersByOldest("webhook_deliveries", "state = 'pending'", "next_attempt_at")
+
+// a partner's oldest new events, as many as fan out to about $3 deliveries (one at least), locked so that two
+// instances never fan out one event twice; answers a row per delivery made
+const FAN_OUT_OF_PARTNER = `
   WITH fresh AS (
-    SELECT position FROM quote_events WHERE fanned_out_at IS NULL ORDER BY position LIMIT ${FAN_OUT_BATCH}
+    SELECT position FROM quote_events
+    WHERE partner_id = $2 AND fanned_out_at IS NULL
+    ORDER BY position
+    LIMIT GREATEST(1, $3::int / GREATEST(1, (SELECT COUNT(*) FROM webhook_subscriptions WHERE partner_id = $2)::int))
     FOR UPDATE SKIP LOCKED
   ), marked AS (
     UPDATE quote_events e SET fanned_out_at = $1 FROM fresh WHERE e.position = fresh.position
@@ -34,30 +60,46 @@ const FAN_OUT = `
   FROM marked m JOIN webhook_subscriptions s ON s.partner_id = m.partner_id AND m.type = ANY (s.event_types)
   ON CONFLICT (delivery_id) DO NOTHING`
 
-const CLAIM = `
-  WITH due AS (
-    SELECT d.delivery_id FROM webhook_deliveries d
-    WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.lease_until IS NULL OR d.lease_until <= $1)
+// each partner's due deliveries, oldest first, at most $3 of each, locked against other instances' claims
+const CANDIDATES = `
+  SELECT c.* FROM unnest($2::text[]) AS partners (partner_id)
+  CROSS JOIN LATERAL (
+    SELECT d.delivery_id, d.subscription_id, d.partner_id, d.attempts, d.first_attempt_at, d.next_attempt_at,
+           d.event_position, s.url, s.secret, ${EVENT_COLUMNS.split(", ")
+             .filter((column) => column !== "partner_id")
+             .map((column) => `e.${column}`)
+             .join(", ")}
+    FROM webhook_deliveries d
+    JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
+    JOIN quote_events e ON e.event_id = d.event_id
+    WHERE d.partner_id = partners.partner_id AND d.state = 'pending' AND d.next_attempt_at <= $1
+      AND (d.lease_until IS NULL OR d.lease_until <= $1)
       AND NOT EXISTS (
         SELECT 1 FROM webhook_deliveries earlier
         WHERE earlier.subscription_id = d.subscription_id AND earlier.quote_id = d.quote_id
           AND earlier.state = 'pending' AND earlier.event_position < d.event_position)
       -- nor while an earlier event of the quote is not fanned out yet: another instance may be fanning it out
-      -- right now (its row locked, skipped above), and its delivery must go first
+      -- right now (its row locked), and its delivery must go first
       AND NOT EXISTS (
         SELECT 1 FROM quote_events unsent
         WHERE unsent.quote_id = d.quote_id AND unsent.fanned_out_at IS NULL AND unsent.position < d.event_position)
     ORDER BY d.next_attempt_at, d.event_position
-    LIMIT $4
-    FOR UPDATE SKIP LOCKED
-  )
-  UPDATE webhook_deliveries d SET lease_owner = $2, lease_until = $1 + $3::bigint
-  FROM due, webhook_subscriptions s, quote_events e
-  WHERE d.delivery_id = due.delivery_id AND s.subscription_id = d.subscription_id AND e.event_id = d.event_id
-  RETURNING d.delivery_id, d.attempts, d.first_attempt_at, d.next_attempt_at, d.event_position, s.url, s.secret,
-            ${EVENT_COLUMNS.split(", ")
-              .map((column) => `e.${column}`)
-              .join(", ")}`
+    LIMIT $3
+    FOR UPDATE OF d SKIP LOCKED
+  ) c`
+
+const LEASE =
+  "UPDATE webhook_deliveries SET lease_owner = $2, lease_until = $1 + $3::bigint WHERE delivery_id = ANY ($4)"
+
+/** Fans out new events, partner by partner, oldest first, each partner's share and the claim's bounded. */
+const fanOut = async (statement: Statement, now: number) => {
+  let made = 0
+  for (const { partner_id } of (await statement<{ partner_id: string }>(PARTNERS_WITH_NEW_EVENTS)).rows) {
+    if (made >= DeliveryAllowance.FAN_OUT_PER_CLAIM) return
+    made +=
+      (await statement(FAN_OUT_OF_PARTNER, [now, partner_id, DeliveryAllowance.FAN_OUT_PER_PARTNER])).rowCount ?? 0
+  }
+}
 
 const RECORD = `
   UPDATE webhook_deliveries
@@ -79,17 +121,31 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Type"] 
     attempt("read quote events", () =>
       pool.query(`SELECT ${EVENT_COLUMNS} FROM quote_events WHERE quote_id = $1 ORDER BY position`, [quoteId])
     ).pipe(Effect.map((result) => result.rows.map(eventOfRow))),
-  claimDeliveries: ({ now, owner, leaseMillis, limit }) =>
+  claimDeliveries: (request) =>
     transaction(pool, "claim webhook deliveries", async (statement) => {
-      await statement(FAN_OUT, [now])
-      const claimed = await statement<Row>(CLAIM, [now, owner, leaseMillis, limit])
-      return claimed.rows
-        .sort(
-          (a, b) =>
-            Number(a["next_attempt_at"]) - Number(b["next_attempt_at"]) ||
-            Number(a["event_position"]) - Number(b["event_position"])
-        )
-        .map(claimedDeliveryOfRow)
+      const { now, owner, leaseMillis } = request
+      await fanOut(statement, now)
+      const due = (await statement<{ partner_id: string; oldest: string }>(PARTNERS_WITH_PENDING)).rows
+        .map(({ partner_id, oldest }) => ({ partner_id, oldest: Number(oldest) }))
+        .filter(({ oldest }) => oldest <= now)
+      if (due.length === 0) return []
+      const candidates = (
+        await statement<Row>(CANDIDATES, [
+          now,
+          due.map(({ partner_id }) => partner_id),
+          DeliveryAllowance.candidatesPerPartner(request, due.length)
+        ])
+      ).rows as Array<Row & { subscription_id: string }>
+      const chosen = DeliveryAllowance.choose(
+        request,
+        due.map((partner) => ({
+          ...partner,
+          candidates: candidates.filter((row) => row["partner_id"] === partner.partner_id)
+        }))
+      )
+      if (chosen.length > 0)
+        await statement(LEASE, [now, owner, leaseMillis, chosen.map((row) => String(row["delivery_id"]))])
+      return chosen.map(claimedDeliveryOfRow)
     }),
   recordAttempt: (deliveryId, owner, outcome) =>
     attempt("record a webhook delivery", () => pool.query(RECORD, recordValues(deliveryId, owner, outcome))).pipe(
@@ -127,8 +183,9 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Type"] 
   backlog: attempt("read the webhook backlog", () =>
     pool.query<Row>(`
       SELECT (SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'pending') AS pending,
-             (SELECT MIN(e.occurred_at) FROM webhook_deliveries d JOIN quote_events e ON e.event_id = d.event_id
-              WHERE d.state = 'pending') AS oldest_pending,
+             (SELECT occurred_at FROM quote_events
+              WHERE position = (SELECT MIN(event_position) FROM webhook_deliveries WHERE state = 'pending'))
+               AS oldest_pending,
              (SELECT MIN(occurred_at) FROM quote_events WHERE fanned_out_at IS NULL) AS oldest_new`)
   ).pipe(
     Effect.map(({ rows: [row] }) =>

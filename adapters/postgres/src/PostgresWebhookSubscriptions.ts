@@ -4,23 +4,35 @@ import type { WebhookEndpoints } from "@kasko/core/transport"
 import { Effect, Option } from "effect"
 import type pg from "pg"
 import { attempt } from "./PostgresErrors.js"
+import { transaction } from "./Transaction.js"
 
 type Subscription = WebhookEndpoints.WebhookSubscription
 
 const COLUMNS = "subscription_id, partner_id, url, event_types, secret, created_at"
 
 export const makeWebhookSubscriptions = (pool: pg.Pool): WebhookSubscriptions.WebhookSubscriptions["Type"] => ({
-  insert: (subscription) =>
-    attempt("insert webhook subscription", () =>
-      pool.query(`INSERT INTO webhook_subscriptions (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [
-        subscription.subscription_id,
-        subscription.partner_id,
-        subscription.url,
-        subscription.event_types,
-        subscription.secret,
-        subscription.created_at
+  // the partner's lock (for this transaction) makes the count and the write one step for every instance
+  insert: (subscription, limit) =>
+    transaction(pool, "insert webhook subscription", async (statement) => {
+      await statement("SELECT pg_advisory_xact_lock(hashtext('kasko webhook subscriptions of ' || $1))", [
+        subscription.partner_id
       ])
-    ).pipe(Effect.asVoid),
+      const inserted = await statement(
+        `INSERT INTO webhook_subscriptions (${COLUMNS})
+         SELECT $1, $2, $3, $4, $5, $6
+         WHERE (SELECT COUNT(*) FROM webhook_subscriptions WHERE partner_id = $2) < $7`,
+        [
+          subscription.subscription_id,
+          subscription.partner_id,
+          subscription.url,
+          subscription.event_types,
+          subscription.secret,
+          subscription.created_at,
+          limit
+        ]
+      )
+      return inserted.rowCount === 1
+    }),
   subscriptionsOf: (partnerId) =>
     attempt("list webhook subscriptions", () =>
       pool.query<Subscription>(

@@ -128,6 +128,19 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       CREATE INDEX webhook_deliveries_by_partner ON webhook_deliveries (partner_id, created_at);
       CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
     `
+  },
+  {
+    version: 7,
+    name: "webhook work in bounded, fair steps: due deliveries and new events by partner, deliveries by subscription",
+    sql: `
+      DROP INDEX webhook_deliveries_due;
+      CREATE INDEX webhook_deliveries_due_by_partner ON webhook_deliveries (partner_id, next_attempt_at, event_position)
+        WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_pending_by_event ON webhook_deliveries (event_position) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_by_subscription ON webhook_deliveries (subscription_id);
+      CREATE INDEX quote_events_not_fanned_out_by_partner ON quote_events (partner_id, position)
+        WHERE fanned_out_at IS NULL;
+    `
   }
 ]
 

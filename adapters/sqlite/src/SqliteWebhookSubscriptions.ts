@@ -18,8 +18,11 @@ const subscriptionOfRow = (row: SubscriptionRow): Subscription => ({
 export const makeWebhookSubscriptions = (
   database: Database.Database
 ): WebhookSubscriptions.WebhookSubscriptions["Type"] => {
-  const insert = database.prepare<[SubscriptionRow]>(
-    `INSERT INTO webhook_subscriptions (${COLUMNS}) VALUES (@subscription_id, @partner_id, @url, @event_types, @secret, @created_at)`
+  // one statement, so the count and the write are one step (and SQLite has one writer at a time)
+  const insert = database.prepare<[SubscriptionRow & { limit: number }]>(
+    `INSERT INTO webhook_subscriptions (${COLUMNS})
+     SELECT @subscription_id, @partner_id, @url, @event_types, @secret, @created_at
+     WHERE (SELECT COUNT(*) FROM webhook_subscriptions WHERE partner_id = @partner_id) < @limit`
   )
   const selectOfPartner = database.prepare<[string], SubscriptionRow>(
     `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE partner_id = ? ORDER BY created_at, subscription_id`
@@ -31,10 +34,12 @@ export const makeWebhookSubscriptions = (
     `UPDATE webhook_subscriptions SET secret = ? WHERE partner_id = ? AND subscription_id = ? RETURNING ${COLUMNS}`
   )
   return {
-    insert: (subscription) =>
-      attempt("insert webhook subscription", () =>
-        insert.run({ ...subscription, event_types: JSON.stringify(subscription.event_types) })
-      ).pipe(Effect.asVoid),
+    insert: (subscription, limit) =>
+      attempt(
+        "insert webhook subscription",
+        () =>
+          insert.run({ ...subscription, event_types: JSON.stringify(subscription.event_types), limit }).changes === 1
+      ),
     subscriptionsOf: (partnerId) =>
       attempt("list webhook subscriptions", () => selectOfPartner.all(partnerId).map(subscriptionOfRow)),
     remove: (partnerId, subscriptionId) =>

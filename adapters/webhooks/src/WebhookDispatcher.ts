@@ -1,14 +1,22 @@
 /**
  * The dispatcher: a loop, one per service instance, that claims due
- * deliveries from the outbox under a lease, sends them concurrently, and
- * records each outcome — delivered, retried later (the core's schedule), or
- * dead-lettered. It runs beside the request path on its own fiber, so a slow
- * or failing endpoint never holds a request; a database that fails makes it
- * wait and try again, never stop.
+ * deliveries from the outbox under a lease, sends them, and records each
+ * outcome — delivered, retried later (the core's schedule), or dead-lettered.
+ * It runs beside the request path on its own fiber, so a slow or failing
+ * endpoint never holds a request; a database that fails makes it wait and try
+ * again, never stop.
+ *
+ * Attempts are not sent in rounds that wait for their slowest: each attempt
+ * holds one of a bounded number of slots until its endpoint answers or times
+ * out, and every pass of the loop records what has finished (one write) and
+ * claims as much as the free slots allow. No partner holds more than its share
+ * of the slots, nor an endpoint more than its own, and a partner with fewer
+ * attempts in flight is served first: endpoints that hang hold back their own
+ * partner's deliveries, for one attempt timeout at most, and nobody else's.
  */
 import { EventOutbox, type QuoteEvents } from "@kasko/core"
 import { DeliverySchedule, type WebhookEndpoints } from "@kasko/core/transport"
-import { Clock, Duration, Effect } from "effect"
+import { Chunk, Clock, Duration, Effect, Queue } from "effect"
 import { makeThreadSender } from "./ThreadSender.js"
 import { type SendOutcome, type SenderOptions, send } from "./WebhookSender.js"
 
@@ -22,78 +30,171 @@ export interface DispatcherOptions {
   readonly leaseMillis?: number
   /** Pause between claims when nothing was due (1 s by default). */
   readonly pollMillis?: number
-  /** Deliveries claimed, and sent concurrently, at once (100 by default). */
+  /** Attempts in flight at once, in all (100 by default); `dispatchOnce` claims this many. */
   readonly batchSize?: number
-  /** Under load, the least time from one round's start to the next's (100 ms by default). */
+  /** One partner's attempts in flight at once (10 by default). */
+  readonly perPartnerInFlight?: number
+  /** One endpoint's attempts in flight at once (4 by default). */
+  readonly perSubscriptionInFlight?: number
+  /** Under load, the least time from one claim to the next (100 ms by default). */
   readonly busyIntervalMillis?: number
   /** A number in [0, 1) for the retry delay's jitter (Math.random by default). */
   readonly random?: () => number
-  /** Told of each attempt's outcome once the round has recorded it in the outbox (metrics). */
-  readonly onAttempt?: (event: QuoteEvents.QuoteEvent, outcome: EventOutbox.AttemptOutcome) => void
+  /**
+   * Told of each attempt's outcome once it is recorded in the outbox (metrics), with when the endpoint's
+   * answer (or the failure) came back.
+   */
+  readonly onAttempt?: (event: QuoteEvents.QuoteEvent, outcome: EventOutbox.AttemptOutcome, answeredAt: number) => void
   /** Sends one attempt (the HTTP sender by default; tests replace it). */
   readonly sender?: (delivery: EventOutbox.ClaimedDelivery, at: number) => Promise<SendOutcome>
 }
 
 const USER_AGENT = "kasko-webhooks/1 (+https://www.standardwebhooks.com)"
-const DEFAULT_BATCH_SIZE = 100
+
+const DEFAULT_TIMEOUT_MILLIS = 5_000
 
 const senderOptionsOf = (options: DispatcherOptions): SenderOptions => ({
-  timeoutMillis: options.timeoutMillis ?? 5_000,
+  timeoutMillis: options.timeoutMillis ?? DEFAULT_TIMEOUT_MILLIS,
   policy: options.policy,
   userAgent: USER_AGENT
 })
 
-/** One round: claim what is due, attempt each, record the outcomes. Answers how many it claimed. */
+/** An attempt whose answer came back: what to record, and when it came. */
+interface FinishedAttempt {
+  readonly delivery: EventOutbox.ClaimedDelivery
+  readonly outcome: EventOutbox.AttemptOutcome
+  readonly answeredAt: number
+}
+
+const DEFAULTS = { batchSize: 100, perPartnerInFlight: 10, perSubscriptionInFlight: 4, leaseMillis: 60_000 }
+
+/** Makes one attempt at a claimed delivery and says what to record: delivered, or when to try again. */
+const attemptOf = (
+  delivery: EventOutbox.ClaimedDelivery,
+  sender: NonNullable<DispatcherOptions["sender"]>,
+  random: () => number
+): Effect.Effect<FinishedAttempt> =>
+  Effect.gen(function* () {
+    const at = yield* Clock.currentTimeMillis
+    const sent = yield* Effect.promise(() => sender(delivery, at))
+    const answeredAt = yield* Clock.currentTimeMillis
+    const outcome: EventOutbox.AttemptOutcome = sent.delivered
+      ? { delivered: true, at, status: sent.status }
+      : {
+          delivered: false,
+          at,
+          error: sent.error,
+          retryAt: retryAtAfter(delivery.attempts + 1, delivery.first_attempt_at ?? at, at, random())
+        }
+    return { delivery, outcome, answeredAt }
+  })
+
+/** Records finished attempts in one write, then tells the observer of each; answers whether the write went through. */
+const recordFinished = (
+  outbox: EventOutbox.EventOutbox["Type"],
+  options: DispatcherOptions,
+  finished: ReadonlyArray<FinishedAttempt>
+): Effect.Effect<boolean> =>
+  finished.length === 0
+    ? Effect.succeed(true)
+    : outbox
+        .recordAttempts(
+          options.owner,
+          finished.map(({ delivery, outcome }) => ({ deliveryId: delivery.delivery_id, outcome }))
+        )
+        .pipe(
+          // told once recorded: an attempt counted as delivered is one the outbox no longer holds pending
+          Effect.tap(() =>
+            Effect.sync(() => {
+              for (const { delivery, outcome, answeredAt } of finished)
+                tell(options.onAttempt, delivery.event, outcome, answeredAt)
+            })
+          ),
+          Effect.as(true),
+          Effect.catchTag("StorageUnavailable", () => Effect.succeed(false))
+        )
+
+const senderOf = (options: DispatcherOptions): NonNullable<DispatcherOptions["sender"]> => {
+  const senderOptions = senderOptionsOf(options)
+  return options.sender ?? ((delivery, at) => send(delivery, at, senderOptions))
+}
+
+/**
+ * One round, for tests and one-off use: claim what is due (up to `batchSize`), attempt each, wait for all,
+ * record the outcomes. Answers how many it claimed.
+ */
 export const dispatchOnce = (options: DispatcherOptions): Effect.Effect<number, never, EventOutbox.EventOutbox> =>
   Effect.gen(function* () {
     const outbox = yield* EventOutbox.EventOutbox
-    const leaseMillis = options.leaseMillis ?? 60_000
-    const random = options.random ?? Math.random
-    const senderOptions = senderOptionsOf(options)
-    const sender = options.sender ?? ((delivery, at) => send(delivery, at, senderOptions))
-    const now = yield* Clock.currentTimeMillis
+    const sender = senderOf(options)
     const claimed = yield* outbox.claimDeliveries({
-      now,
+      now: yield* Clock.currentTimeMillis,
       owner: options.owner,
-      leaseMillis,
-      limit: options.batchSize ?? DEFAULT_BATCH_SIZE
+      leaseMillis: options.leaseMillis ?? DEFAULTS.leaseMillis,
+      limit: options.batchSize ?? DEFAULTS.batchSize
     })
-    const attempts = yield* Effect.forEach(
+    const finished = yield* Effect.forEach(
       claimed,
-      (delivery) =>
-        Effect.gen(function* () {
-          const at = yield* Clock.currentTimeMillis
-          const outcome = yield* Effect.promise(() => sender(delivery, at))
-          const recorded: EventOutbox.AttemptOutcome = outcome.delivered
-            ? { delivered: true, at, status: outcome.status }
-            : {
-                delivered: false,
-                at,
-                error: outcome.error,
-                retryAt: retryAtAfter(delivery.attempts + 1, delivery.first_attempt_at ?? at, at, random())
-              }
-          return { deliveryId: delivery.delivery_id, event: delivery.event, outcome: recorded }
-        }),
-      { concurrency: "unbounded" }
+      (delivery) => attemptOf(delivery, sender, options.random ?? Math.random),
+      {
+        concurrency: "unbounded"
+      }
     )
-    // the round's outcomes in one write: a busy outbox costs one commit per round, not one per delivery
-    if (attempts.length > 0) yield* outbox.recordAttempts(options.owner, attempts)
-    // told once recorded: an attempt counted as delivered is one the outbox no longer holds pending
-    for (const attempt of attempts) tell(options.onAttempt, attempt.event, attempt.outcome)
+    yield* recordFinished(outbox, options, finished)
     return claimed.length
   }).pipe(
-    // the outbox unreachable: nothing claimed this round, the loop tries again after its pause
+    // the outbox unreachable: nothing claimed this round
     Effect.catchTag("StorageUnavailable", () => Effect.succeed(0))
   )
+
+/**
+ * What this dispatcher has claimed and not recorded yet, counted the way claims are limited, and which
+ * endpoints it has seen to be slow: an attempt that took, or has been under way, longer than `slowMillis`
+ * marks its endpoint slow until an attempt to it answers in time again.
+ */
+const makeInFlight = (slowMillis: number) => {
+  const partners = new Map<string, number>()
+  const subscriptions = new Map<string, number>()
+  const startedAt = new Map<string, { readonly subscription_id: string; readonly at: number }>()
+  const slow = new Set<string>()
+  const move = (counts: Map<string, number>, key: string, by: number) => {
+    const count = (counts.get(key) ?? 0) + by
+    if (count === 0) counts.delete(key)
+    else counts.set(key, count)
+  }
+  return {
+    view: { partners, subscriptions } as EventOutbox.DeliveriesInFlight,
+    total: () => startedAt.size,
+    add: (delivery: EventOutbox.ClaimedDelivery, at: number) => {
+      startedAt.set(delivery.delivery_id, { subscription_id: delivery.subscription_id, at })
+      move(partners, delivery.event.partner_id, 1)
+      move(subscriptions, delivery.subscription_id, 1)
+    },
+    remove: ({ delivery, outcome, answeredAt }: FinishedAttempt) => {
+      startedAt.delete(delivery.delivery_id)
+      move(partners, delivery.event.partner_id, -1)
+      move(subscriptions, delivery.subscription_id, -1)
+      if (answeredAt - outcome.at > slowMillis) slow.add(delivery.subscription_id)
+      else if (outcome.delivered) slow.delete(delivery.subscription_id)
+    },
+    /** The endpoints slow now: seen slow, or with an attempt under way for longer than `slowMillis`. */
+    slow: (now: number): ReadonlySet<string> => {
+      const slowNow = new Set(slow)
+      for (const { subscription_id, at } of startedAt.values()) if (now - at > slowMillis) slowNow.add(subscription_id)
+      return slowNow
+    }
+  }
+}
 
 /** Tells an observer of an attempt; an observer that throws must not stop the deliveries. */
 const tell = (
   onAttempt: DispatcherOptions["onAttempt"],
   event: QuoteEvents.QuoteEvent,
-  outcome: EventOutbox.AttemptOutcome
+  outcome: EventOutbox.AttemptOutcome,
+  answeredAt: number
 ) => {
   try {
-    onAttempt?.(event, outcome)
+    onAttempt?.(event, outcome, answeredAt)
   } catch {
     // an observer's own failure (metrics) is not the delivery's
   }
@@ -111,34 +212,85 @@ const retryAtAfter = (
 
 /**
  * Dispatches until interrupted. Attempts are made on a sending thread of
- * their own (unless `sender` replaces it). A full batch goes on to the next
- * round once `busyIntervalMillis` has passed since it began — under load the
- * outbox's claims and records are a few writes a second on the service's
- * event loop, not one pair per handful of events — otherwise it pauses a poll
- * interval.
+ * their own (unless `sender` replaces it). Each pass records what finished
+ * and claims for the free slots; it comes again when an attempt finishes or
+ * the poll interval has passed, and never sooner than `busyIntervalMillis`
+ * after the pass before — under load the outbox's claims and records are a
+ * few writes a second on the service's event loop, not one pair per handful
+ * of events. Interrupted, its attempts under way are dropped unrecorded:
+ * their leases lapse and they are sent again (at least once).
  */
 export const runDispatcher = (options: DispatcherOptions): Effect.Effect<never, never, EventOutbox.EventOutbox> => {
-  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE
-  const pause = Duration.millis(options.pollMillis ?? 1_000)
+  const capacity = options.batchSize ?? DEFAULTS.batchSize
+  const perPartnerLimit = Math.min(capacity, options.perPartnerInFlight ?? DEFAULTS.perPartnerInFlight)
+  const perSubscriptionLimit = Math.min(
+    perPartnerLimit,
+    options.perSubscriptionInFlight ?? DEFAULTS.perSubscriptionInFlight
+  )
+  const leaseMillis = options.leaseMillis ?? DEFAULTS.leaseMillis
+  const pause = options.pollMillis ?? 1_000
   const busyInterval = options.busyIntervalMillis ?? 100
-  const rounds = (sender: NonNullable<DispatcherOptions["sender"]>) =>
-    Effect.forever(
-      Effect.gen(function* () {
-        const began = yield* Clock.currentTimeMillis
-        const claimed = yield* dispatchOnce({ ...options, sender })
-        if (claimed < batchSize) return yield* Effect.sleep(pause)
-        const rest = busyInterval - ((yield* Clock.currentTimeMillis) - began)
-        if (rest > 0) yield* Effect.sleep(Duration.millis(rest))
-      })
-    )
-  if (options.sender !== undefined) return rounds(options.sender)
+  const random = options.random ?? Math.random
+  // an endpoint that takes longer than this is held to its share of the slots
+  const slowMillis = Math.min(1_000, (options.timeoutMillis ?? DEFAULT_TIMEOUT_MILLIS) / 2)
+
+  const passes = (sender: NonNullable<DispatcherOptions["sender"]>) =>
+    Effect.gen(function* () {
+      const outbox = yield* EventOutbox.EventOutbox
+      const finished = yield* Queue.unbounded<FinishedAttempt>()
+      const inFlight = makeInFlight(slowMillis)
+      let unrecorded: Array<FinishedAttempt> = []
+      return yield* Effect.forever(
+        Effect.gen(function* () {
+          const began = yield* Clock.currentTimeMillis
+          unrecorded = unrecorded.concat(Chunk.toArray(yield* Queue.takeAll(finished)))
+          // a write that fails is tried again next pass; the slots stay taken until it goes through
+          if (yield* recordFinished(outbox, options, unrecorded)) {
+            for (const attempt of unrecorded) inFlight.remove(attempt)
+            unrecorded = []
+          }
+          // with no slot free it still claims, for nothing: the claim fans out new events all the same
+          const free = Math.max(0, capacity - inFlight.total())
+          const claimed = yield* outbox
+            .claimDeliveries({
+              now: began,
+              owner: options.owner,
+              leaseMillis,
+              limit: free,
+              perPartnerLimit,
+              perSubscriptionLimit,
+              inFlight: inFlight.view,
+              slowSubscriptions: inFlight.slow(began),
+              // a partner's share of the slots stays free for whoever turns up with nothing in flight
+              reserved: perPartnerLimit
+            })
+            .pipe(Effect.catchTag("StorageUnavailable", () => Effect.succeed([])))
+          for (const delivery of claimed) {
+            inFlight.add(delivery, began)
+            yield* Effect.fork(
+              Effect.flatMap(attemptOf(delivery, sender, random), (done) => Queue.offer(finished, done))
+            )
+          }
+          // more may be due when the claim took all it could: go on soon; otherwise wait for an answer or the poll
+          if (claimed.length === 0 || claimed.length < free)
+            yield* Effect.raceFirst(
+              Effect.sleep(Duration.millis(pause)),
+              Effect.flatMap(Queue.take(finished), (first) => Queue.offer(finished, first))
+            )
+          const rest = busyInterval - ((yield* Clock.currentTimeMillis) - began)
+          if (rest > 0) yield* Effect.sleep(Duration.millis(rest))
+        })
+      )
+    })
+
+  if (options.sender !== undefined) return passes(options.sender)
   return Effect.scoped(
     Effect.flatMap(
       Effect.acquireRelease(
         Effect.sync(() => makeThreadSender(senderOptionsOf(options))),
         (thread) => Effect.promise(thread.close)
       ),
-      (thread) => rounds(thread.send)
+      (thread) => passes(thread.send)
     )
   )
 }

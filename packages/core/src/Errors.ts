@@ -26,12 +26,18 @@ export class QuoteNotFound extends Schema.TaggedError<QuoteNotFound>()("QuoteNot
   quote_id: Schema.String
 }) {}
 
-/** An Idempotency-Key was used before, within its 24 hours, with a different request. */
 /** The partner has no webhook subscription with this id (another partner's is not found either). */
 export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFound>()("SubscriptionNotFound", {
   subscription_id: Schema.String
 }) {}
 
+/** The partner has as many webhook subscriptions as the operator allows one partner. */
+export class SubscriptionLimitReached extends Schema.TaggedError<SubscriptionLimitReached>()(
+  "SubscriptionLimitReached",
+  { limit: Schema.Number }
+) {}
+
+/** An Idempotency-Key was used before, within its 24 hours, with a different request. */
 export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()("IdempotencyKeyReused", {
   idempotency_key: Schema.String
 }) {}
@@ -93,6 +99,7 @@ export type CoreError =
   | ProductNotFound
   | QuoteNotFound
   | SubscriptionNotFound
+  | SubscriptionLimitReached
   | TariffNotInForce
   | StorageUnavailable
 

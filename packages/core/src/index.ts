@@ -18,6 +18,7 @@ export {
   ProductNotFound,
   QuoteNotFound,
   StorageUnavailable,
+  SubscriptionLimitReached,
   SubscriptionNotFound,
   TariffNotInForce,
   type CoreError,

@@ -7,3 +7,4 @@
 export * as QuoteLifecycle from "./quote/QuoteLifecycle.js"
 export * as SchemaMigrations from "./storage/SchemaMigrations.js"
 export * as StoredRows from "./storage/StoredRows.js"
+export * as DeliveryAllowance from "./events/DeliveryAllowance.js"

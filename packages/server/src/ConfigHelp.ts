@@ -39,4 +39,5 @@ export const CONFIG_HELP = `environment:
   KASKO_CORS_ORIGINS               comma-separated origins browsers may call from (default none: CORS off)
   KASKO_WEBHOOK_TIMEOUT_MS         how long a webhook endpoint has to answer 2xx before the delivery is retried (default 5000)
   KASKO_WEBHOOK_LEASE_MS           how long a claimed delivery is one instance's; a crashed instance's are taken over after it (default 60000)
+  KASKO_WEBHOOK_SUBSCRIPTIONS_PER_PARTNER  webhook subscriptions one partner may have; more answer 409 (default 10)
   KASKO_WEBHOOKS_ALLOW_INSECURE    true lets webhook endpoints be http and on private addresses: local development only (default false)`

@@ -8,6 +8,7 @@ interface TaggedFailure {
   readonly product_name?: string
   readonly pricing_date?: string
   readonly reason?: string
+  readonly limit?: number
   readonly violations?: ReadonlyArray<{ readonly field: string; readonly message: string }>
 }
 
@@ -25,6 +26,8 @@ export const messageOf = (error: unknown): string => {
       return `partner "${failure.partner_id}" has no active key starting with "${failure.key_prefix}"`
     case "SubscriptionNotFound":
       return `no webhook subscription "${failure.subscription_id}" for this partner`
+    case "SubscriptionLimitReached":
+      return `the partner has ${failure.limit} webhook subscriptions, as many as one partner may have (KASKO_WEBHOOK_SUBSCRIPTIONS_PER_PARTNER): remove one first`
     case "ProductNotFound":
       return `no product named "${failure.product_name}"`
     case "TariffNotInForce":

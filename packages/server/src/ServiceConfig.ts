@@ -106,6 +106,7 @@ export const ServiceConfig = Config.all({
   webhookTimeoutMillis: integerBetween("KASKO_WEBHOOK_TIMEOUT_MS", 5_000, 100, 60_000),
   // how long a claimed delivery stays this instance's: after a crash, another takes it over once this has passed
   webhookLeaseMillis: integerBetween("KASKO_WEBHOOK_LEASE_MS", 60_000, 1_000, 3_600_000),
+  webhookSubscriptionsPerPartner: integerBetween("KASKO_WEBHOOK_SUBSCRIPTIONS_PER_PARTNER", 10, 1, 1_000),
   headersTimeoutMillis: integerBetween("KASKO_HEADERS_TIMEOUT_MS", 10_000, 100, 600_000),
   bodyTimeoutMillis: integerBetween("KASKO_BODY_TIMEOUT_MS", 30_000, 100, 600_000),
   keepAliveTimeoutMillis: integerBetween("KASKO_KEEP_ALIVE_TIMEOUT_MS", 5_000, 100, 600_000),
@@ -147,7 +148,8 @@ export const tracesUrlOf = (config: ServiceConfig): string | undefined =>
 /** Where webhook endpoints may point under this configuration. */
 export const endpointPolicyOf = (config: ServiceConfig) => ({
   allowInsecure: config.webhooksAllowInsecure,
-  allowPrivateAddresses: config.webhooksAllowInsecure
+  allowPrivateAddresses: config.webhooksAllowInsecure,
+  maxSubscriptionsPerPartner: config.webhookSubscriptionsPerPartner
 })
 
 const DURATION = /^(\d{1,7})(s|m|h|d)$/

@@ -187,12 +187,12 @@ export const requestObserverOf = (metrics: ServiceMetrics): RequestObserver => (
   }
 })
 
-/** Webhook attempts, counted by outcome; a delivery's lag from the event's commit. */
+/** Webhook attempts, counted by outcome; a delivery's lag from the event's commit to the endpoint's 2xx. */
 export const webhookObserverOf =
   (metrics: ServiceMetrics) =>
-  (event: QuoteEvents.QuoteEvent, outcome: EventOutbox.AttemptOutcome): void => {
+  (event: QuoteEvents.QuoteEvent, outcome: EventOutbox.AttemptOutcome, answeredAt: number): void => {
     if (outcome.delivered) {
       metrics.webhookAttempts.inc({ outcome: "delivered" })
-      metrics.webhookLag.observe(Math.max(0, outcome.at - event.occurred_at) / 1000)
+      metrics.webhookLag.observe(Math.max(0, answeredAt - event.occurred_at) / 1000)
     } else metrics.webhookAttempts.inc({ outcome: outcome.retryAt === undefined ? "dead_lettered" : "retry" })
   }

@@ -7,7 +7,7 @@
  */
 import type { EventOutbox } from "@kasko/core"
 import { expect, it } from "vitest"
-import { boundedReading, makeServiceMetrics } from "../src/ServiceMetrics.js"
+import { boundedReading, makeServiceMetrics, webhookObserverOf } from "../src/ServiceMetrics.js"
 
 const backlog = (pending: number, oldestAt: number | undefined): EventOutbox.OutboxBacklog => ({
   pending_deliveries: pending,
@@ -62,4 +62,21 @@ it("serves the metrics of the store the service runs on, not the other's", async
     )
   expect(await names("sqlite")).toEqual(["kasko_sqlite_group_commit_quotes"])
   expect(await names("postgres")).toEqual(["kasko_postgres_pool_connections", "kasko_postgres_pool_waiting"])
+})
+
+it("measures a delivery's lag from the event's commit to the endpoint's 2xx, not to the attempt's start", async () => {
+  const metrics = makeServiceMetrics("sqlite")
+  const event = {
+    event_id: "evt_1",
+    type: "quote.created" as const,
+    occurred_at: 10_000,
+    partner_id: "p",
+    quote_id: "q",
+    payload: "{}"
+  }
+  // the attempt began 1 s after the commit; the endpoint answered 2xx 2.5 s after that
+  webhookObserverOf(metrics)(event, { delivered: true, at: 11_000, status: 204 }, 13_500)
+  expect(
+    await scrape(metrics, "kasko_webhook_delivery_lag_seconds_sum", "kasko_webhook_delivery_lag_seconds_count")
+  ).toEqual([3.5, 1])
 })

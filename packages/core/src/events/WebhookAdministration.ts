@@ -9,6 +9,7 @@ import {
   type ConstraintViolation,
   constraintViolationOf,
   type StorageUnavailable,
+  SubscriptionLimitReached,
   SubscriptionNotFound,
   type Violation
 } from "../Errors.js"
@@ -16,6 +17,7 @@ import { IdGenerator } from "../ports/IdGenerator.js"
 import { WebhookSubscriptions } from "../ports/WebhookSubscriptions.js"
 import type { QuoteEventType } from "./QuoteEvent.js"
 import {
+  DEFAULT_SUBSCRIPTIONS_PER_PARTNER,
   type EndpointPolicy,
   endpointRefusal,
   eventTypesRefusal,
@@ -56,12 +58,19 @@ const decodeSubscriptionRequest = (
   )
 }
 
-/** Creates a subscription for the partner; its answer is the one place the secret is ever shown. */
+/**
+ * Creates a subscription for the partner, unless it has as many as the policy allows; its answer is the
+ * one place the secret is ever shown.
+ */
 export const createSubscription = (
   partnerId: string,
   input: unknown,
   policy: EndpointPolicy
-): Effect.Effect<WebhookSubscription, ConstraintViolation | StorageUnavailable, WebhookSubscriptions | IdGenerator> =>
+): Effect.Effect<
+  WebhookSubscription,
+  ConstraintViolation | SubscriptionLimitReached | StorageUnavailable,
+  WebhookSubscriptions | IdGenerator
+> =>
   Effect.gen(function* () {
     const request = decodeSubscriptionRequest(input, policy)
     if ("_tag" in request) return yield* Effect.fail(request)
@@ -74,7 +83,9 @@ export const createSubscription = (
       secret: yield* ids.signingSecret,
       created_at: yield* Clock.currentTimeMillis
     }
-    yield* (yield* WebhookSubscriptions).insert(subscription)
+    const limit = policy.maxSubscriptionsPerPartner ?? DEFAULT_SUBSCRIPTIONS_PER_PARTNER
+    if (!(yield* (yield* WebhookSubscriptions).insert(subscription, limit)))
+      return yield* new SubscriptionLimitReached({ limit })
     return subscription
   })
 

@@ -25,7 +25,12 @@ export interface EndpointPolicy {
   readonly allowInsecure: boolean
   /** Loopback, private and link-local addresses: for local development and tests only. */
   readonly allowPrivateAddresses: boolean
+  /** Subscriptions one partner may have (KASKO_WEBHOOK_SUBSCRIPTIONS_PER_PARTNER; 10 when absent). */
+  readonly maxSubscriptionsPerPartner?: number
 }
+
+/** Subscriptions one partner may have unless the operator says otherwise: each fans every event out once more. */
+export const DEFAULT_SUBSCRIPTIONS_PER_PARTNER = 10
 
 export const STRICT_ENDPOINT_POLICY: EndpointPolicy = { allowInsecure: false, allowPrivateAddresses: false }
 

@@ -17,11 +17,15 @@ export class EventOutbox extends Context.Tag("@kasko/core/EventOutbox")<
     readonly eventsOfQuote: (quoteId: string) => Effect.Effect<ReadonlyArray<QuoteEvent>, StorageUnavailable>
     /**
      * Makes the deliveries of events not yet fanned out (one per subscription of
-     * the event's partner that wants its type, as subscribed now), then leases up
-     * to `limit` deliveries due at `now` to `owner` until `now + leaseMillis`:
-     * pending ones whose next attempt has come, not leased by another owner whose
-     * lease still runs, and each the oldest pending delivery of its quote to its
-     * endpoint (per quote, events arrive in order).
+     * the event's partner that wants its type, as subscribed now) — a bounded
+     * number per partner and in all, oldest events first, so a partner with a
+     * large backlog costs each claim little and holds back no other partner's —
+     * then leases up to `limit` deliveries due at `now` to `owner` until
+     * `now + leaseMillis`: pending ones whose next attempt has come, not leased by
+     * another owner whose lease still runs, and each the oldest pending delivery
+     * of its quote to its endpoint (per quote, events arrive in order). Which of
+     * the due deliveries it takes is `DeliveryAllowance.choose`'s: each partner's
+     * fair share first, fewest in flight first, then what is left.
      */
     readonly claimDeliveries: (
       claim: DeliveryClaim
@@ -61,12 +65,30 @@ export interface DeliveryClaim {
   readonly now: number
   readonly owner: string
   readonly leaseMillis: number
+  /** Deliveries to lease at most, in all. */
   readonly limit: number
+  /** A partner's deliveries the owner may hold at once, those in flight included (`limit` when absent). */
+  readonly perPartnerLimit?: number
+  /** An endpoint's deliveries the owner may hold at once, those in flight included (`limit` when absent). */
+  readonly perSubscriptionLimit?: number
+  /** What the owner has leased and not recorded yet, by partner and by subscription (none when absent). */
+  readonly inFlight?: DeliveriesInFlight
+  /** Endpoints seen to answer slowly or not at all: held to `perSubscriptionLimit` even when more is free. */
+  readonly slowSubscriptions?: ReadonlySet<string>
+  /** Of `limit`, how many only fair shares may take: kept free for partners that turn up with none in flight. */
+  readonly reserved?: number
+}
+
+/** Deliveries leased and not yet recorded, counted by partner and by subscription. */
+export interface DeliveriesInFlight {
+  readonly partners: ReadonlyMap<string, number>
+  readonly subscriptions: ReadonlyMap<string, number>
 }
 
 /** A delivery leased to a dispatcher: what to send, where, signed with what. */
 export interface ClaimedDelivery {
   readonly delivery_id: string
+  readonly subscription_id: string
   readonly event: QuoteEvent
   readonly url: string
   readonly secret: string

@@ -10,7 +10,11 @@ import type { WebhookSubscription } from "../events/WebhookSubscription.js"
 export class WebhookSubscriptions extends Context.Tag("@kasko/core/WebhookSubscriptions")<
   WebhookSubscriptions,
   {
-    readonly insert: (subscription: WebhookSubscription) => Effect.Effect<void, StorageUnavailable>
+    /**
+     * Stores the subscription unless its partner has `limit` already (answers false then) — checked and
+     * written as one step, so partners creating at once cannot pass the limit together.
+     */
+    readonly insert: (subscription: WebhookSubscription, limit: number) => Effect.Effect<boolean, StorageUnavailable>
     /** The partner's subscriptions, oldest first. */
     readonly subscriptionsOf: (
       partnerId: string

@@ -122,6 +122,7 @@ const optionalString = (value: unknown): string | undefined =>
 /** A claimed delivery from its row: the delivery's columns, the subscription's url and secret, the event's columns. */
 export const claimedDeliveryOfRow = (row: Row): ClaimedDelivery => ({
   delivery_id: String(row["delivery_id"]),
+  subscription_id: String(row["subscription_id"]),
   event: eventOfRow(row),
   url: String(row["url"]),
   secret: String(row["secret"]),

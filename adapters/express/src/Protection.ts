@@ -8,6 +8,7 @@ import cors from "cors"
 import type { RequestHandler } from "express"
 import { ipKeyGenerator } from "express-rate-limit"
 import helmet from "helmet"
+import proxyaddr from "proxy-addr"
 import { constraintViolation, sendProblem } from "./Problem.js"
 
 export interface ProtectionOptions {
@@ -27,6 +28,18 @@ export interface ProtectionOptions {
 /** Express's `trust proxy` setting for a ProtectionOptions value. */
 export const trustProxySetting = (trustProxy: string | undefined): boolean | number | string =>
   trustProxy === undefined || trustProxy === "" ? false : /^\d+$/.test(trustProxy) ? Number(trustProxy) : trustProxy
+
+/**
+ * Whether a peer address is one of the proxies `trustProxy` names, as Express (proxy-addr) decides it: none
+ * when unset, every peer for a number of hops (the service cannot tell a proxy from a client then).
+ */
+export const isTrustedProxy = (trustProxy: string | undefined): ((address: string) => boolean) => {
+  const setting = trustProxySetting(trustProxy)
+  if (setting === false) return () => false
+  if (typeof setting === "number") return () => true
+  const trusted = proxyaddr.compile(String(setting).split(/\s*,\s*/))
+  return (address) => trusted(address, 0)
+}
 
 const SUBSCRIPTION_KEY = "ocp-apim-subscription-key"
 

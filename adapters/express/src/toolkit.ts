@@ -9,7 +9,7 @@ export { MAX_JSON_COLLECTION, MAX_JSON_DEPTH } from "./RequestBody.js"
 export { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"
 export { requestId } from "./RequestId.js"
 export { redact, requestLog } from "./RequestLog.js"
-export { corsFor, securityHeaders } from "./Protection.js"
+export { clientAddressKey, corsFor, isTrustedProxy, securityHeaders } from "./Protection.js"
 export {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,

@@ -27,6 +27,7 @@ export const CONFIG_HELP = `environment:
   KASKO_AUTH_FAILURES_PER_MINUTE   requests refused with 401 one client address may make per minute before it gets 429 (default 300)
   KASKO_TRUST_PROXY                the proxies in front whose X-Forwarded-For names the client: hops (1) or addresses (default none)
   KASKO_MAX_CONNECTIONS            connections held at once, kept below the open-files limit (default 4096)
+  KASKO_MAX_CONNECTIONS_PER_ADDRESS  connections one client address may hold at once; more from it are closed (default 128; trusted proxies exempt)
   KASKO_METRICS_PORT               serve Prometheus metrics at GET /metrics on this port, apart from the API (default: off)
   KASKO_METRICS_HOST               address the metrics listener binds (default: HOST)
   OTEL_EXPORTER_OTLP_ENDPOINT      export traces over OTLP/HTTP (JSON) to this collector, at /v1/traces (default: off)

@@ -2,10 +2,12 @@
  * The Node HTTP server in front of the app: how long a client may take to send
  * its headers and its whole request, how long an idle keep-alive connection
  * stays, how many connections are held at once (well below the process's file
- * descriptors), and problem+json for every request Node refuses before Express
- * sees it — headers too large, malformed HTTP, too slow.
+ * descriptors) and how many of them one client address may hold, and
+ * problem+json for every request Node refuses before Express sees it —
+ * headers too large, malformed HTTP, too slow.
  */
 import { PROBLEMS, type Problem } from "@kasko/express"
+import { clientAddressKey } from "@kasko/express/toolkit"
 import type { RequestListener } from "node:http"
 import { createServer, type Server } from "node:http"
 import { readFileSync } from "node:fs"
@@ -21,6 +23,10 @@ export interface ConnectionLimits {
   readonly keepAliveTimeoutMillis: number
   /** Connections held at once; more are closed as they arrive. */
   readonly maxConnections: number
+  /** Connections one client address (an IPv6 /56) may hold at once; more from it are closed as they arrive. */
+  readonly maxConnectionsPerAddress: number
+  /** Peers the per-address limit does not apply to: the trusted proxies, whose connections carry many clients. */
+  readonly isTrustedProxy: (address: string) => boolean
 }
 
 const MAX_HEADER_BYTES = 16 * 1024
@@ -79,6 +85,44 @@ const answerClientError =
     socket.end(rawProblem(problem), () => socket.destroy())
   }
 
+// a refused address is logged at most this often: a flood must not flood the log too
+const REFUSAL_LOG_INTERVAL_MILLIS = 60_000
+
+/**
+ * Closes each connection an address opens beyond its limit, at once, so one address cannot hold the slots
+ * (`maxConnections`) every other client needs, whether its connections idle, dribble headers or dribble a
+ * body. Counted from accept to close; trusted proxies are exempt.
+ */
+const limitConnectionsPerAddress = (server: Server, limits: ConnectionLimits, logger: Logger) => {
+  const held = new Map<string, number>()
+  const lastLogged = new Map<string, number>()
+  server.on("connection", (socket) => {
+    const peer = socket.remoteAddress ?? ""
+    if (limits.isTrustedProxy(peer)) return
+    const address = clientAddressKey(peer)
+    const count = (held.get(address) ?? 0) + 1
+    if (count > limits.maxConnectionsPerAddress) {
+      socket.destroy()
+      const now = Date.now()
+      if (now - (lastLogged.get(address) ?? 0) >= REFUSAL_LOG_INTERVAL_MILLIS) {
+        lastLogged.set(address, now)
+        if (lastLogged.size > 10_000) lastLogged.clear()
+        logger.warn(
+          { address, limit: limits.maxConnectionsPerAddress },
+          "closed connections over the per-address limit (logged once a minute per address)"
+        )
+      }
+      return
+    }
+    held.set(address, count)
+    socket.once("close", () => {
+      const left = (held.get(address) ?? 1) - 1
+      if (left === 0) held.delete(address)
+      else held.set(address, left)
+    })
+  })
+}
+
 /** An HTTP server for the app with the given limits. */
 export const makeHttpServer = (app: RequestListener, limits: ConnectionLimits, logger: Logger): Server => {
   const server = createServer(
@@ -95,6 +139,7 @@ export const makeHttpServer = (app: RequestListener, limits: ConnectionLimits, l
     app
   )
   server.maxConnections = connectionsWithin(limits.maxConnections)
+  limitConnectionsPerAddress(server, limits, logger)
   server.on("clientError", answerClientError(logger))
   return server
 }

@@ -17,6 +17,7 @@ import {
 } from "@kasko/core"
 import { Authentication as TokenAuthentication } from "@kasko/credentials"
 import { makeApp, type Services, WebhookPolicy } from "@kasko/express"
+import { isTrustedProxy } from "@kasko/express/toolkit"
 import { WebhookDispatcher } from "@kasko/webhooks"
 import { Cause, Clock, Effect, Fiber, Layer, ManagedRuntime, Option } from "effect"
 import type { Server } from "node:http"
@@ -169,7 +170,9 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
       headersTimeoutMillis: config.headersTimeoutMillis,
       requestTimeoutMillis: Math.max(config.bodyTimeoutMillis, config.headersTimeoutMillis),
       keepAliveTimeoutMillis: config.keepAliveTimeoutMillis,
-      maxConnections: config.maxConnections
+      maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+      isTrustedProxy: isTrustedProxy(config.trustProxy)
     },
     logger
   )

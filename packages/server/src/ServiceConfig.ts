@@ -73,6 +73,7 @@ export const ServiceConfig = Config.all({
     })
   ),
   maxConnections: integerBetween("KASKO_MAX_CONNECTIONS", 4_096, 1, 1_000_000),
+  maxConnectionsPerAddress: integerBetween("KASKO_MAX_CONNECTIONS_PER_ADDRESS", 128, 1, 1_000_000),
   redisUrl: Config.option(
     Config.string("KASKO_REDIS_URL").pipe(
       Config.validate({

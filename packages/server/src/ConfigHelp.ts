@@ -29,7 +29,7 @@ export const CONFIG_HELP = `environment:
   KASKO_MAX_CONNECTIONS            connections held at once, kept below the open-files limit (default 4096)
   KASKO_MAX_CONNECTIONS_PER_ADDRESS  connections one client address may hold at once; more from it are closed (default 128; trusted proxies exempt)
   KASKO_METRICS_PORT               serve Prometheus metrics at GET /metrics on this port, apart from the API (default: off)
-  KASKO_METRICS_HOST               address the metrics listener binds (default: HOST)
+  KASKO_METRICS_HOST               address the metrics listener binds (default 127.0.0.1: only this machine can scrape)
   OTEL_EXPORTER_OTLP_ENDPOINT      export traces over OTLP/HTTP (JSON) to this collector, at /v1/traces (default: off)
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT  the traces URL itself, instead of the endpoint's /v1/traces
   OTEL_SERVICE_NAME                the service.name traces carry (default kasko)

@@ -181,11 +181,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   try {
     port = await listen(server, config.port, config.host)
     if (metrics !== undefined && Option.isSome(config.metricsPort))
-      metricsListener = await listenForMetrics(
-        metrics.registry,
-        config.metricsPort.value,
-        Option.getOrElse(config.metricsHost, () => config.host)
-      )
+      metricsListener = await listenForMetrics(metrics.registry, config.metricsPort.value, config.metricsHost)
   } catch (error) {
     await closeServer(server)
     await runtime.dispose()

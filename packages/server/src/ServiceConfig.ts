@@ -95,7 +95,7 @@ export const ServiceConfig = Config.all({
       })
     )
   ),
-  metricsHost: Config.option(Config.string("KASKO_METRICS_HOST")),
+  metricsHost: Config.string("KASKO_METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
   // local development only: webhook endpoints over http, and on loopback or private addresses
   webhooksAllowInsecure: Config.literal(
     "true",

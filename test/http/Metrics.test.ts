@@ -110,7 +110,11 @@ describe("metrics", () => {
       )
       expect(attempted.get('kasko_webhook_attempts_total{outcome="retry"}')).toBeGreaterThanOrEqual(1)
       test.adjustClock(120_000)
-      const samples = await scrape()
+      // an exposition serves the scrapes of a second: the next one shows the clock moved
+      const samples = await scrapeUntil(
+        test.service.metricsPort,
+        (read) => (read.get("kasko_webhook_outbox_oldest_pending_seconds") ?? 0) >= 120
+      )
       expect(samples.get("kasko_webhook_pending_deliveries")).toBe(1)
       expect(samples.get("kasko_webhook_outbox_oldest_pending_seconds")).toBeGreaterThanOrEqual(120)
     } finally {

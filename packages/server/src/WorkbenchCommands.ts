@@ -138,6 +138,12 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
           default: 8090,
           requiresArg: true,
           describe: "port to listen on (0 picks a free one)"
+        })
+        .option("allow-backdated", {
+          type: "boolean",
+          default: false,
+          describe:
+            "let the page save a new version whose effective_from is before today (it reprices what was priced since)"
         }),
     run: (argv) =>
       runWithWorkbench(

@@ -39,7 +39,8 @@ export const serveWorkbench = async (argv: Arguments): Promise<CommandResult> =>
       tariffDirectory,
       goldenPaths: goldenPaths.map((path) => resolve(path)),
       host: argv["host"] as string,
-      port
+      port,
+      allowBackdated: argv["allow-backdated"] === true
     })
   } catch (error) {
     return failed("workbench", (error as Error).message)

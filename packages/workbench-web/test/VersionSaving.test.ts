@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { saveTariffVersion } from "../src/server/VersionSaving.js"
@@ -81,6 +82,50 @@ describe("saving a tariff version", () => {
       _tag: "Refused",
       kind: "invalid",
       reason: expect.stringMatching(/names the file/)
+    })
+  })
+
+  it("refuses a new version that takes effect before today, unless the workbench allows it", () => {
+    const backdated = leasingWith((document) =>
+      Object.assign(document, { version: "v2", effective_from: "2026-03-01" })
+    )
+    const outcome = saveTariffVersion(directory.path, backdated, "2026-03-02")
+    expect(outcome).toMatchObject({ _tag: "Refused", kind: "backdated" })
+    expect(outcome._tag === "Refused" && outcome.reason).toMatch(/2026-03-01, before today \(2026-03-02\)/)
+    expect(existsSync(join(directory.path, "insurance-car-leasing", "v2.json"))).toBe(false)
+    expect(saveTariffVersion(directory.path, backdated, "2026-03-02", { allowBackdated: true })).toEqual({
+      _tag: "Saved",
+      file: "insurance-car-leasing/v2.json"
+    })
+  })
+
+  describe("a symbolic link in the tariff tree", () => {
+    let outside: string
+    beforeEach(() => {
+      outside = mkdtempSync(join(tmpdir(), "kasko-outside-"))
+    })
+    afterEach(() => rmSync(outside, { recursive: true, force: true }))
+
+    it("is never written through: a product directory that links elsewhere keeps its version in force as it was", () => {
+      // the product's directory moved outside the tariff tree and linked back: the listing does not follow it
+      renameSync(join(directory.path, "insurance-car-leasing"), join(outside, "leasing"))
+      symlinkSync(join(outside, "leasing"), join(directory.path, "insurance-car-leasing"))
+      const changed = leasingWith((document) => Object.assign(document, { monthly_surcharge_percent: 7 }))
+      const outcome = saveTariffVersion(directory.path, changed, "2026-03-02")
+      expect(outcome).toMatchObject({ _tag: "Refused", kind: "outside" })
+      expect(outcome._tag === "Refused" && outcome.reason).toMatch(/insurance-car-leasing is a symbolic link/)
+      expect(readFileSync(join(outside, "leasing", "v1.json"), "utf8")).toBe(LEASING_V1)
+    })
+
+    it("is never written through: a version file that links elsewhere is left, and so is its target", () => {
+      writeFileSync(join(outside, "v2.json"), "outside\n")
+      symlinkSync(join(outside, "v2.json"), join(directory.path, "insurance-car-leasing", "v2.json"))
+      const source = leasingWith((document) => Object.assign(document, { version: "v2", effective_from: "2027-01-01" }))
+      expect(saveTariffVersion(directory.path, source, "2026-03-02")).toMatchObject({
+        _tag: "Refused",
+        kind: "outside"
+      })
+      expect(readFileSync(join(outside, "v2.json"), "utf8")).toBe("outside\n")
     })
   })
 })

@@ -2,20 +2,28 @@
  * Saving an edited tariff as a version file: only a tariff the engine loads
  * is written, as `<product>/<version>.json`, and a version whose
  * `effective_from` has come is never overwritten — prices were, or may have
- * been, given with it; a change to it is a new version.
+ * been, given with it; a change to it is a new version. A new version may
+ * not take effect in the past either (it would reprice retroactively) unless
+ * the workbench was started to allow it. Nothing is written through a
+ * symbolic link or outside the tariff directory: the listing skips links, so
+ * writing through one would change a file the workbench does not show.
  */
 import { TariffBook } from "@kasko/core"
 import type { Tariff } from "@kasko/core/actuarial"
-import { mkdirSync, renameSync, writeFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { lstatSync, mkdirSync, realpathSync, renameSync, writeFileSync } from "node:fs"
+import { dirname, join, relative, sep } from "node:path"
 import { readTariffFiles } from "./TariffDirectory.js"
 
 export type SaveOutcome =
   | { readonly _tag: "Saved"; readonly file: string }
   | {
       readonly _tag: "Refused"
-      /** `invalid`: the engine would not load it; `in-effect`: it would overwrite a version that has taken effect. */
-      readonly kind: "invalid" | "in-effect"
+      /**
+       * `invalid`: the engine would not load it; `in-effect`: it would overwrite a version that has taken effect;
+       * `backdated`: a new version taking effect before today; `outside`: the file would be written through a
+       * symbolic link, or outside the tariff directory.
+       */
+      readonly kind: "invalid" | "in-effect" | "backdated" | "outside"
       readonly reason: string
     }
 
@@ -46,8 +54,50 @@ const declared = (source: string): { product_name?: unknown; version?: unknown; 
   }
 }
 
-/** Writes the tariff as a version file of the directory, unless the rule above forbids it. */
-export const saveTariffVersion = (directory: string, source: string, today: string): SaveOutcome => {
+export interface SaveOptions {
+  /** Lets a new version take effect before today (`kasko workbench --allow-backdated`). */
+  readonly allowBackdated?: boolean
+}
+
+/** Why writing `file` (relative, with forward slashes) below the directory would leave it, or undefined. */
+const outsideReason = (directory: string, file: string): string | undefined => {
+  const segments = file.split("/")
+  for (let depth = 1; depth <= segments.length; depth++) {
+    const path = join(directory, ...segments.slice(0, depth))
+    let isLink = false
+    try {
+      isLink = lstatSync(path).isSymbolicLink()
+    } catch {
+      break // not there yet: it will be made below the directory
+    }
+    if (isLink)
+      return `${segments.slice(0, depth).join("/")} is a symbolic link: the workbench writes only inside its tariff directory`
+  }
+  const root = realpathSync(directory)
+  let parent = dirname(join(directory, ...segments))
+  while (parent !== directory && !existsOrFalse(parent)) parent = dirname(parent)
+  const inside = relative(root, realpathSync(parent))
+  return inside.startsWith("..") || inside.split(sep).includes("..")
+    ? `${file} would be written outside the tariff directory`
+    : undefined
+}
+
+const existsOrFalse = (path: string) => {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Writes the tariff as a version file of the directory, unless the rules above forbid it. */
+export const saveTariffVersion = (
+  directory: string,
+  source: string,
+  today: string,
+  options: SaveOptions = {}
+): SaveOutcome => {
   const tariff = loadable(source)
   if (typeof tariff === "string") return { _tag: "Refused", kind: "invalid", reason: tariff }
   if (!VERSION_NAME.test(tariff.version)) {
@@ -80,6 +130,15 @@ export const saveTariffVersion = (directory: string, source: string, today: stri
     }
   }
   const file = existing[0]?.file ?? target
+  const outside = outsideReason(directory, file)
+  if (outside !== undefined) return { _tag: "Refused", kind: "outside", reason: outside }
+  if (existing.length === 0 && options.allowBackdated !== true && tariff.effective_from < today) {
+    return {
+      _tag: "Refused",
+      kind: "backdated",
+      reason: `a new version taking effect on ${tariff.effective_from}, before today (${today}), would reprice what was priced since: give it a date from today on (or start the workbench with --allow-backdated)`
+    }
+  }
   const path = join(directory, ...file.split("/"))
   mkdirSync(dirname(path), { recursive: true })
   // written whole or not at all: a reader never sees half a tariff

@@ -26,6 +26,8 @@ export interface WorkbenchServerOptions {
   readonly port?: number
   /** The date the save rule and the page's default pricing date use; the clock's by default. */
   readonly today?: () => string
+  /** Lets a saved new version take effect before today (it reprices retroactively); refused by default. */
+  readonly allowBackdated?: boolean
   /** The built page; this package's `dist/browser` by default. */
   readonly webRoot?: string
 }
@@ -134,12 +136,14 @@ export const startWorkbenchServer = async (options: WorkbenchServerOptions): Pro
     const source = await readBody(request)
     if (source === undefined)
       return answerJson(response, 413, { refused: `a tariff is at most ${MAX_TARIFF_BYTES} bytes` })
-    const outcome = saveTariffVersion(options.tariffDirectory, source, today())
+    const outcome = saveTariffVersion(options.tariffDirectory, source, today(), {
+      allowBackdated: options.allowBackdated === true
+    })
     if (outcome._tag === "Saved")
       return answerJson(response, 201, Schema.encodeSync(SaveAnswer)({ saved: outcome.file }))
     return answerJson(
       response,
-      outcome.kind === "in-effect" ? 409 : 422,
+      outcome.kind === "in-effect" || outcome.kind === "backdated" ? 409 : 422,
       Schema.encodeSync(SaveAnswer)({ refused: outcome.reason })
     )
   }

@@ -1,3 +1,3 @@
 export { startWorkbenchServer, type RunningWorkbench, type WorkbenchServerOptions } from "./WorkbenchServer.js"
-export { saveTariffVersion, type SaveOutcome } from "./VersionSaving.js"
+export { saveTariffVersion, type SaveOptions, type SaveOutcome } from "./VersionSaving.js"
 export { readGoldenTables, readTariffFiles } from "./TariffDirectory.js"

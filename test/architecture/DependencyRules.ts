@@ -56,11 +56,12 @@ export const DEPENDENCY_RULES: IFlattenedRuleSet = {
     {
       name: "core-imports-only-effect-and-json-rules-engine",
       comment:
-        "packages/core/src depends on effect and json-rules-engine only: no SQL driver (better-sqlite3, pg), " +
-        "no transport (express, @effect/platform), no jose, no pino",
+        "packages/core/src depends on effect and json-rules-engine only, and on ipaddr.js (the IANA special-purpose " +
+        "address registries, pure data and parsing, for the webhook endpoint policy): no SQL driver (better-sqlite3, " +
+        "pg), no transport (express, @effect/platform), no jose, no pino",
       severity: "error",
       from: { path: "^packages/core/src/" },
-      to: { path: NPM_PACKAGE, pathNot: "node_modules/(effect|json-rules-engine)/" }
+      to: { path: NPM_PACKAGE, pathNot: "node_modules/(effect|json-rules-engine|ipaddr\\.js)/" }
     },
 
     // 2. Adapters stand side by side, each on the core alone.

@@ -65,12 +65,12 @@ describe("webhook subscriptions over HTTP", () => {
     [
       { url: "https://169.254.169.254/latest/meta-data", event_types: ["quote.created"] },
       "url",
-      "must not point at a loopback, private or link-local address"
+      "must not point at a loopback, private or other special-purpose address"
     ],
     [
       { url: "https://10.0.0.7/hooks", event_types: ["quote.created"] },
       "url",
-      "must not point at a loopback, private or link-local address"
+      "must not point at a loopback, private or other special-purpose address"
     ],
     [{ url: "https://hooks.alice.example/kasko", event_types: [] }, "event_types", "must be a non-empty list"],
     [{ url: "https://hooks.alice.example/kasko", event_types: ["quote.deleted"] }, "event_types", "quote.deleted"],

@@ -20,7 +20,13 @@ export const safeLookup: LookupFunction = (hostname, options, callback) => {
     const list = addresses as unknown as ReadonlyArray<dns.LookupAddress>
     const refused = list.find((entry) => WebhookEndpoints.isPrivateAddress(entry.address))
     if (refused !== undefined)
-      return callback(new AddressRefused(`${hostname} resolves to ${refused.address}, a private address`), "", 0)
+      return callback(
+        new AddressRefused(
+          `${hostname} resolves to ${refused.address}, a loopback, private or other special-purpose address`
+        ),
+        "",
+        0
+      )
     if (options.all === true)
       return (callback as unknown as (e: null, a: ReadonlyArray<dns.LookupAddress>) => void)(null, list)
     const [first] = list

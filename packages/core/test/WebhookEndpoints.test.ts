@@ -1,4 +1,4 @@
-/** Where a webhook endpoint may point (SSRF): https only, and no loopback, private or link-local address. */
+/** Where a webhook endpoint may point (SSRF): https on 443 only, and no special-purpose address of the IANA registries. */
 import { describe, expect, it } from "vitest"
 import {
   endpointRefusal,
@@ -25,25 +25,64 @@ describe("the webhook endpoint policy", () => {
     "fd12:3456::1",
     "fe80::1",
     "::ffff:127.0.0.1",
-    "::ffff:7f00:1"
+    "::ffff:7f00:1",
+    // special-purpose ranges the first check let through (IANA IPv4 and IPv6 registries)
+    "64:ff9b::a00:1",
+    "[64:ff9b::10.0.0.1]",
+    "64:ff9b:1::a00:1",
+    "[::10.0.0.1]",
+    "::a00:1",
+    "fec0::1",
+    "192.0.0.8",
+    "192.0.2.10",
+    "198.18.0.1",
+    "198.19.255.255",
+    "198.51.100.7",
+    "203.0.113.7",
+    "240.0.0.1",
+    "255.255.255.255",
+    "2001:db8::1",
+    "2001:2::1",
+    "2001::1",
+    "2002:a00:1::1",
+    "100::1",
+    "ff02::1",
+    "4000::1"
   ])("counts %s as private", (address) => {
     expect(isPrivateAddress(address)).toBe(true)
   })
 
-  it.each(["8.8.8.8", "172.32.0.1", "192.169.0.1", "100.128.0.1", "2001:4860:4860::8888", "hooks.example"])(
-    "counts %s as public",
-    (address) => {
-      expect(isPrivateAddress(address)).toBe(false)
-    }
-  )
+  it.each([
+    "8.8.8.8",
+    "172.32.0.1",
+    "192.169.0.1",
+    "100.128.0.1",
+    "192.0.1.1",
+    "198.20.0.1",
+    "2001:4860:4860::8888",
+    "2606:4700::1111",
+    "hooks.example"
+  ])("counts %s as public", (address) => {
+    expect(isPrivateAddress(address)).toBe(false)
+  })
 
   it.each([
     ["http://hooks.example/kasko", "must be an https URL"],
-    ["https://127.0.0.1/kasko", "must not point at a loopback, private or link-local address"],
-    ["https://[::1]:8443/kasko", "must not point at a loopback, private or link-local address"],
-    ["https://169.254.169.254/latest/meta-data", "must not point at a loopback, private or link-local address"],
-    ["https://localhost/kasko", "must not point at a loopback, private or link-local address"],
-    ["https://metadata.google.internal/", "must not point at a loopback, private or link-local address"],
+    ["https://127.0.0.1/kasko", "must not point at a loopback, private or other special-purpose address"],
+    ["https://[::1]:8443/kasko", "must not point at a loopback, private or other special-purpose address"],
+    [
+      "https://169.254.169.254/latest/meta-data",
+      "must not point at a loopback, private or other special-purpose address"
+    ],
+    ["https://localhost/kasko", "must not point at a loopback, private or other special-purpose address"],
+    ["https://metadata.google.internal/", "must not point at a loopback, private or other special-purpose address"],
+    [
+      "https://[64:ff9b::a9fe:a9fe]/latest/meta-data",
+      "must not point at a loopback, private or other special-purpose address"
+    ],
+    ["https://198.18.0.1/kasko", "must not point at a loopback, private or other special-purpose address"],
+    ["https://hooks.example:6379/", "must use the https port, 443"],
+    ["https://hooks.example:8443/kasko", "must use the https port, 443"],
     ["https://user:secret@hooks.example/", "must not carry credentials"],
     ["https://hooks.example/#fragment", "must not have a fragment"],
     ["ftp://hooks.example/", "must be an https URL"],
@@ -55,8 +94,12 @@ describe("the webhook endpoint policy", () => {
 
   it("allows a public https URL, and http or a private address only where the operator allows it", () => {
     expect(endpointRefusal("https://hooks.example/kasko?partner=1", STRICT_ENDPOINT_POLICY)).toBeUndefined()
+    expect(endpointRefusal("https://hooks.example:443/kasko", STRICT_ENDPOINT_POLICY)).toBeUndefined()
+    expect(
+      endpointRefusal("https://hooks.example:8443/kasko", { allowInsecure: true, allowPrivateAddresses: true })
+    ).toBeUndefined()
     expect(endpointRefusal("http://127.0.0.1:9000/", { allowInsecure: true, allowPrivateAddresses: false })).toBe(
-      "must not point at a loopback, private or link-local address"
+      "must not point at a loopback, private or other special-purpose address"
     )
     expect(
       endpointRefusal("http://127.0.0.1:9000/", { allowInsecure: true, allowPrivateAddresses: true })

@@ -2,11 +2,12 @@
  * A partner's webhook endpoint: where its quote events go, which of them,
  * and the secret they are signed with (Standard Webhooks: `whsec_` and the
  * key in base64, shown to the partner once). Where an endpoint may point is
- * decided here from the URL alone — HTTPS, and no loopback, private or
- * link-local address literal — unless the operator allows it for local
- * development; the address a name resolves to is checked again when
- * delivering.
+ * decided here from the URL alone — HTTPS on port 443, and no special-purpose
+ * address literal (loopback, private, link-local and the rest of the IANA
+ * registries) — unless the operator allows it for local development; the
+ * address a name resolves to is checked again when delivering.
  */
+import ipaddr from "ipaddr.js"
 import { type QuoteEventType, isQuoteEventType, QUOTE_EVENT_TYPES } from "./QuoteEvent.js"
 
 export interface WebhookSubscription {
@@ -36,41 +37,24 @@ export const STRICT_ENDPOINT_POLICY: EndpointPolicy = { allowInsecure: false, al
 
 const MAX_URL_LENGTH = 2048
 
-const ipv4Octets = (host: string): ReadonlyArray<number> | undefined => {
-  const parts = host.split(".")
-  if (parts.length !== 4 || !parts.every((part) => /^\d{1,3}$/.test(part))) return undefined
-  const octets = parts.map(Number)
-  return octets.every((octet) => octet <= 255) ? octets : undefined
-}
-
 /**
- * Whether an address is one a webhook must not reach from the service's
- * network: unspecified, loopback, private (RFC 1918, unique local), link-local
- * (cloud metadata lives there), carrier-grade NAT, or an IPv4 address mapped
- * into IPv6 that is one of those.
+ * Whether an address literal is one a webhook must not reach: any address the IANA special-purpose address
+ * registries (IPv4 and IPv6) set apart, as ipaddr.js classes them — unspecified, loopback, private, shared
+ * (100.64.0.0/10), link-local (cloud metadata lives there), multicast, broadcast, reserved and documentation
+ * ranges, 192.0.0.0/24, benchmarking (198.18.0.0/15 and 2001:2::/48), unique-local and site-local IPv6,
+ * NAT64 (64:ff9b::/96, 64:ff9b:1::/48: private IPv4 on a NAT64 network), 6to4, Teredo, and the IPv4-mapped
+ * and -compatible forms — and any IPv6 address outside global unicast (2000::/3). A name is not an address:
+ * what it resolves to is checked when delivering.
  */
 export const isPrivateAddress = (address: string): boolean => {
   const host = address.replace(/^\[|\]$/g, "").toLowerCase()
-  const v4 = ipv4Octets(host)
-  if (v4 !== undefined) {
-    const [a, b] = v4 as [number, number, number, number]
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      a >= 224
-    )
-  }
-  if (!host.includes(":")) return false
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host)
-  if (mapped !== null) return isPrivateAddress(mapped[1]!)
-  if (/^::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}$/.test(host)) return true
-  return host === "::" || host === "::1" || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || /^ff/.test(host)
+  if (!ipaddr.isValid(host)) return false
+  const parsed = ipaddr.parse(host)
+  if (parsed.range() !== "unicast") return true
+  return parsed.kind() === "ipv6" && !parsed.match(GLOBAL_UNICAST)
 }
+
+const GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3")
 
 const LOCAL_NAMES = /^(localhost|.*\.localhost|.*\.local|.*\.internal)$/
 
@@ -89,7 +73,9 @@ export const endpointRefusal = (url: string, policy: EndpointPolicy): string | u
   if (parsed.hash !== "") return "must not have a fragment"
   const host = parsed.hostname.toLowerCase()
   if (!policy.allowPrivateAddresses && (isPrivateAddress(host) || LOCAL_NAMES.test(host)))
-    return "must not point at a loopback, private or link-local address"
+    return "must not point at a loopback, private or other special-purpose address"
+  // another port reaches another service on the host (a Redis on 6379, say); the URL parser drops :443 itself
+  if (parsed.port !== "" && !policy.allowInsecure) return "must use the https port, 443"
   return undefined
 }
 

@@ -154,6 +154,31 @@ describe("Content-Encoding", () => {
     expect(bomb.length).toBeLessThan(10_000)
     expectProblem(await send("POST", OFFER, { ...jsonHeaders(), "content-encoding": "gzip" }, bomb), 413)
   })
+
+  it("closes a keep-alive connection whose body it did not read to the end, saying so, instead of reusing it", async () => {
+    const bomb = gzipSync(Buffer.from(`{"product": "${"a".repeat(2_000_000)}"}`))
+    const head = Object.entries({ ...jsonHeaders(), "content-encoding": "gzip", "content-length": String(bomb.length) })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("")
+    const url = new URL(service.server.url)
+    const { text, closedAfterMillis } = await new Promise<{ text: string; closedAfterMillis: number }>(
+      (resolve, reject) => {
+        const started = Date.now()
+        const socket = connect(Number(url.port), url.hostname, () => {
+          socket.write(`POST ${OFFER} HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n${head}\r\n`)
+          socket.write(bomb)
+        })
+        let received = ""
+        socket.on("data", (chunk) => (received += String(chunk)))
+        socket.on("close", () => resolve({ text: received, closedAfterMillis: Date.now() - started }))
+        socket.on("error", reject)
+      }
+    )
+    expect(text).toMatch(/^HTTP\/1\.1 413 /)
+    expect(text).toMatch(/\r\nconnection: close\r\n/i)
+    // closed by the service once it answered, well before the keep-alive timeout would have
+    expect(closedAfterMillis).toBeLessThan(1_000)
+  })
 })
 
 describe("bytes that are not UTF-8", () => {

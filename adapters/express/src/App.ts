@@ -96,6 +96,9 @@ export const makeApp = (options: AppOptions): Express => {
   ) => {
     const list = [...answerHeaders, "X-Request-Id", id, "Content-Length", String(Buffer.byteLength(answer.body))]
     for (const name in answer.headers) list.push(name, answer.headers[name]!)
+    // a body refused before it was read to the end (too large, undecodable, credentials refused first) leaves
+    // the connection mid-request: close it rather than have Node reuse it for the next request
+    if (!request.complete) list.push("Connection", "close")
     response.writeHead(answer.status, list)
     response.end(answer.body)
     const durationMillis = Number(process.hrtime.bigint() - started) / 1e6

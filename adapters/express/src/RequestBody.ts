@@ -24,6 +24,9 @@ export class BodyRefused extends Data.TaggedError("BodyRefused")<{ readonly answ
 
 const refused = (answer: ProblemAnswer) => new BodyRefused({ answer })
 const violation = (message: string) => refused(constraintViolation([{ field: "body", message }]))
+/** A violation found before the body was read to its end: the connection is closed after the answer. */
+const unfinished = (message: string) =>
+  refused({ ...constraintViolation([{ field: "body", message }]), headers: { Connection: "close" } })
 
 const ACCEPTED_ENCODINGS = "identity, gzip, deflate or br"
 const NOT_JSON = refused({
@@ -38,7 +41,8 @@ const UNKNOWN_ENCODING = refused({
     detail: `The Content-Encoding is not accepted: send ${ACCEPTED_ENCODINGS}.`
   }
 })
-const TOO_LARGE = refused({ problem: PROBLEMS.payloadTooLarge })
+// the rest of the body is not read: the connection is closed after the answer, never reused mid-request
+const TOO_LARGE = refused({ problem: PROBLEMS.payloadTooLarge, headers: { Connection: "close" } })
 
 const DECOMPRESSORS = {
   gzip: createGunzip,
@@ -147,7 +151,7 @@ const receive = (
     }
     const onEnd = () => {
       if (decompressor === undefined && declaredLength !== undefined && received !== declaredLength) {
-        return settle(Effect.fail(violation("does not match its Content-Length")))
+        return settle(Effect.fail(unfinished("does not match its Content-Length")))
       }
       settle(Effect.succeed(chunks !== undefined ? Buffer.concat(chunks) : (first ?? Buffer.alloc(0))))
     }
@@ -156,8 +160,8 @@ const receive = (
       settle(
         Effect.fail(
           decompressor === undefined
-            ? violation("was not received completely")
-            : violation("does not decode with its Content-Encoding")
+            ? unfinished("was not received completely")
+            : unfinished("does not decode with its Content-Encoding")
         )
       )
     source.on("data", onData)

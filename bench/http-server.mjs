@@ -3,6 +3,7 @@
 //   node http-server.mjs express <sizes.json>    bare Express 5 answering fixed bodies of the same sizes
 //   node http-server.mjs node <sizes.json>       bare node:http doing the same: the runtime's limit
 //   node http-server.mjs receiver                a webhook endpoint: answers 204, GET /count says how many it got
+//   node http-server.mjs hanging                 a webhook endpoint that never answers
 // Prints {"port": …} on stdout when it listens.
 import express from "express"
 import { readFileSync, writeFileSync } from "node:fs"
@@ -48,6 +49,10 @@ if (mode === "express") {
       answer(response, request.url === "/offers" ? offer : quote)
     })
   })
+  server.listen(0, "127.0.0.1", () => announce(server.address().port))
+} else if (mode === "hanging") {
+  // a webhook endpoint that reads each request and never answers
+  const server = createServer((request) => request.resume())
   server.listen(0, "127.0.0.1", () => announce(server.address().port))
 } else if (mode === "receiver") {
   let received = 0

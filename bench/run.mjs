@@ -9,7 +9,7 @@ import { runMemoryBench } from "./memory.mjs"
 import { runObservabilityBench } from "./observability.mjs"
 import { runStartupBench } from "./startup.mjs"
 import { runStorageBench } from "./storage.mjs"
-import { runWebhooksBench } from "./webhooks.mjs"
+import { runHangingEndpointsBench, runWebhooksBench } from "./webhooks.mjs"
 import { runWorkbenchBench } from "./workbench.mjs"
 
 const format = (value) =>
@@ -70,6 +70,12 @@ printTable(
   webhooks
 )
 
+const hanging = await runHangingEndpointsBench()
+printTable(
+  "7. Webhooks with hanging endpoints: deliveries a second to a partner's 5 healthy endpoints after 1 000 quotes, with 5 more of its endpoints never answering (medians of interleaved rounds)",
+  hanging
+)
+
 const observability = await runObservabilityBench()
 printTable(
   "8. Observability, the core: createOffer with the kasko.pricing span, against no span (medians)",
@@ -91,6 +97,7 @@ const results = {
   startup,
   workbench,
   webhooks,
+  webhooks_hanging_endpoints: hanging,
   observability
 }
 const directory = join(import.meta.dirname, "results")

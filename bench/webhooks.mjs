@@ -9,6 +9,7 @@ import { Examples } from "@kasko/core"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import autocannon from "autocannon"
 import { benchPartner, kaskoAdmin, load, measure, median, medianOf, startServer, stopServer } from "./http.mjs"
 
 const ROUNDS = Number(process.env.KASKO_BENCH_ROUNDS ?? 3)
@@ -94,4 +95,97 @@ export const runWebhooksBench = async () => {
     rmSync(off, { recursive: true, force: true })
     rmSync(on, { recursive: true, force: true })
   }
+}
+
+const HEALTHY_ENDPOINTS = 5
+const QUOTES = 1_000
+
+/**
+ * Deliveries a second to a partner's healthy endpoints after it made 1 000 quotes, with `hanging` more of its
+ * endpoints never answering (each attempt holds on for the 5 s timeout): from the first quote until the
+ * healthy endpoints have every event, or 60 s.
+ */
+const healthyDeliveriesPerSecond = async (hanging) => {
+  const directory = mkdtempSync(join(tmpdir(), "kasko-webhooks-hanging-"))
+  const servers = []
+  try {
+    const receiver = await startServer("receiver")
+    const hangingEndpoint = await startServer("hanging")
+    servers.push(receiver, hangingEndpoint)
+    const headers = await benchPartner(directory, "quotes:create")
+    process.env.KASKO_WEBHOOKS_ALLOW_INSECURE = "true"
+    for (let index = 0; index < HEALTHY_ENDPOINTS; index++)
+      await kaskoAdmin(
+        directory,
+        "webhooks",
+        "add",
+        "--partner",
+        "bench-partner",
+        "--url",
+        `${receiver.url}/hooks/${index}`
+      )
+    for (let index = 0; index < hanging; index++)
+      await kaskoAdmin(
+        directory,
+        "webhooks",
+        "add",
+        "--partner",
+        "bench-partner",
+        "--url",
+        `${hangingEndpoint.url}/hooks/${index}`
+      )
+    delete process.env.KASKO_WEBHOOKS_ALLOW_INSECURE
+    const service = await startServer("kasko", directory)
+    servers.push(service)
+    const started = Date.now()
+    await new Promise((resolve, reject) =>
+      autocannon(
+        {
+          url: `${service.url}/insurance/car/quotes`,
+          method: "POST",
+          body: JSON.stringify(Examples.quoteRequest()),
+          headers,
+          connections: 16,
+          amount: QUOTES
+        },
+        (error, result) => (error ? reject(error) : resolve(result))
+      )
+    )
+    const expected = QUOTES * HEALTHY_ENDPOINTS
+    let delivered = 0
+    while (delivered < expected && Date.now() - started < 60_000) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      delivered = Number(await (await fetch(`${receiver.url}/count`)).text())
+    }
+    return { delivered, seconds: (Date.now() - started) / 1000 }
+  } finally {
+    await Promise.all(servers.map(stopServer))
+    rmSync(directory, { recursive: true, force: true })
+  }
+}
+
+/** The same partner's healthy endpoints with none of its endpoints hanging, then with as many hanging. */
+export const runHangingEndpointsBench = async () => {
+  const rounds = { none: [], half: [] }
+  for (let round = 0; round < ROUNDS; round++) {
+    rounds.none.push(await healthyDeliveriesPerSecond(0))
+    rounds.half.push(await healthyDeliveriesPerSecond(HEALTHY_ENDPOINTS))
+  }
+  const perSecond = (runs) => median(runs.map((run) => run.delivered / run.seconds))
+  const none = perSecond(rounds.none)
+  const half = perSecond(rounds.half)
+  return [
+    {
+      endpoints: `${HEALTHY_ENDPOINTS} healthy, none hanging`,
+      healthy_deliveries_per_second: Math.round(none),
+      all_delivered: rounds.none.every((run) => run.delivered === QUOTES * HEALTHY_ENDPOINTS),
+      vs_none_hanging: 1
+    },
+    {
+      endpoints: `${HEALTHY_ENDPOINTS} healthy, ${HEALTHY_ENDPOINTS} hanging (5 s timeout each attempt)`,
+      healthy_deliveries_per_second: Math.round(half),
+      all_delivered: rounds.half.every((run) => run.delivered === QUOTES * HEALTHY_ENDPOINTS),
+      vs_none_hanging: half / none
+    }
+  ]
 }

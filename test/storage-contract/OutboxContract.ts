@@ -475,7 +475,7 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
           )
         )
 
-      it("gives each partner its share first, then what is free to endpoints not known to be slow", async () => {
+      it("gives each partner its share first, then what is free to endpoints known to answer in time", async () => {
         const shares = { perPartnerLimit: 2, perSubscriptionLimit: 2 }
         // the busy partner's two (its oldest), the quiet one's, then a third of the busy one's in the free slot
         expect(partnersOf(await claimWith(shares))).toEqual([BUSY, BUSY, QUIET, BUSY])
@@ -489,6 +489,42 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
         expect(
           partnersOf(await claimWith({ ...shares, perSubscriptionLimit: 1, slowSubscriptions: new Set(["whk_busy"]) }))
         ).toEqual([BUSY, QUIET])
+        // not seen to answer in time yet (only the quiet one's endpoint was): held to its share too
+        expect(partnersOf(await claimWith({ ...shares, fastSubscriptions: new Set(["whk_quiet"]) }))).toEqual([
+          BUSY,
+          BUSY,
+          QUIET
+        ])
+      })
+
+      it("finds a partner's healthy endpoint's delivery behind a backlog of its slow endpoint's", async () => {
+        const fixture = fixtures[0]!
+        const claimed = await withTools(({ store, outbox, subscriptions }) =>
+          Effect.gen(function* () {
+            yield* subscriptions.insert(subscription(BUSY, "hanging"), NO_LIMIT)
+            for (let index = 0; index < 20; index++)
+              yield* store.insert(
+                variantOf(fixture, 600 + index, { partner_id: BUSY, created_at: fixture.created_at + index })
+              )
+            // the hanging endpoint's twenty deliveries are made first, the healthy one subscribes after
+            yield* outbox.claimDeliveries({ now: fixture.created_at + 100, owner: "a", leaseMillis: LEASE, limit: 0 })
+            yield* subscriptions.insert(subscription(BUSY, "healthy"), NO_LIMIT)
+            yield* store.insert(variantOf(fixture, 650, { partner_id: BUSY, created_at: fixture.created_at + 200 }))
+            return yield* outbox.claimDeliveries({
+              now: fixture.created_at + 300,
+              owner: "a",
+              leaseMillis: LEASE,
+              limit: 5,
+              perPartnerLimit: 2,
+              perSubscriptionLimit: 2,
+              // the partner's share is in flight, to its hanging endpoint
+              inFlight: { partners: new Map([[BUSY, 2]]), subscriptions: new Map([["whk_hanging", 2]]) },
+              slowSubscriptions: new Set(["whk_hanging"]),
+              fastSubscriptions: new Set(["whk_healthy"])
+            })
+          })
+        )
+        expect(claimed.map((delivery) => delivery.subscription_id)).toEqual(["whk_healthy"])
       })
 
       it("serves first the partner with fewest in flight, whose deliveries waited less", async () => {

@@ -72,11 +72,12 @@ export const makeEventOutbox = () => {
       byPartner.set(entry.event.partner_id, ofPartner)
     }
     let made = 0
+    const share = DeliveryAllowance.fanOutShare(byPartner.size)
     for (const ofPartner of byPartner.values()) {
       if (made >= DeliveryAllowance.FAN_OUT_PER_CLAIM) return
       let madeOfPartner = 0
       for (const entry of ofPartner) {
-        if (madeOfPartner >= DeliveryAllowance.FAN_OUT_PER_PARTNER) break
+        if (madeOfPartner >= share) break
         madeOfPartner += Math.max(1, fanOutEvent(entry, now))
       }
       made += madeOfPartner

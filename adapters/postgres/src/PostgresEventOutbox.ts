@@ -19,6 +19,7 @@ import { type Statement, transaction } from "./Transaction.js"
 const { EVENT_COLUMNS, claimedDeliveryOfRow, deliveryRecordOfRow, eventOfRow } = StoredRows
 
 type Row = Record<string, unknown>
+type DueRow = Row & { subscription_id: string; next_attempt_at: unknown; event_position: unknown }
 
 /**
  * The partners with rows in a partial index led by partner_id (a loose index scan: one probe per partner),
@@ -60,29 +61,48 @@ const FAN_OUT_OF_PARTNER = `
   FROM marked m JOIN webhook_subscriptions s ON s.partner_id = m.partner_id AND m.type = ANY (s.event_types)
   ON CONFLICT (delivery_id) DO NOTHING`
 
-// each partner's due deliveries, oldest first, at most $3 of each, locked against other instances' claims
+const DUE_COLUMNS = `d.delivery_id, d.subscription_id, d.partner_id, d.attempts, d.first_attempt_at,
+  d.next_attempt_at, d.event_position, s.url, s.secret, ${EVENT_COLUMNS.split(", ")
+    .filter((column) => column !== "partner_id")
+    .map((column) => `e.${column}`)
+    .join(", ")}`
+
+const DUE_CONDITION = `d.state = 'pending' AND d.next_attempt_at <= $1
+  AND (d.lease_until IS NULL OR d.lease_until <= $1)
+  AND NOT EXISTS (
+    SELECT 1 FROM webhook_deliveries earlier
+    WHERE earlier.subscription_id = d.subscription_id AND earlier.quote_id = d.quote_id
+      AND earlier.state = 'pending' AND earlier.event_position < d.event_position)
+  -- nor while an earlier event of the quote is not fanned out yet: another instance may be fanning it out
+  -- right now (its row locked), and its delivery must go first
+  AND NOT EXISTS (
+    SELECT 1 FROM quote_events unsent
+    WHERE unsent.quote_id = d.quote_id AND unsent.fanned_out_at IS NULL AND unsent.position < d.event_position)`
+
+// each partner's due deliveries, oldest first, at most $3 of each, locked against other instances' claims; but
+// for those of its slow endpoints ($4, read apart below): theirs would fill the head of the line
 const CANDIDATES = `
   SELECT c.* FROM unnest($2::text[]) AS partners (partner_id)
   CROSS JOIN LATERAL (
-    SELECT d.delivery_id, d.subscription_id, d.partner_id, d.attempts, d.first_attempt_at, d.next_attempt_at,
-           d.event_position, s.url, s.secret, ${EVENT_COLUMNS.split(", ")
-             .filter((column) => column !== "partner_id")
-             .map((column) => `e.${column}`)
-             .join(", ")}
+    SELECT ${DUE_COLUMNS}
     FROM webhook_deliveries d
     JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
     JOIN quote_events e ON e.event_id = d.event_id
-    WHERE d.partner_id = partners.partner_id AND d.state = 'pending' AND d.next_attempt_at <= $1
-      AND (d.lease_until IS NULL OR d.lease_until <= $1)
-      AND NOT EXISTS (
-        SELECT 1 FROM webhook_deliveries earlier
-        WHERE earlier.subscription_id = d.subscription_id AND earlier.quote_id = d.quote_id
-          AND earlier.state = 'pending' AND earlier.event_position < d.event_position)
-      -- nor while an earlier event of the quote is not fanned out yet: another instance may be fanning it out
-      -- right now (its row locked), and its delivery must go first
-      AND NOT EXISTS (
-        SELECT 1 FROM quote_events unsent
-        WHERE unsent.quote_id = d.quote_id AND unsent.fanned_out_at IS NULL AND unsent.position < d.event_position)
+    WHERE d.partner_id = partners.partner_id AND ${DUE_CONDITION} AND d.subscription_id <> ALL ($4::text[])
+    ORDER BY d.next_attempt_at, d.event_position
+    LIMIT $3
+    FOR UPDATE OF d SKIP LOCKED
+  ) c`
+
+// each slow endpoint's due deliveries, at most $3 of each (its share)
+const CANDIDATES_OF_SLOW = `
+  SELECT c.* FROM unnest($2::text[]) AS slow (subscription_id)
+  CROSS JOIN LATERAL (
+    SELECT ${DUE_COLUMNS}
+    FROM webhook_deliveries d
+    JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
+    JOIN quote_events e ON e.event_id = d.event_id
+    WHERE d.subscription_id = slow.subscription_id AND ${DUE_CONDITION}
     ORDER BY d.next_attempt_at, d.event_position
     LIMIT $3
     FOR UPDATE OF d SKIP LOCKED
@@ -94,10 +114,11 @@ const LEASE =
 /** Fans out new events, partner by partner, oldest first, each partner's share and the claim's bounded. */
 const fanOut = async (statement: Statement, now: number) => {
   let made = 0
-  for (const { partner_id } of (await statement<{ partner_id: string }>(PARTNERS_WITH_NEW_EVENTS)).rows) {
+  const partners = (await statement<{ partner_id: string }>(PARTNERS_WITH_NEW_EVENTS)).rows
+  const share = DeliveryAllowance.fanOutShare(partners.length)
+  for (const { partner_id } of partners) {
     if (made >= DeliveryAllowance.FAN_OUT_PER_CLAIM) return
-    made +=
-      (await statement(FAN_OUT_OF_PARTNER, [now, partner_id, DeliveryAllowance.FAN_OUT_PER_PARTNER])).rowCount ?? 0
+    made += (await statement(FAN_OUT_OF_PARTNER, [now, partner_id, share])).rowCount ?? 0
   }
 }
 
@@ -129,18 +150,31 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Type"] 
         .map(({ partner_id, oldest }) => ({ partner_id, oldest: Number(oldest) }))
         .filter(({ oldest }) => oldest <= now)
       if (due.length === 0) return []
-      const candidates = (
-        await statement<Row>(CANDIDATES, [
-          now,
-          due.map(({ partner_id }) => partner_id),
-          DeliveryAllowance.candidatesPerPartner(request, due.length)
-        ])
-      ).rows as Array<Row & { subscription_id: string }>
+      const slow = [...(request.slowSubscriptions ?? [])]
+      const candidates = [
+        ...(
+          await statement<Row>(CANDIDATES, [
+            now,
+            due.map(({ partner_id }) => partner_id),
+            DeliveryAllowance.candidatesPerPartner(request, due.length),
+            slow
+          ])
+        ).rows,
+        ...(slow.length === 0
+          ? []
+          : (
+              await statement<Row>(CANDIDATES_OF_SLOW, [
+                now,
+                slow,
+                DeliveryAllowance.candidatesPerSlowSubscription(request)
+              ])
+            ).rows)
+      ] as Array<DueRow>
       const chosen = DeliveryAllowance.choose(
         request,
         due.map((partner) => ({
           ...partner,
-          candidates: candidates.filter((row) => row["partner_id"] === partner.partner_id)
+          candidates: DeliveryAllowance.inOrder(candidates.filter((row) => row["partner_id"] === partner.partner_id))
         }))
       )
       if (chosen.length > 0)

@@ -16,8 +16,9 @@ import { attempt } from "./SqliteErrors.js"
 const { EVENT_COLUMNS, claimedDeliveryOfRow, deliveryRecordOfRow, eventOfRow } = StoredRows
 
 type Row = Record<string, unknown>
+type DueRow = Row & { subscription_id: string; next_attempt_at: number; event_position: number }
 
-const { FAN_OUT_PER_CLAIM, FAN_OUT_PER_PARTNER } = DeliveryAllowance
+const { FAN_OUT_PER_CLAIM } = DeliveryAllowance
 
 /**
  * The partners with rows in a partial index led by partner_id (a loose index scan: one probe per partner),
@@ -67,21 +68,34 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
   const pendingPartners = database.prepare<[], { partner_id: string; oldest: number }>(
     partnersByOldest("webhook_deliveries", "state = 'pending'", "next_attempt_at")
   )
-  const selectDueOfPartner = database.prepare<{ partner_id: string; now: number; limit: number }, Row>(`
-    SELECT d.delivery_id, d.subscription_id, d.attempts, d.first_attempt_at, s.url, s.secret, ${EVENT_COLUMNS.split(
-      ", "
-    )
+  const dueColumns = `d.delivery_id, d.subscription_id, d.partner_id, d.attempts, d.first_attempt_at, d.next_attempt_at,
+    d.event_position, s.url, s.secret, ${EVENT_COLUMNS.split(", ")
+      .filter((column) => column !== "partner_id")
       .map((column) => `e.${column}`)
-      .join(", ")}
-    FROM webhook_deliveries d
-    JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
-    JOIN quote_events e ON e.event_id = d.event_id
-    WHERE d.partner_id = @partner_id AND d.state = 'pending' AND d.next_attempt_at <= @now
+      .join(", ")}`
+  const dueCondition = `d.state = 'pending' AND d.next_attempt_at <= @now
       AND (d.lease_until IS NULL OR d.lease_until <= @now)
       AND NOT EXISTS (
         SELECT 1 FROM webhook_deliveries earlier
         WHERE earlier.subscription_id = d.subscription_id AND earlier.quote_id = d.quote_id
-          AND earlier.state = 'pending' AND earlier.event_position < d.event_position)
+          AND earlier.state = 'pending' AND earlier.event_position < d.event_position)`
+  // a partner's due deliveries, but for those of its slow endpoints (read apart, below): theirs would fill the
+  // head of the line and hide every other endpoint's
+  const selectDueOfPartner = database.prepare<{ partner_id: string; now: number; limit: number; slow: string }, Row>(`
+    SELECT ${dueColumns}
+    FROM webhook_deliveries d
+    JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
+    JOIN quote_events e ON e.event_id = d.event_id
+    WHERE d.partner_id = @partner_id AND ${dueCondition}
+      AND d.subscription_id NOT IN (SELECT value FROM json_each(@slow))
+    ORDER BY d.next_attempt_at, d.event_position
+    LIMIT @limit`)
+  const selectDueOfSubscription = database.prepare<{ subscription_id: string; now: number; limit: number }, Row>(`
+    SELECT ${dueColumns}
+    FROM webhook_deliveries d
+    JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
+    JOIN quote_events e ON e.event_id = d.event_id
+    WHERE d.subscription_id = @subscription_id AND ${dueCondition}
     ORDER BY d.next_attempt_at, d.event_position
     LIMIT @limit`)
   const lease = database.prepare<[string, number, string]>(
@@ -141,9 +155,11 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
   /** Fans out new events, partner by partner, oldest first, each partner's share and the claim's bounded. */
   const fanOut = (now: number) => {
     let made = 0
-    for (const { partner_id } of partnersWithNewEvents.all()) {
+    const partners = partnersWithNewEvents.all()
+    const share = DeliveryAllowance.fanOutShare(partners.length)
+    for (const { partner_id } of partners) {
       if (made >= FAN_OUT_PER_CLAIM) return
-      for (const event of selectNewOfPartner.all({ partner_id, rows: FAN_OUT_PER_PARTNER })) {
+      for (const event of selectNewOfPartner.all({ partner_id, rows: share })) {
         made += insertDeliveries.run({ now, position: event.position, type: event.type }).changes
         markFannedOut.run(now, event.position)
       }
@@ -155,12 +171,24 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
     fanOut(now)
     const due = pendingPartners.all().filter(({ oldest }) => oldest <= now)
     const limit = DeliveryAllowance.candidatesPerPartner(request, due.length)
+    const slow = [...(request.slowSubscriptions ?? [])]
+    const slowSet = JSON.stringify(slow)
+    const ofSlow = slow.flatMap((subscription_id) =>
+      selectDueOfSubscription.all({
+        subscription_id,
+        now,
+        limit: DeliveryAllowance.candidatesPerSlowSubscription(request)
+      })
+    )
     const chosen = DeliveryAllowance.choose(
       request,
       due.map(({ partner_id, oldest }) => ({
         partner_id,
         oldest,
-        candidates: selectDueOfPartner.all({ partner_id, now, limit }) as Array<Row & { subscription_id: string }>
+        candidates: DeliveryAllowance.inOrder([
+          ...selectDueOfPartner.all({ partner_id, now, limit, slow: slowSet }),
+          ...ofSlow.filter((row) => row["partner_id"] === partner_id)
+        ] as Array<DueRow>)
       }))
     )
     for (const row of chosen) lease.run(owner, now + leaseMillis, String(row["delivery_id"]))

@@ -148,19 +148,35 @@ export const dispatchOnce = (options: DispatcherOptions): Effect.Effect<number, 
   )
 
 /**
- * What this dispatcher has claimed and not recorded yet, counted the way claims are limited, and which
- * endpoints it has seen to be slow: an attempt that took, or has been under way, longer than `slowMillis`
- * marks its endpoint slow until an attempt to it answers in time again.
+ * What this dispatcher has claimed and not recorded yet, counted the way claims are limited, and what it has
+ * seen of the endpoints: an attempt that took, or has been under way, longer than `slowMillis` marks its
+ * endpoint slow; one answered in time (2xx or not) marks it fast. Only fast endpoints may take more than
+ * their share of the slots; an endpoint not seen yet keeps to its share until it has answered.
  */
 const makeInFlight = (slowMillis: number) => {
   const partners = new Map<string, number>()
   const subscriptions = new Map<string, number>()
   const startedAt = new Map<string, { readonly subscription_id: string; readonly at: number }>()
   const slow = new Set<string>()
+  const fast = new Set<string>()
   const move = (counts: Map<string, number>, key: string, by: number) => {
     const count = (counts.get(key) ?? 0) + by
     if (count === 0) counts.delete(key)
     else counts.set(key, count)
+  }
+  const seen = (subscriptionId: string, inTime: boolean) => {
+    if (inTime) {
+      slow.delete(subscriptionId)
+      fast.add(subscriptionId)
+    } else {
+      fast.delete(subscriptionId)
+      slow.add(subscriptionId)
+    }
+    // what is remembered stays bounded: an endpoint forgotten is seen again by its next attempt
+    if (slow.size + fast.size > 100_000) {
+      slow.clear()
+      fast.clear()
+    }
   }
   return {
     view: { partners, subscriptions } as EventOutbox.DeliveriesInFlight,
@@ -174,15 +190,14 @@ const makeInFlight = (slowMillis: number) => {
       startedAt.delete(delivery.delivery_id)
       move(partners, delivery.event.partner_id, -1)
       move(subscriptions, delivery.subscription_id, -1)
-      if (answeredAt - outcome.at > slowMillis) slow.add(delivery.subscription_id)
-      else if (outcome.delivered) slow.delete(delivery.subscription_id)
+      seen(delivery.subscription_id, answeredAt - outcome.at <= slowMillis)
     },
-    /** The endpoints slow now: seen slow, or with an attempt under way for longer than `slowMillis`. */
-    slow: (now: number): ReadonlySet<string> => {
-      const slowNow = new Set(slow)
-      for (const { subscription_id, at } of startedAt.values()) if (now - at > slowMillis) slowNow.add(subscription_id)
-      return slowNow
-    }
+    /** The endpoints seen to be slow, or with an attempt under way for longer than `slowMillis`, at `now`. */
+    slowAt: (now: number): ReadonlySet<string> => {
+      for (const { subscription_id, at } of startedAt.values()) if (now - at > slowMillis) seen(subscription_id, false)
+      return slow
+    },
+    fast: (): ReadonlySet<string> => fast
   }
 }
 
@@ -260,7 +275,8 @@ export const runDispatcher = (options: DispatcherOptions): Effect.Effect<never, 
               perPartnerLimit,
               perSubscriptionLimit,
               inFlight: inFlight.view,
-              slowSubscriptions: inFlight.slow(began),
+              slowSubscriptions: inFlight.slowAt(began),
+              fastSubscriptions: inFlight.fast(),
               // a partner's share of the slots stays free for whoever turns up with nothing in flight
               reserved: perPartnerLimit
             })

@@ -19,7 +19,8 @@ const sources = readdirSync(SOURCE_DIRECTORY, { recursive: true, encoding: "utf8
   .filter((file) => file.endsWith(".ts"))
   .map((file) => ({ file, text: readFileSync(join(SOURCE_DIRECTORY, file), "utf8") }))
 
-const ALLOWED_IMPORTS = [/^effect(\/.*)?$/, /^json-rules-engine$/, /^\.\.?\//]
+// ipaddr.js: the IANA special-purpose address registries, pure data and parsing, for the webhook endpoint policy
+const ALLOWED_IMPORTS = [/^effect(\/.*)?$/, /^json-rules-engine$/, /^ipaddr\.js$/, /^\.\.?\//]
 
 const FORBIDDEN_CALLS: ReadonlyArray<[RegExp, string]> = [
   [/\bDate\.now\s*\(/, "Date.now()"],
@@ -42,7 +43,7 @@ describe("the core's purity", () => {
     expect(sources.length).toBeGreaterThan(10)
   })
 
-  it.each(sources)("$file imports only effect, json-rules-engine and its own modules", ({ text }) => {
+  it.each(sources)("$file imports only effect, json-rules-engine, ipaddr.js and its own modules", ({ text }) => {
     const foreign = importsOf(text).filter((specifier) => !ALLOWED_IMPORTS.some((allowed) => allowed.test(specifier)))
     expect(foreign).toEqual([])
   })
@@ -53,8 +54,8 @@ describe("the core's purity", () => {
     expect(found).toEqual([])
   })
 
-  it("depends on nothing: effect is a peer, json-rules-engine an optional one", () => {
-    expect(corePackage.dependencies).toBeUndefined()
+  it("depends on ipaddr.js alone (no I/O, no dependencies of its own): effect is a peer, json-rules-engine an optional one", () => {
+    expect(corePackage.dependencies).toEqual({ "ipaddr.js": expect.any(String) })
     expect(corePackage.peerDependencies).toEqual({
       effect: expect.any(String),
       "json-rules-engine": expect.any(String)

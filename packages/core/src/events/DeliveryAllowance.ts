@@ -8,22 +8,28 @@
  * 1. its fair share: up to `perPartnerLimit` of a partner's deliveries at once,
  *    and `perSubscriptionLimit` to one of its endpoints, those in flight counted;
  * 2. what is still free, but for `reserved` slots, goes to whoever has more
- *    due, except endpoints the dispatcher has seen answer slowly or not at all
- *    (`slowSubscriptions`): they keep to their share.
+ *    due, to the endpoints the dispatcher has seen answer in time
+ *    (`fastSubscriptions`); every other keeps to its share.
  *
- * So a healthy endpoint may use nearly every slot, an endpoint that hangs
- * holds at most its share once seen, a partner that turns up finds a reserved
- * slot free, and slots that free up go first to the partners that had none.
+ * So a healthy endpoint may use nearly every slot once it has answered, an
+ * endpoint that hangs never holds more than its share, a partner that turns
+ * up finds a reserved slot free, and slots that free up go first to the
+ * partners that had none.
  */
 import type { DeliveryClaim } from "../ports/EventOutbox.js"
 
 /**
- * Deliveries a claim makes from one partner's new events (at least one event's), and in all: fanning out
+ * Deliveries a claim makes from new events, in all and from one partner's (at least one event's): fanning out
  * stays a few milliseconds of a claim whatever a partner's backlog, and partners take turns, the one whose
- * oldest new event has waited longest first.
+ * oldest new event has waited longest first. A partner's share is FAN_OUT_PER_PARTNER, or more when fewer
+ * partners have new events: a lone partner may use the whole claim's.
  */
 export const FAN_OUT_PER_PARTNER = 100
 export const FAN_OUT_PER_CLAIM = 500
+
+/** The deliveries a claim may make from one partner's new events when `partners` have some. */
+export const fanOutShare = (partners: number): number =>
+  Math.max(FAN_OUT_PER_PARTNER, Math.floor(FAN_OUT_PER_CLAIM / Math.max(1, partners)))
 
 /** A partner with due deliveries, and its candidates: its due deliveries, oldest first. */
 export interface DuePartner<D> {
@@ -66,17 +72,35 @@ export const choose = <D extends { readonly subscription_id: string }>(
       share--
     }
   }
-  // 2. what is left but the reserve, to endpoints not known to be slow
+  // 2. what is left but the reserve, to endpoints known to answer in time
   const unreserved = claim.limit - (claim.reserved ?? 0)
   for (const partner of inTurn) {
     for (const candidate of partner.candidates) {
       if (taken.size >= unreserved) break
-      if (taken.has(candidate) || claim.slowSubscriptions?.has(candidate.subscription_id) === true) continue
+      if (taken.has(candidate)) continue
+      if (claim.fastSubscriptions !== undefined && !claim.fastSubscriptions.has(candidate.subscription_id)) continue
+      if (claim.slowSubscriptions?.has(candidate.subscription_id) === true) continue
       take(candidate)
     }
   }
   return [...taken]
 }
+
+/**
+ * How many of a slow endpoint's due deliveries an outbox reads for a claim: it takes no more than its share.
+ * An outbox reads a slow endpoint's apart from its partner's others — a backlog to an endpoint that hangs,
+ * due all along, would otherwise fill the head of the partner's line and hide every other endpoint's.
+ */
+export const candidatesPerSlowSubscription = (claim: DeliveryClaim): number => claim.perSubscriptionLimit ?? claim.limit
+
+/** Due deliveries in the order they are served: the longest due first, then by their event's position. */
+export const inOrder = <D extends { readonly next_attempt_at: unknown; readonly event_position: unknown }>(
+  rows: ReadonlyArray<D>
+): ReadonlyArray<D> =>
+  [...rows].sort(
+    (a, b) =>
+      Number(a.next_attempt_at) - Number(b.next_attempt_at) || Number(a.event_position) - Number(b.event_position)
+  )
 
 /**
  * How many of each partner's due deliveries an outbox reads as candidates for a claim, when `duePartners`

@@ -73,8 +73,16 @@ export interface DeliveryClaim {
   readonly perSubscriptionLimit?: number
   /** What the owner has leased and not recorded yet, by partner and by subscription (none when absent). */
   readonly inFlight?: DeliveriesInFlight
-  /** Endpoints seen to answer slowly or not at all: held to `perSubscriptionLimit` even when more is free. */
+  /**
+   * Endpoints seen to answer slowly or not at all: held to `perSubscriptionLimit`, and their due deliveries
+   * read apart from their partner's others, which a backlog to an endpoint that hangs would otherwise hide.
+   */
   readonly slowSubscriptions?: ReadonlySet<string>
+  /**
+   * Endpoints seen to answer in time: only they may take more than `perSubscriptionLimit` when slots are free
+   * (every endpoint may, when absent). An endpoint not seen yet keeps to its share until it has answered.
+   */
+  readonly fastSubscriptions?: ReadonlySet<string>
   /** Of `limit`, how many only fair shares may take: kept free for partners that turn up with none in flight. */
   readonly reserved?: number
 }

@@ -155,6 +155,33 @@ describe("Content-Encoding", () => {
     expectProblem(await send("POST", OFFER, { ...jsonHeaders(), "content-encoding": "gzip" }, bomb), 413)
   })
 
+  it("keeps a keep-alive connection open for the next request after an answer with or without a body", async () => {
+    const headers = Object.entries(jsonHeaders())
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join("")
+    const body = JSON.stringify(Examples.offerRequest())
+    const requests = [
+      `GET /insurance/car/quotes/0190a000-0000-7000-8000-000000000000 HTTP/1.1\r\nHost: localhost\r\n${headers}\r\n`,
+      `POST ${OFFER} HTTP/1.1\r\nHost: localhost\r\n${headers}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      `GET /insurance/car/quotes/0190a000-0000-7000-8000-000000000000 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${headers}\r\n`
+    ]
+    const url = new URL(service.server.url)
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(requests.join("")))
+      let received = ""
+      socket.on("data", (chunk) => (received += String(chunk)))
+      socket.on("close", () => resolve(received))
+      socket.on("error", reject)
+    })
+    // three answers on the one connection, the first two keeping it
+    expect([...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => match[1])).toEqual(["404", "200", "404"])
+    expect([...text.matchAll(/\r\nconnection: (\S+)\r\n/gi)].map((match) => match[1]!.toLowerCase())).toEqual([
+      "keep-alive",
+      "keep-alive",
+      "close"
+    ])
+  })
+
   it("closes a keep-alive connection whose body it did not read to the end, saying so, instead of reusing it", async () => {
     const bomb = gzipSync(Buffer.from(`{"product": "${"a".repeat(2_000_000)}"}`))
     const head = Object.entries({ ...jsonHeaders(), "content-encoding": "gzip", "content-length": String(bomb.length) })

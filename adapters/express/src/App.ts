@@ -96,9 +96,10 @@ export const makeApp = (options: AppOptions): Express => {
   ) => {
     const list = [...answerHeaders, "X-Request-Id", id, "Content-Length", String(Buffer.byteLength(answer.body))]
     for (const name in answer.headers) list.push(name, answer.headers[name]!)
-    // a body refused before it was read to the end (too large, undecodable, credentials refused first) leaves
-    // the connection mid-request: close it rather than have Node reuse it for the next request
-    if (!request.complete) list.push("Connection", "close")
+    // a body whose reading began and stopped before its end (too large once decompressed, undecodable, over the
+    // time budget) leaves the rest of it on the connection, where Node would parse it as the next request: close
+    // it. A body never read at all (credentials refused first) Node discards itself, keeping the connection.
+    if (request.readableDidRead && !request.readableEnded) list.push("Connection", "close")
     response.writeHead(answer.status, list)
     response.end(answer.body)
     const durationMillis = Number(process.hrtime.bigint() - started) / 1e6

@@ -3,7 +3,7 @@
 // tariff and with json-rules-engine, against the hand-written limit.
 import { Examples, QuotingService, TariffBook } from "@kasko/core"
 import { Pricing } from "@kasko/core/actuarial"
-import { Either, ManagedRuntime } from "effect"
+import { ManagedRuntime, Result } from "effect"
 import { isDeepStrictEqual } from "node:util"
 import { handwrittenOffer } from "./handwrittenOffer.mjs"
 
@@ -69,7 +69,7 @@ export const runCoreBench = async () => {
     for (const request of requests) {
       if (
         !isDeepStrictEqual(
-          Either.getOrThrow(Pricing.priceOffer(tariffs, request, today)),
+          Result.getOrThrow(Pricing.priceOffer(tariffs, request, today)),
           compiled.runSync(QuotingService.createOffer(request))
         )
       )

@@ -81,7 +81,7 @@ if (mode === "express") {
   })
   // production logging: one JSON line per request, written asynchronously (here to /dev/null)
   const logger = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false }))
-  const service = await startService({ config: config.right, logger })
+  const service = await startService({ config: config.success, logger })
   announce(service.port)
   // profile.mjs drives V8's CPU profiler through standard input: "start", then "stop" writes the profile
   const profileFile = process.env.KASKO_BENCH_PROFILE

@@ -56,7 +56,7 @@ const round = async () => {
 }
 
 try {
-  await runtime.runtime()
+  await runtime.context()
   settle()
   const start = megabytes(process.memoryUsage().heapUsed)
   const first = await round()

@@ -5,7 +5,7 @@
 // metrics on (KASKO_METRICS_PORT), traces exported (OTEL_EXPORTER_OTLP_ENDPOINT, to a local
 // collector answering 204) — in interleaved rounds, medians.
 import { Examples, QuotingService, TariffBook } from "@kasko/core"
-import { Layer, ManagedRuntime } from "effect"
+import { Layer, ManagedRuntime, References } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -28,7 +28,9 @@ const offersPerSecond = (runtime, seconds) => {
 
 const coreRows = async () => {
   const withSpans = ManagedRuntime.make(TariffBook.shipped)
-  const withoutSpans = ManagedRuntime.make(Layer.merge(TariffBook.shipped, Layer.setTracerEnabled(false)))
+  const withoutSpans = ManagedRuntime.make(
+    Layer.merge(TariffBook.shipped, Layer.succeed(References.TracerEnabled, false))
+  )
   try {
     const runs = { withSpans: [], withoutSpans: [] }
     for (let round = 0; round < 5; round++) {

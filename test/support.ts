@@ -1,7 +1,8 @@
 /** Shared setup of the cross-package suites: the engine on the in-memory store, and the clock. */
 import { IdGenerator, type QuoteStore, TariffBook } from "@kasko/core"
 import { MemoryQuoteStore } from "@kasko/memory"
-import { Duration, Effect, Layer, TestClock, TestContext } from "effect"
+import { Duration, Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import { runCli } from "@kasko/server"
 import { spawn, type ChildProcess } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -27,7 +28,7 @@ export const runOnMemoryEngine = <A, E>(
   effect: Effect.Effect<A, E, QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook>
 ): Promise<A> =>
   Effect.runPromise(
-    Effect.zipRight(startClock, effect).pipe(Effect.provide(memoryEngine), Effect.provide(TestContext.TestContext))
+    Effect.andThen(startClock, effect).pipe(Effect.provide(memoryEngine), Effect.provide(TestClock.layer()))
   )
 
 /** A temporary directory for database files, removed by `remove()`. */

@@ -5,7 +5,7 @@
  */
 import { Examples } from "@kasko/core"
 import { readServiceConfig } from "@kasko/server"
-import { Either } from "effect"
+import { Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeClient, startTestService, type TestService } from "./support.js"
 
@@ -63,8 +63,8 @@ describe("the partner API under KASKO_BASE_PATH", () => {
   it("refuses a base path that is not a plain path, naming the variable", () => {
     for (const basePath of ["partner", "/partner/", "/Partner", "/a b"]) {
       const config = readServiceConfig({ KASKO_BASE_PATH: basePath })
-      expect(Either.isLeft(config) && config.left).toMatch(/KASKO_BASE_PATH/)
+      expect(Result.isFailure(config) && config.failure).toMatch(/KASKO_BASE_PATH/)
     }
-    expect(Either.isRight(readServiceConfig({ KASKO_BASE_PATH: BASE_PATH }))).toBe(true)
+    expect(Result.isSuccess(readServiceConfig({ KASKO_BASE_PATH: BASE_PATH }))).toBe(true)
   })
 })

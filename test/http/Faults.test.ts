@@ -87,7 +87,7 @@ describe("service faults", () => {
   it("answers 503 with Retry-After instead of hanging when storage takes longer than the request budget", async () => {
     const { client } = await serveWithStore(
       Effect.sleep("3 seconds").pipe(
-        Effect.zipRight(Effect.fail(new StorageUnavailable({ reason: "slow", retryable: true })))
+        Effect.andThen(Effect.fail(new StorageUnavailable({ reason: "slow", retryable: true })))
       )
     )
     const started = Date.now()

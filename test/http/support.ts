@@ -9,7 +9,7 @@ import { MemoryQuoteStore, MemoryRateLimiter } from "@kasko/memory"
 import { makeAdjustableClock, readServiceConfig, startService, type RunningService } from "@kasko/server"
 import { Ajv } from "ajv"
 import addFormats from "ajv-formats"
-import { Effect, Either, Layer } from "effect"
+import { Effect, Layer, Result } from "effect"
 import { pino } from "pino"
 import { temporaryDirectory } from "../support.js"
 
@@ -53,7 +53,7 @@ export const startTestService = async (
   options: { dataDirectory?: string; environment?: Record<string, string>; authentication?: "test" | "real" } = {}
 ): Promise<TestService> => {
   const directory = options.dataDirectory ?? temporaryDirectory("kasko-e2e-").path
-  const config = Either.getOrThrowWith(
+  const config = Result.getOrThrowWith(
     readServiceConfig({ PORT: "0", HOST: "127.0.0.1", KASKO_DATA_DIR: directory, ...options.environment }),
     (message) => new Error(message)
   )

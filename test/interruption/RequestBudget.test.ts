@@ -28,7 +28,7 @@ describe("a request over its time budget", () => {
     const sqlite = SqliteQuoteStore.makeQuoteStore(connection)
     const slowStore = Layer.succeed(QuoteStore.QuoteStore, {
       ...sqlite,
-      insert: (quote) => Effect.zipRight(Effect.sleep(STORE_DELAY_MILLIS), sqlite.insert(quote))
+      insert: (quote) => Effect.andThen(Effect.sleep(STORE_DELAY_MILLIS), sqlite.insert(quote))
     })
     const runtime = ManagedRuntime.make(servicesOver(slowStore))
     const app = makeApp({

@@ -29,7 +29,7 @@ describe("the packed packages", () => {
         dependencies: {
           "@kasko/core": "file:./kasko-core-0.0.0.tgz",
           "@kasko/memory": "file:./kasko-memory-0.0.0.tgz",
-          effect: "3.22.4"
+          effect: "4.1.0"
         },
         devDependencies: { "@types/node": "^24.10.0" }
       })

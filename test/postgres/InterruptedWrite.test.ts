@@ -8,7 +8,7 @@
 import { QuoteStore } from "@kasko/core"
 import { StoredRows } from "@kasko/core/storage"
 import { PostgresStores } from "@kasko/postgres"
-import { Effect, Either, Layer } from "effect"
+import { Effect, Result } from "effect"
 import pg from "pg"
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, variantOf } from "../storage-contract/fixtures.js"
@@ -60,15 +60,15 @@ describe("an interrupted PostgreSQL write", () => {
               [rival.partner_id, use.key, rival.quote_id, rival.created_at]
             )
           })
-          const outcome = yield* Effect.either(store.insertIdempotent(quote, use).pipe(Effect.timeout("400 millis")))
-          expect(Either.isLeft(outcome) && outcome.left._tag).toBe("TimeoutException")
+          const outcome = yield* Effect.result(store.insertIdempotent(quote, use).pipe(Effect.timeout("400 millis")))
+          expect(Result.isFailure(outcome) && outcome.failure._tag).toBe("TimeoutError")
           // the wait ends: the abandoned claim would now win the key, and must not commit
           yield* Effect.promise(() => holder.query("ROLLBACK"))
           yield* Effect.sleep("500 millis")
         } finally {
           yield* Effect.promise(() => holder.end())
         }
-      }).pipe(Effect.provide(Layer.project(stores, QuoteStore.QuoteStore, QuoteStore.QuoteStore, (store) => store)))
+      }).pipe(Effect.provide(stores))
     )
     const stored = await admin().query(`SELECT count(*)::int AS count FROM ${SCHEMA}.quotes`)
     expect(stored.rows[0]).toEqual({ count: 0 })

@@ -174,7 +174,7 @@ describe("a PostgreSQL store used for administration only", () => {
       // what `kasko partners add` and `kasko partners list` do
       await store.runPromise(
         Effect.flatMap(PartnerStore.PartnerStore, (partners) =>
-          Effect.zipRight(
+          Effect.andThen(
             partners.insertPartner({
               partner_id: "admin-only",
               name: "Admin Only A/S",

@@ -5,7 +5,7 @@
  */
 import { QuoteStore } from "@kasko/core"
 import { PostgresMigrations, PostgresOpenRefused, PostgresStores } from "@kasko/postgres"
-import { Cause, Effect, Exit, Option } from "effect"
+import { Effect, Exit, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { scratchSchema } from "./ScratchSchema.js"
 import { testDatabaseUrl } from "./TestDatabase.js"
@@ -20,7 +20,7 @@ const open = () =>
   )
 
 const refusalOf = (exit: Exit.Exit<void, unknown>) => {
-  const failure = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
+  const failure = Option.getOrUndefined(Exit.findErrorOption(exit))
   expect(failure).toBeInstanceOf(PostgresOpenRefused)
   return (failure as PostgresOpenRefused).reason
 }

@@ -1,7 +1,7 @@
 /** Properties of quotes over generated parameter sets and party lists. */
 import { Examples, QuotingService } from "@kasko/core"
 import { Parameters, ProductCatalogue } from "@kasko/core/actuarial"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { runOnMemoryEngine } from "../support.js"
@@ -64,7 +64,7 @@ const rolesHold = (parameters: Record<Role, string>, parties: ReadonlyArray<Gene
   )
 
 const runQuote = (request: unknown) =>
-  runOnMemoryEngine(Effect.either(QuotingService.createQuote("partner-a", request)))
+  runOnMemoryEngine(Effect.result(QuotingService.createQuote("partner-a", request)))
 
 const runOffer = (request: unknown) => runOnMemoryEngine(QuotingService.createOffer(request))
 
@@ -83,9 +83,9 @@ describe("quote properties", () => {
           const expected = rolesHold(parameters, parties)
           outcomes[expected ? "accepted" : "rejected"]++
           if (expected) {
-            expect(Either.isRight(outcome)).toBe(true)
+            expect(Result.isSuccess(outcome)).toBe(true)
           } else {
-            expect(Either.isLeft(outcome) && outcome.left._tag).toBe("ConstraintViolation")
+            expect(Result.isFailure(outcome) && outcome.failure._tag).toBe("ConstraintViolation")
           }
         }
       ),
@@ -105,9 +105,9 @@ describe("quote properties", () => {
         async (parameters, product, feature) => {
           const offer = await runOffer(Examples.offerRequest(parameters, product, feature))
           const quote = await runQuote(Examples.quoteRequest(parameters, product, feature))
-          const amount = Either.getOrThrow(quote).price.amount
+          const amount = Result.getOrThrow(quote).price.amount
           expect(amount).toBe(parameters.payments_per_year === "1" ? offer.price.annually : offer.price.monthly)
-          expect(Either.getOrThrow(quote).policies[0]!.coverages).toEqual(offer.policies[0]!.coverages)
+          expect(Result.getOrThrow(quote).policies[0]!.coverages).toEqual(offer.policies[0]!.coverages)
         }
       ),
       { numRuns: 100 }
@@ -120,7 +120,7 @@ describe("quote properties", () => {
         parameterSets.map((parameters) => ({ ...parameters, vehicle_owner: "organization" })),
         fc.constantFrom(...ProductCatalogue.PRODUCT_NAMES),
         async (parameters, product) => {
-          const quote = Either.getOrThrow(await runQuote(Examples.quoteRequest(parameters, product)))
+          const quote = Result.getOrThrow(await runQuote(Examples.quoteRequest(parameters, product)))
           const standard =
             parameters.policy_holder === "person" &&
             parameters.vehicle_user === "person" &&

@@ -1,10 +1,10 @@
 import { readServiceConfig } from "@kasko/server"
-import { Either, Option } from "effect"
+import { Option, Result } from "effect"
 import { describe, expect, it } from "vitest"
 
 describe("service configuration", () => {
   it("has defaults for everything", () => {
-    const config = Either.getOrThrow(readServiceConfig({}))
+    const config = Result.getOrThrow(readServiceConfig({}))
     expect(config).toMatchObject({
       port: 8080,
       host: "0.0.0.0",
@@ -18,7 +18,7 @@ describe("service configuration", () => {
   })
 
   it("reads the environment", () => {
-    const config = Either.getOrThrow(
+    const config = Result.getOrThrow(
       readServiceConfig({
         PORT: "9000",
         KASKO_DATA_DIR: "/var/lib/kasko",
@@ -45,7 +45,7 @@ describe("service configuration", () => {
     [{ KASKO_REDIS_URL: "http://cache:6379" }, "KASKO_REDIS_URL"]
   ])("rejects %j with a message naming %s", (environment, variable) => {
     const error = readServiceConfig(environment)
-    expect(Either.isLeft(error)).toBe(true)
-    expect(Either.getLeft(error).pipe(Option.getOrThrow)).toContain(variable)
+    expect(Result.isFailure(error)).toBe(true)
+    expect(Result.getFailure(error).pipe(Option.getOrThrow)).toContain(variable)
   })
 })

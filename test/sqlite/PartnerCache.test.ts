@@ -9,7 +9,7 @@ import { type Authentication as AuthenticationPort, PartnerStore } from "@kasko/
 import { PartnerAdministration } from "@kasko/core/administration"
 import { Authentication, SubscriptionKeys } from "@kasko/credentials"
 import { SqliteConnection, SqlitePartnerStore } from "@kasko/sqlite"
-import { Effect, Either } from "effect"
+import { Effect, Result } from "effect"
 import { generateKeyPair, SignJWT } from "jose"
 import { afterAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
@@ -26,7 +26,7 @@ describe("authentication's memory of subscription keys on SQLite", () => {
     const admin = SqliteConnection.openConnection({ filename })
     const serviceStore = SqlitePartnerStore.makePartnerStore(service)
     let lookups = 0
-    const countingStore: PartnerStore.PartnerStore["Type"] = {
+    const countingStore: PartnerStore.PartnerStore["Service"] = {
       ...serviceStore,
       findSubscriptionKey: (prefix) =>
         Effect.suspend(() => {
@@ -52,7 +52,7 @@ describe("authentication's memory of subscription keys on SQLite", () => {
     )
     const authenticate = (subscriptionKey: string) =>
       Effect.runPromise(
-        Effect.either(
+        Effect.result(
           authentication.authenticate(
             { authorization: `Bearer ${token}`, subscriptionKey },
             "offers:create" satisfies AuthenticationPort.Scope
@@ -65,15 +65,15 @@ describe("authentication's memory of subscription keys on SQLite", () => {
       await onAdmin(PartnerAdministration.addPartner({ partner_id: "partner-a", name: "A" }, first))
       await onAdmin(PartnerAdministration.addSubscriptionKey("partner-a", second))
 
-      for (let request = 0; request < 5; request++) expect(Either.isRight(await authenticate(first.key))).toBe(true)
+      for (let request = 0; request < 5; request++) expect(Result.isSuccess(await authenticate(first.key))).toBe(true)
       expect(lookups).toBe(1)
 
       await onAdmin(PartnerAdministration.revokeSubscriptionKey("partner-a", first.key_prefix))
-      expect(await authenticate(first.key)).toMatchObject(Either.left({ reason: "invalid_subscription_key" }))
-      expect(Either.isRight(await authenticate(second.key))).toBe(true)
+      expect(await authenticate(first.key)).toMatchObject(Result.fail({ reason: "invalid_subscription_key" }))
+      expect(Result.isSuccess(await authenticate(second.key))).toBe(true)
 
       await onAdmin(PartnerAdministration.suspendPartner("partner-a"))
-      expect(await authenticate(second.key)).toMatchObject(Either.left({ reason: "invalid_subscription_key" }))
+      expect(await authenticate(second.key)).toMatchObject(Result.fail({ reason: "invalid_subscription_key" }))
     } finally {
       SqliteConnection.closeConnection(admin)
       SqliteConnection.closeConnection(service)

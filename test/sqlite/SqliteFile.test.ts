@@ -2,7 +2,8 @@
 import { Examples, QuoteStore, QuotingService, IdGenerator, TariffBook } from "@kasko/core"
 import { SqliteConnection, SqliteMigrations, SqliteOpenRefused, SqliteQuoteStore } from "@kasko/sqlite"
 import Database from "better-sqlite3"
-import { Effect, Exit, Layer, Option, TestClock, TestContext } from "effect"
+import { Effect, Exit, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
 import { existsSync, statSync, writeFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures } from "../storage-contract/fixtures.js"
@@ -16,7 +17,7 @@ beforeAll(async () => {
   fixtures = await makeFixtures()
 })
 
-const useStore = <A, E>(filename: string, program: (store: QuoteStore.QuoteStore["Type"]) => Effect.Effect<A, E>) =>
+const useStore = <A, E>(filename: string, program: (store: QuoteStore.QuoteStore["Service"]) => Effect.Effect<A, E>) =>
   Effect.runPromise(
     Effect.flatMap(QuoteStore.QuoteStore, program).pipe(
       Effect.provide(SqliteQuoteStore.layer({ filename }))
@@ -28,8 +29,7 @@ const openExit = (filename: string) =>
     Effect.flatMap(QuoteStore.QuoteStore, () => Effect.void).pipe(Effect.provide(SqliteQuoteStore.layer({ filename })))
   )
 
-const failureOf = (exit: Exit.Exit<unknown, unknown>) =>
-  Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error : undefined
+const failureOf = (exit: Exit.Exit<unknown, unknown>) => Option.getOrUndefined(Exit.findErrorOption(exit))
 
 describe("the SQLite file", () => {
   it.each(["FULL", "NORMAL"] as const)("runs with WAL and synchronous=%s, read back after a write", (synchronous) => {
@@ -60,9 +60,9 @@ describe("the SQLite file", () => {
       program: Effect.Effect<A, E, QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook>
     ) =>
       Effect.runPromise(
-        Effect.zipRight(TestClock.setTime(millis), program).pipe(
+        Effect.andThen(TestClock.setTime(millis), program).pipe(
           Effect.provide(engine()),
-          Effect.provide(TestContext.TestContext)
+          Effect.provide(TestClock.layer())
         ) as Effect.Effect<A, unknown>
       )
     const now = Date.parse("2026-03-02T09:00:00.000Z")

@@ -30,7 +30,10 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
 
     /** Runs a program against a fresh store and its outbox; closed afterwards. */
     const withStores = <A, E>(
-      program: (store: QuoteStore.QuoteStore["Type"], outbox: EventOutbox.EventOutbox["Type"]) => Effect.Effect<A, E>
+      program: (
+        store: QuoteStore.QuoteStore["Service"],
+        outbox: EventOutbox.EventOutbox["Service"]
+      ) => Effect.Effect<A, E>
     ) =>
       Effect.runPromise(
         Effect.flatMap(Effect.all([QuoteStore.QuoteStore, EventOutbox.EventOutbox]), ([store, outbox]) =>
@@ -178,9 +181,9 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
     })
 
     interface Tools {
-      readonly store: QuoteStore.QuoteStore["Type"]
-      readonly outbox: EventOutbox.EventOutbox["Type"]
-      readonly subscriptions: WebhookSubscriptions.WebhookSubscriptions["Type"]
+      readonly store: QuoteStore.QuoteStore["Service"]
+      readonly outbox: EventOutbox.EventOutbox["Service"]
+      readonly subscriptions: WebhookSubscriptions.WebhookSubscriptions["Service"]
     }
     const withTools = <A, E>(program: (tools: Tools) => Effect.Effect<A, E>) =>
       Effect.runPromise(

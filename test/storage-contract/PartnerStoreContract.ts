@@ -1,7 +1,8 @@
 /** The partner storage contract every PartnerStore honours, exercised through the core's administration programs. */
 import { PartnerAdministration } from "@kasko/core/administration"
 import { PartnerStore } from "@kasko/core"
-import { Effect, type Layer, Option, TestClock, TestContext } from "effect"
+import { Effect, type Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 
 type StoreLayer = Layer.Layer<PartnerStore.PartnerStore, unknown>
@@ -12,9 +13,9 @@ export const partnerStoreContract = (name: string, makeLayer: () => StoreLayer):
   describe(`PartnerStore contract: ${name}`, () => {
     const run = <A, E>(program: Effect.Effect<A, E, PartnerStore.PartnerStore>) =>
       Effect.runPromise(
-        Effect.zipRight(TestClock.setTime(Date.parse("2026-03-02T09:00:00Z")), program).pipe(
+        Effect.andThen(TestClock.setTime(Date.parse("2026-03-02T09:00:00Z")), program).pipe(
           Effect.provide(makeLayer()),
-          Effect.provide(TestContext.TestContext)
+          Effect.provide(TestClock.layer())
         ) as Effect.Effect<A, unknown>
       )
 

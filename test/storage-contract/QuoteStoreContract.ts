@@ -4,7 +4,8 @@
  */
 import { IdGenerator, QuoteStore, QuotingService, TariffBook, Examples } from "@kasko/core"
 import { QuoteLifecycle } from "@kasko/core/storage"
-import { Effect, Layer, Option, TestClock, TestContext } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, variantOf } from "./fixtures.js"
 
@@ -21,7 +22,7 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
     })
 
     /** Runs a program against a fresh store; the store is closed afterwards. */
-    const withStore = <A, E>(program: (store: QuoteStore.QuoteStore["Type"]) => Effect.Effect<A, E>) =>
+    const withStore = <A, E>(program: (store: QuoteStore.QuoteStore["Service"]) => Effect.Effect<A, E>) =>
       Effect.runPromise(
         Effect.flatMap(QuoteStore.QuoteStore, program).pipe(Effect.provide(makeLayer())) as Effect.Effect<A, unknown>
       )
@@ -167,7 +168,7 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
         }
       })
       const readBack = await withStore((store) =>
-        Effect.zipRight(store.insert(quote), store.find(quote.partner_id, quote.quote_id))
+        Effect.andThen(store.insert(quote), store.find(quote.partner_id, quote.quote_id))
       )
       expect(found(readBack)).toEqual(quote)
     })
@@ -264,9 +265,9 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
         program: Effect.Effect<A, E, QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook>
       ) =>
         Effect.runPromise(
-          Effect.zipRight(TestClock.setTime(Date.parse("2026-03-02T09:00:00.000Z")), program).pipe(
+          Effect.andThen(TestClock.setTime(Date.parse("2026-03-02T09:00:00.000Z")), program).pipe(
             Effect.provide(engineLayer()),
-            Effect.provide(TestContext.TestContext)
+            Effect.provide(TestClock.layer())
           ) as Effect.Effect<A, unknown>
         )
 

@@ -1,6 +1,7 @@
 /** Stored quotes made by the real engine, for storage tests. */
 import { Examples, IdGenerator, QuoteStore, QuotingService, TariffBook } from "@kasko/core"
-import { Effect, Layer, Option, TestClock, TestContext } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
 
 type StoredQuote = QuoteStore.StoredQuote
 
@@ -72,7 +73,7 @@ export const makeFixtures = (): Promise<ReadonlyArray<StoredQuote>> => {
       return captured
     }).pipe(
       Effect.provide(Layer.mergeAll(capturingStore(captured), IdGenerator.layerSequential, TariffBook.shipped)),
-      Effect.provide(TestContext.TestContext)
+      Effect.provide(TestClock.layer())
     )
   )
 }

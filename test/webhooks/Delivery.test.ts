@@ -11,7 +11,8 @@ import { WebhookAdministration } from "@kasko/core/administration"
 import { DeliverySchedule } from "@kasko/core/transport"
 import { MemoryQuoteStore } from "@kasko/memory"
 import { WebhookDispatcher, WebhookSender } from "@kasko/webhooks"
-import { Effect, Layer, ManagedRuntime, TestClock, TestContext } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime } from "effect"
+import { TestClock } from "effect/testing"
 import { Webhook } from "standardwebhooks"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { startClock } from "../support.js"
@@ -105,7 +106,7 @@ describe("webhook delivery", () => {
         expect(yield* dispatch).toBe(1)
         expect(yield* dispatch).toBe(0)
         return receiver.received.map((received) => (JSON.parse(received.body) as { type: string }).type)
-      }).pipe(Effect.provide(Layer.merge(engine(), TestContext.TestContext)))
+      }).pipe(Effect.provide(Layer.merge(engine(), TestClock.layer())))
     )
     expect(delivered).toEqual(["quote.created", "quote.created", "quote.created", "quote.activated"])
   })
@@ -187,11 +188,11 @@ describe("webhook delivery", () => {
         receiver.answerWith(204)
         yield* TestClock.adjust("1 day")
         const afterWindow = yield* dispatch
-        const replayed = yield* outbox.replay(PARTNER, dead!.delivery_id, yield* TestClock.currentTimeMillis)
+        const replayed = yield* outbox.replay(PARTNER, dead!.delivery_id, yield* Clock.currentTimeMillis)
         const afterReplay = yield* dispatch
         const [record] = yield* outbox.deliveriesOf(PARTNER, { limit: 1, deadLetteredOnly: false })
         return { dead: dead!, attemptsWhileDown, afterWindow, replayed, afterReplay, record: record! }
-      }).pipe(Effect.provide(Layer.merge(engine(), TestContext.TestContext)))
+      }).pipe(Effect.provide(Layer.merge(engine(), TestClock.layer())))
     )
     expect(result.dead.state).toBe("dead_lettered")
     expect(result.dead.last_error).toBe("answered 500")

@@ -9,7 +9,8 @@ import { EventOutbox, Examples, IdGenerator, QuotingService, TariffBook } from "
 import { WebhookAdministration } from "@kasko/core/administration"
 import { MemoryQuoteStore } from "@kasko/memory"
 import { WebhookDispatcher } from "@kasko/webhooks"
-import { Effect, Fiber, Layer, TestClock, TestContext } from "effect"
+import { Clock, Effect, Fiber, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import { expect, it } from "vitest"
 import { startClock } from "../support.js"
 
@@ -20,7 +21,7 @@ it("claims again after the busy interval when a pass took every free slot, and a
   const attemptTimes = await Effect.runPromise(
     Effect.gen(function* () {
       yield* startClock
-      const start = yield* TestClock.currentTimeMillis
+      const start = yield* Clock.currentTimeMillis
       yield* WebhookAdministration.createSubscription(
         PARTNER,
         { url: "http://127.0.0.1:9/hooks", event_types: ["quote.created"] },
@@ -28,7 +29,7 @@ it("claims again after the busy interval when a pass took every free slot, and a
       )
       for (let quote = 0; quote < 3; quote++) yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
       const attempts: Array<number> = []
-      const dispatcher = yield* Effect.fork(
+      const dispatcher = yield* Effect.forkChild(
         WebhookDispatcher.runDispatcher({
           owner: "test",
           policy: LOCAL,
@@ -45,13 +46,13 @@ it("claims again after the busy interval when a pass took every free slot, and a
       // created while the dispatcher waits its poll interval (1 s after the pass at 200 ms)
       for (const step of [0, 100, 100, 900]) {
         yield* TestClock.adjust(`${step} millis`)
-        yield* Effect.yieldNow()
+        yield* Effect.yieldNow
       }
       yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
       // attempted at 1 200 ms; its outcome is recorded by the pass after, at 1 300 ms
       for (const step of [100, 100]) {
         yield* TestClock.adjust(`${step} millis`)
-        yield* Effect.yieldNow()
+        yield* Effect.yieldNow
       }
       yield* Fiber.interrupt(dispatcher)
       const outbox = yield* EventOutbox.EventOutbox
@@ -60,7 +61,7 @@ it("claims again after the busy interval when a pass took every free slot, and a
       return attempts
     }).pipe(
       Effect.provide(Layer.mergeAll(MemoryQuoteStore.layer, IdGenerator.layerSequential, TariffBook.shipped)),
-      Effect.provide(TestContext.TestContext)
+      Effect.provide(TestClock.layer())
     )
   )
   expect(attemptTimes).toEqual([0, 0, 100, 1_200])

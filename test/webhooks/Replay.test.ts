@@ -7,7 +7,8 @@
 import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
 import { SqliteStores } from "@kasko/sqlite"
 import { WebhookDispatcher } from "@kasko/webhooks"
-import { Layer, ManagedRuntime, TestClock, TestContext } from "effect"
+import { Layer, ManagedRuntime } from "effect"
+import { TestClock } from "effect/testing"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { kaskoWith, startClock, temporaryDirectory } from "../support.js"
@@ -31,7 +32,7 @@ describe("replaying a dead-lettered delivery", () => {
           SqliteStores.layer({ filename: join(directory.path, "kasko.db") }),
           IdGenerator.layerSequential,
           TariffBook.shipped,
-          TestContext.TestContext
+          TestClock.layer()
         )
       )
       const dispatch = WebhookDispatcher.dispatchOnce({ owner: "test", policy: LOCAL, random: () => 0.5 })

@@ -107,7 +107,7 @@ describe("the sending thread", () => {
       Layer.mergeAll(MemoryQuoteStore.layer, IdGenerator.layerSequential, TariffBook.shipped)
     )
     const postMessage = Worker.prototype.postMessage
-    let dispatcher: Fiber.RuntimeFiber<never> | undefined
+    let dispatcher: Fiber.Fiber<never> | undefined
     try {
       await until(() => lines.length > 0)
       const url = `http://127.0.0.1:${lines[0]!.replace("listening ", "")}/hooks`

@@ -6,7 +6,7 @@
 import { Tariff } from "@kasko/core/actuarial"
 import { runCli } from "@kasko/server"
 import { priceCase, worksheetTable } from "@kasko/workbench"
-import { Either } from "effect"
+import { Result } from "effect"
 import { join } from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -99,7 +99,7 @@ describe.skipIf(skipBrowser)("the check view", () => {
   it("highlights each failing golden row with expected vs actual and its worksheet", async () => {
     const { page, close } = await checkVersion("insurance-car-leasing/v2-proposal.json")
     const main = page.locator("main")
-    const proposal = Either.getOrThrow(Tariff.decodeTariff(JSON.parse(PROPOSAL)))
+    const proposal = Result.getOrThrow(Tariff.decodeTariff(JSON.parse(PROPOSAL)))
     const leasing = GOLDEN_ROWS.filter((row) => row.product_name === "insurance-car-leasing")
     const failing = []
     for (const row of leasing)

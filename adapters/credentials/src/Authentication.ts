@@ -60,7 +60,7 @@ interface KeyOwner {
 export const make = (
   keys: CryptoKey | JWTVerifyGetKey,
   rules: TokenRules
-): Effect.Effect<Authentication.Authentication["Type"], never, PartnerStore.PartnerStore> =>
+): Effect.Effect<Authentication.Authentication["Service"], never, PartnerStore.PartnerStore> =>
   Effect.map(PartnerStore.PartnerStore, (store) => {
     const verifier = makeTokenVerifier(keys, rules)
     const knownKeys = new Map<string, { readonly owner: KeyOwner; readonly changes: unknown }>()

@@ -7,23 +7,32 @@
  */
 import { QuoteEvents } from "@kasko/core"
 import { Quote } from "@kasko/core/transport"
-import { JSONSchema, Schema } from "effect"
+import { Schema } from "effect"
+import {
+  isObject,
+  isPlainInteger,
+  type JsonObject,
+  jsonSchemaOf,
+  layout,
+  SCHEMA_LISTS,
+  SCHEMA_MAPS,
+  SCHEMA_VALUES,
+  tidy
+} from "./SchemaLayout.js"
 
-type JsonObject = Record<string, unknown>
-
-const EventType = Schema.Literal(...QuoteEvents.QUOTE_EVENT_TYPES)
+const EventType = Schema.Literals(QuoteEvents.QUOTE_EVENT_TYPES)
 
 export const QuoteEventBody = Schema.Struct({
-  id: Schema.String.annotations({ description: "The event's id, also sent as webhook-id: deduplicate on it" }),
+  id: Schema.String.annotate({ description: "The event's id, also sent as webhook-id: deduplicate on it" }),
   type: EventType,
-  occurred_at: Schema.String.annotations({ description: "When it happened: ISO 8601, UTC" }),
+  occurred_at: Schema.String.annotate({ description: "When it happened: ISO 8601, UTC" }),
   partner_id: Schema.String,
   quote_id: Schema.String,
-  data: Schema.Union(
+  data: Schema.Union([
     Schema.Struct({ state: Schema.Literal("await_activation"), quote: Quote.Quote }),
     Schema.Struct({ state: Schema.Literal("activated"), quote: Quote.ActivatedQuote })
-  ).annotations({ description: "The quote as GET /insurance/car/quotes/{quote_id} answered at that moment" })
-}).annotations({ identifier: "QuoteEvent" })
+  ]).annotate({ description: "The quote as GET /insurance/car/quotes/{quote_id} answered at that moment" })
+}).annotate({ identifier: "QuoteEvent" })
 
 const SUMMARIES: Record<QuoteEvents.QuoteEventType, string> = {
   "quote.created": "A quote was created (POST /insurance/car/quotes)",
@@ -34,26 +43,41 @@ const SUMMARIES: Record<QuoteEvents.QuoteEventType, string> = {
 const messageName = (type: QuoteEvents.QuoteEventType) =>
   type.replace(/\.(\w)/, (_match, letter: string) => letter.toUpperCase())
 
-/** The body schema as draft-07, its definitions (the body's own among them) moved to `components.schemas`. */
+// an integer is a schema of its own, `Int`, as the document has always named it (Effect 3 named it so)
+const INT = { type: "integer", description: "an integer", title: "int" }
+
+/** The body schema's definitions (the body's own among them), as `components.schemas`. */
 const payloadSchemas = (): JsonObject => {
-  const draft07 = JSONSchema.make(Schema.typeSchema(QuoteEventBody)) as unknown as JsonObject
-  const { $defs, $schema: _dialect, ...root } = draft07
-  const rewrite = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(rewrite)
-      : typeof value === "object" && value !== null
-        ? Object.fromEntries(
-            Object.entries(value).map(([key, inner]) => [
-              key,
-              key === "$ref" && typeof inner === "string"
-                ? inner.replace("#/$defs/", "#/components/schemas/")
-                : rewrite(inner)
-            ])
-          )
-        : value
+  const generated = jsonSchemaOf(Schema.toType(QuoteEventBody))
   // the body is itself a definition (it has an identifier): the root only points at it
-  if (root["$ref"] !== "#/$defs/QuoteEvent") throw new Error("the event body schema must be the QuoteEvent definition")
-  return rewrite($defs ?? {}) as JsonObject
+  if (generated.schema["$ref"] !== "#/$defs/QuoteEvent")
+    throw new Error("the event body schema must be the QuoteEvent definition")
+  let integers = false
+  const rewrite = (node: unknown): unknown => {
+    if (!isObject(node)) return node
+    if (isPlainInteger(node)) {
+      integers = true
+      return { $ref: "#/components/schemas/Int" }
+    }
+    const result: JsonObject = {}
+    for (const [key, value] of Object.entries(tidy(node))) {
+      result[key] =
+        key === "$ref" && typeof value === "string"
+          ? value.replace("#/$defs/", "#/components/schemas/")
+          : SCHEMA_MAPS.has(key) && isObject(value)
+            ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, rewrite(schema)]))
+            : SCHEMA_LISTS.has(key) && Array.isArray(value)
+              ? value.map(rewrite)
+              : SCHEMA_VALUES.has(key)
+                ? rewrite(value)
+                : value
+    }
+    return layout(result, true)
+  }
+  const schemas = Object.fromEntries(
+    Object.entries(generated.definitions).map(([name, schema]) => [name, rewrite(schema)])
+  )
+  return integers ? { ...schemas, Int: INT } : schemas
 }
 
 export const asyncApiDocument = (version: string): JsonObject => {

@@ -3,7 +3,7 @@
  * same reader a kasko operation's program uses (RequestBody), as middleware
  * that sets `request.body` or answers the problem.
  */
-import { Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import type { RequestHandler } from "express"
 import { PROBLEMS, sendProblem } from "./Problem.js"
 import { readJsonBody } from "./RequestBody.js"
@@ -17,7 +17,7 @@ export const jsonBody = (limitBytes: number): Array<RequestHandler> => [
           request.body = exit.value
           return next()
         }
-        const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined
+        const failure = Option.getOrUndefined(Cause.findErrorOption(exit.cause))
         sendProblem(response, failure?.answer ?? { problem: PROBLEMS.internal })
       }
     })

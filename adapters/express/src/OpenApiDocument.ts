@@ -1,14 +1,26 @@
 /**
  * The OpenAPI 3.0.1 document, generated from the operation table and the same
  * Schemas that validate requests and shape responses. Effect writes JSON
- * Schema draft-07; this module hoists the operations' schemas into
- * `components.schemas`, inlines the schema library's own definitions (`Int`)
- * and drops its generated titles, and rewrites the few keywords OpenAPI 3.0
+ * Schema draft 2020-12 (laid out as the document always has, SchemaLayout);
+ * this module hoists the operations' schemas into `components.schemas`,
+ * inlines the other definitions, and rewrites the few keywords OpenAPI 3.0
  * spells differently. Every body and answer carries a working example.
  */
-import { JSONSchema, Schema } from "effect"
+import { Schema, SchemaAST } from "effect"
+import { OPEN_API_SCHEMA } from "./Operation.js"
 import type { Operation } from "./Operations.js"
 import { ConstraintViolationProblem, PROBLEM_CONTENT_TYPE, PROBLEMS, Problem } from "./Problem.js"
+import {
+  isObject,
+  isPlainInteger,
+  type JsonObject,
+  jsonSchemaOf,
+  layout,
+  SCHEMA_LISTS,
+  SCHEMA_MAPS,
+  SCHEMA_VALUES,
+  tidy
+} from "./SchemaLayout.js"
 
 export interface DocumentSettings {
   /** The API's version (the server package's version). */
@@ -19,23 +31,13 @@ export interface DocumentSettings {
   readonly basePath?: string
 }
 
-type JsonObject = { [key: string]: unknown }
-
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
 const COMPONENT_PREFIX = "#/components/schemas/"
 const DEFINITION_PREFIX = "#/$defs/"
 
-// keywords whose value is a map of schemas, a list of schemas, or one schema; everything else is data
-const SCHEMA_MAPS = new Set(["properties", "patternProperties"])
-const SCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf"])
-const SCHEMA_VALUES = new Set(["items", "additionalProperties", "not"])
-
 /**
- * Rewrites one draft-07 schema as an OpenAPI 3.0 schema object: references to
- * the draft's own definitions are inlined (they are the schema library's, like
- * `Int`), except where a definition refers to itself, which becomes a component.
+ * Rewrites one draft 2020-12 schema as an OpenAPI 3.0 schema object:
+ * references to definitions are inlined, except where a definition refers to
+ * itself, which becomes a component.
  */
 class Converter {
   private readonly expanding = new Set<string>()
@@ -51,10 +53,12 @@ class Converter {
     if (typeof reference === "string" && reference.startsWith(DEFINITION_PREFIX))
       return this.definition(reference.slice(DEFINITION_PREFIX.length))
     const result: JsonObject = {}
-    for (const [key, value] of Object.entries(node)) {
+    for (const [key, value] of Object.entries(tidy(node))) {
       if (key === "$schema" || key === "$defs" || key === "$id" || key === "title") continue
-      // OpenAPI 3.0 requires a non-empty `required`; draft-07 allows []
+      // OpenAPI 3.0 requires a non-empty `required`; JSON Schema allows []
       if (key === "required" && Array.isArray(value) && value.length === 0) continue
+      // JSON numbers have no bounds of their own: an integer is only an integer
+      if ((key === "minimum" || key === "maximum") && isPlainInteger(node)) continue
       if (SCHEMA_MAPS.has(key) && isObject(value)) {
         result[key] = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, this.schema(schema)]))
       } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) result[key] = value.map((schema) => this.schema(schema))
@@ -69,7 +73,7 @@ class Converter {
         result["exclusiveMaximum"] = true
       } else result[key] = value
     }
-    return nullableOf(result)
+    return layout(nullableOf(result), false)
   }
 
   private definition(name: string): unknown {
@@ -78,16 +82,14 @@ class Converter {
       return { $ref: `${COMPONENT_PREFIX}${name}` }
     }
     this.expanding.add(name)
-    // the library's named schemas (`Int`) describe themselves in its words ("an integer"): keep only the constraints
-    const { description: _libraryWords, ...definition } = (this.definitions[name] ?? {}) as JsonObject
-    const inlined = this.schema(definition)
+    const inlined = this.schema(this.definitions[name] ?? {})
     this.expanding.delete(name)
     if (name in this.components) this.components[name] = inlined
     return inlined
   }
 }
 
-/** draft-07 `anyOf [X, {type: null}]` is OpenAPI 3.0's `nullable`. */
+/** JSON Schema's `anyOf [X, {type: null}]` is OpenAPI 3.0's `nullable`. */
 const nullableOf = (schema: JsonObject): JsonObject => {
   const anyOf = schema["anyOf"]
   if (!Array.isArray(anyOf) || !anyOf.some((member) => isObject(member) && member["type"] === "null")) return schema
@@ -101,23 +103,28 @@ class Components {
   readonly schemas: Record<string, unknown> = {}
 
   /** A `$ref` to the schema, registered under its identifier. */
-  reference(schema: Schema.Schema.AnyNoContext, side: "request" | "response"): JsonObject {
+  reference(schema: Schema.Top, side: "request" | "response"): JsonObject {
     const name = identifierOf(schema)
     if (!(name in this.schemas)) {
-      const documented = side === "request" ? Schema.encodedBoundSchema(schema) : Schema.typeSchema(schema)
-      const draft07 = JSONSchema.make(documented) as unknown as JsonObject
-      const definitions = (draft07["$defs"] as JsonObject | undefined) ?? {}
-      const own = draft07["$ref"] === `${DEFINITION_PREFIX}${name}` ? definitions[name] : draft07
       this.schemas[name] = {}
-      this.schemas[name] = new Converter(definitions, this.schemas).schema(own)
+      this.schemas[name] =
+        SchemaAST.resolveAt<JsonObject>(OPEN_API_SCHEMA)(schema.ast) ??
+        this.converted(name, side === "request" ? Schema.toEncoded(schema) : Schema.toType(schema))
     }
     return { $ref: `${COMPONENT_PREFIX}${name}` }
   }
+
+  private converted(name: string, documented: Schema.Top): unknown {
+    const generated = jsonSchemaOf(documented)
+    const definitions: JsonObject = { ...generated.definitions }
+    const own = generated.schema["$ref"] === `${DEFINITION_PREFIX}${name}` ? definitions[name] : generated.schema
+    return new Converter(definitions, this.schemas).schema(own)
+  }
 }
 
-const identifierOf = (schema: Schema.Schema.AnyNoContext): string => {
-  const identifier = schema.ast.annotations[Symbol.for("effect/annotation/Identifier")]
-  if (typeof identifier !== "string") throw new Error("every documented schema needs an identifier annotation")
+const identifierOf = (schema: Schema.Top): string => {
+  const identifier = SchemaAST.resolveIdentifier(schema.ast)
+  if (identifier === undefined) throw new Error("every documented schema needs an identifier annotation")
   return identifier
 }
 

@@ -9,6 +9,13 @@ import type { Effect, Schema } from "effect"
 
 type Scope = Authentication.Scope
 
+/**
+ * The annotation of a schema whose document entry is written by hand: Effect
+ * documents a Struct of no fields as "anything but null", where the answer is
+ * exactly `{}`.
+ */
+export const OPEN_API_SCHEMA = "openApiSchema"
+
 export interface OperationRequest {
   readonly params: Readonly<Record<string, string>>
   readonly body: unknown
@@ -46,13 +53,13 @@ export interface OperationOf<R> {
   readonly scope: Scope | undefined
   readonly pathParameters: ReadonlyArray<PathParameter>
   /** The JSON body the operation takes, when it takes one. */
-  readonly requestBody: Schema.Schema.AnyNoContext | undefined
+  readonly requestBody: Schema.Top | undefined
   /** A body the operation answers 200 to (documented, and sent by the document's own test). */
   readonly requestExample: unknown
   /** Served at the service's root even when the partner API has a base path (probes). */
   readonly servedAtRoot: boolean
   /** The 200 body, as one schema or the alternatives of a `oneOf`. */
-  readonly responses: ReadonlyArray<Schema.Schema.AnyNoContext>
+  readonly responses: ReadonlyArray<Schema.Top>
   readonly responseDescription: string
   /** What the 200 answers look like, one per response schema. */
   readonly responseExamples: ReadonlyArray<AnswerExample>

@@ -15,7 +15,7 @@ import {
 } from "@kasko/core"
 import { Offer, ProductCatalogue, Quote, QuoteRequest } from "@kasko/core/transport"
 import { Effect, Schema } from "effect"
-import type { OperationOf, PathParameter } from "./Operation.js"
+import { OPEN_API_SCHEMA, type OperationOf, type PathParameter } from "./Operation.js"
 import { WEBHOOK_OPERATIONS, type WebhookServices } from "./WebhookOperations.js"
 
 /** The services a request's program uses; the composition root provides them once. */
@@ -37,13 +37,18 @@ export type { AnswerExample, OperationRequest, PathParameter } from "./Operation
 /** An operation of the partner API, on the services the composition root provides. */
 export type Operation = OperationOf<Services>
 
-// a Struct of no fields would document "object or array"; the answer is exactly {}
-export const ActivationAnswer = Schema.Struct({}).annotations({
+// Effect documents a Struct of no fields as "anything but null"; the answer is exactly {}, so its entry is written here
+export const ActivationAnswer = Schema.Struct({}).annotate({
   identifier: "ActivationAnswer",
-  jsonSchema: { type: "object", description: "An empty JSON object", properties: {}, additionalProperties: false }
+  [OPEN_API_SCHEMA]: {
+    type: "object",
+    description: "An empty JSON object",
+    properties: {},
+    additionalProperties: false
+  }
 })
 
-export const HealthAnswer = Schema.Struct({ status: Schema.Literal("ok", "ready") }).annotations({
+export const HealthAnswer = Schema.Struct({ status: Schema.Literals(["ok", "ready"]) }).annotate({
   identifier: "HealthAnswer"
 })
 
@@ -53,7 +58,7 @@ export const HealthAnswer = Schema.Struct({ status: Schema.Literal("ok", "ready"
  * the hot path. The conformance suite checks every answer against the document.
  */
 const wireForm =
-  <A, I extends A>(_schema: Schema.Schema<A, I>) =>
+  <A, I extends A>(_schema: Schema.Codec<A, I>) =>
   (value: A): unknown =>
     value
 
@@ -91,7 +96,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     requestBody: undefined,
     requestExample: undefined,
     servedAtRoot: false,
-    responses: [ProductCatalogue.ProductDefinition.annotations({ identifier: "ProductDefinition" })],
+    responses: [ProductCatalogue.ProductDefinition.annotate({ identifier: "ProductDefinition" })],
     responseDescription: "The product definition",
     responseExamples: [
       {
@@ -115,10 +120,10 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
       "Prices the product parameters alone (spec §2.6); nothing is stored. A quote request's policy and agent may come along, so one body serves both endpoints: they are ignored.",
     scope: "offers:create",
     pathParameters: [],
-    requestBody: Offer.OfferRequest.annotations({ identifier: "OfferRequest" }),
+    requestBody: Offer.OfferRequest.annotate({ identifier: "OfferRequest" }),
     requestExample: Examples.offerRequest(),
     servedAtRoot: false,
-    responses: [Offer.PriceOffer.annotations({ identifier: "PriceOffer" })],
+    responses: [Offer.PriceOffer.annotate({ identifier: "PriceOffer" })],
     responseDescription: "The price offer",
     responseExamples: [{ name: "offer", summary: "A Standard leasing offer", value: Examples.priceOfferAnswer() }],
     errorStatuses: [400, 413, 415, 503],
@@ -136,10 +141,10 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
       "Creates a quote valid for 30 days (spec §2.8 → §2.9). The parties' roles must fit the product parameters; unknown fields are rejected.",
     scope: "quotes:create",
     pathParameters: [],
-    requestBody: QuoteRequest.QuoteRequest.annotations({ identifier: "QuoteRequest" }),
+    requestBody: QuoteRequest.QuoteRequest.annotate({ identifier: "QuoteRequest" }),
     requestExample: Examples.quoteRequest(),
     servedAtRoot: false,
-    responses: [Quote.Quote.annotations({ identifier: "Quote" })],
+    responses: [Quote.Quote.annotate({ identifier: "Quote" })],
     responseDescription: "The quote, awaiting activation",
     responseExamples: [{ name: "quote", summary: "A Standard leasing quote", value: EXAMPLE_QUOTE }],
     errorStatuses: [400, 413, 415, 422, 503],
@@ -162,8 +167,8 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     requestExample: undefined,
     servedAtRoot: false,
     responses: [
-      Quote.Quote.annotations({ identifier: "Quote" }),
-      Quote.ActivatedQuote.annotations({ identifier: "ActivatedQuote" })
+      Quote.Quote.annotate({ identifier: "Quote" }),
+      Quote.ActivatedQuote.annotate({ identifier: "ActivatedQuote" })
     ],
     responseDescription: "The quote",
     responseExamples: [

@@ -6,7 +6,7 @@
  * are none.
  */
 import type { Errors } from "@kasko/core"
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 
 export const DEFAULT_PAGE_SIZE = 10
 export const MAX_PAGE_SIZE = 100
@@ -34,23 +34,25 @@ const wholeNumber = (
 /** Reads `page` and `size` from a query, reporting each bad one. */
 export const parsePageRequest = (
   query: Readonly<Record<string, QueryValue>>
-): Either.Either<PageRequest, Array<Errors.Violation>> => {
+): Result.Result<PageRequest, Array<Errors.Violation>> => {
   const page = wholeNumber("page", query["page"], 0, 0, 1_000_000_000)
   const size = wholeNumber("size", query["size"], DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)
   const violations = [page, size].filter((value): value is Errors.Violation => typeof value === "object")
-  return violations.length > 0 ? Either.left(violations) : Either.right({ page: page as number, size: size as number })
+  return violations.length > 0
+    ? Result.fail(violations)
+    : Result.succeed({ page: page as number, size: size as number })
 }
 
 const Link = Schema.Struct({ href: Schema.String })
 
 /** The page shape around elements of one schema. */
-export const Page = <Element extends Schema.Schema.AnyNoContext>(element: Element) =>
+export const Page = <Element extends Schema.Top>(element: Element) =>
   Schema.Struct({
     elements: Schema.Array(element),
     page: Schema.Struct({ size: Schema.Int, total_elements: Schema.Int, total_pages: Schema.Int, number: Schema.Int }),
     _links: Schema.Struct({
-      next: Schema.optionalWith(Link, { exact: true }),
-      prev: Schema.optionalWith(Link, { exact: true })
+      next: Schema.optionalKey(Link),
+      prev: Schema.optionalKey(Link)
     })
   })
 

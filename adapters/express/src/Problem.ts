@@ -12,14 +12,14 @@ export const Problem = Schema.Struct({
   type: Schema.String,
   title: Schema.String,
   status: Schema.Int,
-  detail: Schema.optionalWith(Schema.String, { exact: true })
-}).annotations({ identifier: "Problem", description: "RFC 7807 problem details" })
+  detail: Schema.optionalKey(Schema.String)
+}).annotate({ identifier: "Problem", description: "RFC 7807 problem details" })
 export type Problem = typeof Problem.Type
 
 export const ConstraintViolationProblem = Schema.Struct({
   ...Problem.fields,
   violations: Schema.Array(Errors.Violation)
-}).annotations({
+}).annotate({
   identifier: "ConstraintViolationProblem",
   description: "RFC 7807 problem details of a 400, with every violation"
 })

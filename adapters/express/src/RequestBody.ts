@@ -13,6 +13,7 @@
 import { Data, Effect } from "effect"
 import { isUtf8 } from "node:buffer"
 import type { IncomingMessage } from "node:http"
+import type { Transform } from "node:stream"
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib"
 import { constraintViolation, PROBLEMS, type ProblemAnswer } from "./Problem.js"
 
@@ -115,9 +116,9 @@ const receive = (
   request: IncomingMessage,
   limitBytes: number,
   declaredLength: number | undefined,
-  decompressor: NodeJS.ReadWriteStream | undefined
+  decompressor: Transform | undefined
 ): Effect.Effect<Buffer, BodyRefused> =>
-  Effect.async<Buffer, BodyRefused>((resume) => {
+  Effect.callback<Buffer, BodyRefused>((resume) => {
     const source: NodeJS.ReadableStream = decompressor === undefined ? request : request.pipe(decompressor)
     let first: Buffer | undefined
     let chunks: Array<Buffer> | undefined
@@ -129,8 +130,8 @@ const receive = (
       source.removeListener("error", onError)
       if (decompressor !== undefined) {
         request.removeListener("error", onError)
-        request.unpipe(decompressor as unknown as NodeJS.WritableStream)
-        ;(decompressor as unknown as { destroy: () => void }).destroy()
+        request.unpipe(decompressor)
+        decompressor.destroy()
       }
     }
     const settle = (outcome: Effect.Effect<Buffer, BodyRefused>) => {

@@ -89,10 +89,10 @@ const rateLimitHeaders = (window: RateLimiter.RateLimitWindow, now: number): Rec
 const withinBudget =
   (budget: Budget, budgetMillis: number) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.withFiberRuntime<A, E, R>((fiber) => {
+    Effect.withFiber<A, E, R>((fiber) => {
       const timer = setTimeout(() => {
         budget.exceeded = true
-        fiber.unsafeInterruptAsFork(fiber.id())
+        fiber.interruptUnsafe(fiber.id)
       }, budgetMillis)
       return Effect.ensuring(
         effect,
@@ -208,8 +208,8 @@ export const requestProgram = (
     } satisfies Answer
   })
   const answered = program.pipe(
-    Effect.catchAll(answerOfFailure(exchange, settings)),
-    Effect.catchAllCause((cause) =>
+    Effect.catch(answerOfFailure(exchange, settings)),
+    Effect.catchCause((cause) =>
       Effect.sync(() => {
         settings.logger.error({ request_id: exchange.requestId, error: redact(Cause.pretty(cause)) }, "defect")
         return problemAnswer({ problem: PROBLEMS.internal })

@@ -12,9 +12,8 @@ const INVALID_SPAN_ID = "0".repeat(16)
 
 export const parentSpanOf = (header: string | ReadonlyArray<string> | undefined): Tracer.ExternalSpan | undefined => {
   if (typeof header !== "string") return undefined
-  const match = TRACEPARENT.exec(header.trim())
-  if (match === null) return undefined
-  const [, traceId, spanId, flags] = match as unknown as [string, string, string, string]
+  const [, traceId, spanId, flags] = TRACEPARENT.exec(header.trim()) ?? []
+  if (traceId === undefined || spanId === undefined || flags === undefined) return undefined
   if (traceId === INVALID_TRACE_ID || spanId === INVALID_SPAN_ID) return undefined
   // bit 0 of the flags: the caller sampled this trace
   return Tracer.externalSpan({ traceId, spanId, sampled: (Number.parseInt(flags, 16) & 1) === 1 })

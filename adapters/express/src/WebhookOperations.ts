@@ -8,46 +8,50 @@ import { type IdGenerator, QuoteEvents, type WebhookSubscriptions } from "@kasko
 import { WebhookAdministration } from "@kasko/core/administration"
 import type { WebhookEndpoints } from "@kasko/core/transport"
 import { Context, Effect, Schema } from "effect"
-import type { OperationOf, PathParameter } from "./Operation.js"
+import { OPEN_API_SCHEMA, type OperationOf, type PathParameter } from "./Operation.js"
 
 /** Where webhook endpoints may point: https and public addresses, unless the operator allows more. */
-export class WebhookPolicy extends Context.Tag("@kasko/express/WebhookPolicy")<
-  WebhookPolicy,
-  WebhookEndpoints.EndpointPolicy
->() {}
+export class WebhookPolicy extends Context.Service<WebhookPolicy, WebhookEndpoints.EndpointPolicy>()(
+  "@kasko/express/WebhookPolicy"
+) {}
 
 export type WebhookServices = WebhookSubscriptions.WebhookSubscriptions | IdGenerator.IdGenerator | WebhookPolicy
 
-const EventType = Schema.Literal(...QuoteEvents.QUOTE_EVENT_TYPES)
+const EventType = Schema.Literals(QuoteEvents.QUOTE_EVENT_TYPES)
 
 export const WebhookSubscriptionRequest = Schema.Struct({
-  url: Schema.String.annotations({ description: "The endpoint: an https URL on a public address" }),
-  event_types: Schema.NonEmptyArray(EventType).annotations({ description: "The quote events to send it" })
-}).annotations({ identifier: "WebhookSubscriptionRequest" })
+  url: Schema.String.annotate({ description: "The endpoint: an https URL on a public address" }),
+  event_types: Schema.NonEmptyArray(EventType).annotate({ description: "The quote events to send it" })
+}).annotate({ identifier: "WebhookSubscriptionRequest" })
 
 const subscriptionFields = {
   subscription_id: Schema.String,
   url: Schema.String,
   event_types: Schema.Array(EventType),
-  created_at: Schema.String.annotations({ description: "ISO 8601, UTC" })
+  created_at: Schema.String.annotate({ description: "ISO 8601, UTC" })
 }
 
-export const WebhookSubscription = Schema.Struct(subscriptionFields).annotations({ identifier: "WebhookSubscription" })
+export const WebhookSubscription = Schema.Struct(subscriptionFields).annotate({ identifier: "WebhookSubscription" })
 
 export const WebhookSubscriptionWithSecret = Schema.Struct({
   ...subscriptionFields,
-  secret: Schema.String.annotations({
+  secret: Schema.String.annotate({
     description: "The Standard Webhooks signing secret (whsec_…): answered only now, keep it"
   })
-}).annotations({ identifier: "WebhookSubscriptionWithSecret" })
+}).annotate({ identifier: "WebhookSubscriptionWithSecret" })
 
-export const WebhookSubscriptionList = Schema.Struct({ subscriptions: Schema.Array(WebhookSubscription) }).annotations({
+export const WebhookSubscriptionList = Schema.Struct({ subscriptions: Schema.Array(WebhookSubscription) }).annotate({
   identifier: "WebhookSubscriptionList"
 })
 
-const DeletedAnswer = Schema.Struct({}).annotations({
+const DeletedAnswer = Schema.Struct({}).annotate({
   identifier: "DeletedAnswer",
-  jsonSchema: { type: "object", description: "An empty JSON object", properties: {}, additionalProperties: false }
+  [OPEN_API_SCHEMA]: {
+    type: "object",
+    description: "An empty JSON object",
+    properties: {},
+    additionalProperties: false
+  }
 })
 
 const listed = (subscription: WebhookAdministration.ListedSubscription) => ({

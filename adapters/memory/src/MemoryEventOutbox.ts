@@ -128,7 +128,7 @@ export const makeEventOutbox = () => {
     return true
   }
 
-  const outbox: EventOutbox.EventOutbox["Type"] = {
+  const outbox: EventOutbox.EventOutbox["Service"] = {
     eventsOfQuote: (quoteId) =>
       Effect.sync(() => events.filter(({ event }) => event.quote_id === quoteId).map(({ event }) => event)),
     claimDeliveries: (request) =>
@@ -210,7 +210,7 @@ export const makeEventOutbox = () => {
       })
   }
 
-  const subscriptionStore: WebhookSubscriptions.WebhookSubscriptions["Type"] = {
+  const subscriptionStore: WebhookSubscriptions.WebhookSubscriptions["Service"] = {
     insert: (subscription, limit) =>
       Effect.sync(() => {
         const ofPartner = [...subscriptions.values()].filter((each) => each.partner_id === subscription.partner_id)

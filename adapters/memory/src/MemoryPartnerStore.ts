@@ -6,7 +6,7 @@ import { Effect, Layer, Option } from "effect"
 type PartnerRecord = Partner
 type KeyRecord = SubscriptionKeyRecord
 
-export const makePartnerStore = (): PartnerStore.PartnerStore["Type"] => {
+export const makePartnerStore = (): PartnerStore.PartnerStore["Service"] => {
   const partners = new Map<string, PartnerRecord>()
   const keys = new Map<string, KeyRecord>()
   // every write moves it: nothing else writes to this store
@@ -25,7 +25,7 @@ export const makePartnerStore = (): PartnerStore.PartnerStore["Type"] => {
         })
       ),
     findPartner: (partnerId) =>
-      Effect.sync(() => Option.map(Option.fromNullable(partners.get(partnerId)), (found) => ({ ...found }))),
+      Effect.sync(() => Option.map(Option.fromNullishOr(partners.get(partnerId)), (found) => ({ ...found }))),
     listPartners: Effect.sync(() =>
       [...partners.values()].sort((a, b) => a.partner_id.localeCompare(b.partner_id)).map((found) => ({ ...found }))
     ),
@@ -46,7 +46,7 @@ export const makePartnerStore = (): PartnerStore.PartnerStore["Type"] => {
         })
       ),
     findSubscriptionKey: (keyPrefix) =>
-      Effect.sync(() => Option.map(Option.fromNullable(keys.get(keyPrefix)), (found) => ({ ...found }))),
+      Effect.sync(() => Option.map(Option.fromNullishOr(keys.get(keyPrefix)), (found) => ({ ...found }))),
     listSubscriptionKeys: (partnerId) =>
       Effect.sync(() => [...keys.values()].filter((key) => key.partner_id === partnerId).map((key) => ({ ...key }))),
     revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>

@@ -14,9 +14,9 @@ const keyOf = (partnerId: string, quoteId: string) => `${partnerId}\u0000${quote
 
 /** A fresh, empty in-memory QuoteStore and the outbox of its events. */
 export const makeStores = (): {
-  readonly quotes: QuoteStore.QuoteStore["Type"]
-  readonly outbox: EventOutbox.EventOutbox["Type"]
-  readonly subscriptions: WebhookSubscriptions.WebhookSubscriptions["Type"]
+  readonly quotes: QuoteStore.QuoteStore["Service"]
+  readonly outbox: EventOutbox.EventOutbox["Service"]
+  readonly subscriptions: WebhookSubscriptions.WebhookSubscriptions["Service"]
 } => {
   const eventLog = makeEventOutbox()
   const quotes = new Map<string, StoredQuote>()
@@ -31,7 +31,7 @@ export const makeStores = (): {
     quotes.set(keyOf(quote.partner_id, quote.quote_id), structuredClone(quote))
     eventLog.append(QuoteEvents.quoteCreated(quote))
   }
-  const quoteStore: QuoteStore.QuoteStore["Type"] = {
+  const quoteStore: QuoteStore.QuoteStore["Service"] = {
     insert: (quote) => Effect.sync(() => storeQuote(quote)),
     insertIdempotent: (quote, use) =>
       Effect.sync(() => {
@@ -49,7 +49,7 @@ export const makeStores = (): {
         return Option.none()
       }),
     find: (partnerId, quoteId) =>
-      Effect.sync(() => Option.fromNullable(quotes.get(keyOf(partnerId, quoteId))).pipe(Option.map(structuredClone))),
+      Effect.sync(() => Option.fromNullishOr(quotes.get(keyOf(partnerId, quoteId))).pipe(Option.map(structuredClone))),
     markActivated: (partnerId, quoteId, activatedAt) =>
       Effect.sync(() => {
         const stored = quotes.get(keyOf(partnerId, quoteId))
@@ -84,7 +84,7 @@ export const makeStores = (): {
 }
 
 /** A fresh, empty in-memory QuoteStore (its events written to an outbox nobody reads). */
-export const makeQuoteStore = (): QuoteStore.QuoteStore["Type"] => makeStores().quotes
+export const makeQuoteStore = (): QuoteStore.QuoteStore["Service"] => makeStores().quotes
 
 /** The in-memory QuoteStore, its EventOutbox and webhook subscriptions as a Layer; each build is a new, empty store. */
 export const layer: Layer.Layer<

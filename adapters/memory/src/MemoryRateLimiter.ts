@@ -16,7 +16,7 @@ interface Window {
 // past this many keys, ended windows are dropped before a new one opens
 const SWEEP_FROM = 10_000
 
-export const makeRateLimiter = (): RateLimiter.RateLimiter["Type"] => {
+export const makeRateLimiter = (): RateLimiter.RateLimiter["Service"] => {
   const windows = new Map<string, Window>()
   const sweep = (now: number) => {
     for (const [key, window] of windows) if (now >= window.openedAt + window.windowMillis) windows.delete(key)
@@ -38,14 +38,14 @@ export const makeRateLimiter = (): RateLimiter.RateLimiter["Type"] => {
     hit: (key, limit, windowMillis) =>
       Effect.clockWith((clock) =>
         Effect.sync(() => {
-          const window = open(key, windowMillis, clock.unsafeCurrentTimeMillis())
+          const window = open(key, windowMillis, clock.currentTimeMillisUnsafe())
           window.used++
           return answer(window, limit)
         })
       ),
     peek: (key, limit, windowMillis) =>
       Effect.clockWith((clock) =>
-        Effect.sync(() => answer(open(key, windowMillis, clock.unsafeCurrentTimeMillis()), limit))
+        Effect.sync(() => answer(open(key, windowMillis, clock.currentTimeMillisUnsafe()), limit))
       )
   }
 }

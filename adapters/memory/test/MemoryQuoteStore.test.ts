@@ -1,5 +1,6 @@
 import { Examples, IdGenerator, QuoteStore, QuotingService, TariffBook } from "@kasko/core"
-import { Effect, Layer, Option, TestClock, TestContext } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import { layer, makeQuoteStore } from "../src/MemoryQuoteStore.js"
 
@@ -13,12 +14,12 @@ const storedQuote = async (): Promise<QuoteStore.StoredQuote> => {
       })
   })
   await Effect.runPromise(
-    Effect.zipRight(
+    Effect.andThen(
       TestClock.setTime(Date.parse("2026-03-02T09:00:00Z")),
       QuotingService.createQuote("partner-a", Examples.quoteRequest())
     ).pipe(
       Effect.provide(Layer.mergeAll(capturing, IdGenerator.layerSequential, TariffBook.shipped)),
-      Effect.provide(TestContext.TestContext)
+      Effect.provide(TestClock.layer())
     )
   )
   return captured!

@@ -9,7 +9,7 @@
  * While the listener is not connected, every read answers a new value: nothing
  * remembered is used until it listens again.
  */
-import { Clock, Deferred, Effect, Exit, FiberId, Runtime, Schedule, type Scope } from "effect"
+import { Clock, Deferred, Effect, Exit, Schedule, type Scope } from "effect"
 import pg from "pg"
 
 /** The channel the triggers notify; the payload is the schema whose partners or keys changed. */
@@ -28,8 +28,7 @@ export interface ListenerOptions {
 const HEARTBEAT_TIMEOUT = "2 seconds"
 
 // 100 ms doubling to 5 s, jittered so that instances cut off together do not come back in step
-const RECONNECT = Schedule.exponential("100 millis").pipe(
-  Schedule.union(Schedule.spaced("5 seconds")),
+const RECONNECT = Schedule.min([Schedule.exponential("100 millis"), Schedule.spaced("5 seconds")]).pipe(
   Schedule.jittered
 )
 
@@ -53,11 +52,11 @@ export const listen = (options: ListenerOptions): Effect.Effect<Effect.Effect<nu
         keepAlive: true,
         keepAliveInitialDelayMillis: 10_000
       })
-      const lost = Deferred.unsafeMake<void>(FiberId.none)
+      const lost = Deferred.makeUnsafe<void>()
       // told synchronously, so that the read right after a loss already remembers nothing
       const onLost = () => {
         if (listening === client) listening = undefined
-        Deferred.unsafeDone(lost, Exit.void)
+        Deferred.doneUnsafe(lost, Exit.void)
       }
       // an 'error' nobody listens to would crash the process; the loss is all it means here
       client.on("error", onLost)
@@ -85,7 +84,10 @@ export const listen = (options: ListenerOptions): Effect.Effect<Effect.Effect<nu
         // what changed while nobody listened was not told
         generation++
         const heartbeat = Effect.tryPromise(() => client.query("SELECT 1")).pipe(
-          Effect.timeoutFail({ duration: HEARTBEAT_TIMEOUT, onTimeout: () => new Error("no sign of life") }),
+          Effect.timeoutOrElse({
+            duration: HEARTBEAT_TIMEOUT,
+            orElse: () => Effect.fail(new Error("no sign of life"))
+          }),
           Effect.repeat(Schedule.spaced(`${options.heartbeatMillis ?? 5_000} millis`)),
           // silent: remember nothing from here on, and end the session so that it reconnects
           Effect.tapError(() =>
@@ -100,12 +102,13 @@ export const listen = (options: ListenerOptions): Effect.Effect<Effect.Effect<nu
     // a connection that was lost is replaced at once; connecting again backs off while it fails; the listener's
     // own waits (backoff, heartbeat, the goodbye's timeout) are real time, whatever Clock the store's user runs
     // on: under a test clock that never moves, closing a store mid-connect would wait forever
-    const listener = Effect.withClock(
+    const listener = Effect.provideService(
       Effect.forever(Effect.acquireUseRelease(newClient, session, close).pipe(Effect.retry(RECONNECT))),
-      Clock.make()
+      Clock.Clock,
+      Clock.Clock.defaultValue()
     )
     const scope = yield* Effect.scope
-    const runtime = yield* Effect.runtime<never>()
+    const context = yield* Effect.context<never>()
     // started by the first read, not with the store: a store that never authenticates (a `kasko` admin command)
     // has nothing to remember, and opens no connection to listen on
     let started = false
@@ -113,9 +116,10 @@ export const listen = (options: ListenerOptions): Effect.Effect<Effect.Effect<nu
     return Effect.sync(() => {
       if (started) return listening === undefined ? ++generation : generation
       started = true
-      // forked from the store's runtime, not from the first reader's fiber, whose span and annotations it would
-      // carry for good; and in the same step as the flag, so that no interruption can fall between the two
-      Runtime.runSync(runtime)(Effect.forkIn(listener, scope))
+      // forked from the store's context, not from the first reader's fiber, whose span and annotations it would
+      // carry for good; and in the same step as the flag, so that no interruption can fall between the two.
+      // runSyncWith would hand the listener its one-off synchronous scheduler for good
+      Effect.runForkWith(context)(Effect.forkIn(listener, scope))
       return ++generation
     })
   })

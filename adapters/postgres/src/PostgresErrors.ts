@@ -34,5 +34,5 @@ export const driverFailure = (operation: string, error: unknown): Effect.Effect<
 /** Runs a driver call; its rejections fail as StorageUnavailable (or die, for unique violations). */
 export const attempt = <A>(operation: string, call: () => Promise<A>): Effect.Effect<A, StorageUnavailable> =>
   Effect.tryPromise({ try: call, catch: (error) => error }).pipe(
-    Effect.catchAll((error) => driverFailure(operation, error))
+    Effect.catch((error) => driverFailure(operation, error))
   )

@@ -137,7 +137,7 @@ const recordValues = (deliveryId: string, owner: string, outcome: EventOutbox.At
   outcome.delivered ? null : (outcome.retryAt ?? null)
 ]
 
-export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Type"] => ({
+export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Service"] => ({
   eventsOfQuote: (quoteId) =>
     attempt("read quote events", () =>
       pool.query(`SELECT ${EVENT_COLUMNS} FROM quote_events WHERE quote_id = $1 ORDER BY position`, [quoteId])

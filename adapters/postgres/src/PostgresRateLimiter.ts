@@ -15,7 +15,7 @@ export interface PostgresRateLimiterOptions {
   /** The schema kasko's tables live in (the stores' migrations made the table). */
   readonly schema: string
   /** Counts while PostgreSQL cannot. */
-  readonly fallback: RateLimiter.RateLimiter["Type"]
+  readonly fallback: RateLimiter.RateLimiter["Service"]
   /** Told when PostgreSQL could not count a request (for a log line). */
   readonly onUnavailable?: (error: unknown) => void
   /** Longest wait for a count before the fallback counts instead (250 ms by default; 100 ms more when PostgreSQL says nothing at all). */
@@ -54,7 +54,7 @@ const prune = async (pool: pg.Pool, before: number) => {
 }
 
 export const layer = (options: PostgresRateLimiterOptions): Layer.Layer<RateLimiter.RateLimiter> =>
-  Layer.scoped(
+  Layer.effect(
     RateLimiter.RateLimiter,
     Effect.gen(function* () {
       const timeout = options.timeoutMillis ?? 250
@@ -82,7 +82,7 @@ export const layer = (options: PostgresRateLimiterOptions): Layer.Layer<RateLimi
       )
       yield* Effect.forkScoped(
         Effect.clockWith((clock) =>
-          Effect.tryPromise(() => prune(pool, clock.unsafeCurrentTimeMillis() - KEPT_MILLIS))
+          Effect.tryPromise(() => prune(pool, clock.currentTimeMillisUnsafe() - KEPT_MILLIS))
         ).pipe(Effect.ignore, Effect.repeat(Schedule.spaced(Duration.minutes(5))))
       )
       return RateLimiter.countedInSharedStore({

@@ -115,7 +115,7 @@ const quoteValues = (quote: StoredQuote) => {
   ]
 }
 
-export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => {
+export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Service"] => {
   const find = (partnerId: string, quoteId: string) =>
     pool.query<QuoteReadRow>(`SELECT ${QUOTE_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`, [
       partnerId,
@@ -173,7 +173,7 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
       }),
     find: (partnerId, quoteId) =>
       attempt("find quote", () => find(partnerId, quoteId)).pipe(
-        Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), quoteOfRow))
+        Effect.map((result) => Option.map(Option.fromNullishOr(result.rows[0]), quoteOfRow))
       ),
     markActivated: (partnerId, quoteId, activatedAt) =>
       transaction(pool, "activate quote", async (statement) => {
@@ -194,7 +194,7 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
             quoteId
           ])
         ).rows[0]
-      }).pipe(Effect.map((row) => Option.map(Option.fromNullable(row), quoteOfRow))),
+      }).pipe(Effect.map((row) => Option.map(Option.fromNullishOr(row), quoteOfRow))),
     purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
       transaction(pool, "purge quotes", async (statement) => {
         // the unactivated quotes this purge deletes expired: their events go in with the deletion
@@ -223,7 +223,7 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Type"] => 
       attempt("probe a write", () =>
         pool.query(
           "INSERT INTO store_info (key, value) VALUES ('write_probe', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-          [new Date(clock.unsafeCurrentTimeMillis()).toISOString()]
+          [new Date(clock.currentTimeMillisUnsafe()).toISOString()]
         )
       )
     ).pipe(Effect.asVoid)
@@ -245,7 +245,7 @@ const newEveryRead = () => {
 export const makePartnerStore = (
   pool: pg.Pool,
   elsewhere: Effect.Effect<unknown, StorageUnavailable> = newEveryRead()
-): PartnerStore.PartnerStore["Type"] => {
+): PartnerStore.PartnerStore["Service"] => {
   // counted when the write has answered, committed or not: its notification may come later than the next read
   let ownWrites = 0
   const written = Effect.ensuring(
@@ -267,7 +267,7 @@ export const makePartnerStore = (
     findPartner: (partnerId) =>
       attempt("find partner", () =>
         pool.query<PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM partners WHERE partner_id = $1`, [partnerId])
-      ).pipe(Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), partnerOfRow))),
+      ).pipe(Effect.map((result) => Option.map(Option.fromNullishOr(result.rows[0]), partnerOfRow))),
     listPartners: attempt("list partners", () =>
       pool.query<PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM partners ORDER BY partner_id`)
     ).pipe(Effect.map((result) => result.rows.map(partnerOfRow))),
@@ -278,7 +278,7 @@ export const makePartnerStore = (
           status
         ])
       ).pipe(
-        Effect.map((result) => Option.map(Option.fromNullable(result.rows[0]), partnerOfRow)),
+        Effect.map((result) => Option.map(Option.fromNullishOr(result.rows[0]), partnerOfRow)),
         written
       ),
     insertSubscriptionKey: (key) =>
@@ -296,7 +296,7 @@ export const makePartnerStore = (
         pool.query<SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = $1`, [
           keyPrefix
         ])
-      ).pipe(Effect.map((result) => Option.fromNullable(result.rows[0]))),
+      ).pipe(Effect.map((result) => Option.fromNullishOr(result.rows[0]))),
     listSubscriptionKeys: (partnerId) =>
       attempt("list subscription keys", () =>
         pool.query<SubscriptionKeyRecord>(
@@ -334,7 +334,7 @@ export const layer = (
   | WebhookSubscriptions.WebhookSubscriptions,
   StorageUnavailable | PostgresOpenRefused
 > =>
-  Layer.scopedContext(
+  Layer.effectContext(
     Effect.gen(function* () {
       const schema = options.schema ?? "public"
       if (!SCHEMA_NAME.test(schema))

@@ -10,7 +10,7 @@ type Subscription = WebhookEndpoints.WebhookSubscription
 
 const COLUMNS = "subscription_id, partner_id, url, event_types, secret, created_at"
 
-export const makeWebhookSubscriptions = (pool: pg.Pool): WebhookSubscriptions.WebhookSubscriptions["Type"] => ({
+export const makeWebhookSubscriptions = (pool: pg.Pool): WebhookSubscriptions.WebhookSubscriptions["Service"] => ({
   // the partner's lock (for this transaction) makes the count and the write one step for every instance
   insert: (subscription, limit) =>
     transaction(pool, "insert webhook subscription", async (statement) => {
@@ -53,5 +53,5 @@ export const makeWebhookSubscriptions = (pool: pg.Pool): WebhookSubscriptions.We
         `UPDATE webhook_subscriptions SET secret = $1 WHERE partner_id = $2 AND subscription_id = $3 RETURNING ${COLUMNS}`,
         [secret, partnerId, subscriptionId]
       )
-    ).pipe(Effect.map((result) => Option.fromNullable(result.rows[0])))
+    ).pipe(Effect.map((result) => Option.fromNullishOr(result.rows[0])))
 })

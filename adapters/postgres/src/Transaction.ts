@@ -31,7 +31,7 @@ export const transaction = <A>(
   work: (statement: Statement) => Promise<A>,
   commits: (outcome: A) => boolean = () => true
 ): Effect.Effect<A, StorageUnavailable> =>
-  Effect.async<A, StorageUnavailable>((resume) => {
+  Effect.callback<A, StorageUnavailable>((resume) => {
     const state = { abandoned: false, committing: false }
     const run = (async () => {
       const client = await pool.connect()

@@ -18,7 +18,7 @@ export interface RedisRateLimiterOptions {
   /** Longest wait for Redis before a request is counted by the fallback (250 ms by default). */
   readonly timeoutMillis?: number
   /** Counts while Redis cannot. */
-  readonly fallback: RateLimiter.RateLimiter["Type"]
+  readonly fallback: RateLimiter.RateLimiter["Service"]
   /** Told when Redis could not count a request (for a log line). */
   readonly onUnavailable?: (error: unknown) => void
 }
@@ -28,7 +28,7 @@ const COUNT = `local used = redis.call('INCR', KEYS[1])
 if used == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return used`
 
-export const makeRateLimiter = (redis: Redis, options: RedisRateLimiterOptions): RateLimiter.RateLimiter["Type"] => {
+export const makeRateLimiter = (redis: Redis, options: RedisRateLimiterOptions): RateLimiter.RateLimiter["Service"] => {
   const prefix = `${options.keyPrefix ?? "kasko:"}rate:`
   return RateLimiter.countedInSharedStore({
     count: async (key, opensAt, windowMillis) =>
@@ -62,7 +62,7 @@ const firstConnection = (redis: Redis): Promise<void> =>
  * the scope closes.
  */
 export const layer = (options: RedisRateLimiterOptions): Layer.Layer<RateLimiter.RateLimiter> =>
-  Layer.scoped(
+  Layer.effect(
     RateLimiter.RateLimiter,
     Effect.map(
       Effect.acquireRelease(

@@ -233,7 +233,7 @@ export const databaseInUse = (file: string): Effect.Effect<boolean, BackupFailed
         },
         catch: (error) => error
       }).pipe(
-        Effect.catchAll((error) => {
+        Effect.catch((error) => {
           const code = codeOf(error)
           if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) return Effect.succeed(true)
           if (code === "SQLITE_NOTADB" || code.startsWith("SQLITE_CORRUPT")) return Effect.succeed(false)

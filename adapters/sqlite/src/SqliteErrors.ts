@@ -34,4 +34,4 @@ export const driverFailure = (operation: string, error: unknown): Effect.Effect<
 
 /** Runs a driver call; driver errors fail as StorageUnavailable, constraint violations die as the bugs they are. */
 export const attempt = <A>(operation: string, call: () => A): Effect.Effect<A, StorageUnavailable> =>
-  Effect.try({ try: call, catch: (error) => error }).pipe(Effect.catchAll((error) => driverFailure(operation, error)))
+  Effect.try({ try: call, catch: (error) => error }).pipe(Effect.catch((error) => driverFailure(operation, error)))

@@ -37,7 +37,7 @@ const partnersByOldest = (table: string, condition: string, oldest: string) => `
     FROM partners WHERE partner_id IS NOT NULL)
   ORDER BY oldest, partner_id`
 
-export const makeEventOutbox = (database: Database.Database): EventOutbox.EventOutbox["Type"] => {
+export const makeEventOutbox = (database: Database.Database): EventOutbox.EventOutbox["Service"] => {
   const selectOfQuote = database.prepare<[string], Row>(
     `SELECT ${EVENT_COLUMNS} FROM quote_events WHERE quote_id = ? ORDER BY position`
   )

@@ -16,7 +16,7 @@ const { PARTNER_COLUMNS, partnerOfRow, SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS } =
  * (`PRAGMA data_version` — the `kasko` command revoking a key, say), so what
  * remembers lookups sees a revocation or suspension on the next request.
  */
-export const makePartnerStore = (database: Database.Database): PartnerStore.PartnerStore["Type"] => {
+export const makePartnerStore = (database: Database.Database): PartnerStore.PartnerStore["Service"] => {
   const dataVersion = database.prepare("PRAGMA data_version").pluck()
   let ownWrites = 0
   const changing = <A>(write: () => A): A => {
@@ -63,12 +63,12 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
       ),
     findPartner: (partnerId) =>
       attempt("find partner", () => selectPartner.get(partnerId)).pipe(
-        Effect.map((row) => Option.map(Option.fromNullable(row), partnerOfRow))
+        Effect.map((row) => Option.map(Option.fromNullishOr(row), partnerOfRow))
       ),
     listPartners: attempt("list partners", () => selectPartners.all().map(partnerOfRow)),
     setPartnerStatus: (partnerId, status) =>
       attempt("set partner status", () => changing(() => setStatus.immediate(partnerId, status))).pipe(
-        Effect.map((row) => Option.map(Option.fromNullable(row), partnerOfRow))
+        Effect.map((row) => Option.map(Option.fromNullishOr(row), partnerOfRow))
       ),
     insertSubscriptionKey: (key) =>
       attempt("insert subscription key", () =>
@@ -76,7 +76,7 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
       ),
     findSubscriptionKey: (keyPrefix) =>
       attempt("find subscription key", () => selectKey.get(keyPrefix)).pipe(
-        Effect.map((row) => Option.fromNullable(row))
+        Effect.map((row) => Option.fromNullishOr(row))
       ),
     listSubscriptionKeys: (partnerId) => attempt("list subscription keys", () => selectKeys.all(partnerId)),
     revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>
@@ -93,4 +93,4 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
 export const layer = (
   options: SqliteOptions
 ): Layer.Layer<PartnerStore.PartnerStore, StorageUnavailable | SqliteOpenRefused> =>
-  Layer.scoped(PartnerStore.PartnerStore, Effect.map(scopedConnection(options), makePartnerStore))
+  Layer.effect(PartnerStore.PartnerStore, Effect.map(scopedConnection(options), makePartnerStore))

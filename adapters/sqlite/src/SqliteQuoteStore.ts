@@ -26,7 +26,7 @@ const { EVENT_COLUMNS, QUOTE_READ_COLUMNS, quoteOfRow, quoteRowOf } = StoredRows
 export const makeQuoteStore = (
   database: Database.Database,
   onGroupCommit: (quotes: number) => void = () => undefined
-): QuoteStore.QuoteStore["Type"] => {
+): QuoteStore.QuoteStore["Service"] => {
   const insert = database.prepare(`
     INSERT INTO quotes (quote_id, partner_id, quote_number, policy_number, product_name, tariff_version,
                         price_amount, payments_per_year, created_at, activated_at, quote_json, worksheet_json)
@@ -112,7 +112,7 @@ export const makeQuoteStore = (
     }
   }
   const enqueue = (quote: StoredQuote, key: QuoteStore.IdempotencyKeyUse | undefined) =>
-    Effect.async<Earlier, StorageUnavailable>((resume) => {
+    Effect.callback<Earlier, StorageUnavailable>((resume) => {
       const entry: Waiting = { quote, key, resume }
       waiting.push(entry)
       if (waiting.length === 1) setImmediate(commitWaiting)
@@ -147,16 +147,16 @@ export const makeQuoteStore = (
     insertIdempotent: (quote, key) => enqueue(quote, key),
     find: (partnerId, quoteId) =>
       attempt("find quote", () => select.get(partnerId, quoteId)).pipe(
-        Effect.map((row) => Option.map(Option.fromNullable(row), quoteOfRow))
+        Effect.map((row) => Option.map(Option.fromNullishOr(row), quoteOfRow))
       ),
     markActivated: (partnerId, quoteId, activatedAt) =>
       attempt("activate quote", () => activateQuote.immediate(partnerId, quoteId, activatedAt)).pipe(
-        Effect.map((row) => Option.map(Option.fromNullable(row), quoteOfRow))
+        Effect.map((row) => Option.map(Option.fromNullishOr(row), quoteOfRow))
       ),
     purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
       attempt("purge quotes", () => purgeQuotes.immediate(awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore)),
     checkWritable: Effect.clockWith((clock) =>
-      attempt("probe a write", () => probeWrite.immediate(new Date(clock.unsafeCurrentTimeMillis()).toISOString()))
+      attempt("probe a write", () => probeWrite.immediate(new Date(clock.currentTimeMillisUnsafe()).toISOString()))
     )
   }
 }
@@ -168,7 +168,7 @@ export const layer = (
   QuoteStore.QuoteStore | EventOutbox.EventOutbox | WebhookSubscriptions.WebhookSubscriptions,
   StorageUnavailable | SqliteOpenRefused
 > =>
-  Layer.scopedContext(
+  Layer.effectContext(
     Effect.map(scopedConnection(options), (database) =>
       Context.make(QuoteStore.QuoteStore, makeQuoteStore(database, options.onGroupCommit)).pipe(
         Context.add(EventOutbox.EventOutbox, makeEventOutbox(database)),

@@ -17,7 +17,7 @@ export const layer = (
   | WebhookSubscriptions.WebhookSubscriptions,
   StorageUnavailable | SqliteOpenRefused
 > =>
-  Layer.scopedContext(
+  Layer.effectContext(
     Effect.map(scopedConnection(options), (database) =>
       Context.make(QuoteStore.QuoteStore, makeQuoteStore(database, options.onGroupCommit)).pipe(
         Context.add(PartnerStore.PartnerStore, makePartnerStore(database)),

@@ -17,7 +17,7 @@ const subscriptionOfRow = (row: SubscriptionRow): Subscription => ({
 
 export const makeWebhookSubscriptions = (
   database: Database.Database
-): WebhookSubscriptions.WebhookSubscriptions["Type"] => {
+): WebhookSubscriptions.WebhookSubscriptions["Service"] => {
   // one statement, so the count and the write are one step (and SQLite has one writer at a time)
   const insert = database.prepare<[SubscriptionRow & { limit: number }]>(
     `INSERT INTO webhook_subscriptions (${COLUMNS})
@@ -46,7 +46,7 @@ export const makeWebhookSubscriptions = (
       attempt("remove webhook subscription", () => remove.run(partnerId, subscriptionId).changes === 1),
     rotateSecret: (partnerId, subscriptionId, secret) =>
       attempt("rotate webhook secret", () => rotate.get(secret, partnerId, subscriptionId)).pipe(
-        Effect.map((row) => Option.map(Option.fromNullable(row), subscriptionOfRow))
+        Effect.map((row) => Option.map(Option.fromNullishOr(row), subscriptionOfRow))
       )
   }
 }

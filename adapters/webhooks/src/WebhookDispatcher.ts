@@ -16,7 +16,7 @@
  */
 import { EventOutbox, type QuoteEvents } from "@kasko/core"
 import { DeliverySchedule, type WebhookEndpoints } from "@kasko/core/transport"
-import { Chunk, Clock, Duration, Effect, Queue } from "effect"
+import { Clock, Duration, Effect, Queue } from "effect"
 import { makeThreadSender } from "./ThreadSender.js"
 import { type SendOutcome, type SenderOptions, send } from "./WebhookSender.js"
 
@@ -91,7 +91,7 @@ const attemptOf = (
 
 /** Records finished attempts in one write, then tells the observer of each; answers whether the write went through. */
 const recordFinished = (
-  outbox: EventOutbox.EventOutbox["Type"],
+  outbox: EventOutbox.EventOutbox["Service"],
   options: DispatcherOptions,
   finished: ReadonlyArray<FinishedAttempt>
 ): Effect.Effect<boolean> =>
@@ -258,7 +258,7 @@ export const runDispatcher = (options: DispatcherOptions): Effect.Effect<never, 
       return yield* Effect.forever(
         Effect.gen(function* () {
           const began = yield* Clock.currentTimeMillis
-          unrecorded = unrecorded.concat(Chunk.toArray(yield* Queue.takeAll(finished)))
+          unrecorded = unrecorded.concat(yield* Queue.clear(finished))
           // a write that fails is tried again next pass; the slots stay taken until it goes through
           if (yield* recordFinished(outbox, options, unrecorded)) {
             for (const attempt of unrecorded) inFlight.remove(attempt)
@@ -283,7 +283,7 @@ export const runDispatcher = (options: DispatcherOptions): Effect.Effect<never, 
             .pipe(Effect.catchTag("StorageUnavailable", () => Effect.succeed([])))
           for (const delivery of claimed) {
             inFlight.add(delivery, began)
-            yield* Effect.fork(
+            yield* Effect.forkChild(
               Effect.flatMap(attemptOf(delivery, sender, random), (done) => Queue.offer(finished, done))
             )
           }

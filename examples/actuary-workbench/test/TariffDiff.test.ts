@@ -2,7 +2,7 @@
 import { Tariff } from "@kasko/core/actuarial"
 import { TariffBook } from "@kasko/core"
 import { diffReport, diffTariffs, parseGoldenTable } from "@kasko/workbench"
-import { Either } from "effect"
+import { Result } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -11,7 +11,7 @@ const cases = parseGoldenTable(
   readFileSync(join(import.meta.dirname, "..", "golden", "reference-tariff-v1.csv"), "utf8")
 )
 const [leasingV1] = TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS)
-const proposal = Either.getOrThrow(
+const proposal = Result.getOrThrow(
   Tariff.decodeTariff(
     JSON.parse(
       readFileSync(join(import.meta.dirname, "..", "tariffs", "insurance-car-leasing-v2-proposal.json"), "utf8")

@@ -16,7 +16,7 @@ import {
   requestId,
   requestLog
 } from "@kasko/express/toolkit"
-import { Either } from "effect"
+import { Result } from "effect"
 import express, { type Express, type Request } from "express"
 import { randomUUID } from "node:crypto"
 import type { Logger } from "pino"
@@ -46,11 +46,11 @@ export const makeTodoApp = (options: TodoAppOptions): Express => {
     [...todos.values()].filter((todo) => CalendarDate.calendarDateOfMillis(Date.parse(todo.due_at)) === date)
 
   /** The due_at filter date, or its violations: a real date, not in the past. */
-  const checkDueDate = (date: unknown, field: string): Either.Either<string, Array<Errors.Violation>> => {
+  const checkDueDate = (date: unknown, field: string): Result.Result<string, Array<Errors.Violation>> => {
     const decoded = Decoding.decodeAll(SearchRequest.fields.due_at, date, [field])
-    if (Either.isLeft(decoded)) return decoded
-    return decoded.right < today()
-      ? Either.left([{ field, message: `must not be in the past (before ${today()})` }])
+    if (Result.isFailure(decoded)) return decoded
+    return decoded.success < today()
+      ? Result.fail([{ field, message: `must not be in the past (before ${today()})` }])
       : decoded
   }
 
@@ -62,20 +62,20 @@ export const makeTodoApp = (options: TodoAppOptions): Express => {
     filter: Record<string, string>
   ) => {
     const pageRequest = parsePageRequest(query)
-    if (Either.isLeft(pageRequest)) return sendProblem(response, constraintViolation(pageRequest.left))
-    response.json(pageOf(todosToPage, pageRequest.right, pageHref(path, filter)))
+    if (Result.isFailure(pageRequest)) return sendProblem(response, constraintViolation(pageRequest.failure))
+    response.json(pageOf(todosToPage, pageRequest.success, pageHref(path, filter)))
   }
 
   app.post(COLLECTION, ...jsonBody(64 * 1024), (request, response) => {
     const decoded = Decoding.decodeAll(TodoRequest, request.body)
-    if (Either.isLeft(decoded)) return sendProblem(response, constraintViolation(decoded.left))
-    if (Date.parse(decoded.right.due_at) < now()) {
+    if (Result.isFailure(decoded)) return sendProblem(response, constraintViolation(decoded.failure))
+    if (Date.parse(decoded.success.due_at) < now()) {
       return sendProblem(response, constraintViolation([{ field: "due_at", message: "must not be in the past" }]))
     }
     const todo: Todo = {
       todo_id: randomUUID(),
-      ...decoded.right,
-      due_at: new Date(Date.parse(decoded.right.due_at)).toISOString(),
+      ...decoded.success,
+      due_at: new Date(Date.parse(decoded.success.due_at)).toISOString(),
       created_at: new Date(now()).toISOString()
     }
     todos.set(todo.todo_id, todo)
@@ -86,22 +86,22 @@ export const makeTodoApp = (options: TodoAppOptions): Express => {
     const query = request.query as Query
     if (query["due_at"] === undefined) return answerPage(response, query, [...todos.values()], COLLECTION, {})
     const date = checkDueDate(query["due_at"], "due_at")
-    if (Either.isLeft(date)) {
-      const pageViolations = Either.match(parsePageRequest(query), {
-        onLeft: (violations) => violations,
-        onRight: () => []
+    if (Result.isFailure(date)) {
+      const pageViolations = Result.match(parsePageRequest(query), {
+        onFailure: (violations) => violations,
+        onSuccess: () => []
       })
-      return sendProblem(response, constraintViolation([...date.left, ...pageViolations]))
+      return sendProblem(response, constraintViolation([...date.failure, ...pageViolations]))
     }
-    answerPage(response, query, dueOn(date.right), COLLECTION, { due_at: date.right })
+    answerPage(response, query, dueOn(date.success), COLLECTION, { due_at: date.success })
   })
 
   app.post(`${COLLECTION}/search`, ...jsonBody(64 * 1024), (request, response) => {
     const decoded = Decoding.decodeAll(SearchRequest, request.body)
-    if (Either.isLeft(decoded)) return sendProblem(response, constraintViolation(decoded.left))
-    const date = checkDueDate(decoded.right.due_at, "due_at")
-    if (Either.isLeft(date)) return sendProblem(response, constraintViolation(date.left))
-    answerPage(response, request.query as Query, dueOn(date.right), `${COLLECTION}/search`, {})
+    if (Result.isFailure(decoded)) return sendProblem(response, constraintViolation(decoded.failure))
+    const date = checkDueDate(decoded.success.due_at, "due_at")
+    if (Result.isFailure(date)) return sendProblem(response, constraintViolation(date.failure))
+    answerPage(response, request.query as Query, dueOn(date.success), `${COLLECTION}/search`, {})
   })
 
   app.get(`${COLLECTION}/:todo_id`, (request, response) => {

@@ -59,14 +59,14 @@ export class StorageUnavailable extends Schema.TaggedError<StorageUnavailable>()
 }) {}
 
 /** Why credentials were refused (spec §5, RFC 6750's error codes underneath). */
-export const RefusalReason = Schema.Literal(
+export const RefusalReason = Schema.Literals([
   "no_credentials",
   "malformed_authorization",
   "missing_subscription_key",
   "invalid_token",
   "invalid_subscription_key",
   "insufficient_scope"
-)
+])
 export type RefusalReason = typeof RefusalReason.Type
 
 /**
@@ -79,7 +79,7 @@ export type RefusalReason = typeof RefusalReason.Type
 export class AuthenticationRefused extends Schema.TaggedError<AuthenticationRefused>()("AuthenticationRefused", {
   reason: RefusalReason,
   description: Schema.String,
-  scope: Schema.optionalWith(Schema.String, { exact: true })
+  scope: Schema.optionalKey(Schema.String)
 }) {}
 
 /** The identity provider's keys cannot be had (its key set does not answer): not the caller's fault. */

@@ -3,7 +3,7 @@
  * documentation for embedders and API readers (the OpenAPI document's
  * examples), and the fixtures of kasko's own tests and command line.
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { groupsOfFour, luhnCheckDigit } from "./ports/IdGenerator.js"
 import { decodeOfferRequest, offerOf, type PriceOffer } from "./quote/Offer.js"
 import { priceWith, pricingRequestOf } from "./pricing/Pricing.js"
@@ -109,7 +109,7 @@ const exampleTariff = (productName: ProductName) =>
 
 /** What `offerRequest()` is answered with (spec §2.6): documentation, priced by the engine with the shipped tariff. */
 export const priceOfferAnswer = (): PriceOffer => {
-  const request = Either.getOrThrow(decodeOfferRequest(offerRequest(), EXAMPLE_PRICING_DATE))
+  const request = Result.getOrThrow(decodeOfferRequest(offerRequest(), EXAMPLE_PRICING_DATE))
   return offerOf(
     request,
     priceWith(exampleTariff(request.product.product_name), pricingRequestOf(request.product, EXAMPLE_PRICING_DATE))
@@ -117,7 +117,7 @@ export const priceOfferAnswer = (): PriceOffer => {
 }
 
 const exampleStoredQuote = (): StoredQuote => {
-  const request = Either.getOrThrow(decodeQuoteRequest(quoteRequest(), EXAMPLE_PRICING_DATE))
+  const request = Result.getOrThrow(decodeQuoteRequest(quoteRequest(), EXAMPLE_PRICING_DATE))
   const worksheet = worksheetOf(
     priceWith(exampleTariff(request.product.product_name), pricingRequestOf(request.product, EXAMPLE_PRICING_DATE))
   )

@@ -10,25 +10,19 @@ import * as QuotingService from "./QuotingService.js"
 import { shipped, type TariffBook } from "./ports/TariffBook.js"
 
 export interface Kasko {
-  readonly getProduct: (
-    productName: string
-  ) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.getProduct>>>
-  readonly createOffer: (
-    request: unknown
-  ) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.createOffer>>>
-  readonly explainPrice: (
-    request: unknown
-  ) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.explainPrice>>>
+  readonly getProduct: (productName: string) => Promise<Effect.Success<ReturnType<typeof QuotingService.getProduct>>>
+  readonly createOffer: (request: unknown) => Promise<Effect.Success<ReturnType<typeof QuotingService.createOffer>>>
+  readonly explainPrice: (request: unknown) => Promise<Effect.Success<ReturnType<typeof QuotingService.explainPrice>>>
   readonly createQuote: (
     partnerId: string,
     request: unknown
-  ) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.createQuote>>>
+  ) => Promise<Effect.Success<ReturnType<typeof QuotingService.createQuote>>>
   readonly getQuote: (
     partnerId: string,
     quoteId: string
-  ) => Promise<Effect.Effect.Success<ReturnType<typeof QuotingService.getQuote>>>
+  ) => Promise<Effect.Success<ReturnType<typeof QuotingService.getQuote>>>
   readonly activateQuote: (partnerId: string, quoteId: string) => Promise<void>
-  /** Releases the storage and everything else the layers acquired. */
+  /** Releases the storage and everything else the layers acquired; calls still running are interrupted first. */
   readonly dispose: () => Promise<void>
 }
 

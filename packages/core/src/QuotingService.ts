@@ -3,7 +3,7 @@
  * explain a price, create, retrieve and activate a quote. Time comes from
  * Effect's Clock; storage and ids from their ports.
  */
-import { Clock, Effect, Either, Option } from "effect"
+import { Clock, Effect, Option, Result } from "effect"
 import { calendarDateOfMillis } from "./input/CalendarDate.js"
 import {
   IdempotencyKeyReused,
@@ -52,13 +52,12 @@ export const DECODING_SPAN = "kasko.decode"
 
 /** Prices a decoded selection with the book's tariffs: synchronously when compiled, through json-rules-engine when asked. */
 const priceSelection = (
-  book: TariffBook["Type"],
+  book: TariffBook["Service"],
   selection: ProductSelection,
   pricingDate: string
 ): Effect.Effect<PriceComputation, TariffNotInForce> => {
   const request = pricingRequestOf(selection, pricingDate)
-  if (book.rules === "compiled")
-    return Either.match(price(book.tariffs, request), { onLeft: Effect.fail, onRight: Effect.succeed })
+  if (book.rules === "compiled") return Effect.fromResult(price(book.tariffs, request))
   const tariff = tariffInForce(book.tariffs, request.product_name, pricingDate)
   return tariff === undefined
     ? Effect.fail(new TariffNotInForce({ product_name: request.product_name, pricing_date: pricingDate }))
@@ -75,15 +74,11 @@ const pricedOfferRequest = (
 ): Effect.Effect<PricedOffer, ConstraintViolation | TariffNotInForce, TariffBook> =>
   Effect.flatMap(TariffBook, (book) =>
     Effect.clockWith((clock): Effect.Effect<PricedOffer, ConstraintViolation | TariffNotInForce> => {
-      const pricingDate = calendarDateOfMillis(clock.unsafeCurrentTimeMillis())
-      if (book.rules === "compiled")
-        return Either.match(priceOfferRequest(book.tariffs, input, pricingDate), {
-          onLeft: Effect.fail,
-          onRight: Effect.succeed
-        })
-      return Either.match(decodeOfferRequest(input, pricingDate), {
-        onLeft: Effect.fail,
-        onRight: (request) =>
+      const pricingDate = calendarDateOfMillis(clock.currentTimeMillisUnsafe())
+      if (book.rules === "compiled") return Effect.fromResult(priceOfferRequest(book.tariffs, input, pricingDate))
+      return Result.match(decodeOfferRequest(input, pricingDate), {
+        onFailure: Effect.fail,
+        onSuccess: (request) =>
           Effect.map(priceSelection(book, request.product, pricingDate), (computed) => ({ request, price: computed }))
       })
     })
@@ -128,7 +123,7 @@ export const createQuote = (
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const pricingDate = calendarDateOfMillis(now)
-    const request = yield* Effect.withSpan(decodeQuoteRequest(input, pricingDate), DECODING_SPAN)
+    const request = yield* Effect.withSpan(Effect.fromResult(decodeQuoteRequest(input, pricingDate)), DECODING_SPAN)
     const worksheet = worksheetOf(
       yield* Effect.withSpan(priceSelection(yield* TariffBook, request.product, pricingDate), PRICING_SPAN)
     )

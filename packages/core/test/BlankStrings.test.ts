@@ -5,7 +5,7 @@
  * naming the field. The tables are checked against the request Schema itself,
  * so a new string field cannot be added without deciding which it is.
  */
-import { Either, Schema, type SchemaAST } from "effect"
+import { Result, Schema, SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
 import { decodeQuoteRequest, QuoteRequest } from "../src/quote/QuoteRequest.js"
 import { quoteRequest } from "./support.js"
@@ -56,15 +56,12 @@ const REQUIRED_STRINGS = [
 /** Every string field of the request as the client sends it, with whether it is optional. */
 const stringFieldsOf = (ast: SchemaAST.AST, path: string): Array<{ path: string; optional: boolean }> => {
   switch (ast._tag) {
-    case "Refinement":
-    case "Transformation":
-      return stringFieldsOf(ast.from, path)
-    case "TupleType":
-      return ast.rest.flatMap((element) => stringFieldsOf(element.type, `${path}[0]`))
-    case "TypeLiteral":
+    case "Arrays":
+      return ast.rest.flatMap((element) => stringFieldsOf(element, `${path}[0]`))
+    case "Objects":
       return ast.propertySignatures.flatMap((property) => {
         const name = `${path === "" ? "" : `${path}.`}${String(property.name)}`
-        const inner = isStringy(property.type) ? [{ path: name, optional: property.isOptional }] : []
+        const inner = isStringy(property.type) ? [{ path: name, optional: SchemaAST.isOptional(property.type) }] : []
         return [...inner, ...stringFieldsOf(property.type, name)]
       })
     default:
@@ -74,11 +71,10 @@ const stringFieldsOf = (ast: SchemaAST.AST, path: string): Array<{ path: string;
 
 const isStringy = (ast: SchemaAST.AST): boolean => {
   switch (ast._tag) {
-    case "StringKeyword":
+    case "String":
+      return true
     case "Literal":
-      return ast._tag === "StringKeyword" || typeof ast.literal === "string"
-    case "Refinement":
-      return isStringy(ast.from)
+      return typeof ast.literal === "string"
     case "Union":
       return ast.types.every(isStringy)
     default:
@@ -110,7 +106,7 @@ const getAt = (value: any, path: string): unknown =>
 
 describe("blank strings in a quote request", () => {
   it("lists every string field of the request, optional and required", () => {
-    const fields = stringFieldsOf(Schema.encodedSchema(QuoteRequest).ast, "")
+    const fields = stringFieldsOf(Schema.toEncoded(QuoteRequest).ast, "")
     expect(
       fields
         .filter((field) => field.optional)
@@ -126,7 +122,7 @@ describe("blank strings in a quote request", () => {
   })
 
   it("accepts the full request the tables start from, with every optional string present", () => {
-    const decoded = Either.getOrThrow(decodeQuoteRequest(fullRequest(), PRICING_DATE))
+    const decoded = Result.getOrThrow(decodeQuoteRequest(fullRequest(), PRICING_DATE))
     for (const path of OPTIONAL_STRINGS) expect(getAt(fullRequest(), path), path).toEqual(expect.any(String))
     expect(getAt(decoded, "policy.parties[0].address.floor")).toBe("2")
   })
@@ -134,8 +130,8 @@ describe("blank strings in a quote request", () => {
   describe.each(["", " ", "  \t "])("an optional string sent as %j", (blank) => {
     it.each(OPTIONAL_STRINGS)("counts as absent: %s", (path) => {
       const decoded = decodeQuoteRequest(setAt(fullRequest(), path, blank), PRICING_DATE)
-      expect(Either.isRight(decoded) ? "accepted" : decoded.left.violations).toBe("accepted")
-      const value = getAt(Either.getOrThrow(decoded), path)
+      expect(Result.isSuccess(decoded) ? "accepted" : decoded.failure.violations).toBe("accepted")
+      const value = getAt(Result.getOrThrow(decoded), path)
       // payments_per_year has a default: absent means 1
       expect(value).toBe(path.endsWith("payments_per_year") ? 1 : undefined)
     })
@@ -143,8 +139,9 @@ describe("blank strings in a quote request", () => {
 
   it.each(REQUIRED_STRINGS)("answers a violation naming %s when it is blank", (path) => {
     const decoded = decodeQuoteRequest(setAt(fullRequest(), path, "  "), PRICING_DATE)
-    expect(Either.isLeft(decoded)).toBe(true)
-    if (Either.isLeft(decoded)) expect(decoded.left.violations.map((violation) => violation.field)).toContain(path)
+    expect(Result.isFailure(decoded)).toBe(true)
+    if (Result.isFailure(decoded))
+      expect(decoded.failure.violations.map((violation) => violation.field)).toContain(path)
   })
 
   it("reports a bad optional string together with every other violation of the request", () => {
@@ -158,7 +155,7 @@ describe("blank strings in a quote request", () => {
       "nope"
     )
     const decoded = decodeQuoteRequest(request, PRICING_DATE)
-    expect(Either.isLeft(decoded) && decoded.left.violations).toEqual([
+    expect(Result.isFailure(decoded) && decoded.failure.violations).toEqual([
       { field: "product.parameters.vehicle_price", message: "must be between 1000 and 10000000" },
       { field: "product.parameters.youngest_user_age", message: "must be between 17 and 99" },
       { field: "policy.parties[0].email", message: "must be an e-mail address" }
@@ -170,7 +167,7 @@ describe("blank strings in a quote request", () => {
       setAt(fullRequest(), "policy.parties[0].address.floor", " ".repeat(11)),
       PRICING_DATE
     )
-    expect(Either.isLeft(decoded) && decoded.left.violations).toEqual([
+    expect(Result.isFailure(decoded) && decoded.failure.violations).toEqual([
       { field: "policy.parties[0].address.floor", message: "must be at most 10 characters" }
     ])
   })

@@ -4,7 +4,7 @@
  * Schema accepts they accept — so the fast path never lets through, nor turns
  * away, anything the Schema would not.
  */
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
@@ -19,9 +19,9 @@ import { FEATURE_NAMES, PRODUCT_NAMES } from "../src/product/ProductCatalogue.js
 
 const strict = { errors: "all", onExcessProperty: "error" } as const
 const schemaParameters = (raw: unknown) =>
-  Either.getOrUndefined(Schema.decodeUnknownEither(ProductParameters, strict)(raw))
+  Result.getOrUndefined(Schema.decodeUnknownResult(ProductParameters, strict)(raw))
 const schemaSelection = (raw: unknown) =>
-  Either.getOrUndefined(Schema.decodeUnknownEither(ProductSelection, strict)(raw))
+  Result.getOrUndefined(Schema.decodeUnknownResult(ProductSelection, strict)(raw))
 
 const oddValue = fc.oneof(
   fc.constantFrom(

@@ -1,4 +1,5 @@
-import { Effect, Layer, TestClock, TestContext } from "effect"
+import { Effect, Layer } from "effect"
+import { TestClock, TestConsole } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import {
   groupsOfFour,
@@ -42,7 +43,7 @@ describe("ids", () => {
           policyNumber: yield* generator.policyNumber,
           quoteNumber: yield* generator.quoteNumber
         }
-      }).pipe(Effect.provide(Layer.merge(layerFromRandomBytes(bytes), TestContext.TestContext)))
+      }).pipe(Effect.provide(Layer.mergeAll(layerFromRandomBytes(bytes), TestConsole.layer, TestClock.layer())))
     )
     expect(isQuoteId(ids.quoteId)).toBe(true)
     expect(ids.policyNumber).toMatch(/^[1-9]\d{9}$/)

@@ -3,7 +3,7 @@
  * control characters, unpaired surrogates and bidirectional overrides in any
  * request string are violations naming the field.
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { decodeQuoteRequest } from "../src/quote/QuoteRequest.js"
 import { cleanText } from "../src/input/RequestText.js"
@@ -23,7 +23,7 @@ describe("text in a quote request", () => {
       request.policy.parties[0].address.city = "A\u030Arhus C"
       request.policy.parties[0].person.last_name = "Kierkega\u030Ard"
     })
-    const party = Either.getOrThrow(decoded).policy.parties[0]!
+    const party = Result.getOrThrow(decoded).policy.parties[0]!
     expect(party.address?.city).toBe("\u00C5rhus C")
     expect(party.person?.last_name).toBe("Kierkeg\u00E5rd")
   })
@@ -31,7 +31,7 @@ describe("text in a quote request", () => {
   it("counts a decomposed name by its characters after normalising it", () => {
     // 100 characters once composed, 200 as sent: within first_name's 100
     const decoded = withField((request) => (request.policy.parties[0].person.first_name = "a\u030A".repeat(100)))
-    expect(Either.isRight(decoded)).toBe(true)
+    expect(Result.isSuccess(decoded)).toBe(true)
   })
 
   it.each([
@@ -85,7 +85,7 @@ describe("text in a quote request", () => {
       for (const key of path.slice(0, -1)) target = target[key]
       target[path.at(-1)!] = value
     })
-    expect(Either.isLeft(decoded) && decoded.left.violations).toEqual([{ field, message }])
+    expect(Result.isFailure(decoded) && decoded.failure.violations).toEqual([{ field, message }])
   })
 
   it("accepts a tab inside free text, and letters from any script", () => {
@@ -93,7 +93,7 @@ describe("text in a quote request", () => {
       request.policy.insurable_object.vehicle.variant = "80\tiV"
       request.policy.parties[0].person.first_name = "Zoë 李 𝔨"
     })
-    expect(Either.isRight(decoded)).toBe(true)
+    expect(Result.isSuccess(decoded)).toBe(true)
   })
 
   it("reports a refused string together with the request's other violations", () => {
@@ -101,7 +101,7 @@ describe("text in a quote request", () => {
       request.policy.brand_id = "x\u202E"
       request.product.parameters.vehicle_price = "12"
     })
-    expect(Either.isLeft(decoded) && decoded.left.violations).toEqual([
+    expect(Result.isFailure(decoded) && decoded.failure.violations).toEqual([
       { field: "policy.brand_id", message: "must not contain control characters or bidirectional overrides" },
       { field: "product.parameters.vehicle_price", message: "must be between 1000 and 10000000" }
     ])

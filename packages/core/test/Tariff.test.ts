@@ -1,4 +1,4 @@
-import { Either } from "effect"
+import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { chargesInForce, decodeTariff, tariffInForce, type TariffDocument } from "../src/pricing/Tariff.js"
 import * as TariffBook from "../src/ports/TariffBook.js"
@@ -46,13 +46,13 @@ describe("tariff documents", () => {
     [
       "`in` with a value that is not a list (json-rules-engine would throw while pricing)",
       { fact: "vehicle_usage", operator: "in", value: "godstransport" },
-      "ReadonlyArray"
+      'Expected array, got "godstransport"'
     ]
   ])("rejects a rule reading %s, naming it", (_what, condition, named) => {
     const document = { ...leasing, rules: [{ ...leasing.rules[0]!, conditions: { all: [condition] } }] }
     const decoded = decode(document)
-    expect(Either.isLeft(decoded)).toBe(true)
-    expect(Either.getLeft(decoded).pipe((message) => message._tag === "Some" && message.value.includes(named))).toBe(
+    expect(Result.isFailure(decoded)).toBe(true)
+    expect(Result.getFailure(decoded).pipe((message) => message._tag === "Some" && message.value.includes(named))).toBe(
       true
     )
   })
@@ -60,10 +60,10 @@ describe("tariff documents", () => {
   it("rejects an unknown instruction, bands out of order and duplicate rule names", () => {
     const rule = leasing.rules[0]!
     expect(
-      Either.isLeft(decode({ ...leasing, rules: [{ ...rule, event: { type: "discount_everything", params: {} } }] }))
+      Result.isFailure(decode({ ...leasing, rules: [{ ...rule, event: { type: "discount_everything", params: {} } }] }))
     ).toBe(true)
     expect(
-      Either.isLeft(
+      Result.isFailure(
         decode({
           ...leasing,
           rules: [
@@ -88,7 +88,7 @@ describe("tariff documents", () => {
         })
       )
     ).toBe(true)
-    expect(Either.isLeft(decode({ ...leasing, rules: [rule, rule] }))).toBe(true)
+    expect(Result.isFailure(decode({ ...leasing, rules: [rule, rule] }))).toBe(true)
   })
 
   it("refuses to build a TariffBook from an invalid document, with a readable message", () => {
@@ -134,7 +134,7 @@ describe("tariff documents", () => {
         { charge: "miljøbidrag", effective_from: "2026-06-01", type: "flat", amount: 61, shown_in_price_details: true }
       ]
     }
-    const tariff = Either.getOrThrow(decode(document))
+    const tariff = Result.getOrThrow(decode(document))
     const miljøbidrag = (date: string) => chargesInForce(tariff, date).find((charge) => charge.charge === "miljøbidrag")
     expect(miljøbidrag("2026-05-31")).toMatchObject({ amount: 8400 })
     expect(miljøbidrag("2026-06-01")).toMatchObject({ amount: 6100 })

@@ -4,7 +4,7 @@
  * same rules and prices the same worksheet, for generated parameter sets on
  * the shipped tariffs and for randomly generated tariffs.
  */
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { FEATURE_NAMES, PRODUCT_NAMES } from "../src/product/ProductCatalogue.js"
@@ -150,7 +150,7 @@ const randomTariff: fc.Arbitrary<Tariff> = fc
         event: rule.event
       }))
     }
-    return Either.getOrThrowWith(decodeTariff(document), (message) => new Error(message))
+    return Result.getOrThrowWith(decodeTariff(document), (message) => new Error(message))
   })
 
 describe("the compiled tariff against json-rules-engine", () => {

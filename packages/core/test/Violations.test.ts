@@ -2,7 +2,7 @@
  * Every validation rule of DESIGN §2, each asserting the field path the client
  * sent, and that one request's violations are all reported together.
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import type { Violation } from "../src/Errors.js"
 import { decodeOfferRequest } from "../src/quote/Offer.js"
@@ -12,10 +12,10 @@ import { offerRequest, quoteRequest, standardParameters, type Parameters } from 
 const PRICING_DATE = "2026-03-02"
 
 const offerViolations = (input: unknown): ReadonlyArray<Violation> =>
-  Either.match(decodeOfferRequest(input, PRICING_DATE), { onLeft: (error) => error.violations, onRight: () => [] })
+  Result.match(decodeOfferRequest(input, PRICING_DATE), { onFailure: (error) => error.violations, onSuccess: () => [] })
 
 const quoteViolations = (input: unknown): ReadonlyArray<Violation> =>
-  Either.match(decodeQuoteRequest(input, PRICING_DATE), { onLeft: (error) => error.violations, onRight: () => [] })
+  Result.match(decodeQuoteRequest(input, PRICING_DATE), { onFailure: (error) => error.violations, onSuccess: () => [] })
 
 const parameterViolations = (parameters: Record<string, unknown>) =>
   offerViolations(offerRequest(parameters as Parameters))
@@ -135,7 +135,7 @@ describe("parameter validation", () => {
 
   it("defaults payments_per_year to 1", () => {
     const decoded = decodeOfferRequest(offerRequest(without("payments_per_year")), PRICING_DATE)
-    expect(Either.getOrThrow(decoded).product.parameters.payments_per_year).toBe(1)
+    expect(Result.getOrThrow(decoded).product.parameters.payments_per_year).toBe(1)
   })
 
   it("reports every violation of one request together, each with its field path", () => {

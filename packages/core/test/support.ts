@@ -1,5 +1,6 @@
 /** Test support: a fixed "now", request builders, and running core programs on a TestClock. */
-import { Effect, Exit, type Layer, TestClock, TestContext } from "effect"
+import { Effect, Exit, Layer } from "effect"
+import { TestClock, TestConsole } from "effect/testing"
 import * as TariffBook from "../src/ports/TariffBook.js"
 
 /** The instant tests price at unless they move the clock: a Monday in 2026. */
@@ -7,6 +8,9 @@ export const NOW = "2026-03-02T09:00:00.000Z"
 export const NOW_MILLIS = Date.parse(NOW)
 
 export { offerRequest, quoteRequest, standardParameters, type ParameterValues as Parameters } from "../src/Examples.js"
+
+/** What v3's TestContext gave the tests that use it: a test clock (and a test console). */
+const testServices = Layer.mergeAll(TestConsole.layer, TestClock.layer())
 
 /** Runs a program with the test clock set to `at`, giving its Exit. */
 export const runExitAt = <A, E, R>(
@@ -18,7 +22,7 @@ export const runExitAt = <A, E, R>(
     Effect.gen(function* () {
       yield* TestClock.setTime(at)
       return yield* effect
-    }).pipe(Effect.provide(layer), Effect.provide(TestContext.TestContext))
+    }).pipe(Effect.provide(layer), Effect.provide(testServices))
   )
 
 /** Runs a program at `at` that must succeed. */
@@ -39,7 +43,10 @@ export const failureAt = async <A, E, R>(
   at: number = NOW_MILLIS
 ): Promise<E> => {
   const exit = await runExitAt(effect, layer, at)
-  if (Exit.isFailure(exit) && exit.cause._tag === "Fail") return exit.cause.error
+  if (Exit.isFailure(exit)) {
+    const [reason, ...others] = exit.cause.reasons
+    if (reason?._tag === "Fail" && others.length === 0) return reason.error
+  }
   throw new Error(`expected a failure, got ${JSON.stringify(exit)}`)
 }
 

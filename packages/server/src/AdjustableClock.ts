@@ -12,17 +12,19 @@ export interface AdjustableClock {
 }
 
 export const makeAdjustableClock = (): AdjustableClock => {
-  const live = Clock.make()
+  const live = Clock.Clock.defaultValue()
   let offset = 0
-  const millis = () => live.unsafeCurrentTimeMillis() + offset
-  const nanos = () => live.unsafeCurrentTimeNanos() + BigInt(offset) * 1_000_000n
+  const millis = () => live.currentTimeMillisUnsafe() + offset
+  const nanos = () => live.currentTimeNanosUnsafe() + BigInt(offset) * 1_000_000n
   return {
     clock: {
-      [Clock.ClockTypeId]: Clock.ClockTypeId,
-      unsafeCurrentTimeMillis: millis,
+      currentTimeMillisUnsafe: millis,
       currentTimeMillis: Effect.sync(millis),
-      unsafeCurrentTimeNanos: nanos,
+      currentTimeNanosUnsafe: nanos,
       currentTimeNanos: Effect.sync(nanos),
+      // elapsed time is measured, not adjusted: moving the clock makes no time pass
+      monotonicTimeNanosUnsafe: () => live.monotonicTimeNanosUnsafe(),
+      monotonicTimeNanos: live.monotonicTimeNanos,
       sleep: (duration) => live.sleep(duration)
     },
     adjust: (amount) => {

@@ -7,7 +7,7 @@
 import { Authentication, PartnerStore } from "@kasko/core"
 import { type Partner, PartnerAdministration } from "@kasko/core/administration"
 import { SigningKey, SubscriptionKeys, Tokens } from "@kasko/credentials"
-import { Cause, Effect, Either, Exit, type Layer, Option } from "effect"
+import { Cause, Effect, Exit, type Layer, Option, Result } from "effect"
 import { type CommandResult, done, json, UsageError } from "./CommandResult.js"
 import { messageOf } from "./FailureMessages.js"
 import { durationSeconds, readServiceConfig, tokenRulesOf, type ServiceConfig } from "./ServiceConfig.js"
@@ -20,18 +20,18 @@ const wantsJson = (argv: Arguments) => argv["json"] === true
 
 export const configuration = (): ServiceConfig => {
   const config = readServiceConfig(process.env)
-  if (Either.isLeft(config)) throw new UsageError(config.left)
-  return config.right
+  if (Result.isFailure(config)) throw new UsageError(config.failure)
+  return config.success
 }
 
 /** Runs a program on the configured stores; a failure becomes an Error with a sentence to print. */
 export const runOnStore = async <A, E>(
   config: ServiceConfig,
-  program: Effect.Effect<A, E, Layer.Layer.Success<ReturnType<typeof storesLayer>>>
+  program: Effect.Effect<A, E, Layer.Success<ReturnType<typeof storesLayer>>>
 ): Promise<A> => {
   const exit = (await Effect.runPromiseExit(program.pipe(Effect.provide(storesLayer(config))))) as Exit.Exit<A, unknown>
   if (Exit.isSuccess(exit)) return exit.value
-  const failure = Cause.failureOption(exit.cause)
+  const failure = Cause.findErrorOption(exit.cause)
   throw new Error(Option.isSome(failure) ? messageOf(failure.value) : Cause.pretty(exit.cause))
 }
 

@@ -36,7 +36,7 @@ const messageOfRefusal = (refusal: SqliteBackup.BackupRefusal): string => {
 const run = async <A>(program: Effect.Effect<A, SqliteBackup.BackupRefusal>): Promise<A> => {
   const exit = await Effect.runPromiseExit(program)
   if (Exit.isSuccess(exit)) return exit.value
-  const failure = Cause.failureOption(exit.cause)
+  const failure = Cause.findErrorOption(exit.cause)
   throw new Error(Option.isSome(failure) ? messageOfRefusal(failure.value) : Cause.pretty(exit.cause))
 }
 

@@ -34,19 +34,21 @@ const inSpans = <S extends object>(store: S, storeName: string): S =>
   ) as S
 
 const countingQuotes = (
-  store: QuoteStore.QuoteStore["Type"],
+  store: QuoteStore.QuoteStore["Service"],
   metrics: ServiceMetrics | undefined
-): QuoteStore.QuoteStore["Type"] =>
+): QuoteStore.QuoteStore["Service"] =>
   metrics === undefined
     ? store
     : {
         ...store,
-        insert: (quote) => Effect.tap(store.insert(quote), () => metrics.quotesCreated.inc()),
+        insert: (quote) => Effect.tap(store.insert(quote), () => Effect.sync(() => metrics.quotesCreated.inc())),
         // none: this request's quote was stored; some: an earlier one under the same key was answered instead
         insertIdempotent: (quote, key) =>
-          Effect.tap(store.insertIdempotent(quote, key), (earlier) => {
-            if (Option.isNone(earlier)) metrics.quotesCreated.inc()
-          }),
+          Effect.tap(store.insertIdempotent(quote, key), (earlier) =>
+            Effect.sync(() => {
+              if (Option.isNone(earlier)) metrics.quotesCreated.inc()
+            })
+          ),
         // the purge in its two halves, to count the expiries: unactivated quotes past their validity (each with its
         // quote.expired event), then activated ones past their retention (no cutoff matches a creation time of -1)
         purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
@@ -57,9 +59,11 @@ const countingQuotes = (
           }),
         // the first activation keeps its time: a quote whose activation time is this call's was activated by it
         markActivated: (partnerId, quoteId, activatedAt) =>
-          Effect.tap(store.markActivated(partnerId, quoteId, activatedAt), (stored) => {
-            if (Option.isSome(stored) && stored.value.activated_at === activatedAt) metrics.quotesActivated.inc()
-          })
+          Effect.tap(store.markActivated(partnerId, quoteId, activatedAt), (stored) =>
+            Effect.sync(() => {
+              if (Option.isSome(stored) && stored.value.activated_at === activatedAt) metrics.quotesActivated.inc()
+            })
+          )
       }
 
 /** The stores `layer` provides, the quote and partner stores instrumented. */

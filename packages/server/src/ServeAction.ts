@@ -1,5 +1,5 @@
 /** What `kasko serve` does: starts the service and runs until SIGTERM or SIGINT, then stops it gracefully. */
-import { Either } from "effect"
+import { Result } from "effect"
 import { type CommandResult, done, failed, UsageError } from "./CommandResult.js"
 import { startService } from "./Service.js"
 import { readServiceConfig } from "./ServiceConfig.js"
@@ -7,10 +7,10 @@ import { readServiceConfig } from "./ServiceConfig.js"
 /** Resolves when the service has stopped after a signal. */
 export const serve = async (): Promise<CommandResult> => {
   const config = readServiceConfig(process.env)
-  if (Either.isLeft(config)) throw new UsageError(config.left)
+  if (Result.isFailure(config)) throw new UsageError(config.failure)
   let service: Awaited<ReturnType<typeof startService>>
   try {
-    service = await startService({ config: config.right })
+    service = await startService({ config: config.success })
   } catch (error) {
     return failed("serve", (error as Error).message)
   }

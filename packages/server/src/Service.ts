@@ -19,12 +19,13 @@ import { Authentication as TokenAuthentication } from "@kasko/credentials"
 import { makeApp, type Services, WebhookPolicy } from "@kasko/express"
 import { isTrustedProxy } from "@kasko/express/toolkit"
 import { WebhookDispatcher } from "@kasko/webhooks"
-import { Cause, Clock, Effect, Fiber, Layer, ManagedRuntime, Option } from "effect"
+import { Cause, Clock, Effect, Exit, Fiber, Layer, ManagedRuntime, Option } from "effect"
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { randomBytes } from "node:crypto"
 import { hostname } from "node:os"
 import { pino, type Logger } from "pino"
+import { messageOf } from "./FailureMessages.js"
 import { makeHttpServer } from "./HttpServer.js"
 import { serviceStores } from "./InstrumentedStores.js"
 import { rateLimiterLayer } from "./RateLimits.js"
@@ -126,14 +127,17 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   )
   const tracing = tracerLayer(config, metrics)
   const runtime = ManagedRuntime.make(
-    Layer.merge(options.clock === undefined ? services : Layer.merge(services, Layer.setClock(options.clock)), tracing)
+    Layer.merge(
+      options.clock === undefined ? services : Layer.merge(services, Layer.succeed(Clock.Clock, options.clock)),
+      tracing
+    )
   )
-  try {
-    await runtime.runtime()
-  } catch (error) {
+  const started = await Effect.runPromiseExit(runtime.contextEffect)
+  if (Exit.isFailure(started)) {
     await runtime.dispose()
+    const failure = Cause.findErrorOption(started.cause)
     throw new Error(
-      `cannot start kasko on ${databaseName(config)}: ${Cause.isCause(error) ? Cause.pretty(error) : String(error)}`
+      `cannot start kasko on ${databaseName(config)}: ${Option.isSome(failure) ? messageOf(failure.value) : Cause.pretty(started.cause)}`
     )
   }
 

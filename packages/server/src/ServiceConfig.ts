@@ -2,7 +2,7 @@
  * The service's configuration, from environment variables, validated at start
  * with messages that name the variable.
  */
-import { Config, ConfigProvider, Effect, Either, Option } from "effect"
+import { Config, ConfigProvider, Effect, Option, Result, Schema, SchemaIssue } from "effect"
 
 /** The version of the API this service implements (OpenAPI `info.version`). */
 export const API_VERSION = "1.0.0"
@@ -12,61 +12,104 @@ export const DEFAULT_DATA_DIRECTORY = "./data"
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const
 
+/**
+ * A refusal, kept in the words kasko has always printed for it (`(Invalid data at PATH: "…")`, see
+ * `wordingOf`): at the variable when a value did not parse, or when a check came before any default; at no
+ * path when the check came after one.
+ */
+const invalidData = (path: string, value: unknown, message: string): Effect.Effect<never, Config.ConfigError> => {
+  const issue = new SchemaIssue.InvalidValue({ message }, value)
+  return Effect.fail(
+    new Config.ConfigError(new Schema.SchemaError(path === "" ? issue : new SchemaIssue.Pointer([path], issue)))
+  )
+}
+
+/** A variable's text parsed by `parse`; undefined refuses it as "Expected <expected> but received <text>". */
+const parsed = <A>(name: string, expected: string, parse: (text: string) => A | undefined): Config.Config<A> =>
+  Config.String(name).pipe(
+    Config.mapEffect((text) => {
+      const value = parse(text)
+      return value === undefined
+        ? invalidData(name, text, `Expected ${expected} but received ${JSON.stringify(text)}`)
+        : Effect.succeed(value)
+    })
+  )
+
+const integer = (name: string) =>
+  parsed(name, "an integer value", (text) => {
+    const value = Number(text)
+    return Number.isInteger(value) ? value : undefined
+  })
+
+const url = (name: string): Config.Config<URL> =>
+  parsed(name, "an URL value", (text) => (URL.canParse(text) ? new URL(text) : undefined))
+
+const literal =
+  <const L extends ReadonlyArray<string>>(...literals: L) =>
+  (name: string): Config.Config<L[number]> =>
+    parsed(name, `one of (${literals.join(", ")})`, (text) => literals.find((literal) => literal === text))
+
+/** Refuses a value `validation` rejects, with `message`, at `path` ("" after a default; see invalidData). */
+const validate =
+  <A>(options: { readonly message: string; readonly validation: (value: A) => boolean; readonly path?: string }) =>
+  (self: Config.Config<A>): Config.Config<A> =>
+    Config.mapEffect(self, (value) =>
+      options.validation(value) ? Effect.succeed(value) : invalidData(options.path ?? "", value, options.message)
+    )
+
 const integerBetween = (name: string, fallback: number, min: number, max: number) =>
-  Config.integer(name).pipe(
+  integer(name).pipe(
     Config.withDefault(fallback),
-    Config.validate({
+    validate({
       message: `${name} must be a whole number from ${min} to ${max}`,
       validation: (value) => value >= min && value <= max
     })
   )
 
-export const ServiceConfig = Config.all({
+const FIELDS = {
   port: integerBetween("PORT", 8080, 0, 65_535),
-  host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
-  dataDirectory: Config.string("KASKO_DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIRECTORY)),
+  host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
+  dataDirectory: Config.String("KASKO_DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIRECTORY)),
   databaseUrl: Config.option(
-    Config.string("KASKO_DATABASE_URL").pipe(
-      Config.validate({
+    Config.String("KASKO_DATABASE_URL").pipe(
+      validate({
+        path: "KASKO_DATABASE_URL",
         message: "KASKO_DATABASE_URL must be a postgres:// or postgresql:// URL",
         validation: (url) => /^postgres(ql)?:\/\//.test(url)
       })
     )
   ),
-  databaseSchema: Config.string("KASKO_DATABASE_SCHEMA").pipe(
+  databaseSchema: Config.String("KASKO_DATABASE_SCHEMA").pipe(
     Config.withDefault("public"),
-    Config.validate({
+    validate({
       message: "KASKO_DATABASE_SCHEMA must be a lower-case identifier",
       validation: (schema) => /^[a-z_][a-z0-9_]{0,62}$/.test(schema)
     })
   ),
-  logLevel: Config.literal(...LOG_LEVELS)("KASKO_LOG_LEVEL").pipe(Config.withDefault("info" as const)),
-  sqliteSynchronous: Config.literal(
-    "FULL",
-    "NORMAL"
-  )("KASKO_SQLITE_SYNCHRONOUS").pipe(Config.withDefault("FULL" as const)),
+  logLevel: literal(...LOG_LEVELS)("KASKO_LOG_LEVEL").pipe(Config.withDefault("info" as const)),
+  sqliteSynchronous: literal("FULL", "NORMAL")("KASKO_SQLITE_SYNCHRONOUS").pipe(Config.withDefault("FULL" as const)),
   bodyLimitBytes: integerBetween("KASKO_BODY_LIMIT_BYTES", 100 * 1024, 1024, 10 * 1024 * 1024),
-  publicUrl: Config.option(Config.string("KASKO_PUBLIC_URL")),
-  basePath: Config.string("KASKO_BASE_PATH").pipe(
+  publicUrl: Config.option(Config.String("KASKO_PUBLIC_URL")),
+  basePath: Config.String("KASKO_BASE_PATH").pipe(
     Config.withDefault(""),
-    Config.validate({
+    validate({
       message: "KASKO_BASE_PATH must be a path like /partner/car/v1: lower-case segments, no trailing slash",
       validation: (path) => path === "" || /^(\/[a-z0-9._~-]+)+$/.test(path)
     })
   ),
   purgeIntervalMinutes: integerBetween("KASKO_PURGE_INTERVAL_MINUTES", 60, 1, 7 * 24 * 60),
   activatedRetentionDays: integerBetween("KASKO_ACTIVATED_RETENTION_DAYS", 365, 0, 100 * 365),
-  jwksUrl: Config.option(Config.url("KASKO_JWKS_URL")),
-  tokenIssuer: Config.option(Config.string("KASKO_TOKEN_ISSUER")),
-  tokenAudience: Config.option(Config.string("KASKO_TOKEN_AUDIENCE")),
+  jwksUrl: Config.option(url("KASKO_JWKS_URL")),
+  tokenIssuer: Config.option(Config.String("KASKO_TOKEN_ISSUER")),
+  tokenAudience: Config.option(Config.String("KASKO_TOKEN_AUDIENCE")),
   jwksCacheSeconds: integerBetween("KASKO_JWKS_CACHE_SECONDS", 600, 0, 24 * 60 * 60),
   jwksCooldownSeconds: integerBetween("KASKO_JWKS_COOLDOWN_SECONDS", 30, 0, 60 * 60),
   requestTimeoutMillis: integerBetween("KASKO_REQUEST_TIMEOUT_MS", 10_000, 100, 600_000),
   rateLimitPerMinute: integerBetween("KASKO_RATE_LIMIT_PER_MINUTE", 6_000, 1, 10_000_000),
   authFailuresPerMinute: integerBetween("KASKO_AUTH_FAILURES_PER_MINUTE", 300, 1, 10_000_000),
-  trustProxy: Config.string("KASKO_TRUST_PROXY").pipe(
+  trustProxy: Config.String("KASKO_TRUST_PROXY").pipe(
     Config.withDefault(""),
-    Config.validate({
+    validate({
       message:
         "KASKO_TRUST_PROXY must be a number of proxy hops (1), or addresses and subnets like loopback, 10.0.0.0/8",
       validation: (value) => value === "" || /^\d{1,2}$/.test(value) || /^[\w.:/]+(\s*,\s*[\w.:/]+)*$/.test(value)
@@ -75,29 +118,31 @@ export const ServiceConfig = Config.all({
   maxConnections: integerBetween("KASKO_MAX_CONNECTIONS", 4_096, 1, 1_000_000),
   maxConnectionsPerAddress: integerBetween("KASKO_MAX_CONNECTIONS_PER_ADDRESS", 128, 1, 1_000_000),
   redisUrl: Config.option(
-    Config.string("KASKO_REDIS_URL").pipe(
-      Config.validate({
+    Config.String("KASKO_REDIS_URL").pipe(
+      validate({
+        path: "KASKO_REDIS_URL",
         message: "KASKO_REDIS_URL must be a redis:// or rediss:// URL",
         validation: (url) => /^rediss?:\/\//.test(url)
       })
     )
   ),
   // OpenTelemetry's standard variables: traces are exported over OTLP/HTTP when an endpoint is set
-  otlpEndpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_ENDPOINT")),
-  otlpTracesEndpoint: Config.option(Config.url("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")),
-  otelServiceName: Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("kasko")),
+  otlpEndpoint: Config.option(url("OTEL_EXPORTER_OTLP_ENDPOINT")),
+  otlpTracesEndpoint: Config.option(url("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")),
+  otelServiceName: Config.String("OTEL_SERVICE_NAME").pipe(Config.withDefault("kasko")),
   // Prometheus's scrape endpoint, on a listener of its own: off unless a port is given
   metricsPort: Config.option(
-    Config.integer("KASKO_METRICS_PORT").pipe(
-      Config.validate({
+    integer("KASKO_METRICS_PORT").pipe(
+      validate({
+        path: "KASKO_METRICS_PORT",
         message: "KASKO_METRICS_PORT must be a whole number from 0 to 65535",
         validation: (value) => value >= 0 && value <= 65_535
       })
     )
   ),
-  metricsHost: Config.string("KASKO_METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
+  metricsHost: Config.String("KASKO_METRICS_HOST").pipe(Config.withDefault("127.0.0.1")),
   // local development only: webhook endpoints over http, and on loopback or private addresses
-  webhooksAllowInsecure: Config.literal(
+  webhooksAllowInsecure: literal(
     "true",
     "false"
   )("KASKO_WEBHOOKS_ALLOW_INSECURE").pipe(
@@ -111,15 +156,15 @@ export const ServiceConfig = Config.all({
   headersTimeoutMillis: integerBetween("KASKO_HEADERS_TIMEOUT_MS", 10_000, 100, 600_000),
   bodyTimeoutMillis: integerBetween("KASKO_BODY_TIMEOUT_MS", 30_000, 100, 600_000),
   keepAliveTimeoutMillis: integerBetween("KASKO_KEEP_ALIVE_TIMEOUT_MS", 5_000, 100, 600_000),
-  tokenMaxLifetimeSeconds: Config.string("KASKO_TOKEN_MAX_LIFETIME").pipe(
+  tokenMaxLifetimeSeconds: Config.String("KASKO_TOKEN_MAX_LIFETIME").pipe(
     Config.withDefault("24h"),
-    Config.validate({
+    validate({
       message: "KASKO_TOKEN_MAX_LIFETIME must be a number and a unit s, m, h or d, like 24h",
       validation: (value) => durationSeconds(value) !== undefined
     }),
     Config.map((value) => durationSeconds(value)!)
   ),
-  corsOrigins: Config.string("KASKO_CORS_ORIGINS").pipe(
+  corsOrigins: Config.String("KASKO_CORS_ORIGINS").pipe(
     Config.withDefault(""),
     Config.map((origins) =>
       origins
@@ -127,13 +172,16 @@ export const ServiceConfig = Config.all({
         .map((origin) => origin.trim())
         .filter((origin) => origin !== "")
     ),
-    Config.validate({
+    validate({
       message: "KASKO_CORS_ORIGINS must be a comma-separated list of origins like https://portal.partner.example",
       validation: (origins) => origins.every((origin) => /^https?:\/\/[^/\s]+$/.test(origin))
     })
   )
-})
-export type ServiceConfig = Config.Config.Success<typeof ServiceConfig>
+}
+
+export const ServiceConfig = Config.all(FIELDS)
+
+export type ServiceConfig = Config.Success<typeof ServiceConfig>
 
 /**
  * Where traces go, as OpenTelemetry defines it: the traces endpoint as given,
@@ -164,28 +212,45 @@ export const durationSeconds = (text: string): number | undefined => {
   return seconds > 0 ? seconds : undefined
 }
 
+/** A refusal in the words kasko's messages have always used (`(Invalid data at PORT: "…")`, see invalidData). */
+const wordingOf = (error: Config.ConfigError): string => {
+  const cause = error.cause
+  if (!Schema.isSchemaError(cause)) return cause.message
+  const [path, issue] =
+    cause.issue._tag === "Pointer" ? [cause.issue.path.map(String).join("."), cause.issue.issue] : ["", cause.issue]
+  const message = issue._tag === "InvalidValue" ? issue.annotations?.message : undefined
+  return `(Invalid data at ${path}: "${message ?? cause.message}")`
+}
+
 /** Reads the configuration from an environment; the error names each bad variable. */
 export const readServiceConfig = (
   environment: Readonly<Record<string, string | undefined>>
-): Either.Either<ServiceConfig, string> => {
-  const entries = Object.entries(environment).filter(
-    (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ""
+): Result.Result<ServiceConfig, string> => {
+  const provider = ConfigProvider.fromUnknown(
+    Object.fromEntries(Object.entries(environment).filter((entry) => entry[1] !== undefined && entry[1] !== ""))
   )
-  return Effect.runSync(
-    Effect.either(Effect.withConfigProvider(ServiceConfig, ConfigProvider.fromMap(new Map(entries))))
-  ).pipe(
-    Either.mapLeft((error) => String(error)),
-    Either.filterOrLeft(
+  // each variable on its own, so that the message names every bad one, not only the first
+  const fields: ReadonlyArray<Config.Config<unknown>> = Object.values(FIELDS)
+  const refusals = fields.flatMap((field) => {
+    const read = Effect.runSync(Effect.result(field.parse(provider)))
+    return Result.isFailure(read) ? [wordingOf(read.failure)] : []
+  })
+  const read: Result.Result<ServiceConfig, string> =
+    refusals.length > 0
+      ? Result.fail(refusals.join(" and "))
+      : Result.mapError(Effect.runSync(Effect.result(ServiceConfig.parse(provider))), wordingOf)
+  return read.pipe(
+    Result.filterOrFail(
       (config) =>
         Option.isNone(config.jwksUrl) || (Option.isSome(config.tokenIssuer) && Option.isSome(config.tokenAudience)),
       () =>
         "KASKO_JWKS_URL needs KASKO_TOKEN_ISSUER and KASKO_TOKEN_AUDIENCE: the identity provider's issuer and this API's audience"
     ),
-    Either.filterOrLeft(
+    Result.filterOrFail(
       (config) => config.webhookLeaseMillis > config.webhookTimeoutMillis,
       () => "KASKO_WEBHOOK_LEASE_MS must be longer than KASKO_WEBHOOK_TIMEOUT_MS: a lease must outlast its attempt"
     ),
-    Either.mapLeft((message) => `invalid configuration: ${message}`)
+    Result.mapError((message) => `invalid configuration: ${message}`)
   )
 }
 

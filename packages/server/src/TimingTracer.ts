@@ -25,8 +25,9 @@ export const timingTracer = (base: Tracer.Tracer, metrics: ServiceMetrics): Trac
   // one observer per span name, looked up once
   const observers = new Map<string, ((seconds: number) => void) | undefined>()
   return Tracer.make({
-    span: (name, parent, context, links, startTime, kind, options) => {
-      const span = base.span(name, parent, context, links, startTime, kind, options)
+    span: (options) => {
+      const span = base.span(options)
+      const name = options.name
       if (!observers.has(name)) observers.set(name, observerOf(metrics, name))
       const observe = observers.get(name)
       if (observe === undefined) return span
@@ -38,6 +39,6 @@ export const timingTracer = (base: Tracer.Tracer, metrics: ServiceMetrics): Trac
       }
       return span
     },
-    context: (f, fiber) => base.context(f, fiber)
+    ...(base.context === undefined ? {} : { context: base.context })
   })
 }

@@ -39,7 +39,7 @@ export const addWebhook = async (argv: Arguments): Promise<CommandResult> => {
     .filter((type) => type !== "")
   const subscription = await runOnStore(
     config,
-    Effect.zipRight(
+    Effect.andThen(
       existingPartner(partnerId),
       WebhookAdministration.createSubscription(
         partnerId,

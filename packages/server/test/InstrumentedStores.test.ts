@@ -6,7 +6,8 @@
  */
 import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
 import { MemoryPartnerStore, MemoryQuoteStore } from "@kasko/memory"
-import { Effect, Layer, TestClock, TestContext } from "effect"
+import { Effect, Layer, Tracer } from "effect"
+import { TestClock } from "effect/testing"
 import { expect, it } from "vitest"
 import { instrumentedStores } from "../src/InstrumentedStores.js"
 import { makeServiceMetrics } from "../src/ServiceMetrics.js"
@@ -46,8 +47,8 @@ it("counts quotes created, activated and expired by what the stores did, and tim
       return [first, second]
     }).pipe(
       Effect.provide(Layer.mergeAll(stores, IdGenerator.layerSequential, TariffBook.shipped)),
-      Effect.withTracer(timingTracer(Effect.runSync(Effect.tracerWith(Effect.succeed)), metrics)),
-      Effect.provide(TestContext.TestContext)
+      Effect.withTracer(timingTracer(Tracer.nativeTracer, metrics)),
+      Effect.provide(TestClock.layer())
     )
   )
   expect(purged).toEqual([2, 1])

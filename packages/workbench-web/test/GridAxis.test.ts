@@ -1,18 +1,18 @@
-import { Either } from "effect"
+import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { changePercent } from "../src/model/ChangeGridCells.js"
 import { defaultAxisText, parseAxisValues } from "../src/model/GridAxis.js"
 
 describe("grid axes, written as kasko price-grid takes them", () => {
   it("reads from:to:step and lists", () => {
-    expect(parseAxisValues("100000:300000:100000")).toEqual(Either.right(["100000", "200000", "300000"]))
-    expect(parseAxisValues(" 18, 21 ,25 ")).toEqual(Either.right(["18", "21", "25"]))
+    expect(parseAxisValues("100000:300000:100000")).toEqual(Result.succeed(["100000", "200000", "300000"]))
+    expect(parseAxisValues(" 18, 21 ,25 ")).toEqual(Result.succeed(["18", "21", "25"]))
   })
 
   it("refuses an empty axis, a backward range and more than 200 steps", () => {
-    expect(Either.isLeft(parseAxisValues(" , "))).toBe(true)
-    expect(parseAxisValues("300:100:10")).toEqual(Either.left("from ≤ to and a positive step, please"))
-    expect(parseAxisValues("0:2010:10")).toEqual(Either.left("at most 200 steps"))
+    expect(Result.isFailure(parseAxisValues(" , "))).toBe(true)
+    expect(parseAxisValues("300:100:10")).toEqual(Result.fail("from ≤ to and a positive step, please"))
+    expect(parseAxisValues("0:2010:10")).toEqual(Result.fail("at most 200 steps"))
   })
 
   it("starts an enum axis with every option of the catalogue", () => {

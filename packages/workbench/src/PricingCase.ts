@@ -4,7 +4,7 @@
  * tariff list and date, never the clock.
  */
 import { Offer, Pricing, ProductSelection, RatingWorksheet, ReferenceInterpreter, Tariff } from "@kasko/core/actuarial"
-import { Either } from "effect"
+import { Result } from "effect"
 
 export interface PricingCase {
   readonly name: string
@@ -35,12 +35,12 @@ export const priceCase = async (
     },
     testCase.pricing_date
   )
-  if (Either.isLeft(request)) {
+  if (Result.isFailure(request)) {
     throw new CaseRejected(
-      `case ${testCase.name}: ${request.left.violations.map((violation) => `${violation.field} ${violation.message}`).join("; ")}`
+      `case ${testCase.name}: ${request.failure.violations.map((violation) => `${violation.field} ${violation.message}`).join("; ")}`
     )
   }
-  const selection = request.right.product
+  const selection = request.success.product
   const tariff =
     tariffs.length === 1 ? tariffs[0] : Tariff.tariffInForce(tariffs, selection.product_name, testCase.pricing_date)
   if (tariff === undefined || tariff.product_name !== selection.product_name) {

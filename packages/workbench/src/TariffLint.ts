@@ -5,7 +5,7 @@
  * not define.
  */
 import { Parameters, ProductCatalogue, Tariff, TariffCompiler, Variant } from "@kasko/core/actuarial"
-import { Either } from "effect"
+import { Result } from "effect"
 
 export interface Finding {
   readonly severity: "error" | "warning"
@@ -150,8 +150,8 @@ const undefinedParameters = (tariff: Tariff.Tariff): Array<Finding> => {
 /** Findings on a tariff document; no error finding means it is safe to load. */
 export const lintTariff = (document: unknown): Array<Finding> => {
   const decoded = Tariff.decodeTariff(document)
-  if (Either.isLeft(decoded)) return [{ severity: "error", message: `does not decode:\n${decoded.left}` }]
-  const tariff = decoded.right
+  if (Result.isFailure(decoded)) return [{ severity: "error", message: `does not decode:\n${decoded.failure}` }]
+  const tariff = decoded.success
   return [...unreachableRules(tariff), ...coveragesWithoutPremium(tariff), ...undefinedParameters(tariff)]
 }
 

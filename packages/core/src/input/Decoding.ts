@@ -2,7 +2,7 @@
  * Decoding client input with a Schema so that every problem becomes one
  * violation named by the client's field path, all of them at once.
  */
-import { Either, ParseResult, Schema } from "effect"
+import { Result, type Schema, type SchemaAST, SchemaIssue, SchemaParser } from "effect"
 import { decoderOf, REFUSED } from "./CompiledDecoder.js"
 import type { Violation } from "../Errors.js"
 import { fieldPath } from "./FieldPath.js"
@@ -10,27 +10,31 @@ import { cleanText } from "./RequestText.js"
 
 export { fieldPath } from "./FieldPath.js"
 
-const PARSE_OPTIONS = { errors: "all", onExcessProperty: "error" } as const
+const PARSE_OPTIONS: SchemaAST.ParseOptions = { errors: "all", onExcessProperty: "error" }
 
-const messageOf = (issue: ParseResult.ArrayFormatterIssue): string => {
+const leafMessage: SchemaIssue.LeafHook = (issue) => {
   switch (issue._tag) {
-    case "Missing":
+    case "MissingKey":
       return "is required"
-    case "Unexpected":
+    case "UnexpectedKey":
       return "is not a known field"
     default:
-      return issue.message
+      return SchemaIssue.defaultLeafHook(issue)
   }
 }
 
-/** Every violation in a parse error, with field paths below `prefix`. */
-export const violationsOf = (
-  error: ParseResult.ParseError,
-  prefix: ReadonlyArray<PropertyKey> = []
-): Array<Violation> =>
-  ParseResult.ArrayFormatter.formatErrorSync(error).map((issue) => ({
-    field: fieldPath([...prefix, ...issue.path]) || "body",
-    message: messageOf(issue)
+// every leaf issue with its path; a failed check's message is its own (or its annotation's)
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1({ leafHook: leafMessage })
+
+/** Every violation in a Schema issue, with field paths below `prefix`. */
+export const violationsOf = (issue: SchemaIssue.Issue, prefix: ReadonlyArray<PropertyKey> = []): Array<Violation> =>
+  formatIssues(issue).issues.map((entry) => ({
+    field:
+      fieldPath([
+        ...prefix,
+        ...(entry.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment))
+      ]) || "body",
+    message: entry.message
   }))
 
 /**
@@ -41,32 +45,31 @@ export const violationsOf = (
  * Input the Schema accepts as is takes the compiled path (`CompiledDecoder`);
  * the rest is decoded by the Schema itself, for its report.
  */
-export const decodeAll = <A, I>(
-  schema: Schema.Schema<A, I>,
+export const decodeAll = <A>(
+  schema: Schema.Decoder<A>,
   input: unknown,
   prefix: ReadonlyArray<PropertyKey> = []
-): Either.Either<A, Array<Violation>> => {
+): Result.Result<A, Array<Violation>> => {
   const accepted = decoderOf(schema)(input)
-  return accepted !== REFUSED ? Either.right(accepted) : decodeReporting(schema, input, prefix)
+  return accepted !== REFUSED ? Result.succeed(accepted) : decodeReporting(schema, input, prefix)
 }
 
 /** `decodeAll` by the Schema alone: the path that names every violation. */
-export const decodeReporting = <A, I>(
-  schema: Schema.Schema<A, I>,
+export const decodeReporting = <A>(
+  schema: Schema.Decoder<A>,
   input: unknown,
   prefix: ReadonlyArray<PropertyKey> = []
-): Either.Either<A, Array<Violation>> => {
+): Result.Result<A, Array<Violation>> => {
   const text = cleanText(input)
-  const decoded = Schema.decodeUnknownEither(
-    schema,
-    PARSE_OPTIONS
-  )(text.input).pipe(Either.mapLeft((error) => violationsOf(error, prefix)))
+  const decoded = Result.mapError(SchemaParser.decodeUnknownResult(schema, PARSE_OPTIONS)(text.input), (issue) =>
+    violationsOf(issue, prefix)
+  )
   if (text.violations.length === 0) return decoded
   const refused = text.violations.map((violation) => ({ ...violation, field: prefixed(prefix, violation.field) }))
   const fields = new Set(refused.map((violation) => violation.field))
-  return Either.left([
+  return Result.fail([
     ...refused,
-    ...(Either.isLeft(decoded) ? decoded.left.filter((violation) => !fields.has(violation.field)) : [])
+    ...(Result.isFailure(decoded) ? decoded.failure.filter((violation) => !fields.has(violation.field)) : [])
   ])
 }
 

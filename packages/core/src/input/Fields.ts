@@ -1,14 +1,21 @@
 /** String field schemas with the client-facing messages and documented maxima. */
-import { Either, Option, ParseResult, Schema } from "effect"
+import { type JsonSchema, Option, Schema, SchemaGetter } from "effect"
 import { isCalendarDate } from "./CalendarDate.js"
-import { decoderOf, REFUSED } from "./CompiledDecoder.js"
+
+/**
+ * A check that holds, or answers its message. A failed rule ends the checks of
+ * its value, so a field reports one violation: the first rule it breaks.
+ */
+export const rule = <T>(holds: (value: T) => true | string, annotations?: Schema.Annotations.Filter) =>
+  Schema.makeFilter<T>((value) => holds(value), annotations, true)
 
 /** A non-blank string of at most `maxLength` characters. */
 export const Text = (maxLength: number) =>
-  Schema.String.annotations({ message: () => "must be a string" }).pipe(
-    Schema.filter((value) => value.trim().length > 0 || "must not be blank"),
-    Schema.filter((value) => value.length <= maxLength || `must be at most ${maxLength} characters`),
-    Schema.annotations({ jsonSchema: { type: "string", minLength: 1, maxLength } })
+  Schema.String.annotate({ message: "must be a string" }).check(
+    rule((value: string) => value.trim().length > 0 || "must not be blank", { toJsonSchema: () => ({ minLength: 1 }) }),
+    rule((value: string) => value.length <= maxLength || `must be at most ${maxLength} characters`, {
+      toJsonSchema: () => ({ maxLength })
+    })
   )
 
 /** True for "" and for whitespace only. */
@@ -29,68 +36,65 @@ export interface OptionalStringShape {
  * systems send `""` (or spaces) for what they do not have — most Danish
  * addresses have no floor or door. A present value must pass `schema`.
  */
-export const optionalString = <A>(schema: Schema.Schema<A, string>, shape: OptionalStringShape) =>
-  Schema.optionalToOptional(sentString(schema, shape), schema, {
-    decode: Option.filter((value) => !isBlank(value)),
-    encode: (value) => value
-  })
+export const optionalString = <A>(schema: Schema.Codec<A, string>, shape: OptionalStringShape) =>
+  Schema.optionalKey(sentString(shape)).pipe(
+    Schema.decodeTo(Schema.optionalKey(schema), {
+      decode: SchemaGetter.transformOptional(Option.filter((value: string) => !isBlank(value))),
+      encode: SchemaGetter.passthrough()
+    })
+  )
 
 /**
  * Like `optionalString`, for a field with a default: blank or absent both
  * decode to `fallback` (its request form).
  */
 export const optionalStringWithDefault = <A>(
-  schema: Schema.Schema<A, string>,
+  schema: Schema.Codec<A, string>,
   shape: OptionalStringShape,
   fallback: string
 ) =>
-  Schema.optionalToRequired(sentString(schema, shape), schema, {
-    decode: (sent) =>
-      Option.getOrElse(
-        Option.filter(sent, (value) => !isBlank(value)),
-        () => fallback
+  Schema.optionalKey(sentString(shape)).pipe(
+    Schema.decodeTo(schema, {
+      decode: SchemaGetter.transformOptional((sent: Option.Option<string>) =>
+        Option.some(
+          Option.getOrElse(
+            Option.filter(sent, (value) => !isBlank(value)),
+            () => fallback
+          )
+        )
       ),
-    encode: Option.some
-  })
-
-/**
- * What may be sent: blank, or a value `schema` accepts — checked here, on the
- * encoded side, so that its violations are reported together with every other
- * field's (a failure in one field stops a struct before its fields' decoded
- * sides run). Documented so that a blank value validates too.
- */
-const sentString = <A>(
-  schema: Schema.Schema<A, string>,
-  { maxLength, pattern, enum: values, description }: OptionalStringShape
-) => {
-  const decodePresent = ParseResult.decodeUnknownEither(schema)
-  // the compiled decoder answers for nearly every value; the Schema's own parse only when there is a violation to tell
-  const isAccepted = (value: string) => decoderOf(schema)(value) !== REFUSED
-  return Schema.String.annotations({ message: () => "must be a string" }).pipe(
-    Schema.filter((value) => value.length <= maxLength || `must be at most ${maxLength} characters`),
-    Schema.filter(
-      (value) =>
-        isBlank(value) ||
-        isAccepted(value) ||
-        Either.match(decodePresent(value), { onLeft: (error) => error, onRight: () => true })
-    ),
-    Schema.annotations({
-      jsonSchema: {
-        type: "string",
-        maxLength,
-        ...(pattern === undefined ? {} : { pattern: `^\\s*$|${pattern}` }),
-        ...(values === undefined ? {} : { enum: [...values, ""] }),
-        description: `${description === undefined ? "" : `${description}. `}Optional: an empty or blank value counts as absent.`
-      }
+      encode: SchemaGetter.passthrough()
     })
   )
-}
+
+/**
+ * What may be sent: a string no longer than the field may be, blank or not.
+ * A value that is not blank then goes on to the field's own schema, which
+ * reports its violations beside every other field's. Documented so that a
+ * blank value validates too.
+ */
+const sentString = ({ maxLength, pattern, enum: values, description }: OptionalStringShape) =>
+  Schema.String.annotate({
+    message: "must be a string",
+    description: `${description === undefined ? "" : `${description}. `}Optional: an empty or blank value counts as absent.`
+  }).check(
+    rule((value: string) => value.length <= maxLength || `must be at most ${maxLength} characters`, {
+      toJsonSchema: () => ({
+        maxLength,
+        ...(pattern === undefined ? {} : { pattern: `^\\s*$|${pattern}` }),
+        ...(values === undefined ? {} : { enum: [...values, ""] })
+      })
+    })
+  )
 
 /** A string that must pass `isValid`, with the message to show when it does not. */
-export const CheckedString = (isValid: (value: string) => boolean, message: string, jsonSchema: object = {}) =>
-  Schema.String.annotations({ message: () => "must be a string" }).pipe(
-    Schema.filter((value) => isValid(value) || message),
-    Schema.annotations({ jsonSchema: { type: "string", ...jsonSchema } })
+export const CheckedString = (
+  isValid: (value: string) => boolean,
+  message: string,
+  jsonSchema: JsonSchema.JsonSchema = {}
+) =>
+  Schema.String.annotate({ message: "must be a string" }).check(
+    rule((value: string) => isValid(value) || message, { toJsonSchema: () => jsonSchema })
   )
 
 /** A calendar date `YYYY-MM-DD` that exists. */
@@ -100,23 +104,16 @@ export const DateText = CheckedString(isCalendarDate, "must be a real date in th
 })
 
 /** A boolean, with a plain message. */
-export const Flag = Schema.Boolean.annotations({ message: () => "must be true or false" })
+export const Flag = Schema.Boolean.annotate({ message: "must be true or false" })
 
 /** An object of the given fields; a non-object gets a plain message, field problems keep their own. */
 export const RequestObject = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
-  Schema.Struct(fields).annotations({
-    // override only when the value is no object at all; a struct with transformed fields would otherwise report its encoded side
-    message: (issue) => ({ message: "must be a JSON object", override: !isJsonObject(issue.actual) })
-  })
-
-const isJsonObject = (value: unknown): boolean => typeof value === "object" && value !== null && !Array.isArray(value)
+  Schema.Struct(fields).annotate({ message: "must be a JSON object" })
 
 /** An array of `item`; a non-array gets a plain message, item problems keep their own. */
-export const RequestArray = <Item extends Schema.Schema.Any>(item: Item) =>
-  Schema.Array(item).annotations({ message: () => "must be a JSON array" })
+export const RequestArray = <Item extends Schema.Top>(item: Item) =>
+  Schema.Array(item).annotate({ message: "must be a JSON array" })
 
 /** One of the given strings, reported as one message listing them (not one per alternative). */
 export const OneOf = <const Values extends ReadonlyArray<string>>(values: Values) =>
-  Schema.Literal(...values).annotations({
-    message: () => ({ message: `must be one of: ${values.join(", ")}`, override: true })
-  })
+  Schema.Literals(values).annotate({ message: `must be one of: ${values.join(", ")}` })

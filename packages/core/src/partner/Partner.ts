@@ -13,15 +13,13 @@ export const PartnerId = CheckedString(
   { pattern: "^[a-z0-9][a-z0-9-]{1,62}$" }
 )
 
-export const PartnerStatus = Schema.Literal("active", "suspended")
+export const PartnerStatus = Schema.Literals(["active", "suspended"])
 export type PartnerStatus = typeof PartnerStatus.Type
 
 export const Partner = Schema.Struct({
   partner_id: PartnerId,
   name: Text(200),
-  cvr_number: Schema.optionalWith(CheckedString(isCvrNumber, "must be 8 digits passing the CVR modulus-11 check"), {
-    exact: true
-  }),
+  cvr_number: Schema.optionalKey(CheckedString(isCvrNumber, "must be 8 digits passing the CVR modulus-11 check")),
   status: PartnerStatus,
   /** Epoch milliseconds. */
   created_at: Schema.Int

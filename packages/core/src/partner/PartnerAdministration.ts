@@ -3,7 +3,7 @@
  * `kasko partners …` and `kasko keys …`. Key material is made by the caller
  * (it needs randomness and hashing); the core records prefixes and hashes.
  */
-import { Clock, Effect, Either, Option, Schema } from "effect"
+import { Clock, Effect, Option, Result, Schema, Struct } from "effect"
 import { decodeAll } from "../input/Decoding.js"
 import { constraintViolationOf, type ConstraintViolation, type StorageUnavailable } from "../Errors.js"
 import { Partner, type SubscriptionKeyRecord } from "./Partner.js"
@@ -25,7 +25,7 @@ export class SubscriptionKeyNotFound extends Schema.TaggedError<SubscriptionKeyN
   key_prefix: Schema.String
 }) {}
 
-const NewPartner = Partner.pipe(Schema.omit("status", "created_at"))
+const NewPartner = Partner.mapFields(Struct.omit(["status", "created_at"]))
 
 /** A generated subscription key: what to store, and the key to show once. */
 export interface IssuedKey {
@@ -50,9 +50,9 @@ export const addPartner = (
 ): Effect.Effect<Partner, ConstraintViolation | PartnerAlreadyExists | StorageUnavailable, PartnerStore> =>
   Effect.gen(function* () {
     const decoded = decodeAll(NewPartner, input)
-    if (Either.isLeft(decoded)) return yield* constraintViolationOf(decoded.left)!
+    if (Result.isFailure(decoded)) return yield* constraintViolationOf(decoded.failure)!
     const now = yield* Clock.currentTimeMillis
-    const partner: Partner = { ...decoded.right, status: "active", created_at: now }
+    const partner: Partner = { ...decoded.success, status: "active", created_at: now }
     const store = yield* PartnerStore
     if (!(yield* store.insertPartner(partner)))
       return yield* new PartnerAlreadyExists({ partner_id: partner.partner_id })

@@ -33,7 +33,7 @@ export interface Principal {
   readonly rateLimitKey: string
 }
 
-export class Authentication extends Context.Tag("@kasko/core/Authentication")<
+export class Authentication extends Context.Service<
   Authentication,
   {
     /** The partner the credentials belong to, if they are valid, current, and carry the scope. */
@@ -42,4 +42,4 @@ export class Authentication extends Context.Tag("@kasko/core/Authentication")<
       scope: Scope
     ) => Effect.Effect<Principal, AuthenticationRefused | IdentityProviderUnavailable | StorageUnavailable>
   }
->() {}
+>()("@kasko/core/Authentication") {}

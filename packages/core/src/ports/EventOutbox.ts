@@ -10,7 +10,7 @@ import { Context, type Effect } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
 import type { QuoteEvent } from "../events/QuoteEvent.js"
 
-export class EventOutbox extends Context.Tag("@kasko/core/EventOutbox")<
+export class EventOutbox extends Context.Service<
   EventOutbox,
   {
     /** A quote's events, in the order they were written. */
@@ -51,7 +51,7 @@ export class EventOutbox extends Context.Tag("@kasko/core/EventOutbox")<
     /** What waits to be delivered, for monitoring: events not yet fanned out, and pending deliveries. */
     readonly backlog: Effect.Effect<OutboxBacklog, StorageUnavailable>
   }
->() {}
+>()("@kasko/core/EventOutbox") {}
 
 /** What the outbox still has to deliver. */
 export interface OutboxBacklog {

@@ -6,7 +6,7 @@
  */
 import { Clock, Context, Effect, Layer, Ref } from "effect"
 
-export class IdGenerator extends Context.Tag("@kasko/core/IdGenerator")<
+export class IdGenerator extends Context.Service<
   IdGenerator,
   {
     readonly quoteId: Effect.Effect<string>
@@ -17,7 +17,7 @@ export class IdGenerator extends Context.Tag("@kasko/core/IdGenerator")<
     /** A Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
     readonly signingSecret: Effect.Effect<string>
   }
->() {}
+>()("@kasko/core/IdGenerator") {}
 
 const base64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes))
 

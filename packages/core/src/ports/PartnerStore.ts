@@ -3,7 +3,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
 import type { Partner, PartnerStatus, SubscriptionKeyRecord } from "../partner/Partner.js"
 
-export class PartnerStore extends Context.Tag("@kasko/core/PartnerStore")<
+export class PartnerStore extends Context.Service<
   PartnerStore,
   {
     /** Stores a new partner; false when the id is taken (nothing changes then). */
@@ -39,4 +39,4 @@ export class PartnerStore extends Context.Tag("@kasko/core/PartnerStore")<
      */
     readonly changes: Effect.Effect<unknown, StorageUnavailable>
   }
->() {}
+>()("@kasko/core/PartnerStore") {}

@@ -22,7 +22,7 @@ export const StoredQuote = Schema.Struct({
 })
 export type StoredQuote = typeof StoredQuote.Type
 
-export class QuoteStore extends Context.Tag("@kasko/core/QuoteStore")<
+export class QuoteStore extends Context.Service<
   QuoteStore,
   {
     /** Stores a new quote; once this succeeds the quote is durable. */
@@ -61,7 +61,7 @@ export class QuoteStore extends Context.Tag("@kasko/core/QuoteStore")<
      */
     readonly checkWritable: Effect.Effect<void, StorageUnavailable>
   }
->() {}
+>()("@kasko/core/QuoteStore") {}
 
 /** An Idempotency-Key as a quote creation uses it. */
 export interface IdempotencyKeyUse {

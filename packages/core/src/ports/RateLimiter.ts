@@ -15,7 +15,7 @@ export interface RateLimitWindow {
   readonly resetsAt: number
 }
 
-export class RateLimiter extends Context.Tag("@kasko/core/RateLimiter")<
+export class RateLimiter extends Context.Service<
   RateLimiter,
   {
     /** Counts one request under `key` in its current window of `windowMillis`, and answers the window. */
@@ -31,7 +31,7 @@ export class RateLimiter extends Context.Tag("@kasko/core/RateLimiter")<
       windowMillis: number
     ) => Effect.Effect<RateLimitWindow, StorageUnavailable>
   }
->() {}
+>()("@kasko/core/RateLimiter") {}
 
 /** True once the window holds more requests than its limit allows. */
 export const isExceeded = (window: RateLimitWindow): boolean => window.used > window.limit
@@ -43,7 +43,7 @@ export interface SharedCounter {
   /** The count of `key`'s window opened at `opensAt` (0 when none was counted). */
   readonly read: (key: string, opensAt: number) => Promise<number>
   /** Counts while the shared store cannot (this instance's own count). */
-  readonly fallback: RateLimiter["Type"]
+  readonly fallback: RateLimiter["Service"]
   /** Told when the shared store could not count a request. */
   readonly onUnavailable?: (error: unknown) => void
 }
@@ -54,7 +54,7 @@ export interface SharedCounter {
  * instance. When the store fails, the request is counted by the fallback
  * instead of refused: an outage of the limiter must not become one of the API.
  */
-export const countedInSharedStore = (counter: SharedCounter): RateLimiter["Type"] => {
+export const countedInSharedStore = (counter: SharedCounter): RateLimiter["Service"] => {
   const counted = (
     limit: number,
     windowMillis: number,
@@ -62,11 +62,11 @@ export const countedInSharedStore = (counter: SharedCounter): RateLimiter["Type"
     fallback: Effect.Effect<RateLimitWindow, StorageUnavailable>
   ) =>
     Effect.clockWith((clock) => {
-      const now = clock.unsafeCurrentTimeMillis()
+      const now = clock.currentTimeMillisUnsafe()
       const opensAt = now - (now % windowMillis)
       return Effect.tryPromise(() => use(opensAt)).pipe(
         Effect.map((used): RateLimitWindow => ({ limit, used, resetsAt: opensAt + windowMillis })),
-        Effect.catchAll((error) => {
+        Effect.catch((error) => {
           counter.onUnavailable?.(error)
           return fallback
         })

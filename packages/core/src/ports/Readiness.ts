@@ -11,13 +11,13 @@ import { QuoteStore } from "./QuoteStore.js"
 /** How long a probe's outcome answers for readiness. */
 export const PROBE_INTERVAL = Duration.seconds(1)
 
-export class Readiness extends Context.Tag("@kasko/core/Readiness")<
+export class Readiness extends Context.Service<
   Readiness,
   {
     /** Succeeds while the quote store can commit; the outcome of the last probe within PROBE_INTERVAL. */
     readonly check: Effect.Effect<void, StorageUnavailable>
   }
->() {}
+>()("@kasko/core/Readiness") {}
 
 /** Readiness from the quote store's write probe, remembered for PROBE_INTERVAL. */
 export const layer: Layer.Layer<Readiness, never, QuoteStore> = Layer.effect(

@@ -2,7 +2,7 @@
  * The tariff versions the engine may price with: every product, every version,
  * including versions whose `effective_from` lies ahead.
  */
-import { Context, Either, Layer } from "effect"
+import { Context, Layer, Result } from "effect"
 import { decodeTariff, type Tariff } from "../pricing/Tariff.js"
 import { planOf } from "../pricing/PricingPlan.js"
 import leasingV1 from "../../tariffs/insurance-car-leasing/v1.json" with { type: "json" }
@@ -11,10 +11,10 @@ import standaloneV1 from "../../tariffs/insurance-car-standalone/v1.json" with {
 /** How a TariffBook fires rules: compiled (the service's way), or with json-rules-engine (the reference interpreter). */
 export type RuleEngine = "compiled" | "json-rules-engine"
 
-export class TariffBook extends Context.Tag("@kasko/core/TariffBook")<
+export class TariffBook extends Context.Service<
   TariffBook,
   { readonly tariffs: ReadonlyArray<Tariff>; readonly rules: RuleEngine }
->() {}
+>()("@kasko/core/TariffBook") {}
 
 /**
  * Decodes and compiles tariff documents, throwing one readable message naming
@@ -22,7 +22,7 @@ export class TariffBook extends Context.Tag("@kasko/core/TariffBook")<
  */
 export const decodeTariffs = (documents: ReadonlyArray<unknown>): ReadonlyArray<Tariff> =>
   documents.map((document, index) => {
-    const tariff = Either.getOrThrowWith(
+    const tariff = Result.getOrThrowWith(
       decodeTariff(document),
       (message) => new Error(`tariff document ${index} is invalid:\n${message}`)
     )

@@ -7,7 +7,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
 import type { WebhookSubscription } from "../events/WebhookSubscription.js"
 
-export class WebhookSubscriptions extends Context.Tag("@kasko/core/WebhookSubscriptions")<
+export class WebhookSubscriptions extends Context.Service<
   WebhookSubscriptions,
   {
     /**
@@ -28,4 +28,4 @@ export class WebhookSubscriptions extends Context.Tag("@kasko/core/WebhookSubscr
       secret: string
     ) => Effect.Effect<Option.Option<WebhookSubscription>, StorageUnavailable>
   }
->() {}
+>()("@kasko/core/WebhookSubscriptions") {}

@@ -5,7 +5,7 @@
  * json-rules-engine, the tariff's reference interpreter, is in
  * `ReferenceInterpreter.ts`, loaded only by those who run it.
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import type { CalendarDate } from "../input/CalendarDate.js"
 import { TariffNotInForce, type ConstraintViolation } from "../Errors.js"
 import { decodeOfferRequest, offerOf, type OfferRequest, type PriceOffer } from "../quote/Offer.js"
@@ -57,11 +57,11 @@ export const priceWith = (tariff: Tariff, request: PricingRequest): PriceComputa
 export const price = (
   tariffs: ReadonlyArray<Tariff>,
   request: PricingRequest
-): Either.Either<PriceComputation, TariffNotInForce> => {
+): Result.Result<PriceComputation, TariffNotInForce> => {
   const tariff = tariffInForce(tariffs, request.product_name, request.pricing_date)
   return tariff === undefined
-    ? Either.left(new TariffNotInForce({ product_name: request.product_name, pricing_date: request.pricing_date }))
-    : Either.right(priceWith(tariff, request))
+    ? Result.fail(new TariffNotInForce({ product_name: request.product_name, pricing_date: request.pricing_date }))
+    : Result.succeed(priceWith(tariff, request))
 }
 
 /** An offer request priced: the request as decoded, and its price. */
@@ -75,13 +75,13 @@ export const priceOfferRequest = (
   tariffs: ReadonlyArray<Tariff>,
   input: unknown,
   pricingDate: CalendarDate
-): Either.Either<PricedOffer, ConstraintViolation | TariffNotInForce> => {
+): Result.Result<PricedOffer, ConstraintViolation | TariffNotInForce> => {
   // every offer takes this path: plain branches, no combinators
   const decoded = decodeOfferRequest(input, pricingDate)
-  if (Either.isLeft(decoded)) return Either.left(decoded.left)
-  const request = decoded.right
+  if (Result.isFailure(decoded)) return Result.fail(decoded.failure)
+  const request = decoded.success
   const priced = price(tariffs, pricingRequestOf(request.product, pricingDate))
-  return Either.isLeft(priced) ? Either.left(priced.left) : Either.right({ request, price: priced.right })
+  return Result.isFailure(priced) ? Result.fail(priced.failure) : Result.succeed({ request, price: priced.success })
 }
 
 /** An anonymous price offer (spec §2.6) from an offer request, priced on `pricingDate`: a plain function, no Effect. */
@@ -89,11 +89,11 @@ export const priceOffer = (
   tariffs: ReadonlyArray<Tariff>,
   input: unknown,
   pricingDate: CalendarDate
-): Either.Either<PriceOffer, ConstraintViolation | TariffNotInForce> => {
+): Result.Result<PriceOffer, ConstraintViolation | TariffNotInForce> => {
   const priced = priceOfferRequest(tariffs, input, pricingDate)
-  return Either.isLeft(priced)
-    ? Either.left(priced.left)
-    : Either.right(offerOf(priced.right.request, priced.right.price))
+  return Result.isFailure(priced)
+    ? Result.fail(priced.failure)
+    : Result.succeed(offerOf(priced.success.request, priced.success.price))
 }
 
 /** The rating worksheet behind an offer request's price on `pricingDate`: a plain function, no Effect. */
@@ -101,5 +101,5 @@ export const explainOffer = (
   tariffs: ReadonlyArray<Tariff>,
   input: unknown,
   pricingDate: CalendarDate
-): Either.Either<RatingWorksheet, ConstraintViolation | TariffNotInForce> =>
-  Either.map(priceOfferRequest(tariffs, input, pricingDate), (priced) => worksheetOf(priced.price))
+): Result.Result<RatingWorksheet, ConstraintViolation | TariffNotInForce> =>
+  Result.map(priceOfferRequest(tariffs, input, pricingDate), (priced) => worksheetOf(priced.price))

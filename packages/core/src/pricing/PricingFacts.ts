@@ -8,9 +8,9 @@ import { Schema } from "effect"
 import { FEATURE_NAMES, PRODUCT_NAMES } from "../product/ProductCatalogue.js"
 
 export const PricingFacts = Schema.Struct({
-  product_name: Schema.Literal(...PRODUCT_NAMES),
-  variant: Schema.Literal("standard", "extended"),
-  feature: Schema.Literal(...FEATURE_NAMES),
+  product_name: Schema.Literals(PRODUCT_NAMES),
+  variant: Schema.Literals(["standard", "extended"]),
+  feature: Schema.Literals(FEATURE_NAMES),
   vehicle_type: Schema.String,
   vehicle_usage: Schema.String,
   vehicle_price: Schema.Int,

@@ -25,12 +25,12 @@ export const CoverageLine = Schema.Struct({
   position: Schema.Int,
   base_description: Schema.String,
   /** Exact base before loadings; may carry fractions of an øre. */
-  base_ore: Schema.Number,
+  base_ore: Schema.Finite,
   loadings: Schema.Array(AppliedLoading),
   /** Base × every loading factor, rounded half up to whole øre once. */
   premium_ore: Schema.Int,
-  deductible_ore: Schema.optionalWith(Schema.Int, { exact: true }),
-  limit_ore: Schema.optionalWith(Schema.Int, { exact: true })
+  deductible_ore: Schema.optionalKey(Schema.Int),
+  limit_ore: Schema.optionalKey(Schema.Int)
 })
 export type CoverageLine = typeof CoverageLine.Type
 
@@ -39,7 +39,7 @@ export const ChargeLine = Schema.Struct({
   description: Schema.String,
   amount_ore: Schema.Int,
   shown_in_price_details: Schema.Boolean,
-  listed_as_coverage: Schema.optionalWith(Schema.Struct({ id: Schema.String, position: Schema.Int }), { exact: true })
+  listed_as_coverage: Schema.optionalKey(Schema.Struct({ id: Schema.String, position: Schema.Int }))
 })
 export type ChargeLine = typeof ChargeLine.Type
 
@@ -48,7 +48,7 @@ export { PricingFacts }
 
 /** Everything a price is made of. Stored with each quote, so its price can always be explained. */
 export const RatingWorksheet = Schema.Struct({
-  product_name: Schema.Literal(...PRODUCT_NAMES),
+  product_name: Schema.Literals(PRODUCT_NAMES),
   tariff_version: Schema.String,
   pricing_date: Schema.String,
   facts: PricingFacts,

@@ -3,7 +3,7 @@
  * are typed pricing instructions, plus effective-dated charges (DESIGN §3,
  * tariff-charges.md). Decoded with Schema when loaded, never trusted raw.
  */
-import { Either, ParseResult, Schema } from "effect"
+import { Result, Schema, SchemaIssue, SchemaParser, SchemaTransformation } from "effect"
 import { isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
 import { PRODUCT_NAMES, type ProductName } from "../product/ProductCatalogue.js"
 import { oreOfKroner } from "./Money.js"
@@ -32,45 +32,48 @@ export const OPERATORS = [
   "notIn"
 ] as const
 
-const DateString = Schema.String.pipe(Schema.filter((value) => isCalendarDate(value) || "must be a date YYYY-MM-DD"))
-
-/** Kroner in the document (readable for an actuary), øre once decoded. */
-const Kroner = Schema.transform(
-  Schema.Number.pipe(
-    Schema.filter(
-      (kroner) =>
-        (Number.isFinite(kroner) && kroner >= 0 && Math.abs(kroner * 100 - Math.round(kroner * 100)) < 1e-6) ||
-        "must be a non-negative amount of kroner with at most two decimals"
-    )
-  ),
-  Schema.Int,
-  { strict: true, decode: oreOfKroner, encode: (ore) => ore / 100 }
+const DateString = Schema.String.check(
+  Schema.makeFilter((value: string) => isCalendarDate(value) || "must be a date YYYY-MM-DD")
 )
 
-const BasisPoints = Schema.Int.pipe(Schema.between(0, 100_000))
+/** Kroner in the document (readable for an actuary), øre once decoded. */
+const Kroner = Schema.Finite.check(
+  Schema.makeFilter(
+    (kroner: number) =>
+      (kroner >= 0 && Math.abs(kroner * 100 - Math.round(kroner * 100)) < 1e-6) ||
+      "must be a non-negative amount of kroner with at most two decimals"
+  )
+).pipe(
+  Schema.decodeTo(
+    Schema.Int,
+    SchemaTransformation.transform({ decode: oreOfKroner, encode: (ore: number) => ore / 100 })
+  )
+)
 
-const FactValue = Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Null)
+const BasisPoints = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100_000 }))
+
+const FactValue = Schema.Union([Schema.String, Schema.Number, Schema.Boolean, Schema.Null])
 
 const MEMBERSHIP_OPERATORS = ["in", "notIn"] as const
 
 // json-rules-engine throws on `in`/`notIn` with a value that is not a list (and tests substrings on a string): lists only
-export const FactCondition = Schema.Union(
+export const FactCondition = Schema.Union([
   Schema.Struct({
-    fact: Schema.Literal(...FACT_NAMES),
-    operator: Schema.Literal(...MEMBERSHIP_OPERATORS),
+    fact: Schema.Literals(FACT_NAMES),
+    operator: Schema.Literals(MEMBERSHIP_OPERATORS),
     value: Schema.Array(FactValue)
   }),
   Schema.Struct({
-    fact: Schema.Literal(...FACT_NAMES),
-    operator: Schema.Literal(
-      ...OPERATORS.filter(
+    fact: Schema.Literals(FACT_NAMES),
+    operator: Schema.Literals(
+      OPERATORS.filter(
         (operator): operator is Exclude<(typeof OPERATORS)[number], "in" | "notIn"> =>
           operator !== "in" && operator !== "notIn"
       )
     ),
     value: FactValue
   })
-)
+])
 export type FactCondition = typeof FactCondition.Type
 
 export type Condition =
@@ -79,30 +82,31 @@ export type Condition =
   | { readonly any: ReadonlyArray<Condition> }
   | { readonly not: Condition }
 
-export const Condition: Schema.Schema<Condition> = Schema.Union(
+export const Condition: Schema.Codec<Condition> = Schema.Union([
   FactCondition,
-  Schema.Struct({ all: Schema.Array(Schema.suspend(() => Condition)) }),
-  Schema.Struct({ any: Schema.Array(Schema.suspend(() => Condition)) }),
-  Schema.Struct({ not: Schema.suspend(() => Condition) })
-)
+  Schema.Struct({ all: Schema.Array(Schema.suspend((): Schema.Codec<Condition> => Condition)) }),
+  Schema.Struct({ any: Schema.Array(Schema.suspend((): Schema.Codec<Condition> => Condition)) }),
+  Schema.Struct({ not: Schema.suspend((): Schema.Codec<Condition> => Condition) })
+])
 
 /** A premium band: `rate_basis_points` of the part of the vehicle price up to `up_to` kroner (null: no upper end). */
 export const PremiumBand = Schema.Struct({
-  up_to: Schema.NullOr(Schema.Int.pipe(Schema.positive())),
+  up_to: Schema.NullOr(Schema.Int.check(Schema.isGreaterThan(0))),
   rate_basis_points: BasisPoints
 })
 
-export const Premium = Schema.Union(
+export const Premium = Schema.Union([
   Schema.Struct({ type: Schema.Literal("fixed"), amount: Kroner }),
   Schema.Struct({
     type: Schema.Literal("vehicle_price_bands"),
-    bands: Schema.NonEmptyArray(PremiumBand).pipe(
-      Schema.filter(
-        (bands) => bandsAreOrdered(bands) || "bands must rise strictly and only the last may have up_to null"
+    bands: Schema.NonEmptyArray(PremiumBand).check(
+      Schema.makeFilter(
+        (bands: ReadonlyArray<typeof PremiumBand.Type>) =>
+          bandsAreOrdered(bands) || "bands must rise strictly and only the last may have up_to null"
       )
     )
   })
-)
+])
 export type Premium = typeof Premium.Type
 
 const bandsAreOrdered = (bands: ReadonlyArray<typeof PremiumBand.Type>): boolean =>
@@ -113,7 +117,7 @@ const bandsAreOrdered = (bands: ReadonlyArray<typeof PremiumBand.Type>): boolean
   })
 
 /** The instructions a rule's event may carry. */
-export const Instruction = Schema.Union(
+export const Instruction = Schema.Union([
   Schema.Struct({
     type: Schema.Literal("add_coverage"),
     params: Schema.Struct({ coverage: Schema.NonEmptyString, id: Schema.NonEmptyString, premium: Premium })
@@ -123,7 +127,7 @@ export const Instruction = Schema.Union(
     params: Schema.Struct({
       loading: Schema.NonEmptyString,
       coverages: Schema.NonEmptyArray(Schema.NonEmptyString),
-      percent: Schema.Int.pipe(Schema.greaterThanOrEqualTo(-100))
+      percent: Schema.Int.check(Schema.isGreaterThanOrEqualTo(-100))
     })
   }),
   Schema.Struct({
@@ -138,31 +142,31 @@ export const Instruction = Schema.Union(
     type: Schema.Literal("list_charge_as_coverage"),
     params: Schema.Struct({ charge: Schema.NonEmptyString, id: Schema.NonEmptyString })
   })
-)
+])
 export type Instruction = typeof Instruction.Type
 export type InstructionType = Instruction["type"]
 
 export const Rule = Schema.Struct({
   name: Schema.NonEmptyString,
-  priority: Schema.optionalWith(Schema.Int.pipe(Schema.positive()), { exact: true }),
-  conditions: Schema.Union(
+  priority: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThan(0))),
+  conditions: Schema.Union([
     Schema.Struct({ all: Schema.Array(Condition) }),
     Schema.Struct({ any: Schema.Array(Condition) }),
     Schema.Struct({ not: Condition })
-  ),
+  ]),
   event: Instruction
 })
 export type Rule = typeof Rule.Type
 
 /** What a charge is levied on. */
-export const ChargeBase = Schema.Union(
+export const ChargeBase = Schema.Union([
   Schema.Struct({ type: Schema.Literal("coverages"), coverages: Schema.NonEmptyArray(Schema.NonEmptyString) }),
   Schema.Struct({ type: Schema.Literal("all_coverages_except"), coverages: Schema.Array(Schema.NonEmptyString) })
-)
+])
 export type ChargeBase = typeof ChargeBase.Type
 
 /** A statutory charge, effective from a date: a rate of a base, or a flat amount per policy and year. */
-export const Charge = Schema.Union(
+export const Charge = Schema.Union([
   Schema.Struct({
     charge: Schema.NonEmptyString,
     effective_from: DateString,
@@ -178,19 +182,20 @@ export const Charge = Schema.Union(
     amount: Kroner,
     shown_in_price_details: Schema.Boolean
   })
-)
+])
 export type Charge = typeof Charge.Type
 
 /** A tariff version of one product. */
 export const Tariff = Schema.Struct({
-  product_name: Schema.Literal(...PRODUCT_NAMES),
+  product_name: Schema.Literals(PRODUCT_NAMES),
   version: Schema.NonEmptyString,
   effective_from: DateString,
   currency: Schema.Literal("DKK"),
-  monthly_surcharge_percent: Schema.Int.pipe(Schema.between(0, 100)),
-  rules: Schema.Array(Rule).pipe(
-    Schema.filter(
-      (rules) => new Set(rules.map((rule) => rule.name)).size === rules.length || "rule names must be unique"
+  monthly_surcharge_percent: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100 })),
+  rules: Schema.Array(Rule).check(
+    Schema.makeFilter(
+      (rules: ReadonlyArray<typeof Rule.Type>) =>
+        new Set(rules.map((rule) => rule.name)).size === rules.length || "rule names must be unique"
     )
   ),
   charges: Schema.Array(Charge)
@@ -198,11 +203,18 @@ export const Tariff = Schema.Struct({
 export type Tariff = typeof Tariff.Type
 export type TariffDocument = typeof Tariff.Encoded
 
+const formatProblems = SchemaIssue.makeFormatterDefault()
+
+// every problem, each naming the value it found
+const decodeDocument = SchemaParser.decodeUnknownResult(Tariff, {
+  errors: "all",
+  onExcessProperty: "error",
+  reportInput: true
+})
+
 /** Decodes a tariff document, or explains every problem in one message. */
-export const decodeTariff = (document: unknown): Either.Either<Tariff, string> =>
-  Schema.decodeUnknownEither(Tariff, { errors: "all", onExcessProperty: "error" })(document).pipe(
-    Either.mapLeft((error) => ParseResult.TreeFormatter.formatErrorSync(error))
-  )
+export const decodeTariff = (document: unknown): Result.Result<Tariff, string> =>
+  Result.mapError(decodeDocument(document), formatProblems)
 
 /** The version of a product's tariff in force on a date: the latest `effective_from` not after it. */
 export const tariffInForce = (

@@ -9,8 +9,8 @@ import { kronerHalfUp } from "../pricing/Money.js"
 export const Coverage = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
-  deductible: Schema.optionalWith(Schema.Int, { exact: true }),
-  limit: Schema.optionalWith(Schema.Int, { exact: true })
+  deductible: Schema.optionalKey(Schema.Int),
+  limit: Schema.optionalKey(Schema.Int)
 })
 export type Coverage = typeof Coverage.Type
 

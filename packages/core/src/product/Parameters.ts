@@ -3,10 +3,10 @@
  * into typed values, with the rules of DESIGN §2. Rules that need the pricing
  * date (the youngest driver's age) live in `checkDriverAge`.
  */
-import { Schema } from "effect"
+import { Schema, SchemaTransformation } from "effect"
 import { ageOn, isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
 import type { Violation } from "../Errors.js"
-import { isBlank, OneOf, optionalString, optionalStringWithDefault, RequestObject } from "../input/Fields.js"
+import { isBlank, OneOf, optionalString, optionalStringWithDefault, RequestObject, rule } from "../input/Fields.js"
 
 export const POLICY_HOLDERS = ["person", "organization"] as const
 export const VEHICLE_TYPES = ["personbil", "varevogn"] as const
@@ -26,7 +26,7 @@ export const VEHICLE_PRICE_MAX = 10_000_000
 export const DRIVER_AGE_MIN = 17
 export const DRIVER_AGE_MAX = 99
 
-const JsonString = Schema.String.annotations({ message: () => "must be a JSON string" })
+const JsonString = Schema.String.annotate({ message: "must be a JSON string" })
 
 const DIGITS = /^\d{1,12}$/
 
@@ -38,33 +38,29 @@ const digitsWithin = (value: unknown, min: number, max: number): number | undefi
 }
 
 const digitsBetween = (min: number, max: number) =>
-  Schema.transform(
-    JsonString.pipe(
-      Schema.filter((value) => DIGITS.test(value) || "must be a string of digits"),
-      Schema.annotations({
-        jsonSchema: {
-          type: "string",
-          pattern: "^[0-9]{1,12}$",
-          maxLength: 12,
-          description: `digits of a number from ${min} to ${max}`
-        }
+  JsonString.check(
+    rule((value: string) => DIGITS.test(value) || "must be a string of digits", {
+      description: `digits of a number from ${min} to ${max}`,
+      toJsonSchema: () => ({ pattern: "^[0-9]{1,12}$", maxLength: 12 })
+    })
+  ).pipe(
+    Schema.decodeTo(
+      Schema.Number.check(
+        rule((value: number) => (value >= min && value <= max) || `must be between ${min} and ${max}`)
+      ),
+      SchemaTransformation.transform({
+        decode: (digits: string) => Number(digits),
+        encode: (value: number) => String(value)
       })
-    ),
-    Schema.Number,
-    { strict: true, decode: (digits) => Number(digits), encode: (value) => String(value) }
-  ).pipe(Schema.filter((value) => (value >= min && value <= max) || `must be between ${min} and ${max}`))
+    )
+  )
 
-const PaymentsPerYear = Schema.compose(
-  Schema.String,
-  Schema.transformLiterals(["1", 1], ["12", 12]).annotations({
-    message: () => ({ message: "must be one of: 1, 12", override: true })
-  }),
-  { strict: false }
-)
+const PaymentsPerYear = Schema.Literals(["1", "12"]).transform([1, 12]).annotate({ message: "must be one of: 1, 12" })
 
-const BirthDate = JsonString.pipe(
-  Schema.filter((value) => isCalendarDate(value) || "must be a real date in the form YYYY-MM-DD"),
-  Schema.annotations({ jsonSchema: { type: "string", format: "date", maxLength: 10 } })
+const BirthDate = JsonString.check(
+  rule((value: string) => isCalendarDate(value) || "must be a real date in the form YYYY-MM-DD", {
+    toJsonSchema: () => ({ format: "date", maxLength: 10 })
+  })
 )
 
 // The longest value each optional parameter may be sent as; a longer one is refused even when blank.

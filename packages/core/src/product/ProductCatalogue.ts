@@ -13,21 +13,21 @@ export type FeatureName = (typeof FEATURE_NAMES)[number]
 
 export const ParameterOption = Schema.Struct({
   id: Schema.String,
-  title: Schema.Union(Schema.String, Schema.Number)
+  title: Schema.Union([Schema.String, Schema.Finite])
 })
 
 export const ParameterDefinition = Schema.Struct({
   name: Schema.String,
   title: Schema.String,
-  type: Schema.Literal("enum", "number", "date"),
+  type: Schema.Literals(["enum", "number", "date"]),
   required: Schema.Boolean,
-  default: Schema.optionalWith(Schema.String, { exact: true }),
-  options: Schema.optionalWith(Schema.Array(ParameterOption), { exact: true })
+  default: Schema.optionalKey(Schema.String),
+  options: Schema.optionalKey(Schema.Array(ParameterOption))
 })
 export type ParameterDefinition = typeof ParameterDefinition.Type
 
 export const Feature = Schema.Struct({
-  name: Schema.Literal(...FEATURE_NAMES),
+  name: Schema.Literals(FEATURE_NAMES),
   title: Schema.String,
   description: Schema.String,
   parameter_refs: Schema.Array(Schema.String)
@@ -36,7 +36,7 @@ export type Feature = typeof Feature.Type
 
 /** A product definition, the answer of `GET /products/{product_name}` (spec §2.1). */
 export const ProductDefinition = Schema.Struct({
-  product_name: Schema.Literal(...PRODUCT_NAMES),
+  product_name: Schema.Literals(PRODUCT_NAMES),
   title: Schema.String,
   parameters: Schema.Array(ParameterDefinition),
   features: Schema.Array(Feature)

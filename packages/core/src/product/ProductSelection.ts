@@ -13,9 +13,9 @@ const FeatureChoice = RequestObject({ name: OneOf(FEATURE_NAMES) })
 export const ProductSelection = RequestObject({
   product_name: OneOf(PRODUCT_NAMES),
   parameters: ProductParameters,
-  features: RequestArray(FeatureChoice).pipe(
-    Schema.itemsCount(1, {
-      message: () => "must hold exactly one feature",
+  features: RequestArray(FeatureChoice).check(
+    Schema.isBetweenLength(1, 1, {
+      message: "must hold exactly one feature",
       description: "The chosen feature: exactly one"
     })
   )
@@ -29,7 +29,7 @@ export const chosenFeature = (selection: ProductSelection) => selection.features
 /** The product selection as responses echo it: parameters in their string form, defaults filled in. */
 export const ProductEcho = Schema.Struct({
   product_name: Schema.String,
-  parameters: Schema.Record({ key: Schema.String, value: Schema.String }),
+  parameters: Schema.Record(Schema.String, Schema.String),
   features: Schema.Array(Schema.Struct({ name: Schema.String }))
 })
 export type ProductEcho = typeof ProductEcho.Type

@@ -16,8 +16,8 @@ const VEHICLE_USAGE_CODES = {
   "godstransport_privat/erhverv": "43"
 } as const satisfies Record<VehicleUsage, string>
 
-export const VehicleTypeCode = Schema.Literal(...Object.values(VEHICLE_TYPE_CODES))
-export const VehicleUsageCode = Schema.Literal(...Object.values(VEHICLE_USAGE_CODES))
+export const VehicleTypeCode = Schema.Literals(Object.values(VEHICLE_TYPE_CODES))
+export const VehicleUsageCode = Schema.Literals(Object.values(VEHICLE_USAGE_CODES))
 
 export const vehicleTypeCode = (vehicleType: VehicleType) => VEHICLE_TYPE_CODES[vehicleType]
 export const vehicleUsageCode = (usage: VehicleUsage) => VEHICLE_USAGE_CODES[usage]

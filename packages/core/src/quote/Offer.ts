@@ -2,7 +2,7 @@
  * A price offer (spec §2.6): anonymous, from product parameters alone, not
  * stored. The request carries only the product selection.
  */
-import { Either, Schema } from "effect"
+import { Result, Schema } from "effect"
 import type { CalendarDate } from "../input/CalendarDate.js"
 import { decodeAll, rawAt } from "../input/Decoding.js"
 import { constraintViolationOf, type ConstraintViolation } from "../Errors.js"
@@ -15,11 +15,10 @@ import type { PriceComputation } from "../pricing/PricingPlan.js"
 
 /** What an offer accepts and ignores: a quote request's `policy` and `agent`, so one body serves both endpoints. */
 const IgnoredByOffers = (member: string) =>
-  Schema.optionalWith(
-    Schema.Unknown.annotations({
+  Schema.optionalKey(
+    Schema.Unknown.annotate({
       description: `Accepted and ignored: the quote request's ${member}, so one body serves offers and quotes. An offer needs only the product (spec §4).`
-    }),
-    { exact: true }
+    })
   )
 
 /** `POST /insurance/car/offers` body: the product selection; a quote request's policy and agent may come along. */
@@ -58,16 +57,16 @@ export const offerOf = (request: OfferRequest, price: PriceComputation): PriceOf
 export const decodeOfferRequest = (
   input: unknown,
   pricingDate: CalendarDate
-): Either.Either<OfferRequest, ConstraintViolation> => {
+): Result.Result<OfferRequest, ConstraintViolation> => {
   const accepted = acceptOfferRequest(input, pricingDate)
-  if (accepted !== undefined) return Either.right(accepted)
+  if (accepted !== undefined) return Result.succeed(accepted)
   const decoded = decodeAll(OfferRequest, input)
   const violations = [
-    ...(Either.isLeft(decoded) ? decoded.left : []),
+    ...(Result.isFailure(decoded) ? decoded.failure : []),
     ...checkDriverAge(rawAt(input, "product", "parameters"), pricingDate, "product.parameters")
   ]
   const failure = constraintViolationOf(violations)
-  return failure !== undefined ? Either.left(failure) : Either.right(Either.getOrThrow(decoded))
+  return failure !== undefined ? Result.fail(failure) : Result.succeed(Result.getOrThrow(decoded))
 }
 
 const OFFER_MEMBERS: ReadonlySet<string> = new Set(Object.keys(OfferRequest.fields))

@@ -8,7 +8,7 @@ import { Schema } from "effect"
 import type { Violation } from "../Errors.js"
 import { isCprNumber, isCvrNumber, isPostalCode } from "./IdentityNumbers.js"
 import { POLICY_HOLDERS, type PartyKind } from "../product/Parameters.js"
-import { CheckedString, Flag, optionalString, RequestArray, RequestObject, Text } from "../input/Fields.js"
+import { CheckedString, Flag, optionalString, RequestArray, RequestObject, rule, Text } from "../input/Fields.js"
 
 export const ROLES = ["policy_holder", "vehicle_user", "vehicle_owner"] as const
 export type Role = (typeof ROLES)[number]
@@ -31,14 +31,19 @@ export const Organization = RequestObject({
   cvr_number: CvrNumber
 })
 
-export const PostalCode = Schema.Number.annotations({ message: () => "must be an integer" }).pipe(
-  Schema.filter((value) => Number.isInteger(value) || "must be an integer"),
-  Schema.filter((value) => isPostalCode(value) || "must be a Danish postal code, 0555–9990"),
-  Schema.annotations({ jsonSchema: { type: "integer", minimum: 555, maximum: 9990 } })
+export const PostalCode = Schema.Number.annotate({ message: "must be an integer" }).check(
+  // finite first, as Effect's own number schemas say, so that a document shows a plain integer
+  Schema.isFinite({ message: "must be an integer" }).abort(),
+  rule((value: number) => Number.isInteger(value) || "must be an integer", {
+    toJsonSchema: () => ({ type: "integer" })
+  }),
+  rule((value: number) => isPostalCode(value) || "must be a Danish postal code, 0555–9990", {
+    toJsonSchema: () => ({ minimum: 555, maximum: 9990 })
+  })
 )
 
 export const Address = RequestObject({
-  protected: Schema.optionalWith(Flag, { exact: true }),
+  protected: Schema.optionalKey(Flag),
   street: Text(100),
   house_number: Text(10),
   floor: optionalString(Text(10), { maxLength: 10 }),
@@ -63,31 +68,28 @@ const Email = CheckedString((value) => value.length <= 254 && EMAIL_FORM.test(va
 
 /** A party as a quote request carries it and the quote registers it. */
 export const Party = RequestObject({
-  policy_holder: Schema.optionalWith(Flag, { exact: true }),
-  vehicle_owner: Schema.optionalWith(Flag, { exact: true }),
-  vehicle_user: Schema.optionalWith(Flag, { exact: true }),
-  person: Schema.optionalWith(Person, { exact: true }),
-  organization: Schema.optionalWith(Organization, { exact: true }),
+  policy_holder: Schema.optionalKey(Flag),
+  vehicle_owner: Schema.optionalKey(Flag),
+  vehicle_user: Schema.optionalKey(Flag),
+  person: Schema.optionalKey(Person),
+  organization: Schema.optionalKey(Organization),
   phone: optionalString(Phone, {
     maxLength: 20,
     pattern: PHONE_FORM.source,
     description: "A phone number: digits, spaces and an optional leading +"
   }),
   email: optionalString(Email, { maxLength: 254, pattern: EMAIL_FORM.source, description: "An e-mail address" }),
-  address: Schema.optionalWith(Address, { exact: true })
+  address: Schema.optionalKey(Address)
 })
 export type Party = typeof Party.Type
 
 export const MAX_PARTIES = 10
 
-const partiesCount = {
-  message: () => `must hold 1 to ${MAX_PARTIES} parties`,
-  description: `The parties of the policy: 1 to ${MAX_PARTIES}`
-}
+const partiesCount = `must hold 1 to ${MAX_PARTIES} parties`
 
-export const Parties = RequestArray(Party).pipe(
-  Schema.minItems(1, partiesCount),
-  Schema.maxItems(MAX_PARTIES, partiesCount)
+export const Parties = RequestArray(Party).check(
+  Schema.isMinLength(1, { message: partiesCount, description: `The parties of the policy: 1 to ${MAX_PARTIES}` }),
+  Schema.isMaxLength(MAX_PARTIES, { message: partiesCount })
 )
 
 /** The role parameters a quote's parties must match. */

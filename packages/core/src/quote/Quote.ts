@@ -16,9 +16,9 @@ import { vehicleTypeCode, VehicleTypeCode, vehicleUsageCode, VehicleUsageCode } 
 export const QuotePrice = Schema.Struct({
   amount: Schema.Int,
   currency: Schema.Literal("DKK"),
-  payments_per_year: Schema.Literal(1, 12),
+  payments_per_year: Schema.Literals([1, 12]),
   /** The charges per payment, kroner with two decimals: skadesforsikringsafgift, garantifondsbidrag, miljøbidrag. */
-  details: Schema.Record({ key: Schema.String, value: Schema.String })
+  details: Schema.Record(Schema.String, Schema.String)
 })
 export type QuotePrice = typeof QuotePrice.Type
 
@@ -44,7 +44,7 @@ export const QuotePolicy = Schema.Struct({
   insurable_object: Schema.Struct({ vehicle: QuotedVehicle }),
   parties: Schema.Array(Party),
   coverages: Schema.Array(Coverage),
-  insurer: Schema.optionalWith(Insurer, { exact: true })
+  insurer: Schema.optionalKey(Insurer)
 })
 
 /** A quote awaiting activation (spec §2.9): the answer of create, and of retrieve before activation. */
@@ -66,7 +66,7 @@ export type Quote = typeof Quote.Type
  */
 export const ActivatedQuote = Schema.Struct({
   ...Quote.fields,
-  polices: Schema.Array(QuotePolicy).annotations({
+  polices: Schema.Array(QuotePolicy).annotate({
     description:
       "The same policies as `policies`, under the spelling of the specification's activated example (spec §2.10)"
   }),

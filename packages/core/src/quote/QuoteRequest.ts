@@ -1,7 +1,7 @@
 /**
  * The quote request (spec §2.8): product, policy (vehicle and parties) and agent.
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
 import { decodeAll, rawAt } from "../input/Decoding.js"
 import { constraintViolationOf, type ConstraintViolation, type Violation } from "../Errors.js"
@@ -83,15 +83,15 @@ const checkEffectiveDate = (rawDate: unknown, pricingDate: CalendarDate): Array<
 export const decodeQuoteRequest = (
   input: unknown,
   pricingDate: CalendarDate
-): Either.Either<QuoteRequest, ConstraintViolation> => {
+): Result.Result<QuoteRequest, ConstraintViolation> => {
   const decoded = decodeAll(QuoteRequest, input)
   const rawParameters = rawAt(input, "product", "parameters")
   const violations = [
-    ...(Either.isLeft(decoded) ? decoded.left : []),
+    ...(Result.isFailure(decoded) ? decoded.failure : []),
     ...checkDriverAge(rawParameters, pricingDate, "product.parameters"),
     ...checkEffectiveDate(rawAt(input, "policy", "expected_effective_at"), pricingDate),
     ...checkRoles(rawParameters, rawAt(input, "policy", "parties"))
   ]
   const failure = constraintViolationOf(violations)
-  return failure !== undefined ? Either.left(failure) : Either.right(Either.getOrThrow(decoded))
+  return failure !== undefined ? Result.fail(failure) : Result.succeed(Result.getOrThrow(decoded))
 }

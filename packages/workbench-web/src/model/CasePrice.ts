@@ -5,7 +5,7 @@
  * as `priceCase` chooses it, and the tariff's pricing plan for the worksheet.
  */
 import { CalendarDate, Offer, Pricing, RatingWorksheet, Tariff } from "@kasko/core/actuarial"
-import { Either } from "effect"
+import { Result } from "effect"
 import { sentParameters, type CaseInput } from "./CaseInput.js"
 
 export interface FieldViolation {
@@ -41,16 +41,16 @@ export const priceCaseInput = (input: CaseInput, tariffs: ReadonlyArray<Tariff.T
     },
     input.pricing_date
   )
-  if (Either.isLeft(request)) {
+  if (Result.isFailure(request)) {
     return {
       _tag: "Rejected",
-      violations: request.left.violations.map((violation) => ({
+      violations: request.failure.violations.map((violation) => ({
         field: formFieldOf(violation.field),
         message: violation.message
       }))
     }
   }
-  const selection = request.right.product
+  const selection = request.success.product
   const tariff =
     tariffs.length === 1 ? tariffs[0] : Tariff.tariffInForce(tariffs, selection.product_name, input.pricing_date)
   if (tariff === undefined || tariff.product_name !== selection.product_name) {

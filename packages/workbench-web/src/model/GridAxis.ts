@@ -4,7 +4,7 @@
  * (The command's own parser lives in PriceGrid.ts beside the Vega chart,
  * which a browser bundle must not pull in; this one reads the same syntax.)
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { PARAMETER_DEFINITIONS } from "./CaseInput.js"
 
 export interface GridAxis {
@@ -16,19 +16,19 @@ export interface GridAxis {
 export const MAX_GRID_CELLS = 2_500
 
 /** The values an axis text stands for, or why it stands for none. */
-export const parseAxisValues = (text: string): Either.Either<ReadonlyArray<string>, string> => {
+export const parseAxisValues = (text: string): Result.Result<ReadonlyArray<string>, string> => {
   const stepped = /^\s*(\d+)\s*:\s*(\d+)\s*:\s*(\d+)\s*$/.exec(text)
   if (stepped === null) {
     const values = text
       .split(",")
       .map((value) => value.trim())
       .filter((value) => value !== "")
-    return values.length === 0 ? Either.left("give from:to:step or a list v1,v2,…") : Either.right(values)
+    return values.length === 0 ? Result.fail("give from:to:step or a list v1,v2,…") : Result.succeed(values)
   }
   const [from, to, step] = stepped.slice(1).map(Number) as [number, number, number]
-  if (step <= 0 || to < from) return Either.left("from ≤ to and a positive step, please")
-  if ((to - from) / step > 200) return Either.left("at most 200 steps")
-  return Either.right(
+  if (step <= 0 || to < from) return Result.fail("from ≤ to and a positive step, please")
+  if ((to - from) / step > 200) return Result.fail("at most 200 steps")
+  return Result.succeed(
     Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, index) => String(from + index * step))
   )
 }

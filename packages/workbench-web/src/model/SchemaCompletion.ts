@@ -7,7 +7,7 @@
  * that instruction's `params`).
  */
 import type { SyntaxNode, Tree } from "@lezer/common"
-import type { SchemaAST } from "effect"
+import { SchemaAST } from "effect"
 import {
   arrayElements,
   objectProperties,
@@ -36,26 +36,34 @@ export interface Completion {
   readonly options: ReadonlyArray<CompletionOption>
 }
 
-/** Unions, recursion, refinements and transformations opened up to the shapes an actual value can have. */
+/** Unions and recursion opened up to the shapes an actual value can have, on the encoded side. */
 const shapesOf = (ast: SchemaAST.AST, seen: Set<SchemaAST.AST> = new Set()): Array<SchemaAST.AST> => {
-  if (seen.has(ast)) return []
-  seen.add(ast)
-  switch (ast._tag) {
+  // memoized, and the identity on an AST already encoded
+  const encoded = SchemaAST.toEncoded(ast)
+  if (seen.has(encoded)) return []
+  seen.add(encoded)
+  switch (encoded._tag) {
     case "Union":
-      return ast.types.flatMap((member) => shapesOf(member, seen))
+      return encoded.types.flatMap((member) => shapesOf(member, seen))
     case "Suspend":
-      return shapesOf(ast.f(), seen)
-    case "Refinement":
-      return shapesOf(ast.from, seen)
-    case "Transformation":
-      return shapesOf(ast.from, seen)
+      return shapesOf(encoded.thunk(), seen)
     default:
-      return [ast]
+      return [encoded]
   }
 }
 
-const literalsOf = (ast: SchemaAST.AST): Array<SchemaAST.LiteralValue> =>
-  shapesOf(ast).flatMap((shape) => (shape._tag === "Literal" ? [shape.literal] : []))
+/** The one value a shape allows, if it allows only one (`null` is a node of its own). */
+const literalOf = (shape: SchemaAST.AST): { readonly value: SchemaAST.LiteralValue | null } | undefined => {
+  if (shape._tag === "Literal") return { value: shape.literal }
+  if (shape._tag === "Null") return { value: null }
+  return undefined
+}
+
+const literalsOf = (ast: SchemaAST.AST): Array<SchemaAST.LiteralValue | null> =>
+  shapesOf(ast).flatMap((shape) => {
+    const literal = literalOf(shape)
+    return literal === undefined ? [] : [literal.value]
+  })
 
 /** Whether a plain value written in the document is one of the shapes. */
 const primitiveFits = (value: JsonPrimitive, shapes: ReadonlyArray<SchemaAST.AST>): boolean =>
@@ -63,14 +71,16 @@ const primitiveFits = (value: JsonPrimitive, shapes: ReadonlyArray<SchemaAST.AST
     switch (shape._tag) {
       case "Literal":
         return shape.literal === value
-      case "StringKeyword":
+      case "Null":
+        return value === null
+      case "String":
         return typeof value === "string"
-      case "NumberKeyword":
+      case "Number":
         return typeof value === "number"
-      case "BooleanKeyword":
+      case "Boolean":
         return typeof value === "boolean"
-      case "TypeLiteral":
-      case "TupleType":
+      case "Objects":
+      case "Arrays":
         return false
       default:
         return true
@@ -81,14 +91,15 @@ const primitiveFits = (value: JsonPrimitive, shapes: ReadonlyArray<SchemaAST.AST
 const containerFits = (container: "Object" | "Array", shapes: ReadonlyArray<SchemaAST.AST>): boolean =>
   shapes.some((shape) => {
     switch (shape._tag) {
-      case "TypeLiteral":
+      case "Objects":
         return container === "Object"
-      case "TupleType":
+      case "Arrays":
         return container === "Array"
       case "Literal":
-      case "StringKeyword":
-      case "NumberKeyword":
-      case "BooleanKeyword":
+      case "Null":
+      case "String":
+      case "Number":
+      case "Boolean":
         return false
       default:
         return true
@@ -102,7 +113,7 @@ const containerFits = (container: "Object" | "Array", shapes: ReadonlyArray<Sche
  */
 const agreeing = (shapes: ReadonlyArray<SchemaAST.AST>, written: WrittenProperties): Array<SchemaAST.AST> => {
   const fits = shapes.filter((shape) => {
-    if (shape._tag !== "TypeLiteral") return false
+    if (shape._tag !== "Objects") return false
     const declared = new Set(shape.propertySignatures.map((signature) => String(signature.name)))
     if (shape.indexSignatures.length === 0 && [...written.names].some((name) => !declared.has(name))) return false
     return shape.propertySignatures.every((signature) => {
@@ -128,13 +139,13 @@ export const shapesAt = (
   for (const step of path) {
     if (node?.name === "Object") shapes = agreeing(shapes, writtenProperties(node, doc))
     shapes = shapes.flatMap((shape): Array<SchemaAST.AST> => {
-      if (shape._tag === "TypeLiteral" && typeof step === "string") {
+      if (shape._tag === "Objects" && typeof step === "string") {
         const signature = shape.propertySignatures.find((candidate) => candidate.name === step)
         if (signature !== undefined) return shapesOf(signature.type)
         return shape.indexSignatures.flatMap((index) => shapesOf(index.type))
       }
-      if (shape._tag === "TupleType" && typeof step === "number") {
-        const element = shape.elements[step]?.type ?? shape.rest[0]?.type
+      if (shape._tag === "Arrays" && typeof step === "number") {
+        const element = shape.elements[step] ?? shape.rest[0]
         return element === undefined ? [] : shapesOf(element)
       }
       return []
@@ -163,18 +174,20 @@ export const describeShape = (ast: SchemaAST.AST): string => {
     return literals.map((literal) => JSON.stringify(literal)).join(" | ")
   const names = shapes.map((shape) => {
     switch (shape._tag) {
-      case "StringKeyword":
+      case "String":
         return "string"
-      case "NumberKeyword":
+      case "Number":
         return "number"
-      case "BooleanKeyword":
+      case "Boolean":
         return "boolean"
-      case "TypeLiteral":
+      case "Objects":
         return "object"
-      case "TupleType":
+      case "Arrays":
         return "array"
       case "Literal":
         return JSON.stringify(shape.literal)
+      case "Null":
+        return "null"
       default:
         return shape._tag
     }
@@ -190,7 +203,7 @@ const propertyOptions = (
   // a name several union members declare gets every description it has in them
   const signatures = new Map<string, Array<SchemaAST.PropertySignature>>()
   for (const shape of shapes) {
-    if (shape._tag !== "TypeLiteral") continue
+    if (shape._tag !== "Objects") continue
     for (const signature of shape.propertySignatures) {
       const name = String(signature.name)
       if (!present.has(name)) signatures.set(name, [...(signatures.get(name) ?? []), signature])
@@ -200,7 +213,7 @@ const propertyOptions = (
   return [...signatures].map(([name, declared]) => ({
     label: JSON.stringify(name),
     apply: `${JSON.stringify(name)}${withColon ? ": " : ""}`,
-    detail: `${declared.every((signature) => signature.isOptional) ? "optional " : ""}${[...new Set(declared.map((signature) => describeShape(signature.type)))].join(" | ")}`,
+    detail: `${declared.every((signature) => SchemaAST.isOptional(signature.type)) ? "optional " : ""}${[...new Set(declared.map((signature) => describeShape(signature.type)))].join(" | ")}`,
     type: "property"
   }))
 }
@@ -208,11 +221,12 @@ const propertyOptions = (
 const valueOptions = (shapes: ReadonlyArray<SchemaAST.AST>): Array<CompletionOption> => {
   const options = new Map<string, CompletionOption>()
   for (const shape of shapes) {
-    if (shape._tag === "Literal") {
-      const text = JSON.stringify(shape.literal)
+    const literal = literalOf(shape)
+    if (literal !== undefined) {
+      const text = JSON.stringify(literal.value)
       options.set(text, { label: text, apply: text, detail: "allowed value", type: "enum" })
     }
-    if (shape._tag === "BooleanKeyword") {
+    if (shape._tag === "Boolean") {
       for (const text of ["true", "false"])
         options.set(text, { label: text, apply: text, detail: "boolean", type: "keyword" })
     }

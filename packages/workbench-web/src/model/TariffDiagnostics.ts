@@ -7,7 +7,7 @@
 import type { SyntaxNode, Tree } from "@lezer/common"
 import { Decoding, Tariff } from "@kasko/core/actuarial"
 import { lintTariff } from "@kasko/workbench/browser"
-import { Either, ParseResult, Schema } from "effect"
+import { Formatter, Result, Schema, SchemaAST, SchemaIssue } from "effect"
 import {
   arrayElements,
   nodeAt,
@@ -26,7 +26,91 @@ export interface TariffDiagnostic {
   readonly message: string
 }
 
-const decodeTariff = Schema.decodeUnknownEither(Tariff.Tariff, { errors: "all", onExcessProperty: "error" })
+// the input is reported so that a message can say what was written
+const decodeTariff = Schema.decodeUnknownResult(Tariff.Tariff, {
+  errors: "all",
+  onExcessProperty: "error",
+  reportInput: true
+})
+
+interface Problem {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+  readonly unexpectedKey: boolean
+}
+
+/** Effect 3's wording, which the editor's messages keep: `Expected "DKK", actual "EUR"`. */
+const withActual = (expected: string, issue: SchemaIssue.Issue): string =>
+  SchemaIssue.hasInput(issue) ? `${expected}, actual ${Formatter.format(issue.input)}` : expected
+
+const expectedOf = (ast: SchemaAST.AST): string => SchemaIssue.defaultLeafHook(new SchemaIssue.InvalidType(ast))
+
+/**
+ * A union of objects told apart by a literal property (an instruction's `type`)
+ * that the input has wrong or lacks: the problem is that property, not the whole object.
+ */
+const wrongTag = (
+  union: SchemaAST.AST,
+  issue: SchemaIssue.Issue,
+  path: ReadonlyArray<PropertyKey>
+): Array<Problem> | undefined => {
+  if (union._tag !== "Union" || !SchemaIssue.hasInput(issue)) return undefined
+  const input = issue.input
+  const members = union.types.filter(SchemaAST.isObjects)
+  if (members.length !== union.types.length || typeof input !== "object" || input === null) return undefined
+  for (const { name } of members[0]?.propertySignatures ?? []) {
+    const tags = members.flatMap((member) => {
+      const type = member.propertySignatures.find((signature) => signature.name === name)?.type
+      return type?._tag === "Literal" ? [JSON.stringify(type.literal)] : []
+    })
+    if (tags.length < members.length) continue
+    const message = Object.hasOwn(input, name)
+      ? `Expected ${tags.join(" | ")}, actual ${Formatter.format(Reflect.get(input, name))}`
+      : "is missing"
+    return [{ path: [...path, name], message, unexpectedKey: false }]
+  }
+  return undefined
+}
+
+/** Every problem of a decode, at its path, worded as the editor shows it. */
+const problemsOf = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, message?: string): Array<Problem> => {
+  const problem = (text: string, unexpectedKey = false) => [{ path, message: message ?? text, unexpectedKey }]
+  switch (issue._tag) {
+    case "Pointer":
+      return problemsOf(issue.issue, [...path, ...issue.path], message)
+    case "Encoding":
+      return problemsOf(issue.issue, path, message)
+    case "Composite":
+      return issue.issues.flatMap((inner) => problemsOf(inner, path, message))
+    case "AnyOf":
+      if (issue.issues.length > 0) return issue.issues.flatMap((inner) => problemsOf(inner, path, message))
+      return wrongTag(issue.ast, issue, path) ?? problem(withActual(expectedOf(issue.ast), issue))
+    case "Filter": {
+      const expected = issue.filter.annotations?.expected
+      const filterMessage =
+        SchemaIssue.defaultCheckHook(issue) ??
+        (typeof expected === "string" ? withActual(`Expected ${expected}`, issue) : undefined)
+      return problemsOf(issue.issue, path, message ?? filterMessage)
+    }
+    case "MissingKey":
+      return problem("is missing")
+    case "UnexpectedKey":
+      return problem(
+        SchemaAST.isObjects(issue.ast)
+          ? `is unexpected, expected: ${issue.ast.propertySignatures.map(({ name }) => JSON.stringify(String(name))).join(" | ")}`
+          : "is unexpected",
+        true
+      )
+    case "InvalidType":
+      return problem(
+        typeof issue.ast.annotations?.message === "string"
+          ? issue.ast.annotations.message
+          : withActual(expectedOf(issue.ast), issue)
+      )
+    default:
+      return problem(SchemaIssue.defaultLeafHook(issue))
+  }
+}
 
 /** The name of the property holding a value, or the value's first character: a short mark rather than a whole object. */
 const markOf = (node: SyntaxNode): { from: number; to: number } => {
@@ -77,11 +161,11 @@ export const tariffDiagnostics = (tree: Tree, doc: string): Array<TariffDiagnost
     return []
   }
   const decoded = decodeTariff(document)
-  if (Either.isLeft(decoded)) {
-    return ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((issue) => ({
-      ...locate(tree, doc, issue.path as JsonPath, issue._tag === "Unexpected"),
+  if (Result.isFailure(decoded)) {
+    return problemsOf(decoded.failure.issue, []).map((problem) => ({
+      ...locate(tree, doc, problem.path as JsonPath, problem.unexpectedKey),
       severity: "error",
-      message: `${Decoding.fieldPath(issue.path) || "tariff"}: ${issue.message}`
+      message: `${Decoding.fieldPath(problem.path) || "tariff"}: ${problem.message}`
     }))
   }
   const loaded = tariffVersionOf("editor", doc)

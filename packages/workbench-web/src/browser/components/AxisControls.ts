@@ -2,7 +2,7 @@
  * The two axes of a grid: which parameter each runs over and its values,
  * written as `kasko price-grid --x/--y` takes them.
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { PARAMETER_DEFINITIONS } from "../../model/CaseInput.js"
 import { defaultAxisText, MAX_GRID_CELLS, parseAxisValues, type GridAxis } from "../../model/GridAxis.js"
 import type { App } from "../App.js"
@@ -18,17 +18,17 @@ export interface AxisControlsOptions {
 }
 
 /** Both axes, when both are valid and the grid is not too large; else what is wrong. */
-export const axesOf = (x: AxisInput, y: AxisInput): Either.Either<readonly [GridAxis, GridAxis], string> => {
-  if (x.parameter === y.parameter) return Either.left("the two axes need two different parameters")
+export const axesOf = (x: AxisInput, y: AxisInput): Result.Result<readonly [GridAxis, GridAxis], string> => {
+  if (x.parameter === y.parameter) return Result.fail("the two axes need two different parameters")
   const xValues = parseAxisValues(x.values)
   const yValues = parseAxisValues(y.values)
-  if (Either.isLeft(xValues)) return Either.left(`x axis: ${xValues.left}`)
-  if (Either.isLeft(yValues)) return Either.left(`y axis: ${yValues.left}`)
-  if (xValues.right.length * yValues.right.length > MAX_GRID_CELLS)
-    return Either.left(`at most ${MAX_GRID_CELLS} cells, please`)
-  return Either.right([
-    { parameter: x.parameter, values: xValues.right },
-    { parameter: y.parameter, values: yValues.right }
+  if (Result.isFailure(xValues)) return Result.fail(`x axis: ${xValues.failure}`)
+  if (Result.isFailure(yValues)) return Result.fail(`y axis: ${yValues.failure}`)
+  if (xValues.success.length * yValues.success.length > MAX_GRID_CELLS)
+    return Result.fail(`at most ${MAX_GRID_CELLS} cells, please`)
+  return Result.succeed([
+    { parameter: x.parameter, values: xValues.success },
+    { parameter: y.parameter, values: yValues.success }
   ] as const)
 }
 

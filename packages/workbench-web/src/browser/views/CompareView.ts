@@ -7,7 +7,7 @@
 import { ProductCatalogue, type Tariff } from "@kasko/core/actuarial"
 import { diffReport, diffTariffs, type GoldenCase } from "@kasko/workbench/browser"
 import { stringify } from "csv-stringify/sync"
-import { Either } from "effect"
+import { Result } from "effect"
 import { changeCellsCsv, changeGridCells, type ChangeCell } from "../../model/ChangeGridCells.js"
 import { versionsOf } from "../../model/TariffVersion.js"
 import type { App } from "../App.js"
@@ -132,13 +132,13 @@ export const renderCompareView = (app: App): HTMLElement => {
   const drawChart = (form: CaseForm) => {
     const pair = chosen()
     const axes = axesOf(app.state.x, app.state.y)
-    if (pair === undefined || Either.isLeft(axes)) {
-      problem.textContent = pair === undefined ? "" : Either.isLeft(axes) ? axes.left : ""
+    if (pair === undefined || Result.isFailure(axes)) {
+      problem.textContent = pair === undefined ? "" : Result.isFailure(axes) ? axes.failure : ""
       replaceChildren(chart)
       return
     }
     problem.textContent = ""
-    const [x, y] = axes.right
+    const [x, y] = axes.success
     const base = app.state.case
     const cells = changeGridCells(base, x, y, pair[0], pair[1])
     const first = cells[0]?.new

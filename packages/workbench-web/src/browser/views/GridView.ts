@@ -4,7 +4,7 @@
  * with the arrow keys) shows its worksheet. The numbers are those of
  * `kasko price-grid`, and so is the CSV export.
  */
-import { Either } from "effect"
+import { Result } from "effect"
 import { gridCellsCsv, priceGridCells, type PricedCell } from "../../model/PriceGridCells.js"
 import type { App } from "../App.js"
 import { axesOf, axisControls } from "../components/AxisControls.js"
@@ -35,12 +35,12 @@ export const renderGridView = (app: App): HTMLElement => {
 
   const drawGrid = (form: CaseForm) => {
     const axes = axesOf(app.state.x, app.state.y)
-    if (Either.isLeft(axes)) {
-      problem.textContent = axes.left
+    if (Result.isFailure(axes)) {
+      problem.textContent = axes.failure
       return
     }
     problem.textContent = ""
-    const [x, y] = axes.right
+    const [x, y] = axes.success
     const base = app.state.case
     const cells = priceGridCells(base, x, y, app.tariffsFor())
     // a violation every cell shares belongs to the form's fields; the rest show per cell

@@ -62,6 +62,9 @@ class RequestRefused extends Data.TaggedError("RequestRefused")<{ readonly answe
 
 const MINUTE = 60_000
 const AUTHENTICATION_SPAN = "kasko.authenticate"
+
+/** Request spans skip Effect's stack capture (an Error per span); trace exporters do not read it. */
+const NO_STACK = { captureStackTrace: false } as const
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
 export const problemAnswer = (answer: ProblemAnswer): Answer => ({
@@ -119,7 +122,7 @@ const admit = (exchange: Exchange, scope: Authentication.Scope, settings: Progra
       subscriptionKey: headers["ocp-apim-subscription-key"] as string | undefined
     }
     const principal = yield* authentication.authenticate(credentials, scope).pipe(
-      settings.tracing ? Effect.withSpan(AUTHENTICATION_SPAN) : (effect) => effect,
+      settings.tracing ? Effect.withSpan(AUTHENTICATION_SPAN, undefined, NO_STACK) : (effect) => effect,
       withinBudget(exchange.budget, settings.budgetMillis),
       Effect.tapError((error) =>
         error._tag === "AuthenticationRefused"
@@ -233,15 +236,19 @@ const inRequestSpan = (
     span.attribute("http.response.status_code", answer.status)
     return answer
   }).pipe(
-    Effect.withSpan(`${operation.method.toUpperCase()} ${operation.path}`, {
-      kind: "server",
-      ...(parent === undefined ? {} : { parent }),
-      attributes: {
-        "http.request.method": operation.method.toUpperCase(),
-        "http.route": operation.path,
-        "kasko.operation": operation.operationId,
-        "kasko.request_id": exchange.requestId
-      }
-    })
+    Effect.withSpan(
+      `${operation.method.toUpperCase()} ${operation.path}`,
+      {
+        kind: "server",
+        ...(parent === undefined ? {} : { parent }),
+        attributes: {
+          "http.request.method": operation.method.toUpperCase(),
+          "http.route": operation.path,
+          "kasko.operation": operation.operationId,
+          "kasko.request_id": exchange.requestId
+        }
+      },
+      NO_STACK
+    )
   )
 }

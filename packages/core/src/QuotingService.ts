@@ -47,6 +47,9 @@ export const getProduct = (productName: string): Effect.Effect<ProductDefinition
  */
 export const PRICING_SPAN = "kasko.pricing"
 
+/** Request-path spans skip Effect's stack capture (an Error per span), which nothing exported would read. */
+const NO_STACK = { captureStackTrace: false } as const
+
 /** The span a quote request's decoding runs in. */
 export const DECODING_SPAN = "kasko.decode"
 
@@ -82,7 +85,7 @@ const pricedOfferRequest = (
           Effect.map(priceSelection(book, request.product, pricingDate), (computed) => ({ request, price: computed }))
       })
     })
-  ).pipe(Effect.withSpan(PRICING_SPAN))
+  ).pipe(Effect.withSpan(PRICING_SPAN, undefined, NO_STACK))
 
 /** The rating worksheet behind the price of an offer request `{product}`: every line, loading, charge and rounding. */
 export const explainPrice = (
@@ -123,9 +126,13 @@ export const createQuote = (
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const pricingDate = calendarDateOfMillis(now)
-    const request = yield* Effect.withSpan(Effect.fromResult(decodeQuoteRequest(input, pricingDate)), DECODING_SPAN)
+    const request = yield* Effect.withSpan(
+      Effect.fromResult(decodeQuoteRequest(input, pricingDate)),
+      DECODING_SPAN,
+      NO_STACK
+    )
     const worksheet = worksheetOf(
-      yield* Effect.withSpan(priceSelection(yield* TariffBook, request.product, pricingDate), PRICING_SPAN)
+      yield* Effect.withSpan(priceSelection(yield* TariffBook, request.product, pricingDate), PRICING_SPAN, NO_STACK)
     )
     const ids = yield* IdGenerator
     const quote = quoteOf(request, worksheet, { quote_id: yield* ids.quoteId, policy_number: yield* ids.policyNumber })

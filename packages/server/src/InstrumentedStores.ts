@@ -17,17 +17,20 @@ type StoreServices =
   | EventOutbox.EventOutbox
   | WebhookSubscriptions.WebhookSubscriptions
 
+/** Store spans skip Effect's stack capture: one Error per store call, on every request. */
+const NO_STACK = { captureStackTrace: false } as const
+
 /** Each of a store's operations (functions answering an Effect, or Effects) run in a span of its own. */
 const inSpans = <S extends object>(store: S, storeName: string): S =>
   Object.fromEntries(
     Object.entries(store).map(([operation, member]) => {
       const span = `${STORE_SPAN_PREFIX}${storeName}.${operation}`
-      if (Effect.isEffect(member)) return [operation, Effect.withSpan(member, span)]
+      if (Effect.isEffect(member)) return [operation, Effect.withSpan(member, span, NO_STACK)]
       if (typeof member === "function")
         return [
           operation,
           (...args: Array<unknown>) =>
-            Effect.withSpan((member as (...a: Array<unknown>) => Effect.Effect<unknown>)(...args), span)
+            Effect.withSpan((member as (...a: Array<unknown>) => Effect.Effect<unknown>)(...args), span, NO_STACK)
         ]
       return [operation, member]
     })

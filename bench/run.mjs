@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { cpus } from "node:os"
 import { join } from "node:path"
 import { runCoreBench } from "./core.mjs"
+import { runDecoderBench } from "./decoder.mjs"
 import { runHttpBench } from "./http.mjs"
 import { runMemoryBench } from "./memory.mjs"
 import { runObservabilityBench } from "./observability.mjs"
@@ -86,6 +87,12 @@ printTable(
   observability.http
 )
 
+const decoders = runDecoderBench()
+printTable(
+  "9. Decoding a valid request: kasko's CompiledDecoder against Effect 4's Schema parser, interpreted and JIT-compiled (µs per decode, medians of interleaved rounds)",
+  decoders
+)
+
 const results = {
   measured_at: new Date().toISOString(),
   seconds: Math.round((Date.now() - started) / 1000),
@@ -98,7 +105,8 @@ const results = {
   workbench,
   webhooks,
   webhooks_hanging_endpoints: hanging,
-  observability
+  observability,
+  decoders
 }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })

@@ -52,14 +52,14 @@ export const runDecoderBench = () => {
     return decode
   })
   for (let round = 0; round < ROUNDS; round += 1) {
-    cases.forEach(({ input }, index) => times[index].kasko.push(timeOf(kaskoSides[index], input)))
-    effectParserTimes().forEach((time, index) => times[index].effect.push(time))
+    for (const [index, { input }] of cases.entries()) times[index].kasko.push(timeOf(kaskoSides[index], input))
+    for (const [index, time] of effectParserTimes().entries()) times[index].effect.push(time)
     const jit = JSON.parse(
       execFileSync(process.execPath, ["--import", JIT_ENABLED, new URL(import.meta.url).pathname, "--jit"], {
         encoding: "utf8"
       })
     )
-    jit.forEach((time, index) => times[index].effectJit.push(time))
+    for (const [index, time] of jit.entries()) times[index].effectJit.push(time)
   }
   return cases.map(({ name }, index) => {
     const kasko = median(times[index].kasko)

@@ -25,7 +25,7 @@ export {
   type Violation
 } from "./Errors.js"
 
-// The ports: each a Context.Tag an adapter (or the core itself) provides.
+// The ports: each a Context.Service an adapter (or the core itself) provides.
 export * as Authentication from "./ports/Authentication.js"
 export * as EventOutbox from "./ports/EventOutbox.js"
 export * as IdGenerator from "./ports/IdGenerator.js"

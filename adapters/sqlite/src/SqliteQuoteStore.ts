@@ -91,23 +91,46 @@ export const makeQuoteStore = (
   const storeAll = database.transaction((group: ReadonlyArray<Waiting>) => group.map(storeOne))
 
   let waiting: Array<Waiting> = []
+  /** Each quote's outcome: the group in one transaction, or, when that fails, one transaction each. */
+  const commitGroup = (
+    group: ReadonlyArray<Waiting>
+  ): { readonly together: boolean; readonly outcomes: Array<Effect.Effect<Earlier, StorageUnavailable>> } => {
+    try {
+      return { together: true, outcomes: storeAll.immediate(group).map((earlier) => Effect.succeed(earlier)) }
+    } catch (error) {
+      return { together: false, outcomes: oneByOne(group, error) }
+    }
+  }
+  const oneByOne = (
+    group: ReadonlyArray<Waiting>,
+    error: unknown
+  ): Array<Effect.Effect<Earlier, StorageUnavailable>> => {
+    if (group.length === 1) return [driverFailure("insert quote", error)]
+    // one bad quote must not fail the others: commit them one by one
+    return group.map((entry) => {
+      try {
+        return Effect.succeed(storeAll.immediate([entry])[0]!)
+      } catch (single) {
+        return driverFailure("insert quote", single)
+      }
+    })
+  }
   const commitWaiting = () => {
     const group = waiting
     waiting = []
     if (group.length === 0) return
-    try {
-      const stored = storeAll.immediate(group)
-      onGroupCommit(group.length)
-      for (const [index, earlier] of stored.entries()) group[index]!.resume(Effect.succeed(earlier))
-    } catch (error) {
-      if (group.length === 1) return group[0]!.resume(driverFailure("insert quote", error))
-      // one bad quote must not fail the others: commit them one by one
-      for (const entry of group) {
-        try {
-          entry.resume(Effect.succeed(storeAll.immediate([entry])[0]!))
-        } catch (single) {
-          entry.resume(driverFailure("insert quote", single))
-        }
+    const { together, outcomes } = commitGroup(group)
+    if (together) onGroupCommit(group.length)
+    // Answers go out only after the database work: Effect 4 runs a resumed request on the spot, its exit
+    // observers included, and what they throw is theirs — never a database failure, never a reason to
+    // leave the rest of the group unanswered. It is thrown again on its own, as an uncaught exception.
+    for (const [index, outcome] of outcomes.entries()) {
+      try {
+        group[index]!.resume(outcome)
+      } catch (thrown) {
+        queueMicrotask(() => {
+          throw thrown
+        })
       }
     }
   }

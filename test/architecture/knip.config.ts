@@ -34,7 +34,7 @@ export default {
     "adapters/*": {},
     "adapters/sqlite": {
       // test/Soak.test.ts starts soak-child.mjs as a child process (--expose-gc), by path
-      entry: ["test/soak-child.mjs"]
+      entry: ["test/soak-child.mjs", "test/group-commit-child.mjs"]
     },
     "adapters/express": {
       // /docs serves swagger-ui-dist's files from its directory, found with createRequire(…).resolve: never imported

@@ -33,7 +33,7 @@ export default {
     },
     "adapters/*": {},
     "adapters/sqlite": {
-      // test/Soak.test.ts starts soak-child.mjs as a child process (--expose-gc), by path
+      // test/Soak.test.ts and test/GroupCommit.test.ts start these as child processes, by path
       entry: ["test/soak-child.mjs", "test/group-commit-child.mjs"]
     },
     "adapters/express": {

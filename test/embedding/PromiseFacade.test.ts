@@ -1,7 +1,15 @@
 /** The promise facade an embedder without Effect uses. */
-import { ConstraintViolation, Examples, IdGenerator, Kasko, QuoteNotFound } from "@kasko/core"
+import {
+  ConstraintViolation,
+  Examples,
+  IdGenerator,
+  Kasko,
+  QuoteNotFound,
+  QuoteStore,
+  StorageUnavailable
+} from "@kasko/core"
 import { MemoryQuoteStore } from "@kasko/memory"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
 import { afterEach, describe, expect, it } from "vitest"
 
@@ -53,5 +61,28 @@ describe("the promise facade", () => {
     const offer = await kasko.createOffer(Examples.offerRequest())
     expect(worksheet.annually).toBe(offer.price.annually)
     expect(worksheet.coverage_lines.map((line) => line.coverage)).toContain("kasko")
+  })
+})
+
+describe("disposing the engine", () => {
+  it("rejects a call still running with StorageUnavailable, tagged and not retryable", async () => {
+    // a store whose reads never answer: the call is still running when the engine is disposed
+    const slowStore = Layer.merge(
+      Layer.succeed(QuoteStore.QuoteStore, {
+        ...MemoryQuoteStore.makeStores().quotes,
+        find: () => Effect.never
+      }),
+      IdGenerator.layerFromRandomBytes(randomBytes)
+    )
+    const engine = Kasko.make(slowStore)
+    const pending = engine.getQuote("partner-a", "0190f0a0-0000-7000-8000-000000000000")
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    await engine.dispose()
+    const rejection = await pending.then(
+      () => undefined,
+      (error: unknown) => error
+    )
+    expect(rejection).toBeInstanceOf(StorageUnavailable)
+    expect(rejection).toMatchObject({ _tag: "StorageUnavailable", retryable: false })
   })
 })

@@ -65,5 +65,8 @@ export const makePartnerStore = (): PartnerStore.PartnerStore["Service"] => {
   }
 }
 
-/** The in-memory PartnerStore as a Layer; each build is a new, empty store. */
+/**
+ * The in-memory PartnerStore as a Layer; each build is a new, empty store. Effect 4 builds a layer once per
+ * run, also when provided again inside it: for a separate store there, provide `Layer.fresh(layer)`.
+ */
 export const layer: Layer.Layer<PartnerStore.PartnerStore> = Layer.sync(PartnerStore.PartnerStore, makePartnerStore)

@@ -86,7 +86,11 @@ export const makeStores = (): {
 /** A fresh, empty in-memory QuoteStore (its events written to an outbox nobody reads). */
 export const makeQuoteStore = (): QuoteStore.QuoteStore["Service"] => makeStores().quotes
 
-/** The in-memory QuoteStore, its EventOutbox and webhook subscriptions as a Layer; each build is a new, empty store. */
+/**
+ * The in-memory QuoteStore, its EventOutbox and webhook subscriptions as a Layer; each build is a new, empty
+ * store. Effect 4 builds a layer once per run, also when provided again inside it: for a separate store
+ * there, provide `Layer.fresh(layer)`.
+ */
 export const layer: Layer.Layer<
   QuoteStore.QuoteStore | EventOutbox.EventOutbox | WebhookSubscriptions.WebhookSubscriptions
 > = Layer.effectContext(

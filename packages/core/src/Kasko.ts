@@ -4,6 +4,7 @@
  * tagged error (ConstraintViolation, QuoteNotFound, …).
  */
 import { Cause, type Effect, Exit, Layer, ManagedRuntime } from "effect"
+import { StorageUnavailable } from "./Errors.js"
 import type { IdGenerator } from "./ports/IdGenerator.js"
 import type { QuoteStore } from "./ports/QuoteStore.js"
 import * as QuotingService from "./QuotingService.js"
@@ -22,7 +23,10 @@ export interface Kasko {
     quoteId: string
   ) => Promise<Effect.Success<ReturnType<typeof QuotingService.getQuote>>>
   readonly activateQuote: (partnerId: string, quoteId: string) => Promise<void>
-  /** Releases the storage and everything else the layers acquired; calls still running are interrupted first. */
+  /**
+   * Releases the storage and everything else the layers acquired. Calls still running are interrupted
+   * first and reject with StorageUnavailable (not retryable): a write already committing may have landed.
+   */
   readonly dispose: () => Promise<void>
 }
 
@@ -38,6 +42,12 @@ export const make = <E>(
   const run = async <A, F>(effect: Effect.Effect<A, F, QuoteStore | IdGenerator | TariffBook>): Promise<A> => {
     const exit = await runtime.runPromiseExit(effect)
     if (Exit.isSuccess(exit)) return exit.value
+    // only dispose() interrupts a call: say so with a tagged error, not Effect's bare interruption
+    if (Cause.hasInterruptsOnly(exit.cause))
+      throw new StorageUnavailable({
+        reason: "the engine was disposed while this call ran; a write it made may have landed",
+        retryable: false
+      })
     throw Cause.squash(exit.cause)
   }
   return {

@@ -114,26 +114,12 @@ const healthyDeliveriesPerSecond = async (hanging) => {
     servers.push(receiver, hangingEndpoint)
     const headers = await benchPartner(directory, "quotes:create")
     process.env.KASKO_WEBHOOKS_ALLOW_INSECURE = "true"
-    for (let index = 0; index < HEALTHY_ENDPOINTS; index++)
-      await kaskoAdmin(
-        directory,
-        "webhooks",
-        "add",
-        "--partner",
-        "bench-partner",
-        "--url",
-        `${receiver.url}/hooks/${index}`
-      )
-    for (let index = 0; index < hanging; index++)
-      await kaskoAdmin(
-        directory,
-        "webhooks",
-        "add",
-        "--partner",
-        "bench-partner",
-        "--url",
-        `${hangingEndpoint.url}/hooks/${index}`
-      )
+    const endpoints = [
+      ...Array.from({ length: HEALTHY_ENDPOINTS }, (_, index) => `${receiver.url}/hooks/${index}`),
+      ...Array.from({ length: hanging }, (_, index) => `${hangingEndpoint.url}/hooks/${index}`)
+    ]
+    for (const url of endpoints)
+      await kaskoAdmin(directory, "webhooks", "add", "--partner", "bench-partner", "--url", url)
     delete process.env.KASKO_WEBHOOKS_ALLOW_INSECURE
     const service = await startServer("kasko", directory)
     servers.push(service)

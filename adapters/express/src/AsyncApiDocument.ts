@@ -14,9 +14,7 @@ import {
   type JsonObject,
   jsonSchemaOf,
   layout,
-  SCHEMA_LISTS,
-  SCHEMA_MAPS,
-  SCHEMA_VALUES,
+  subschemasRewritten,
   tidy
 } from "./SchemaLayout.js"
 
@@ -61,16 +59,8 @@ const payloadSchemas = (): JsonObject => {
     }
     const result: JsonObject = {}
     for (const [key, value] of Object.entries(tidy(node))) {
-      result[key] =
-        key === "$ref" && typeof value === "string"
-          ? value.replace("#/$defs/", "#/components/schemas/")
-          : SCHEMA_MAPS.has(key) && isObject(value)
-            ? Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, rewrite(schema)]))
-            : SCHEMA_LISTS.has(key) && Array.isArray(value)
-              ? value.map(rewrite)
-              : SCHEMA_VALUES.has(key)
-                ? rewrite(value)
-                : value
+      if (key === "$ref" && typeof value === "string") result[key] = value.replace("#/$defs/", "#/components/schemas/")
+      else result[key] = (subschemasRewritten(key, value, rewrite) ?? { rewritten: value }).rewritten
     }
     return layout(result, true)
   }

@@ -16,9 +16,7 @@ import {
   type JsonObject,
   jsonSchemaOf,
   layout,
-  SCHEMA_LISTS,
-  SCHEMA_MAPS,
-  SCHEMA_VALUES,
+  subschemasRewritten,
   tidy
 } from "./SchemaLayout.js"
 
@@ -59,10 +57,8 @@ class Converter {
       if (key === "required" && Array.isArray(value) && value.length === 0) continue
       // JSON numbers have no bounds of their own: an integer is only an integer
       if ((key === "minimum" || key === "maximum") && isPlainInteger(node)) continue
-      if (SCHEMA_MAPS.has(key) && isObject(value)) {
-        result[key] = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, this.schema(schema)]))
-      } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) result[key] = value.map((schema) => this.schema(schema))
-      else if (SCHEMA_VALUES.has(key)) result[key] = this.schema(value)
+      const subschemas = subschemasRewritten(key, value, (schema) => this.schema(schema))
+      if (subschemas !== undefined) result[key] = subschemas.rewritten
       else if (key === "const") result["enum"] = [value]
       else if (key === "examples" && Array.isArray(value)) result["example"] = value[0]
       else if (key === "exclusiveMinimum" && typeof value === "number") {

@@ -14,9 +14,25 @@ export const isObject = (value: unknown): value is JsonObject =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 // keywords whose value is a map of schemas, a list of schemas, or one schema; everything else is data
-export const SCHEMA_MAPS = new Set(["properties", "patternProperties"])
-export const SCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf"])
-export const SCHEMA_VALUES = new Set(["items", "additionalProperties", "not"])
+const SCHEMA_MAPS = new Set(["properties", "patternProperties"])
+const SCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf"])
+const SCHEMA_VALUES = new Set(["items", "additionalProperties", "not"])
+
+/**
+ * The value of keyword `key` with every schema in it rewritten by `rewrite`, or undefined when the keyword
+ * holds data rather than schemas: how both documents walk into subschemas.
+ */
+export const subschemasRewritten = (
+  key: string,
+  value: unknown,
+  rewrite: (schema: unknown) => unknown
+): { readonly rewritten: unknown } | undefined => {
+  if (SCHEMA_MAPS.has(key) && isObject(value))
+    return { rewritten: Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, rewrite(schema)])) }
+  if (SCHEMA_LISTS.has(key) && Array.isArray(value)) return { rewritten: value.map(rewrite) }
+  if (SCHEMA_VALUES.has(key)) return { rewritten: rewrite(value) }
+  return undefined
+}
 
 /**
  * The schema's JSON Schema (its definitions are the schemas with identifiers).

@@ -21,7 +21,7 @@ afterEach(async () => {
 })
 
 /** The app on a store whose every call behaves as `failure` does. */
-const serveWithStore = async (failure: Effect.Effect<never, StorageUnavailable>) => {
+const serveWithStore = async (failure: Effect.Effect<never, StorageUnavailable>, requestTimeoutMillis = 300) => {
   const store = Layer.succeed(QuoteStore.QuoteStore, {
     insert: () => failure,
     insertIdempotent: () => failure,
@@ -37,14 +37,14 @@ const serveWithStore = async (failure: Effect.Effect<never, StorageUnavailable>)
     logger: pino({ level: "info" }, { write: (line: string) => void logLines.push(line) }),
     bodyLimitBytes: 100_000,
     protection: { requestsPerMinute: 1_000, failedAuthenticationsPerMinute: 1_000, corsOrigins: [] },
-    requestTimeoutMillis: 300,
+    requestTimeoutMillis,
     document: { version: "1.0.0", serverUrl: "http://localhost" }
   })
   const server = createServer(app)
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   running.push({ server, runtime })
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return { client: await makeClient(url), logLines }
+  return { client: await makeClient(url), logLines, runtime }
 }
 
 describe("service faults", () => {
@@ -96,6 +96,21 @@ describe("service faults", () => {
     expect(answer.status).toBe(503)
     expect(answer.headers.get("retry-after")).toBe("5")
     expect(answer.body).toMatchObject({ title: "Service Unavailable", status: 503 })
+  })
+
+  it("answers 503 with Retry-After to a request still waiting on storage when the service stops", async () => {
+    const { client, logLines, runtime } = await serveWithStore(Effect.never, 60_000)
+    // built before the request, as the service builds its runtime before it listens
+    await runtime.context()
+    const started = Date.now()
+    const answering = client.request("GET", "/insurance/car/quotes/0190a000-0000-7000-8000-000000000001")
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await runtime.dispose()
+    const answer = await answering
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(answer.status).toBe(503)
+    expect(answer.headers.get("retry-after")).toBe("5")
+    expect(logLines.join("\n")).not.toContain("over its time budget")
   })
 
   it("keeps serving products and offers, which need no storage", async () => {

@@ -11,7 +11,7 @@
  * costs ~40 µs, measured — a fifth of a request.)
  */
 import { Authentication, type AuthenticationRefused, type CoreError, RateLimiter } from "@kasko/core"
-import { Cause, Data, Effect } from "effect"
+import { Cause, Context, Data, Effect } from "effect"
 import { parentSpanOf } from "./TraceContext.js"
 import { createHash } from "node:crypto"
 import type { IncomingMessage } from "node:http"
@@ -97,31 +97,31 @@ const withinBudget =
         budget.exceeded = true
         fiber.interruptUnsafe(fiber.id)
       }, budgetMillis)
-      return Effect.ensuring(
-        effect,
-        Effect.sync(() => clearTimeout(timer))
-      )
+      // a finalizer with no effect of its own: the runtime runs no extra step for it
+      return Effect.onExitPrimitive(effect, () => {
+        clearTimeout(timer)
+        return undefined
+      })
     })
 
 /**
  * The caller, admitted: not over its address's failed attempts, authenticated
  * for the operation's scope, within its key's rate limit. Answers the caller
- * and the RateLimit headers its answer carries.
+ * and the RateLimit headers its answer carries. (Written as a chain, not a
+ * generator: each generator step is a resumption the runtime pays for on
+ * every request.)
  */
 const admit = (exchange: Exchange, scope: Authentication.Scope, settings: ProgramSettings) =>
-  Effect.gen(function* () {
-    const limiter = yield* RateLimiter.RateLimiter
-    const authentication = yield* Authentication.Authentication
-    const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
+  Effect.contextWith((context: Context.Context<RateLimiter.RateLimiter | Authentication.Authentication>) => {
+    const limiter = Context.get(context, RateLimiter.RateLimiter)
+    const authentication = Context.get(context, Authentication.Authentication)
     const addressKey = `address:${exchange.address}`
-    const failures = yield* limiter.peek(addressKey, settings.failedAuthenticationsPerMinute, MINUTE)
-    if (failures.used >= failures.limit) return yield* tooManyRequests(failures, now)
     const headers = exchange.request.headers
     const credentials = {
       authorization: headers.authorization,
       subscriptionKey: headers["ocp-apim-subscription-key"] as string | undefined
     }
-    const principal = yield* authentication.authenticate(credentials, scope).pipe(
+    const authenticated = authentication.authenticate(credentials, scope).pipe(
       settings.tracing ? Effect.withSpan(AUTHENTICATION_SPAN, undefined, NO_STACK) : (effect) => effect,
       withinBudget(exchange.budget, settings.budgetMillis),
       Effect.tapError((error) =>
@@ -130,10 +130,21 @@ const admit = (exchange: Exchange, scope: Authentication.Scope, settings: Progra
           : Effect.void
       )
     )
-    const window = yield* limiter.hit(`key:${principal.rateLimitKey}`, settings.requestsPerMinute, MINUTE)
-    const rateHeaders = rateLimitHeaders(window, now)
-    if (RateLimiter.isExceeded(window)) return yield* tooManyRequests(window, now, rateHeaders)
-    return { principal, rateHeaders }
+    return Effect.flatMap(limiter.peek(addressKey, settings.failedAuthenticationsPerMinute, MINUTE), (failures) =>
+      failures.used >= failures.limit
+        ? Effect.clockWith((clock) => Effect.fail(tooManyRequests(failures, clock.currentTimeMillisUnsafe())))
+        : Effect.flatMap(authenticated, (principal) =>
+            Effect.flatMap(limiter.hit(`key:${principal.rateLimitKey}`, settings.requestsPerMinute, MINUTE), (window) =>
+              Effect.clockWith((clock) => {
+                const now = clock.currentTimeMillisUnsafe()
+                const rateHeaders = rateLimitHeaders(window, now)
+                return RateLimiter.isExceeded(window)
+                  ? Effect.fail(tooManyRequests(window, now, rateHeaders))
+                  : Effect.succeed({ principal, rateHeaders })
+              })
+            )
+          )
+    )
   })
 
 /** The request's Idempotency-Key with a fingerprint of its body (SHA-256 of its JSON), or none. */
@@ -156,14 +167,15 @@ const idempotencyOf = (exchange: Exchange, body: unknown) => {
 }
 
 /** HTTP/1.1 requires Host (RFC 9112 §3.2). */
-const requireHost = (request: IncomingMessage) =>
-  request.httpVersion === "1.1" && request.headers.host === undefined
-    ? Effect.fail(
-        new RequestRefused({
-          answer: constraintViolation([{ field: "Host", message: "is required in HTTP/1.1 (RFC 9112)" }])
-        })
-      )
-    : Effect.void
+const MISSING_HOST = new RequestRefused({
+  answer: constraintViolation([{ field: "Host", message: "is required in HTTP/1.1 (RFC 9112)" }])
+})
+
+/** An admitted caller: who it is, and the RateLimit headers its answer carries. */
+interface Admitted {
+  readonly principal: Authentication.Principal
+  readonly rateHeaders: Record<string, string>
+}
 
 type Failure = CoreError | AuthenticationRefused | BodyRefused | RequestRefused
 
@@ -192,24 +204,35 @@ export const requestProgram = (
   settings: ProgramSettings
 ): Effect.Effect<Answer, never, Services> => {
   const { operation, request } = exchange
-  const program = Effect.gen(function* () {
-    yield* requireHost(request)
-    const admitted = operation.scope === undefined ? undefined : yield* admit(exchange, operation.scope, settings)
-    const body = operation.requestBody === undefined ? undefined : yield* readJsonBody(request, settings.bodyLimitBytes)
-    const idempotency = yield* idempotencyOf(exchange, body)
-    const value = yield* operation
-      .handle({ params: exchange.params, body, partnerId: admitted?.principal.partnerId ?? "", idempotency })
-      .pipe(withinBudget(exchange.budget, settings.budgetMillis))
-    return {
-      status: 200,
-      headers: {
-        "Content-Type": "application/json; charset=utf-8",
-        ...(operation.noStore ? { "Cache-Control": "no-store" } : {}),
-        ...admitted?.rateHeaders
-      },
-      body: JSON.stringify(value)
-    } satisfies Answer
-  })
+  const handled = (admitted: Admitted | undefined) =>
+    Effect.flatMap(
+      operation.requestBody === undefined ? Effect.undefined : readJsonBody(request, settings.bodyLimitBytes),
+      (body) =>
+        Effect.flatMap(idempotencyOf(exchange, body), (idempotency) =>
+          operation
+            .handle({ params: exchange.params, body, partnerId: admitted?.principal.partnerId ?? "", idempotency })
+            .pipe(
+              withinBudget(exchange.budget, settings.budgetMillis),
+              Effect.map(
+                (value): Answer => ({
+                  status: 200,
+                  headers: {
+                    "Content-Type": "application/json; charset=utf-8",
+                    ...(operation.noStore ? { "Cache-Control": "no-store" } : {}),
+                    ...admitted?.rateHeaders
+                  },
+                  body: JSON.stringify(value)
+                })
+              )
+            )
+        )
+    )
+  const program =
+    request.httpVersion === "1.1" && request.headers.host === undefined
+      ? Effect.fail(MISSING_HOST)
+      : operation.scope === undefined
+        ? handled(undefined)
+        : Effect.flatMap(admit(exchange, operation.scope, settings), handled)
   const answered = program.pipe(
     Effect.catch(answerOfFailure(exchange, settings)),
     Effect.catchCause((cause) =>

@@ -49,6 +49,8 @@ const assertOthersCanReach = async (path: string) => {
   }
 }
 
+const STOP_WAIT_MILLIS = 5_000
+
 /** Starts a server for `wanted`'s user and database, on its port when free. */
 export const startEmbeddedPostgres = async (wanted: URL): Promise<EmbeddedPostgresServer> => {
   const EmbeddedPostgres = await loadEmbeddedPostgres()
@@ -102,10 +104,16 @@ export const startEmbeddedPostgres = async (wanted: URL): Promise<EmbeddedPostgr
       await client.end()
     }
   } catch (error) {
-    await stop().catch(() => undefined)
+    // a server that exited early never emits 'exit' again, and the library's stop() waits for it: bounded here,
+    // or the setup would never settle, vitest's event loop would empty, and the run would end 0 having run nothing
+    await Promise.race([stop(), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MILLIS))]).catch(() => undefined)
+    await rm(directory, { recursive: true, force: true })
     // the library rejects with nothing when the server exits early: its log says why
+    const lines = log.join("").split("\n")
+    // the server's own reason first (FATAL, and the line before it), the whole log after
+    const reason = lines.filter((line) => /\b(FATAL|ERROR|could not)\b/.test(line)).join("\n")
     throw new Error(
-      `the embedded PostgreSQL did not start: ${error instanceof Error ? error.message : "the server exited"}\n${log.join("")}`
+      `the embedded PostgreSQL did not start: ${error instanceof Error ? error.message : "the server exited"}\n${reason}\n\nits log:\n${lines.join("\n")}`
     )
   }
 }

@@ -37,6 +37,22 @@ const withoutPassword = (url: string) => {
   return shown.toString()
 }
 
+// initdb and start take seconds; a setup still waiting after this has hung, and says so rather than letting the run end
+const SETUP_DEADLINE_MILLIS = 180_000
+const DID_NOT_START = "the embedded PostgreSQL did not start"
+
+/** `starting`, or a rejection naming the deadline: the pending timer also keeps the run alive while it waits. */
+const withinDeadline = <A>(starting: Promise<A>): Promise<A> => {
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${DID_NOT_START} within ${SETUP_DEADLINE_MILLIS / 1000} s`)),
+      SETUP_DEADLINE_MILLIS
+    )
+  })
+  return Promise.race([starting, deadline]).finally(() => clearTimeout(timer))
+}
+
 export default async function setup(project: TestProject) {
   const configured = await probe(CONFIGURED_URL)
   if (configured.answers) {
@@ -45,7 +61,10 @@ export default async function setup(project: TestProject) {
     project.provide("testDatabaseUrl", CONFIGURED_URL)
     return
   }
-  const server = await startEmbeddedPostgres(new URL(CONFIGURED_URL))
+  const server = await withinDeadline(startEmbeddedPostgres(new URL(CONFIGURED_URL))).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error)
+    throw message.startsWith(DID_NOT_START) ? error : new Error(`${DID_NOT_START}: ${message}`)
+  })
   console.log(
     `PostgreSQL suites use an embedded ${server.version.split(" on ")[0]} at ${withoutPassword(server.url)}, ` +
       `started because nothing answers at ${withoutPassword(CONFIGURED_URL)} (${configured.silence})`

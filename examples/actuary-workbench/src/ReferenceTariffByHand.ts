@@ -1,6 +1,6 @@
 /**
  * The reference tariff v1 written out by hand from DESIGN §3 and
- * tariff-charges.md, sharing no code with the engine: the independent oracle
+ * docs/tariff-charges.md, sharing no code with the engine: the independent oracle
  * the golden table is generated from. If the engine and this file disagree,
  * one of them misreads the tariff table.
  */

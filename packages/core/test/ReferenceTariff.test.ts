@@ -1,6 +1,6 @@
 /**
  * The reference tariff v1 pinned by hand. Every expected figure is worked out
- * in the comment from the tariff table (DESIGN §3) and tariff-charges.md, never
+ * in the comment from the tariff table (DESIGN §3) and docs/tariff-charges.md, never
  * copied from the engine's output. Pricing date 2026-03-02.
  *
  * Table: Standard ansvar personbil 1 800 / varevogn 2 400; kasko 2.0 % ≤ 300 000

@@ -1,7 +1,7 @@
 /**
  * A tariff: a versioned JSON document of json-rules-engine rules whose events
  * are typed pricing instructions, plus effective-dated charges (DESIGN §3,
- * tariff-charges.md). Decoded with Schema when loaded, never trusted raw.
+ * docs/tariff-charges.md). Decoded with Schema when loaded, never trusted raw.
  */
 import { Result, Schema, SchemaIssue, SchemaParser, SchemaTransformation } from "effect"
 import { isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"

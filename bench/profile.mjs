@@ -146,7 +146,7 @@ const MODULES = {
     "SqliteErrors",
     "StoredRows",
     "PostgresStores",
-    "Connection",
+    "SqliteConnection",
     "Transaction"
   ],
   log: ["RequestLog", "RequestId"],

@@ -20,7 +20,7 @@ import {
 import { SchemaMigrations, StoredRows } from "@kasko/core/storage"
 import { Context, Data, Effect, Layer, Option } from "effect"
 import pg from "pg"
-import { migrate } from "./Migrations.js"
+import { migrate } from "./PostgresMigrations.js"
 import { listen } from "./PartnerChanges.js"
 import { makeEventOutbox } from "./PostgresEventOutbox.js"
 import { makeWebhookSubscriptions } from "./PostgresWebhookSubscriptions.js"

@@ -1,6 +1,6 @@
 export * as PostgresStores from "./PostgresStores.js"
 export * as PostgresEventOutbox from "./PostgresEventOutbox.js"
 export * as PostgresWebhookSubscriptions from "./PostgresWebhookSubscriptions.js"
-export * as PostgresMigrations from "./Migrations.js"
+export * as PostgresMigrations from "./PostgresMigrations.js"
 export { PostgresOpenRefused, type PostgresOptions } from "./PostgresStores.js"
 export * as PostgresRateLimiter from "./PostgresRateLimiter.js"

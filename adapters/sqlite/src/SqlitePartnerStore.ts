@@ -4,7 +4,7 @@ import { PartnerStore, type StorageUnavailable } from "@kasko/core"
 import { StoredRows } from "@kasko/core/storage"
 import type Database from "better-sqlite3"
 import { Effect, Layer, Option } from "effect"
-import { scopedConnection, type SqliteOptions } from "./Connection.js"
+import { scopedConnection, type SqliteOptions } from "./SqliteConnection.js"
 import { attempt, type SqliteOpenRefused } from "./SqliteErrors.js"
 
 type PartnerRow = StoredRows.PartnerRow

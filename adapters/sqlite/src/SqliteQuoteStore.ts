@@ -13,7 +13,7 @@ import { EventOutbox, QuoteEvents, QuoteStore, type StorageUnavailable, WebhookS
 import { StoredRows } from "@kasko/core/storage"
 import type Database from "better-sqlite3"
 import { Context, Effect, Layer, Option } from "effect"
-import { scopedConnection, type SqliteOptions } from "./Connection.js"
+import { scopedConnection, type SqliteOptions } from "./SqliteConnection.js"
 import { makeEventOutbox } from "./SqliteEventOutbox.js"
 import { makeWebhookSubscriptions } from "./SqliteWebhookSubscriptions.js"
 import { attempt, driverFailure, type SqliteOpenRefused } from "./SqliteErrors.js"

@@ -1,7 +1,7 @@
 /** The SQLite stores and the event outbox on one connection: what the service and the `kasko` command use. */
 import { EventOutbox, PartnerStore, QuoteStore, type StorageUnavailable, WebhookSubscriptions } from "@kasko/core"
 import { Context, Effect, Layer } from "effect"
-import { scopedConnection, type SqliteOptions } from "./Connection.js"
+import { scopedConnection, type SqliteOptions } from "./SqliteConnection.js"
 import { makePartnerStore } from "./SqlitePartnerStore.js"
 import { makeEventOutbox } from "./SqliteEventOutbox.js"
 import { makeQuoteStore } from "./SqliteQuoteStore.js"

@@ -37,7 +37,7 @@ export * as TariffBook from "./ports/TariffBook.js"
 export * as WebhookSubscriptions from "./ports/WebhookSubscriptions.js"
 
 // What partners learn of their quotes: the events the stores write with each change.
-export * as QuoteEvents from "./events/QuoteEvent.js"
+export * as QuoteEvents from "./events/QuoteEvents.js"
 
 // What requests and answers look like (their schemas are in `@kasko/core/transport`).
 export type { OfferRequest, OfferRequestInput, PriceOffer } from "./quote/Offer.js"

@@ -7,7 +7,7 @@
  */
 export * as CalendarDate from "./input/CalendarDate.js"
 export * as DeliverySchedule from "./events/DeliverySchedule.js"
-export * as WebhookEndpoints from "./events/WebhookSubscription.js"
+export * as WebhookEndpoints from "./events/WebhookEndpoints.js"
 export * as Decoding from "./input/Decoding.js"
 export * as Fields from "./input/Fields.js"
 export * as Offer from "./quote/Offer.js"

@@ -5,7 +5,7 @@ import {
   eventTypesRefusal,
   isPrivateAddress,
   STRICT_ENDPOINT_POLICY
-} from "../src/events/WebhookSubscription.js"
+} from "../src/events/WebhookEndpoints.js"
 
 describe("the webhook endpoint policy", () => {
   it.each([

@@ -15,14 +15,14 @@ import {
 } from "../Errors.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { WebhookSubscriptions } from "../ports/WebhookSubscriptions.js"
-import type { QuoteEventType } from "./QuoteEvent.js"
+import type { QuoteEventType } from "./QuoteEvents.js"
 import {
   DEFAULT_SUBSCRIPTIONS_PER_PARTNER,
   type EndpointPolicy,
   endpointRefusal,
   eventTypesRefusal,
   type WebhookSubscription
-} from "./WebhookSubscription.js"
+} from "./WebhookEndpoints.js"
 
 /** A subscription as listed: everything but the secret. */
 export type ListedSubscription = Omit<WebhookSubscription, "secret">

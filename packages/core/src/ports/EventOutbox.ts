@@ -8,7 +8,7 @@
  */
 import { Context, type Effect } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
-import type { QuoteEvent } from "../events/QuoteEvent.js"
+import type { QuoteEvent } from "../events/QuoteEvents.js"
 
 export class EventOutbox extends Context.Service<
   EventOutbox,

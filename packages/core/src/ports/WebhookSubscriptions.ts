@@ -5,7 +5,7 @@
  */
 import { Context, type Effect, type Option } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
-import type { WebhookSubscription } from "../events/WebhookSubscription.js"
+import type { WebhookSubscription } from "../events/WebhookEndpoints.js"
 
 export class WebhookSubscriptions extends Context.Service<
   WebhookSubscriptions,

@@ -4,7 +4,7 @@
  * are JSON text, written from validated values and parsed, not re-validated.
  */
 import type { ClaimedDelivery, DeliveryRecord, DeliveryState, OutboxBacklog } from "../ports/EventOutbox.js"
-import { isQuoteEventType, type QuoteEvent } from "../events/QuoteEvent.js"
+import { isQuoteEventType, type QuoteEvent } from "../events/QuoteEvents.js"
 import type { Partner } from "../partner/Partner.js"
 import type { StoredQuote } from "../ports/QuoteStore.js"
 

@@ -13,7 +13,7 @@ import { Data, Effect, type Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from "node:fs"
 import { basename, dirname, join, resolve } from "node:path"
-import { planOf, schemaVersion } from "./Migrations.js"
+import { planOf, schemaVersion } from "./SqliteMigrations.js"
 
 /** The file a backup or a restore would write exists already, and replacing it was not asked for. */
 export class BackupTargetExists extends Data.TaggedError("BackupTargetExists")<{ readonly file: string }> {

@@ -8,7 +8,7 @@
  * address a name resolves to is checked again when delivering.
  */
 import ipaddr from "ipaddr.js"
-import { type QuoteEventType, isQuoteEventType, QUOTE_EVENT_TYPES } from "./QuoteEvent.js"
+import { type QuoteEventType, isQuoteEventType, QUOTE_EVENT_TYPES } from "./QuoteEvents.js"
 
 export interface WebhookSubscription {
   readonly subscription_id: string

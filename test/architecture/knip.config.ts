@@ -52,9 +52,11 @@ export default {
     },
     test: {
       // sqlite/Crash.test.ts starts crash-writer.mjs as a child process, by path, and kills it mid-write;
+      // architecture/ArchitectureDocument.test.ts starts request-path-child.mjs to measure a request's files;
       // cli/WithoutWorkbench.test.ts runs kasko with `node --import without-workbench.mjs`, which registers the hooks file
       entry: [
         "sqlite/crash-writer.mjs",
+        "architecture/request-path-child.mjs",
         "cli/fixtures/without-workbench.mjs",
         "cli/fixtures/without-workbench-hooks.mjs"
       ],

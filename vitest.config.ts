@@ -9,6 +9,18 @@ const POSTGRES_SUITES = [
   "test/readme/ShellBlocks.test.ts"
 ]
 
+// the fast loop a contributor runs while editing (`pnpm test:unit`, under a minute): the packages' and adapters'
+// own tests, the examples', the exported names, lifecycle and properties — no browser, no PostgreSQL, no service
+// started as a process. `pnpm test` runs these with the rest.
+const UNIT_SUITES = [
+  "{packages,adapters,examples}/*/test/**/*.test.ts",
+  "test/api/**/*.test.ts",
+  "test/lifecycle/**/*.test.ts",
+  "test/properties/**/*.test.ts",
+  "test/architecture/Citations.test.ts",
+  "test/architecture/NamespaceNames.test.ts"
+]
+
 export default defineConfig({
   resolve: { conditions: ["source"] },
   test: {
@@ -16,10 +28,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        test: { name: "unit", include: UNIT_SUITES, exclude: NOT_SUITES }
+      },
+      {
+        extends: true,
         test: {
           name: "kasko",
           include: ["{packages,adapters,examples,test}/**/*.test.ts"],
-          exclude: [...NOT_SUITES, ...POSTGRES_SUITES]
+          exclude: [...NOT_SUITES, ...POSTGRES_SUITES, ...UNIT_SUITES]
         }
       },
       {

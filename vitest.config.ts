@@ -5,7 +5,7 @@ const NOT_SUITES = [...configDefaults.exclude, "**/dist/**"]
 // (the README's shell blocks are among them: "Running several instances" starts kasko on PostgreSQL)
 const POSTGRES_SUITES = [
   "test/postgres/**/*.test.ts",
-  "test/storage-contract/postgres.contract.test.ts",
+  "adapters/postgres/test/**/*.test.ts",
   "test/readme/ShellBlocks.test.ts"
 ]
 
@@ -28,7 +28,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: UNIT_SUITES, exclude: NOT_SUITES }
+        test: { name: "unit", include: UNIT_SUITES, exclude: [...NOT_SUITES, ...POSTGRES_SUITES] }
       },
       {
         extends: true,

@@ -70,8 +70,34 @@ export const DEPENDENCY_RULES: IFlattenedRuleSet = {
       comment:
         "an adapter imports @kasko/core and nothing else of kasko: adapters never import each other; the server composes them",
       severity: "error",
-      from: { path: "^adapters/([^/]+)/" },
+      from: { path: "^adapters/([^/]+)/", pathNot: "^adapters/[^/]+/test/" },
       to: { path: KASKO_PACKAGE, pathNot: ["^packages/core/", "^adapters/$1/"] }
+    },
+    {
+      name: "adapter-test-imports-core-and-the-store-contracts",
+      comment:
+        "an adapter's own tests import the adapter, @kasko/core and the contracts every store passes (@kasko/store-contracts), never another adapter",
+      severity: "error",
+      from: { path: "^adapters/([^/]+)/test/" },
+      to: { path: KASKO_PACKAGE, pathNot: ["^packages/core/", "^adapters/$1/", "^packages/store-contracts/"] }
+    },
+    {
+      name: "store-contracts-import-only-core",
+      comment:
+        "the store contracts are written against the ports of @kasko/core alone, so every store runs the same suites",
+      severity: "error",
+      from: { path: "^packages/store-contracts/" },
+      to: { path: KASKO_PACKAGE, pathNot: ["^packages/core/", "^packages/store-contracts/"] }
+    },
+    {
+      name: "only-tests-import-the-store-contracts",
+      comment: "the store contracts are vitest suites: tests run them, no package's source imports them",
+      severity: "error",
+      from: {
+        path: "^(packages|adapters|examples)/",
+        pathNot: ["^adapters/[^/]+/test/", "^packages/store-contracts/"]
+      },
+      to: { path: "^packages/store-contracts/" }
     },
 
     // 3. Only the server composes.

@@ -7,7 +7,7 @@ import type { QuoteStore } from "@kasko/core"
 import { SqliteConnection, SqliteQuoteStore } from "@kasko/sqlite"
 import { Effect, Fiber, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeFixtures, variantOf } from "../storage-contract/fixtures.js"
+import { makeFixtures, variantOf } from "@kasko/store-contracts"
 import { temporaryDirectory } from "../support.js"
 
 const directory = temporaryDirectory("kasko-interrupted-insert-")

@@ -11,7 +11,7 @@ import { PostgresStores } from "@kasko/postgres"
 import { Effect, Result } from "effect"
 import pg from "pg"
 import { beforeAll, describe, expect, it } from "vitest"
-import { makeFixtures, variantOf } from "../storage-contract/fixtures.js"
+import { makeFixtures, variantOf } from "@kasko/store-contracts"
 import { scratchSchema } from "./ScratchSchema.js"
 import { testDatabaseUrl } from "./TestDatabase.js"
 

@@ -10,7 +10,7 @@ import { PostgresStores } from "@kasko/postgres"
 import { Effect, ManagedRuntime } from "effect"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
-import { makeFixtures } from "../storage-contract/fixtures.js"
+import { makeFixtures } from "@kasko/store-contracts"
 import { scratchSchema } from "./ScratchSchema.js"
 import { testDatabaseUrl } from "./TestDatabase.js"
 

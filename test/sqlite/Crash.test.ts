@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { afterAll, describe, expect, it } from "vitest"
-import { makeFixtures, variantOf } from "../storage-contract/fixtures.js"
+import { makeFixtures, variantOf } from "@kasko/store-contracts"
 import { temporaryDirectory } from "../support.js"
 
 const directory = temporaryDirectory("kasko-crash-")

@@ -6,7 +6,7 @@ import { Effect, Exit, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { existsSync, statSync, writeFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeFixtures } from "../storage-contract/fixtures.js"
+import { makeFixtures } from "@kasko/store-contracts"
 import { temporaryDirectory } from "../support.js"
 
 const directory = temporaryDirectory("kasko-sqlite-file-")

@@ -1,18 +1,27 @@
 /**
- * The storage contracts against PostgreSQL: the server of TestDatabase.ts (the
- * configured one, or an embedded one started for the run). Each store gets its
- * own schema, dropped afterwards. When no server can be had these tests fail —
- * they never skip.
+ * The store contracts (@kasko/store-contracts) against PostgreSQL: the server
+ * the vitest `postgres` project provides (the configured one, or an embedded
+ * one started for the run; the repository's test/postgres/TestDatabaseSetup.ts).
+ * Each store gets its own schema, dropped afterwards. When no server can be had
+ * these tests fail — they never skip.
  */
 import { PartnerStore, QuoteStore } from "@kasko/core"
 import { PostgresStores } from "@kasko/postgres"
 import { Context, Layer } from "effect"
 import pg from "pg"
-import { afterAll } from "vitest"
-import { testDatabaseUrl } from "../postgres/TestDatabase.js"
-import { outboxContract } from "./OutboxContract.js"
-import { partnerStoreContract } from "./PartnerStoreContract.js"
-import { quoteStoreContract } from "./QuoteStoreContract.js"
+import { outboxContract, partnerStoreContract, quoteStoreContract } from "@kasko/store-contracts"
+import { afterAll, inject } from "vitest"
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Connection URL of the PostgreSQL server this run's PostgreSQL suites use (test/postgres/TestDatabaseSetup.ts). */
+    testDatabaseUrl: string
+  }
+}
+
+const testDatabaseUrl = inject("testDatabaseUrl")
+if (typeof testDatabaseUrl !== "string")
+  throw new Error("no test database: run this suite through vitest.config.ts, whose postgres project provides one")
 
 const schemas: Array<string> = []
 const freshSchema = () => {

@@ -13,7 +13,7 @@ import type { WebhookEndpoints } from "@kasko/core/transport"
 import { DeliveryAllowance, QuoteLifecycle } from "@kasko/core/storage"
 import { Effect, Exit, type Layer, Option } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
-import { makeFixtures, variantOf } from "./fixtures.js"
+import { makeFixtures, variantOf } from "./StoredQuoteFixtures.js"
 
 type StoredQuote = QuoteStore.StoredQuote
 type Stores = QuoteStore.QuoteStore | EventOutbox.EventOutbox | WebhookSubscriptions.WebhookSubscriptions

@@ -7,7 +7,7 @@ import { QuoteLifecycle } from "@kasko/core/storage"
 import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { beforeAll, describe, expect, it } from "vitest"
-import { makeFixtures, variantOf } from "./fixtures.js"
+import { makeFixtures, variantOf } from "./StoredQuoteFixtures.js"
 
 type StoredQuote = QuoteStore.StoredQuote
 type StoreLayer = Layer.Layer<QuoteStore.QuoteStore, unknown>

@@ -1,4 +1,0 @@
-import { MemoryQuoteStore } from "@kasko/memory"
-import { quoteStoreContract } from "./QuoteStoreContract.js"
-
-quoteStoreContract("memory", () => MemoryQuoteStore.layer)

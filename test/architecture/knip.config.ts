@@ -33,8 +33,8 @@ export default {
     },
     "adapters/*": {},
     "adapters/sqlite": {
-      // test/Soak.test.ts and test/GroupCommit.test.ts start these as child processes, by path
-      entry: ["test/soak-child.mjs", "test/group-commit-child.mjs"]
+      // test/Soak.test.ts, test/GroupCommit.test.ts and test/Crash.test.ts start these as child processes, by path
+      entry: ["test/soak-child.mjs", "test/group-commit-child.mjs", "test/crash-writer.mjs"]
     },
     "adapters/express": {
       // /docs serves swagger-ui-dist's files from its directory, found with createRequire(…).resolve: never imported
@@ -51,11 +51,9 @@ export default {
       entry: ["http-server.mjs", "memory-child.mjs", "profile.mjs"]
     },
     test: {
-      // sqlite/Crash.test.ts starts crash-writer.mjs as a child process, by path, and kills it mid-write;
       // architecture/ArchitectureDocument.test.ts starts request-path-child.mjs to measure a request's files;
       // cli/WithoutWorkbench.test.ts runs kasko with `node --import without-workbench.mjs`, which registers the hooks file
       entry: [
-        "sqlite/crash-writer.mjs",
         "architecture/request-path-child.mjs",
         "cli/fixtures/without-workbench.mjs",
         "cli/fixtures/without-workbench-hooks.mjs"

@@ -1,15 +1,9 @@
 /** The store contracts (@kasko/store-contracts) against SQLite files, with both durability settings. */
 import { SqlitePartnerStore, SqliteQuoteStore } from "@kasko/sqlite"
 import { outboxContract, partnerStoreContract, quoteStoreContract } from "@kasko/store-contracts"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll } from "vitest"
+import { scratchFiles } from "./ScratchFiles.js"
 
-const directory = mkdtempSync(join(tmpdir(), "kasko-sqlite-contracts-"))
-afterAll(() => rmSync(directory, { recursive: true, force: true }))
-let files = 0
-const newFile = (name: string) => join(directory, `${++files}-${name}`)
+const { newFile } = scratchFiles("kasko-sqlite-contracts-")
 
 for (const synchronous of ["FULL", "NORMAL"] as const) {
   quoteStoreContract(`SQLite, synchronous=${synchronous}`, () =>

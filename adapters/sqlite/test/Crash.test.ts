@@ -10,12 +10,11 @@ import { spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { makeFixtures, variantOf } from "@kasko/store-contracts"
-import { temporaryDirectory } from "../support.js"
+import { scratchFiles } from "./ScratchFiles.js"
 
-const directory = temporaryDirectory("kasko-crash-")
-afterAll(() => directory.remove())
+const directory = scratchFiles("kasko-crash-")
 
 const KILLS = 6
 const QUOTES = 3_000

@@ -5,12 +5,11 @@ import Database from "better-sqlite3"
 import { Effect, Exit, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { existsSync, statSync, writeFileSync } from "node:fs"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures } from "@kasko/store-contracts"
-import { temporaryDirectory } from "../support.js"
+import { scratchFiles } from "./ScratchFiles.js"
 
-const directory = temporaryDirectory("kasko-sqlite-file-")
-afterAll(() => directory.remove())
+const directory = scratchFiles("kasko-sqlite-file-")
 
 let fixtures: ReadonlyArray<QuoteStore.StoredQuote> = []
 beforeAll(async () => {

@@ -68,10 +68,18 @@ export const DEPENDENCY_RULES: IFlattenedRuleSet = {
     {
       name: "adapter-imports-only-core",
       comment:
-        "an adapter imports @kasko/core and nothing else of kasko: adapters never import each other; the server composes them",
+        "an adapter imports @kasko/core (and a SQL store @kasko/sql) and nothing else of kasko: adapters never import each other; the server composes them",
       severity: "error",
       from: { path: "^adapters/([^/]+)/", pathNot: "^adapters/[^/]+/test/" },
-      to: { path: KASKO_PACKAGE, pathNot: ["^packages/core/", "^adapters/$1/"] }
+      to: { path: KASKO_PACKAGE, pathNot: ["^packages/core/", "^packages/sql/", "^adapters/$1/"] }
+    },
+    {
+      name: "sql-imports-only-core",
+      comment:
+        "@kasko/sql, the rows and migration plan the SQL stores share, is written against @kasko/core alone: what it holds is the same for every SQL store",
+      severity: "error",
+      from: { path: "^packages/sql/" },
+      to: { path: KASKO_PACKAGE, pathNot: ["^packages/core/", "^packages/sql/"] }
     },
     {
       name: "adapter-test-imports-core-and-the-store-contracts",
@@ -79,7 +87,10 @@ export const DEPENDENCY_RULES: IFlattenedRuleSet = {
         "an adapter's own tests import the adapter, @kasko/core and the contracts every store passes (@kasko/store-contracts), never another adapter",
       severity: "error",
       from: { path: "^adapters/([^/]+)/test/" },
-      to: { path: KASKO_PACKAGE, pathNot: ["^packages/core/", "^adapters/$1/", "^packages/store-contracts/"] }
+      to: {
+        path: KASKO_PACKAGE,
+        pathNot: ["^packages/core/", "^packages/sql/", "^adapters/$1/", "^packages/store-contracts/"]
+      }
     },
     {
       name: "store-contracts-import-only-core",

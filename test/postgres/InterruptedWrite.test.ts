@@ -6,7 +6,7 @@
  * rolls back instead of committing.
  */
 import { QuoteStore } from "@kasko/core"
-import { StoredRows } from "@kasko/core/storage"
+import { StoredRows } from "@kasko/sql"
 import { PostgresStores } from "@kasko/postgres"
 import { Effect, Result } from "effect"
 import pg from "pg"

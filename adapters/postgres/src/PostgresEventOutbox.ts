@@ -10,7 +10,8 @@
  * another's new events or due deliveries.
  */
 import type { EventOutbox } from "@kasko/core"
-import { DeliveryAllowance, StoredRows } from "@kasko/core/storage"
+import { DeliveryAllowance } from "@kasko/core/storage"
+import { StoredRows } from "@kasko/sql"
 import { Effect } from "effect"
 import type pg from "pg"
 import { attempt } from "./PostgresErrors.js"

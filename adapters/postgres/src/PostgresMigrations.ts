@@ -4,7 +4,7 @@
  * schema) and applied here under an advisory lock, so several instances
  * starting at once apply each exactly once.
  */
-import { SchemaMigrations } from "@kasko/core/storage"
+import { SchemaMigrations } from "@kasko/sql"
 import { createHash } from "node:crypto"
 import type { PoolClient } from "pg"
 

@@ -17,7 +17,7 @@ import {
   StorageUnavailable,
   WebhookSubscriptions
 } from "@kasko/core"
-import { SchemaMigrations, StoredRows } from "@kasko/core/storage"
+import { SchemaMigrations, StoredRows } from "@kasko/sql"
 import { Context, Data, Effect, Layer, Option } from "effect"
 import pg from "pg"
 import { migrate } from "./PostgresMigrations.js"

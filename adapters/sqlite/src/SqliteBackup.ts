@@ -7,7 +7,7 @@
  * name, synced, and renamed into place, so a crash leaves the old file or the
  * new one, never half of one.
  */
-import type { SchemaMigrations } from "@kasko/core/storage"
+import type { SchemaMigrations } from "@kasko/sql"
 import Database from "better-sqlite3"
 import { Data, Effect, type Scope } from "effect"
 import { randomBytes } from "node:crypto"

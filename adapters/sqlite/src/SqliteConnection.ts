@@ -10,7 +10,7 @@ import { dirname } from "node:path"
 import { migrate } from "./SqliteMigrations.js"
 import { SqliteOpenRefused } from "./SqliteErrors.js"
 import { StorageUnavailable } from "@kasko/core"
-import { SchemaMigrations } from "@kasko/core/storage"
+import { SchemaMigrations } from "@kasko/sql"
 
 export interface SqliteOptions {
   /** Path of the database file; created (with its directory) when missing. */

@@ -9,7 +9,8 @@
  * delays another's new events or due deliveries.
  */
 import type { EventOutbox } from "@kasko/core"
-import { DeliveryAllowance, StoredRows } from "@kasko/core/storage"
+import { DeliveryAllowance } from "@kasko/core/storage"
+import { StoredRows } from "@kasko/sql"
 import type Database from "better-sqlite3"
 import { attempt } from "./SqliteErrors.js"
 

@@ -3,7 +3,7 @@
  * (`SchemaMigrations`: what to apply, or why to refuse a newer or edited
  * schema) and applied here, each in its own IMMEDIATE transaction.
  */
-import { SchemaMigrations } from "@kasko/core/storage"
+import { SchemaMigrations } from "@kasko/sql"
 import type Database from "better-sqlite3"
 import { createHash } from "node:crypto"
 

@@ -1,7 +1,7 @@
 /** PartnerStore on SQLite: partners and subscription keys (prefix and hash only). */
 import type { SubscriptionKeyRecord } from "@kasko/core"
 import { PartnerStore, type StorageUnavailable } from "@kasko/core"
-import { StoredRows } from "@kasko/core/storage"
+import { StoredRows } from "@kasko/sql"
 import type Database from "better-sqlite3"
 import { Effect, Layer, Option } from "effect"
 import { scopedConnection, type SqliteOptions } from "./SqliteConnection.js"

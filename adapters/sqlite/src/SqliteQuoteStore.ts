@@ -10,7 +10,7 @@
  * each insert completes only once that transaction has committed.
  */
 import { EventOutbox, QuoteEvents, QuoteStore, type StorageUnavailable, WebhookSubscriptions } from "@kasko/core"
-import { StoredRows } from "@kasko/core/storage"
+import { StoredRows } from "@kasko/sql"
 import type Database from "better-sqlite3"
 import { Context, Effect, Layer, Option } from "effect"
 import { scopedConnection, type SqliteOptions } from "./SqliteConnection.js"

@@ -1,10 +1,9 @@
 /**
- * `@kasko/core/storage`: what the store adapters share and an embedder never
- * needs — the rows a quote and a partner are stored as, the migration plan,
- * and the lifecycle rules that decide what a stored quote answers and when
- * it may be purged.
+ * `@kasko/core/storage`: what every store adapter needs of the domain and an
+ * embedder never does — the lifecycle rules that decide what a stored quote
+ * answers and when it may be purged, and how many deliveries a partner may
+ * have in flight. (Rows and migrations, which only SQL stores share, are in
+ * `@kasko/sql`.)
  */
 export * as QuoteLifecycle from "./quote/QuoteLifecycle.js"
-export * as SchemaMigrations from "./storage/SchemaMigrations.js"
-export * as StoredRows from "./storage/StoredRows.js"
 export * as DeliveryAllowance from "./events/DeliveryAllowance.js"

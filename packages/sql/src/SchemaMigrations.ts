@@ -33,7 +33,7 @@ export class MigrationRefused extends Error {}
 /**
  * The plan for a database that has `applied`, given the migrations this kasko
  * knows (ascending versions). `checksumOf` hashes a migration's SQL (the
- * stores pass SHA-256; the core does no hashing of its own).
+ * stores pass SHA-256, so this package stays free of Node's crypto).
  */
 export const planMigrations = (
   applied: ReadonlyArray<AppliedMigration>,

@@ -3,10 +3,15 @@
  * (SQLite, PostgreSQL) writes and reads, so the mapping exists once. Documents
  * are JSON text, written from validated values and parsed, not re-validated.
  */
-import type { ClaimedDelivery, DeliveryRecord, DeliveryState, OutboxBacklog } from "../ports/EventOutbox.js"
-import { isQuoteEventType, type QuoteEvent } from "../events/QuoteEvents.js"
-import type { Partner } from "../partner/Partner.js"
-import type { StoredQuote } from "../ports/QuoteStore.js"
+import { type EventOutbox, type Partner, QuoteEvents, type QuoteStore } from "@kasko/core"
+
+type ClaimedDelivery = EventOutbox.ClaimedDelivery
+type DeliveryRecord = EventOutbox.DeliveryRecord
+type DeliveryState = EventOutbox.DeliveryState
+type OutboxBacklog = EventOutbox.OutboxBacklog
+type QuoteEvent = QuoteEvents.QuoteEvent
+type StoredQuote = QuoteStore.StoredQuote
+const { isQuoteEventType } = QuoteEvents
 
 /** The columns of a stored quote. */
 export interface QuoteRow {

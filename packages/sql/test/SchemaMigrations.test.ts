@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { planMigrations, type Migration } from "../src/storage/SchemaMigrations.js"
+import { planMigrations, type Migration } from "../src/SchemaMigrations.js"
 
 // a stand-in hash: the plan only compares checksums, it never computes one itself
 const checksumOf = (sql: string) => `#${sql.length}:${sql}`

@@ -1,6 +1,6 @@
 /** The quote document of spec §2.9 as created. */
 import { it } from "@effect/vitest"
-import { Examples, IdGenerator, QuotingService } from "@kasko/core"
+import { Examples, QuoteIdentifiers, QuotingService } from "@kasko/core"
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
 import { memoryEngine, startClock } from "../support.js"
@@ -27,7 +27,7 @@ describe("the quote document", () => {
       })
       const policy = quote.policies[0]!
       expect(policy.policy_number).toMatch(/^\d{10}$/)
-      expect(IdGenerator.hasValidCheckDigit(policy.policy_number)).toBe(true)
+      expect(QuoteIdentifiers.hasValidCheckDigit(policy.policy_number)).toBe(true)
       expect(policy.insurable_object.vehicle).toEqual({
         ...request.policy.insurable_object.vehicle,
         vehicle_type: "01",

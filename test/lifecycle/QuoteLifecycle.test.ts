@@ -1,6 +1,7 @@
 /** The quote lifecycle of spec §3 on the in-memory store, with the test clock. */
 import { it } from "@effect/vitest"
 import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { TariffDocuments } from "@kasko/core/actuarial"
 import { QuoteLifecycle } from "@kasko/core/storage"
 import { MemoryQuoteStore } from "@kasko/memory"
 import { Effect, Layer } from "effect"
@@ -147,7 +148,9 @@ describe("quote lifecycle", () => {
   it.effect(
     "keeps the quoted price when a new tariff takes effect before activation: activation never re-prices",
     () => {
-      const v1 = TariffBook.SHIPPED_TARIFF_DOCUMENTS[0] as { rules: Array<{ event: { type: string; params: any } }> }
+      const v1 = TariffDocuments.SHIPPED_TARIFF_DOCUMENTS[0] as {
+        rules: Array<{ event: { type: string; params: any } }>
+      }
       const doubled = {
         ...v1,
         version: "v2",
@@ -170,7 +173,7 @@ describe("quote lifecycle", () => {
       const engine = Layer.mergeAll(
         MemoryQuoteStore.layer,
         IdGenerator.layerSequential,
-        TariffBook.layer([...TariffBook.SHIPPED_TARIFF_DOCUMENTS, doubled])
+        TariffBook.layer([...TariffDocuments.SHIPPED_TARIFF_DOCUMENTS, doubled])
       )
       return Effect.gen(function* () {
         yield* startClock

@@ -6,7 +6,7 @@
  * Without /usr/bin/chromium the suites are skipped with a note — except in
  * CI, where a missing browser fails them.
  */
-import { TariffBook } from "@kasko/core"
+import { TariffDocuments } from "@kasko/core/actuarial"
 import type { Tariff } from "@kasko/core/actuarial"
 import { startWorkbenchServer, type RunningWorkbench } from "@kasko/workbench-web"
 import { parseGoldenTable, type GoldenCase } from "@kasko/workbench"
@@ -31,7 +31,9 @@ export const SCREENSHOTS = join(ROOT, "docs", "workbench")
 export const TODAY = "2026-03-02"
 
 export const GOLDEN_ROWS: ReadonlyArray<GoldenCase> = parseGoldenTable(readFileSync(GOLDEN_FILE, "utf8"))
-export const SHIPPED: ReadonlyArray<Tariff.Tariff> = TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS)
+export const SHIPPED: ReadonlyArray<Tariff.Tariff> = TariffDocuments.decodeTariffs(
+  TariffDocuments.SHIPPED_TARIFF_DOCUMENTS
+)
 
 const CHROMIUM = "/usr/bin/chromium"
 const available = existsSync(CHROMIUM)

@@ -3,7 +3,7 @@
  * against the engine and the shipped tariff. A failing row prints the case,
  * the expected and actual figures, and the rating worksheet.
  */
-import { TariffBook } from "@kasko/core"
+import { TariffDocuments } from "@kasko/core/actuarial"
 import { actualPrice, parseGoldenTable, priceCase, worksheetTable } from "@kasko/workbench"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest"
 
 const GOLDEN = join(import.meta.dirname, "..", "golden", "reference-tariff-v1.csv")
 const cases = parseGoldenTable(readFileSync(GOLDEN, "utf8"))
-const tariffs = TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS)
+const tariffs = TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS)
 
 describe("the golden table of the reference tariff v1", () => {
   it("has at least 40 rows across both products, both variants and both features", () => {

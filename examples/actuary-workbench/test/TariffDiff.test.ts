@@ -1,6 +1,5 @@
 /** The tariff diff on a changed copy of the tariff reports exactly the rows whose price changed. */
-import { Tariff } from "@kasko/core/actuarial"
-import { TariffBook } from "@kasko/core"
+import { Tariff, TariffDocuments } from "@kasko/core/actuarial"
 import { diffReport, diffTariffs, parseGoldenTable } from "@kasko/workbench"
 import { Result } from "effect"
 import { readFileSync } from "node:fs"
@@ -10,7 +9,7 @@ import { describe, expect, it } from "vitest"
 const cases = parseGoldenTable(
   readFileSync(join(import.meta.dirname, "..", "golden", "reference-tariff-v1.csv"), "utf8")
 )
-const [leasingV1] = TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS)
+const [leasingV1] = TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS)
 const proposal = Result.getOrThrow(
   Tariff.decodeTariff(
     JSON.parse(
@@ -59,7 +58,7 @@ describe("kasko tariff diff", () => {
   })
 
   it("refuses to compare tariffs of different products", async () => {
-    const [, standalone] = TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS)
+    const [, standalone] = TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS)
     await expect(diffTariffs(leasingV1!, standalone!, cases)).rejects.toThrow(/different products/)
   })
 })

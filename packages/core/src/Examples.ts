@@ -4,7 +4,7 @@
  * examples), and the fixtures of kasko's own tests and command line.
  */
 import { Result } from "effect"
-import { groupsOfFour, luhnCheckDigit } from "./ports/IdGenerator.js"
+import { groupsOfFour, luhnCheckDigit } from "./quote/QuoteIdentifiers.js"
 import { decodeOfferRequest, offerOf, type PriceOffer } from "./quote/Offer.js"
 import { priceWith, pricingRequestOf } from "./pricing/Pricing.js"
 import type { ProductName } from "./product/ProductCatalogue.js"
@@ -14,7 +14,7 @@ import { worksheetOf } from "./pricing/RatingWorksheet.js"
 import { decodeQuoteRequest } from "./quote/QuoteRequest.js"
 import type { StoredQuote } from "./ports/QuoteStore.js"
 import { tariffInForce } from "./pricing/Tariff.js"
-import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "./ports/TariffBook.js"
+import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "./pricing/TariffDocuments.js"
 
 /** Product parameters as a request carries them: every value a JSON string. */
 export type ParameterValues = Record<string, string>

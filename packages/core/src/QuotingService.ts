@@ -13,7 +13,8 @@ import {
   type ConstraintViolation,
   type StorageUnavailable
 } from "./Errors.js"
-import { IdGenerator, isQuoteId } from "./ports/IdGenerator.js"
+import { IdGenerator } from "./ports/IdGenerator.js"
+import { isQuoteId } from "./quote/QuoteIdentifiers.js"
 import { decodeOfferRequest, offerOf, type PriceOffer } from "./quote/Offer.js"
 import {
   price,

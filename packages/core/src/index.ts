@@ -36,6 +36,8 @@ export * as Readiness from "./ports/Readiness.js"
 export * as TariffBook from "./ports/TariffBook.js"
 export * as WebhookSubscriptions from "./ports/WebhookSubscriptions.js"
 
+// The formats of quote ids, policy and quote numbers (UUID v7, Luhn check digits).
+export * as QuoteIdentifiers from "./quote/QuoteIdentifiers.js"
 // What partners learn of their quotes: the events the stores write with each change.
 export * as QuoteEvents from "./events/QuoteEvents.js"
 

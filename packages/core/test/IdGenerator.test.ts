@@ -1,16 +1,8 @@
 import { Effect, Layer } from "effect"
 import { TestClock, TestConsole } from "effect/testing"
 import { describe, expect, it } from "vitest"
-import {
-  groupsOfFour,
-  hasValidCheckDigit,
-  IdGenerator,
-  isQuoteId,
-  layerFromRandomBytes,
-  layerSequential,
-  luhnCheckDigit,
-  uuidV7
-} from "../src/ports/IdGenerator.js"
+import { IdGenerator, layerFromRandomBytes, layerSequential } from "../src/ports/IdGenerator.js"
+import { groupsOfFour, hasValidCheckDigit, isQuoteId, luhnCheckDigit, uuidV7 } from "../src/quote/QuoteIdentifiers.js"
 
 describe("ids", () => {
   it("forms a UUID v7 whose first 48 bits are the timestamp", () => {

@@ -2,6 +2,7 @@ import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { chargesInForce, decodeTariff, tariffInForce, type TariffDocument } from "../src/pricing/Tariff.js"
 import * as TariffBook from "../src/ports/TariffBook.js"
+import * as TariffDocuments from "../src/pricing/TariffDocuments.js"
 import * as QuotingService from "../src/QuotingService.js"
 import leasingV1 from "../tariffs/insurance-car-leasing/v1.json" with { type: "json" }
 import { failureAt, offerRequest, runAt, standardParameters } from "./support.js"
@@ -30,7 +31,7 @@ const raisedVersion = (version: string, effectiveFrom: string): TariffDocument =
 describe("tariff documents", () => {
   it("decodes the shipped tariffs", () => {
     expect(
-      TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS).map((tariff) => [
+      TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS).map((tariff) => [
         tariff.product_name,
         tariff.version
       ])
@@ -92,11 +93,13 @@ describe("tariff documents", () => {
   })
 
   it("refuses to build a TariffBook from an invalid document, with a readable message", () => {
-    expect(() => TariffBook.decodeTariffs([{ ...leasing, currency: "EUR" }])).toThrow(/tariff document 0 is invalid/)
+    expect(() => TariffDocuments.decodeTariffs([{ ...leasing, currency: "EUR" }])).toThrow(
+      /tariff document 0 is invalid/
+    )
   })
 
   it("chooses the version in force by effective_from, so a new version can be loaded ahead of its start", () => {
-    const tariffs = TariffBook.decodeTariffs([leasing, raisedVersion("v2", "2026-07-01")])
+    const tariffs = TariffDocuments.decodeTariffs([leasing, raisedVersion("v2", "2026-07-01")])
     expect(tariffInForce(tariffs, "insurance-car-leasing", "2026-06-30")?.version).toBe("v1")
     expect(tariffInForce(tariffs, "insurance-car-leasing", "2026-07-01")?.version).toBe("v2")
     expect(tariffInForce(tariffs, "insurance-car-leasing", "2024-12-31")).toBeUndefined()

@@ -16,7 +16,7 @@ import { planOf } from "../src/pricing/PricingPlan.js"
 import { worksheetOf } from "../src/pricing/RatingWorksheet.js"
 import { decodeTariff, FACT_NAMES, Tariff, type Condition, type TariffDocument } from "../src/pricing/Tariff.js"
 import { conditionTrees } from "./arbitraries.js"
-import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "../src/ports/TariffBook.js"
+import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "../src/pricing/TariffDocuments.js"
 import { compileCondition, TariffNotCompilable, type Facts } from "../src/pricing/TariffCompiler.js"
 
 const shipped = decodeTariffs(SHIPPED_TARIFF_DOCUMENTS)

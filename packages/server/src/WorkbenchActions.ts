@@ -4,7 +4,7 @@
  * impact of a tariff change on a set of cases) and `tariff check` (the linter).
  */
 import { CalendarDate } from "@kasko/core/transport"
-import { TariffBook } from "@kasko/core"
+import { TariffDocuments } from "@kasko/core/actuarial"
 import type { Tariff } from "@kasko/core/actuarial"
 import {
   diffReport,
@@ -39,7 +39,7 @@ const readJson = (file: string): unknown => {
 
 const decodeTariffFiles = (documents: ReadonlyArray<unknown>): ReadonlyArray<Tariff.Tariff> => {
   try {
-    return TariffBook.decodeTariffs(documents)
+    return TariffDocuments.decodeTariffs(documents)
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
@@ -57,7 +57,7 @@ const caseOf = (argv: Arguments) => {
     })
   )
   const files = (argv["tariff"] as Array<string> | undefined) ?? []
-  const tariffs = decodeTariffFiles(files.length === 0 ? TariffBook.SHIPPED_TARIFF_DOCUMENTS : files.map(readJson))
+  const tariffs = decodeTariffFiles(files.length === 0 ? TariffDocuments.SHIPPED_TARIFF_DOCUMENTS : files.map(readJson))
   const testCase = {
     name: "command line",
     product_name: argv["product"] as string,

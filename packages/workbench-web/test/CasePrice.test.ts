@@ -1,5 +1,5 @@
 /** The form's pricing: the same worksheets as the workbench's `priceCase`, and the Schema's messages by field. */
-import { TariffBook } from "@kasko/core"
+import { TariffDocuments } from "@kasko/core/actuarial"
 import { parseGoldenTable, priceCase } from "@kasko/workbench/browser"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -13,7 +13,7 @@ const golden = parseGoldenTable(
     "utf8"
   )
 )
-const tariffs = TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS)
+const tariffs = TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS)
 
 describe("pricing the form's case", () => {
   it.each(golden.map((row) => [row.name, row] as const))(

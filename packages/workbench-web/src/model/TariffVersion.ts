@@ -3,8 +3,7 @@
  * core decodes and compiles from it — or the reason it does not, so a broken
  * file can still be opened in the editor and fixed.
  */
-import { TariffBook } from "@kasko/core"
-import type { Tariff } from "@kasko/core/actuarial"
+import { type Tariff, TariffDocuments } from "@kasko/core/actuarial"
 
 export interface TariffVersion {
   /** The file below the tariff directory, or `DRAFT_KEY` for the editor's unsaved text. */
@@ -27,7 +26,7 @@ export const tariffVersionOf = (key: string, source: string): TariffVersion => {
     return { key, source, problem: `is not JSON: ${(error as Error).message}` }
   }
   try {
-    const [tariff] = TariffBook.decodeTariffs([document])
+    const [tariff] = TariffDocuments.decodeTariffs([document])
     return { key, source, tariff: tariff! }
   } catch (error) {
     return { key, source, problem: (error as Error).message.replace(/^tariff document 0 /, "") }

@@ -8,7 +8,7 @@
  * symbolic link or outside the tariff directory: the listing skips links, so
  * writing through one would change a file the workbench does not show.
  */
-import { TariffBook } from "@kasko/core"
+import { TariffDocuments } from "@kasko/core/actuarial"
 import type { Tariff } from "@kasko/core/actuarial"
 import { lstatSync, mkdirSync, realpathSync, renameSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, sep } from "node:path"
@@ -38,7 +38,7 @@ const loadable = (source: string): Tariff.Tariff | string => {
     return `the text is not JSON: ${(error as Error).message}`
   }
   try {
-    return TariffBook.decodeTariffs([document])[0]!
+    return TariffDocuments.decodeTariffs([document])[0]!
   } catch (error) {
     return `the engine would not load it: ${(error as Error).message.replace(/^tariff document 0 /, "")}`
   }

@@ -1,0 +1,33 @@
+/**
+ * Tariff documents: the ones shipped with kasko (the reference tariff v1 of
+ * both products, JSON under packages/core/tariffs) and how any document is
+ * decoded and compiled before the engine may price with it.
+ */
+import { Result } from "effect"
+import { decodeTariff, type Tariff } from "./Tariff.js"
+import { planOf } from "./PricingPlan.js"
+import leasingV1 from "../../tariffs/insurance-car-leasing/v1.json" with { type: "json" }
+import standaloneV1 from "../../tariffs/insurance-car-standalone/v1.json" with { type: "json" }
+
+/**
+ * Decodes and compiles tariff documents, throwing one readable message naming
+ * the document that does not decode or compile — at load time, never while pricing.
+ */
+export const decodeTariffs = (documents: ReadonlyArray<unknown>): ReadonlyArray<Tariff> =>
+  documents.map((document, index) => {
+    const tariff = Result.getOrThrowWith(
+      decodeTariff(document),
+      (message) => new Error(`tariff document ${index} is invalid:\n${message}`)
+    )
+    try {
+      planOf(tariff)
+    } catch (error) {
+      throw new Error(
+        `tariff document ${index} (${tariff.product_name} ${tariff.version}) cannot be compiled: ${(error as Error).message}`
+      )
+    }
+    return tariff
+  })
+
+/** The tariff documents shipped with kasko: the reference tariff v1 of both products. */
+export const SHIPPED_TARIFF_DOCUMENTS: ReadonlyArray<unknown> = [leasingV1, standaloneV1]

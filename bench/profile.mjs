@@ -114,7 +114,6 @@ const MODULES = {
     "CalendarDate",
     "IdentityNumbers",
     "RequestBody",
-    "JsonBody",
     "CompiledDecoder"
   ],
   pricing: ["Pricing", "RatingWorksheet", "TariffCompiler", "Money", "Tariff", "Coverage", "TariffBook", "PricingPlan"],

@@ -248,6 +248,16 @@ describe("answers Node would give in its own words", () => {
     expect(problemOf(text)).toMatchObject({ status: 400, violations: [{ field: "Host" }] })
   })
 
+  it("answers an operation's HTTP/1.1 request without Host with 400 problem+json, before its credentials", async () => {
+    const { text } = await rawExchange(
+      `GET /insurance/car/quotes/${"0".repeat(8)}-0000-7000-8000-${"0".repeat(12)} HTTP/1.1\r\nConnection: close\r\n\r\n`
+    )
+    expect(text).toMatch(/^HTTP\/1\.1 400 /)
+    expect(text).toContain("application/problem+json")
+    expect(text.toLowerCase()).toContain("x-request-id:")
+    expect(problemOf(text)).toMatchObject({ status: 400, violations: [{ field: "Host" }] })
+  })
+
   it("answers headers that do not arrive within the headers timeout with 408 problem+json and closes", async () => {
     const { text, closedAfterMillis } = await rawExchange("GET /health HTTP/1.1\r\nHost: localhost\r\n", 1)
     expect(text).toMatch(/^HTTP\/1\.1 408 /)

@@ -14,11 +14,12 @@ import { API_REFERENCE_PATHS, apiReferencePage } from "./ApiReferencePage.js"
 import { makeDispatch } from "./Dispatch.js"
 import { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 import { OPERATIONS, type Services } from "./Operations.js"
-import { PROBLEM_CONTENT_TYPE, PROBLEMS } from "./Problem.js"
+import { PROBLEMS, type ProblemAnswer } from "./Problem.js"
 import { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"
 import {
   clientAddressKey,
   corsFor,
+  hostRefusal,
   requireHost,
   securityHeaderList,
   securityHeaders,
@@ -143,6 +144,18 @@ export const makeApp = (options: AppOptions): Express => {
     )
   }
 
+  const writeRefusal = (
+    request: Request,
+    response: Response,
+    refused: ProblemAnswer,
+    id: string,
+    started: bigint,
+    operationId: string
+  ) => {
+    logger.warn({ request_id: id, status: refused.problem.status }, "refused a malformed request")
+    writeAnswer(request, response, problemAnswer(refused), id, started, operationId)
+  }
+
   for (const middleware of corsFor(options.protection.corsOrigins)) app.use(middleware)
 
   // the operations: one program per request, run in the service's runtime
@@ -153,22 +166,10 @@ export const makeApp = (options: AppOptions): Express => {
     const id = requestIdFor(request.headers["x-request-id"])
     const operationId = match.operation.operationId
     observer?.started()
-    if ("refused" in match) {
-      const { problem, headers: problemHeaders } = match.refused
-      logger.warn({ request_id: id, status: problem.status }, "refused a malformed request")
-      return writeAnswer(
-        request,
-        response,
-        {
-          status: problem.status,
-          headers: { "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, ...problemHeaders },
-          body: JSON.stringify(problem)
-        },
-        id,
-        started,
-        operationId
-      )
-    }
+    // refused before its program: a path that does not decode, or HTTP/1.1 without Host
+    if ("refused" in match) return writeRefusal(request, response, match.refused, id, started, operationId)
+    const missingHost = hostRefusal(request)
+    if (missingHost !== undefined) return writeRefusal(request, response, missingHost, id, started, operationId)
     const address = clientAddressKey((trustProxy === false ? request.socket.remoteAddress : request.ip) ?? "unknown")
     const budget = { exceeded: false }
     const trace: { traceId: string | undefined } = { traceId: undefined }

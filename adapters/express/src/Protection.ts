@@ -6,10 +6,11 @@
  */
 import cors from "cors"
 import type { RequestHandler } from "express"
+import type { IncomingMessage } from "node:http"
 import { ipKeyGenerator } from "express-rate-limit"
 import helmet from "helmet"
 import proxyaddr from "proxy-addr"
-import { constraintViolation, sendProblem } from "./Problem.js"
+import { constraintViolation, type ProblemAnswer, sendProblem } from "./Problem.js"
 
 export interface ProtectionOptions {
   /** Requests one subscription key may make per minute, counted once the caller is authenticated. */
@@ -83,11 +84,20 @@ export const corsFor = (origins: ReadonlyArray<string>): Array<RequestHandler> =
 /** What failed attempts from one client count under: its address (IPv6 by its /56 subnet, as one client holds many addresses). */
 export const clientAddressKey = (address: string): string => (address.includes(":") ? ipKeyGenerator(address) : address)
 
-/** HTTP/1.1 requires Host (RFC 9112 §3.2); Node would answer its absence with a bare 400 of its own. */
+const MISSING_HOST: ProblemAnswer = constraintViolation([
+  { field: "Host", message: "is required in HTTP/1.1 (RFC 9112)" }
+])
+
+/**
+ * HTTP/1.1 requires Host (RFC 9112 §3.2); Node would answer its absence with a bare 400 of its own.
+ * The one check: the operations' path (App.ts) and every other route (`requireHost`) ask it.
+ */
+export const hostRefusal = (request: IncomingMessage): ProblemAnswer | undefined =>
+  request.httpVersion === "1.1" && request.headers.host === undefined ? MISSING_HOST : undefined
+
+/** Middleware answering `hostRefusal`'s problem, for the routes that are not operations. */
 export const requireHost: RequestHandler = (request, response, next) => {
-  if (request.httpVersion === "1.1" && request.headers.host === undefined) {
-    sendProblem(response, constraintViolation([{ field: "Host", message: "is required in HTTP/1.1 (RFC 9112)" }]))
-    return
-  }
+  const refusal = hostRefusal(request)
+  if (refusal !== undefined) return void sendProblem(response, refusal)
   next()
 }

@@ -166,11 +166,6 @@ const idempotencyOf = (exchange: Exchange, body: unknown) => {
   })
 }
 
-/** HTTP/1.1 requires Host (RFC 9112 §3.2). */
-const MISSING_HOST = new RequestRefused({
-  answer: constraintViolation([{ field: "Host", message: "is required in HTTP/1.1 (RFC 9112)" }])
-})
-
 /** An admitted caller: who it is, and the RateLimit headers its answer carries. */
 interface Admitted {
   readonly principal: Authentication.Principal
@@ -227,12 +222,11 @@ export const requestProgram = (
             )
         )
     )
+  // the request was checked before its program (Host: Protection.ts `hostRefusal`)
   const program =
-    request.httpVersion === "1.1" && request.headers.host === undefined
-      ? Effect.fail(MISSING_HOST)
-      : operation.scope === undefined
-        ? handled(undefined)
-        : Effect.flatMap(admit(exchange, operation.scope, settings), handled)
+    operation.scope === undefined
+      ? handled(undefined)
+      : Effect.flatMap(admit(exchange, operation.scope, settings), handled)
   const answered = program.pipe(
     Effect.catch(answerOfFailure(exchange, settings)),
     Effect.catchCause((cause) =>

@@ -6,20 +6,13 @@
 import { CalendarDate, Decoding } from "@kasko/core/transport"
 import type { Errors } from "@kasko/core"
 import { constraintViolation, PROBLEMS, sendProblem } from "@kasko/express"
-import {
-  installMethodNotAllowed,
-  installProblemFallbacks,
-  jsonBody,
-  pageHref,
-  pageOf,
-  parsePageRequest,
-  requestId,
-  requestLog
-} from "@kasko/express/toolkit"
+import { installMethodNotAllowed, installProblemFallbacks, requestId, requestLog } from "@kasko/express/toolkit"
 import { Result } from "effect"
 import express, { type Express, type Request } from "express"
 import { randomUUID } from "node:crypto"
 import type { Logger } from "pino"
+import { jsonBody } from "./JsonBody.js"
+import { pageHref, pageOf, parsePageRequest } from "./Pagination.js"
 import { SearchRequest, TodoRequest, type Todo } from "./Todo.js"
 
 export interface TodoAppOptions {

@@ -1,12 +1,12 @@
 /**
- * JSON request bodies for plain Express routes (the todo-list showcase): the
- * same reader a kasko operation's program uses (RequestBody), as middleware
- * that sets `request.body` or answers the problem.
+ * JSON request bodies for the todo routes: the reader a kasko operation's
+ * program uses (`readJsonBody` of @kasko/express/toolkit), as Express
+ * middleware that sets `request.body` or answers the problem.
  */
+import { PROBLEMS, sendProblem } from "@kasko/express"
+import { readJsonBody } from "@kasko/express/toolkit"
 import { Cause, Effect, Exit, Option } from "effect"
 import type { RequestHandler } from "express"
-import { PROBLEMS, sendProblem } from "./Problem.js"
-import { readJsonBody } from "./RequestBody.js"
 
 /** The middleware that admits a JSON body of at most `limitBytes`. */
 export const jsonBody = (limitBytes: number): Array<RequestHandler> => [

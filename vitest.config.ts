@@ -30,6 +30,8 @@ const SLOW_IN_UNIT = [
 ]
 
 export default defineConfig({
+  // the "source" condition reaches vite's resolution only: the workspace packages a test imports are loaded by
+  // Node from their builds (dist), which `pnpm test` and `pnpm test:unit` make first (tsc -b, incremental)
   resolve: { conditions: ["source"] },
   test: {
     testTimeout: 30_000,

@@ -4,11 +4,12 @@
  * problem+json. Credentials come from the headers before any body is read;
  * the rate limit counts only callers who proved who they are, and failed
  * attempts count against their address. Waiting on the identity provider or
- * on storage has a time budget: past it the request's fiber is interrupted —
- * what it waits on is let go of, a store write not yet committed never commits
- * — and the request answers 503 with Retry-After. (A timer interrupting the
- * fiber costs ~3 µs; racing each wait against a sleep with Effect.timeout
- * costs ~40 µs, measured — a fifth of a request.)
+ * on storage has a time budget, an Effect timeout: past it what the request
+ * waits on is interrupted — let go of, a store write not yet committed never
+ * commits — and the request answers 503 with Retry-After. (On Effect 4 a
+ * timeout costs ~1.5 µs a wait when the wait is synchronous and ~6.5 µs when
+ * it is not, against ~1.3 µs for a timer interrupting the fiber; on Effect 3
+ * it cost ~40 µs.)
  */
 import { Authentication, type AuthenticationRefused, type CoreError, RateLimiter } from "@kasko/core"
 import { Cause, Context, Data, Effect } from "effect"
@@ -16,7 +17,7 @@ import { parentSpanOf } from "./TraceContext.js"
 import { createHash } from "node:crypto"
 import type { IncomingMessage } from "node:http"
 import type { Logger } from "pino"
-import { isServerFault, problemOfCoreError } from "./CoreErrorProblems.js"
+import { isServerFault, overBudget, problemOfCoreError } from "./CoreErrorProblems.js"
 import type { Operation, Services } from "./Operations.js"
 import { constraintViolation, PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemAnswer } from "./Problem.js"
 import { readJsonBody, type BodyRefused } from "./RequestBody.js"
@@ -40,11 +41,6 @@ export interface ProgramSettings {
   readonly tracing: boolean
 }
 
-/** A request's time budget: whether a wait outlasted it (and the request's fiber was interrupted for it). */
-export interface Budget {
-  exceeded: boolean
-}
-
 /** What one request brings: the operation it matched, its path parameters, the request, the caller's address and id. */
 export interface Exchange {
   readonly operation: Operation
@@ -52,7 +48,6 @@ export interface Exchange {
   readonly request: IncomingMessage
   readonly address: string
   readonly requestId: string
-  readonly budget: Budget
   /** The request's trace, once its span began (tracing on), for its log line. */
   readonly trace: { traceId: string | undefined }
 }
@@ -88,21 +83,16 @@ const rateLimitHeaders = (window: RateLimiter.RateLimitWindow, now: number): Rec
   "RateLimit-Reset": String(Math.max(0, Math.ceil((window.resetsAt - now) / 1000)))
 })
 
-/** Interrupts the request's own fiber when `effect` still waits after the budget; the caller answers 503 for it (`overBudget`). */
+/** A wait outlasted the request's time budget: it answers 503 with Retry-After (`overBudget`). */
+class OverBudget extends Data.TaggedError("OverBudget") {}
+
+const OVER_BUDGET = new OverBudget()
+
+/** `effect`, interrupted and failed with OverBudget once it has waited `budgetMillis`. */
 const withinBudget =
-  (budget: Budget, budgetMillis: number) =>
-  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.withFiber<A, E, R>((fiber) => {
-      const timer = setTimeout(() => {
-        budget.exceeded = true
-        fiber.interruptUnsafe(fiber.id)
-      }, budgetMillis)
-      // a finalizer with no effect of its own: the runtime runs no extra step for it
-      return Effect.onExitPrimitive(effect, () => {
-        clearTimeout(timer)
-        return undefined
-      })
-    })
+  (budgetMillis: number) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | OverBudget, R> =>
+    Effect.timeoutOrElse(effect, { duration: budgetMillis, orElse: () => Effect.fail(OVER_BUDGET) })
 
 /**
  * The caller, admitted: not over its address's failed attempts, authenticated
@@ -123,7 +113,7 @@ const admit = (exchange: Exchange, scope: Authentication.Scope, settings: Progra
     }
     const authenticated = authentication.authenticate(credentials, scope).pipe(
       settings.tracing ? Effect.withSpan(AUTHENTICATION_SPAN, undefined, NO_STACK) : (effect) => effect,
-      withinBudget(exchange.budget, settings.budgetMillis),
+      withinBudget(settings.budgetMillis),
       Effect.tapError((error) =>
         error._tag === "AuthenticationRefused"
           ? Effect.asVoid(limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE))
@@ -172,7 +162,7 @@ interface Admitted {
   readonly rateHeaders: Record<string, string>
 }
 
-type Failure = CoreError | AuthenticationRefused | BodyRefused | RequestRefused
+type Failure = CoreError | AuthenticationRefused | BodyRefused | RequestRefused | OverBudget
 
 /** The answer to a failure, logging the service's own faults. */
 const answerOfFailure =
@@ -183,6 +173,12 @@ const answerOfFailure =
         case "BodyRefused":
         case "RequestRefused":
           return problemAnswer(failure.answer)
+        case "OverBudget":
+          settings.logger.warn(
+            { request_id: exchange.requestId, budget_ms: settings.budgetMillis },
+            "request over its time budget"
+          )
+          return problemAnswer(overBudget)
         default:
           if (isServerFault(failure))
             settings.logger.error(
@@ -207,7 +203,7 @@ export const requestProgram = (
           operation
             .handle({ params: exchange.params, body, partnerId: admitted?.principal.partnerId ?? "", idempotency })
             .pipe(
-              withinBudget(exchange.budget, settings.budgetMillis),
+              withinBudget(settings.budgetMillis),
               Effect.map(
                 (value): Answer => ({
                   status: 200,

@@ -2,7 +2,7 @@
 // (Pricing.priceOffer) and the Effect programs (QuotingService.createOffer) — with the compiled
 // tariff and with json-rules-engine, against the hand-written limit.
 import { Examples, QuotingService, TariffBook } from "@kasko/core"
-import { Pricing } from "@kasko/core/actuarial"
+import { Pricing, TariffDocuments } from "@kasko/core/actuarial"
 import { ManagedRuntime, Result } from "effect"
 import { isDeepStrictEqual } from "node:util"
 import { handwrittenOffer } from "./handwrittenOffer.mjs"
@@ -54,7 +54,9 @@ const throughput = async (operation, seconds) => {
 
 export const runCoreBench = async () => {
   const compiled = ManagedRuntime.make(TariffBook.shipped)
-  const interpreted = ManagedRuntime.make(TariffBook.layer(TariffBook.SHIPPED_TARIFF_DOCUMENTS, "json-rules-engine"))
+  const interpreted = ManagedRuntime.make(
+    TariffBook.layer(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS, "json-rules-engine")
+  )
   try {
     // the three must agree before their speed means anything
     for (const request of requests) {
@@ -64,7 +66,7 @@ export const runCoreBench = async () => {
       if (!isDeepStrictEqual(reference, await interpreted.runPromise(QuotingService.createOffer(request))))
         throw new Error("the interpreter's offer differs")
     }
-    const tariffs = TariffBook.decodeTariffs(TariffBook.SHIPPED_TARIFF_DOCUMENTS)
+    const tariffs = TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS)
     const today = new Date().toISOString().slice(0, 10)
     for (const request of requests) {
       if (

@@ -74,6 +74,13 @@ export const DEPENDENCY_RULES: IFlattenedRuleSet = {
       to: { path: KASKO_PACKAGE, pathNot: ["^packages/core/", "^packages/sql/", "^adapters/$1/"] }
     },
     {
+      name: "only-sql-stores-import-sql",
+      comment: "@kasko/sql holds what the SQL stores share: of the adapters only sqlite and postgres import it",
+      severity: "error",
+      from: { path: "^adapters/", pathNot: "^adapters/(sqlite|postgres)/" },
+      to: { path: "^packages/sql/" }
+    },
+    {
       name: "sql-imports-only-core",
       comment:
         "@kasko/sql, the rows and migration plan the SQL stores share, is written against @kasko/core alone: what it holds is the same for every SQL store",

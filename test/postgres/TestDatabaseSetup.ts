@@ -6,7 +6,7 @@
  * stops it afterwards. The suites read the chosen URL from TestDatabase.ts.
  */
 import type { TestProject } from "vitest/node"
-import { startEmbeddedPostgres } from "./EmbeddedPostgresServer.js"
+import { type EmbeddedPostgresServer, startEmbeddedPostgres } from "./EmbeddedPostgresServer.js"
 import { pg } from "./SetupPackages.js"
 
 const CONFIGURED_URL = process.env["KASKO_TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/test"
@@ -41,15 +41,20 @@ const withoutPassword = (url: string) => {
 const SETUP_DEADLINE_MILLIS = 180_000
 const DID_NOT_START = "the embedded PostgreSQL did not start"
 
-/** `starting`, or a rejection naming the deadline: the pending timer also keeps the run alive while it waits. */
-const withinDeadline = <A>(starting: Promise<A>): Promise<A> => {
+/**
+ * `starting`, or a rejection naming the deadline: the pending timer also keeps the run alive while it waits. A
+ * server that starts after the deadline is stopped (and its directory removed) at once.
+ */
+const withinDeadline = (starting: Promise<EmbeddedPostgresServer>): Promise<EmbeddedPostgresServer> => {
   let timer: NodeJS.Timeout | undefined
+  let late = false
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${DID_NOT_START} within ${SETUP_DEADLINE_MILLIS / 1000} s`)),
-      SETUP_DEADLINE_MILLIS
-    )
+    timer = setTimeout(() => {
+      late = true
+      reject(new Error(`${DID_NOT_START} within ${SETUP_DEADLINE_MILLIS / 1000} s`))
+    }, SETUP_DEADLINE_MILLIS)
   })
+  void starting.then((server) => (late ? server.stop() : undefined)).catch(() => undefined)
   return Promise.race([starting, deadline]).finally(() => clearTimeout(timer))
 }
 

@@ -111,19 +111,21 @@ const admit = (exchange: Exchange, scope: Authentication.Scope, settings: Progra
       authorization: headers.authorization,
       subscriptionKey: headers["ocp-apim-subscription-key"] as string | undefined
     }
-    const authenticated = authentication.authenticate(credentials, scope).pipe(
-      settings.tracing ? Effect.withSpan(AUTHENTICATION_SPAN, undefined, NO_STACK) : (effect) => effect,
-      withinBudget(settings.budgetMillis),
-      Effect.tapError((error) =>
-        error._tag === "AuthenticationRefused"
-          ? Effect.asVoid(limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE))
-          : Effect.void
+    // built only once the address is admitted: a locked-out address costs the identity provider nothing
+    const authenticated = () =>
+      authentication.authenticate(credentials, scope).pipe(
+        settings.tracing ? Effect.withSpan(AUTHENTICATION_SPAN, undefined, NO_STACK) : (effect) => effect,
+        withinBudget(settings.budgetMillis),
+        Effect.tapError((error) =>
+          error._tag === "AuthenticationRefused"
+            ? Effect.asVoid(limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE))
+            : Effect.void
+        )
       )
-    )
     return Effect.flatMap(limiter.peek(addressKey, settings.failedAuthenticationsPerMinute, MINUTE), (failures) =>
       failures.used >= failures.limit
         ? Effect.clockWith((clock) => Effect.fail(tooManyRequests(failures, clock.currentTimeMillisUnsafe())))
-        : Effect.flatMap(authenticated, (principal) =>
+        : Effect.flatMap(authenticated(), (principal) =>
             Effect.flatMap(limiter.hit(`key:${principal.rateLimitKey}`, settings.requestsPerMinute, MINUTE), (window) =>
               Effect.clockWith((clock) => {
                 const now = clock.currentTimeMillisUnsafe()

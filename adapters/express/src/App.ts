@@ -29,7 +29,7 @@ import {
 import { requestId, requestIdFor } from "./RequestId.js"
 import { redact, requestLog } from "./RequestLog.js"
 import { problemAnswer, requestProgram, type Answer, type ProgramSettings } from "./RequestProgram.js"
-import { RETRY_AFTER_SECONDS } from "./CoreErrorProblems.js"
+import { overBudget, RETRY_AFTER_SECONDS } from "./CoreErrorProblems.js"
 
 export interface AppOptions {
   /** The runtime holding every service a request needs: built once at start-up, never per request. */
@@ -53,7 +53,8 @@ export interface RequestObserver {
   readonly answered: (operationId: string, status: number, seconds: number) => void
 }
 
-// what an interrupted request answers: the service is stopping
+// what an interrupted request answers: its wait outlasted the time budget, or the service is stopping
+const OVER_BUDGET = problemAnswer(overBudget)
 const SHUTTING_DOWN = problemAnswer({
   problem: PROBLEMS.serviceUnavailable,
   headers: { "Retry-After": String(RETRY_AFTER_SECONDS) }
@@ -170,17 +171,28 @@ export const makeApp = (options: AppOptions): Express => {
     const missingHost = hostRefusal(request)
     if (missingHost !== undefined) return writeRefusal(request, response, missingHost, id, started, operationId)
     const address = clientAddressKey((trustProxy === false ? request.socket.remoteAddress : request.ip) ?? "unknown")
+    const budget = { exceeded: false }
     const trace: { traceId: string | undefined } = { traceId: undefined }
     runRequest(
       requestProgram(
-        { operation: match.operation, params: match.params, request, address, requestId: id, trace },
+        { operation: match.operation, params: match.params, request, address, requestId: id, budget, trace },
         settings
       ),
       (exit) => {
         if (exit._tag === "Success")
           return writeAnswer(request, response, exit.value, id, started, operationId, trace.traceId)
-        // the program never fails: it was interrupted, because the service is stopping
-        writeAnswer(request, response, SHUTTING_DOWN, id, started, operationId, trace.traceId)
+        // the program never fails: it was interrupted, for its time budget or because the service is stopping
+        if (budget.exceeded)
+          logger.warn({ request_id: id, budget_ms: settings.budgetMillis }, "request over its time budget")
+        writeAnswer(
+          request,
+          response,
+          budget.exceeded ? OVER_BUDGET : SHUTTING_DOWN,
+          id,
+          started,
+          operationId,
+          trace.traceId
+        )
       }
     )
   })

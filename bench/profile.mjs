@@ -149,7 +149,16 @@ const MODULES = {
     "Transaction"
   ],
   log: ["RequestLog", "RequestId"],
-  "rate limit": ["Protection", "RateLimit", "MemoryRateLimit", "MemoryRateLimiter", "RateLimiter"],
+  "rate limit": [
+    "Protection",
+    "RateLimit",
+    "MemoryRateLimiter",
+    "RateLimiter",
+    "RateLimiterMemory",
+    "MemoryStorage",
+    "RateLimiterAbstract",
+    "RateLimiterRes"
+  ],
   "request program": ["RequestProgram", "Dispatch"],
   "answer writing": ["App", "ProblemHandlers", "Problem", "CoreErrorProblems", "Answer", "RequestHandler"]
 }

@@ -1,14 +1,14 @@
 /**
- * Rate-limit bursts for the shared-limit suites (Redis, PostgreSQL): services
- * started one second into the same fresh minute, so a burst falls in one
- * window, and offers for one new partner spread over them in turn.
+ * Rate-limit bursts for the shared-limit suites (Redis, PostgreSQL): offers
+ * for one new partner spread over services in turn. A key's window opens at
+ * its first request, so a new partner's burst falls in one window.
  */
 import { Examples } from "@kasko/core"
 import { randomUUID } from "node:crypto"
 import { asPartner, startTestService, type TestService } from "./support.js"
 
-/** `count` services with `environment`, pushed onto `started` (for the suite to stop), their clocks in one minute. */
-export const startInstancesInOneWindow = async (
+/** `count` services with `environment`, pushed onto `started` (for the suite to stop). */
+export const startInstances = async (
   count: number,
   environment: Record<string, string>,
   started: Array<TestService>
@@ -19,9 +19,6 @@ export const startInstancesInOneWindow = async (
     started.push(instance)
     instances.push(instance)
   }
-  // every instance one second into the same fresh minute: the whole burst falls in one window
-  const now = Date.now()
-  for (const instance of instances) instance.adjustClock(60_000 - (now % 60_000) + 1_000)
   return instances
 }
 

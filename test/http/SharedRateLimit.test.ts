@@ -10,7 +10,7 @@
  */
 import { createConnection } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
-import { burst, count, startInstancesInOneWindow } from "./RateLimitBurst.js"
+import { burst, count, startInstances as startServices } from "./RateLimitBurst.js"
 import type { TestService } from "./support.js"
 
 const REDIS_URL = "redis://127.0.0.1:6379"
@@ -39,7 +39,7 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((service) => service.stop()))
 })
 const startInstances = (count: number, environment: Record<string, string>) =>
-  startInstancesInOneWindow(count, { KASKO_RATE_LIMIT_PER_MINUTE: String(LIMIT), ...environment }, started)
+  startServices(count, { KASKO_RATE_LIMIT_PER_MINUTE: String(LIMIT), ...environment }, started)
 
 describe.skipIf(!redisAnswers)("the rate limit in Redis", () => {
   it("holds for two instances together: of 30 requests in one window, the limit's 10 pass", async () => {

@@ -6,13 +6,13 @@
  * not counted again in the database once it answers.
  */
 import { afterEach, expect, it } from "vitest"
-import { burst, count, startInstancesInOneWindow } from "../http/RateLimitBurst.js"
+import { burst, count, startInstances } from "../http/RateLimitBurst.js"
 import { startTestService, type TestService } from "../http/support.js"
 import { scratchSchema } from "./ScratchSchema.js"
 import { testDatabaseUrl } from "./TestDatabase.js"
 
 const { schema, admin } = scratchSchema("kasko_rate_limit")
-// small: while the table is locked, each request waits the limiter's 250 ms twice before counting alone
+// small: while the table is locked, each request waits the limiter's 250 ms (and a margin) twice before counting alone
 const LIMIT = 4
 const ENVIRONMENT = {
   KASKO_DATABASE_URL: testDatabaseUrl,
@@ -26,21 +26,19 @@ afterEach(async () => {
 })
 
 it("holds for two instances together: of 3 × the limit's requests in one window, the limit passes", async () => {
-  const statuses = await burst(await startInstancesInOneWindow(2, ENVIRONMENT, started), 3 * LIMIT)
+  const statuses = await burst(await startInstances(2, ENVIRONMENT, started), 3 * LIMIT)
   expect(count(statuses, 200)).toBe(LIMIT)
   expect(count(statuses, 429)).toBe(2 * LIMIT)
 })
 
 it("is counted by the instance alone while the table cannot be written, and requests are still served", async () => {
-  const [instance] = await startInstancesInOneWindow(1, ENVIRONMENT, started)
+  const [instance] = await startInstances(1, ENVIRONMENT, started)
   const countedInTable = async () =>
-    Number(
-      (await admin().query(`SELECT COALESCE(SUM(used), 0) AS used FROM ${schema}.rate_limit_windows`)).rows[0].used
-    )
+    Number((await admin().query(`SELECT COALESCE(SUM(points), 0) AS used FROM ${schema}.rate_limits`)).rows[0].used)
   const countedBefore = await countedInTable()
   const locker = admin()
   await locker.query("BEGIN")
-  await locker.query(`LOCK TABLE ${schema}.rate_limit_windows IN ACCESS EXCLUSIVE MODE`)
+  await locker.query(`LOCK TABLE ${schema}.rate_limits IN ACCESS EXCLUSIVE MODE`)
   try {
     const statuses = await burst([instance!], LIMIT + 2)
     expect(count(statuses, 200)).toBe(LIMIT)
@@ -58,16 +56,16 @@ it("prunes ended windows even when that takes longer than a count may wait", asy
   const client = admin()
   // windows long ended: the pruning at start deletes them
   await client.query(
-    `INSERT INTO ${schema}.rate_limit_windows (key, window_start, used) VALUES ('old-a', 0, 1), ('old-b', 60000, 2)`
+    `INSERT INTO ${schema}.rate_limits (key, points, expire) VALUES ('old-a', 1, 0), ('old-b', 2, 60000)`
   )
   const locker = admin()
   await locker.query("BEGIN")
-  await locker.query(`LOCK TABLE ${schema}.rate_limit_windows IN ACCESS EXCLUSIVE MODE`)
+  await locker.query(`LOCK TABLE ${schema}.rate_limits IN ACCESS EXCLUSIVE MODE`)
   const pruneWaiting = async () =>
     Number(
       (
         await client.query(
-          "SELECT count(*) AS count FROM pg_stat_activity WHERE query LIKE 'DELETE FROM rate_limit_windows%' AND wait_event_type = 'Lock'"
+          "SELECT count(*) AS count FROM pg_stat_activity WHERE query LIKE 'DELETE FROM rate_limits%' AND wait_event_type = 'Lock'"
         )
       ).rows[0].count
     ) > 0
@@ -84,8 +82,7 @@ it("prunes ended windows even when that takes longer than a count may wait", asy
   }
   const remaining = async () =>
     Number(
-      (await client.query(`SELECT count(*) AS count FROM ${schema}.rate_limit_windows WHERE key LIKE 'old-%'`)).rows[0]
-        .count
+      (await client.query(`SELECT count(*) AS count FROM ${schema}.rate_limits WHERE key LIKE 'old-%'`)).rows[0].count
     )
   for (let waited = 0; (await remaining()) > 0 && waited < 2_000; waited += 20)
     await new Promise((resolve) => setTimeout(resolve, 20))

@@ -161,6 +161,19 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       CREATE INDEX quote_events_not_fanned_out_by_partner ON quote_events (partner_id, position)
         WHERE fanned_out_at IS NULL;
     `
+  },
+  {
+    version: 8,
+    name: "rate limits counted by rate-limiter-flexible: one row per key, its points and when its window ends",
+    // the table rate-limiter-flexible's PostgreSQL limiter would create, made here so it is made once, under the lock
+    sql: `
+      DROP TABLE rate_limit_windows;
+      CREATE TABLE rate_limits (
+        key VARCHAR(255) PRIMARY KEY,
+        points INTEGER NOT NULL DEFAULT 0,
+        expire BIGINT
+      );
+    `
   }
 ]
 

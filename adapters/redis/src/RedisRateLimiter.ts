@@ -1,43 +1,42 @@
 /**
- * The rate limit in Redis: one count per key and window for every instance
- * together. Windows are fixed and aligned to the epoch (a key's minute is the
- * same minute on every instance); a window's count is one INCR, and its key
- * expires with the window. When Redis does not answer in time, a request is
- * counted by the fallback limiter (this instance's own count) instead of
- * being refused: an outage of the limiter must not become an outage of the API.
+ * The rate limit in Redis, with rate-limiter-flexible's Redis limiter: one
+ * count per key and window for every instance together (an atomic increment;
+ * the key expires with its window). When Redis is not connected or does not
+ * answer in time, the request is counted by the insurance limiter (this
+ * instance's own count) instead of being refused: an outage of the limiter
+ * must not become an outage of the API.
  */
 import { RateLimiter } from "@kasko/core"
 import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
+import { type RateLimiterAbstract, RateLimiterRedis } from "rate-limiter-flexible"
 
 export interface RedisRateLimiterOptions {
   /** `redis://host:port/db`. */
   readonly url: string
   /** Prefix of the keys kasko writes (`kasko:` by default): several services may share one Redis. */
   readonly keyPrefix?: string
-  /** Longest wait for Redis before a request is counted by the fallback (250 ms by default). */
+  /** Longest wait for Redis before a request is counted by the insurance (250 ms by default). */
   readonly timeoutMillis?: number
-  /** Counts while Redis cannot. */
-  readonly fallback: RateLimiter.RateLimiter["Service"]
-  /** Told when Redis could not count a request (for a log line). */
+  /** The limiter that counts while Redis cannot, one per limit and window (`MemoryRateLimiter.insurance`). */
+  readonly insuranceFor: (limit: number, windowMillis: number) => RateLimiterAbstract
+  /** Told when the connection to Redis fails (for a log line). */
   readonly onUnavailable?: (error: unknown) => void
 }
 
-// INCR, and on a window's first request its expiry: one round trip, atomic
-const COUNT = `local used = redis.call('INCR', KEYS[1])
-if used == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return used`
-
-export const makeRateLimiter = (redis: Redis, options: RedisRateLimiterOptions): RateLimiter.RateLimiter["Service"] => {
-  const prefix = `${options.keyPrefix ?? "kasko:"}rate:`
-  return RateLimiter.countedInSharedStore({
-    count: async (key, opensAt, windowMillis) =>
-      Number(await redis.eval(COUNT, 1, `${prefix}${key}:${opensAt}`, String(windowMillis))),
-    read: async (key, opensAt) => Number((await redis.get(`${prefix}${key}:${opensAt}`)) ?? 0),
-    fallback: options.fallback,
-    ...(options.onUnavailable === undefined ? {} : { onUnavailable: options.onUnavailable })
-  })
-}
+const makeRateLimiter = (redis: Redis, options: RedisRateLimiterOptions): RateLimiter.RateLimiter["Service"] =>
+  RateLimiter.fromLimiters(
+    (limit, windowMillis) =>
+      new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `${options.keyPrefix ?? "kasko:"}rate:${windowMillis}`,
+        points: limit,
+        duration: windowMillis / 1000,
+        // while disconnected, straight to the insurance: no request waits for a reconnection
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: options.insuranceFor(limit, windowMillis)
+      })
+  )
 
 const CONNECT_TIMEOUT_MILLIS = 2_000
 
@@ -69,7 +68,7 @@ export const layer = (options: RedisRateLimiterOptions): Layer.Layer<RateLimiter
         Effect.sync(
           () =>
             new Redis(options.url, {
-              // a request never waits for a reconnection: it is counted by the fallback meanwhile
+              // a command never waits for a reconnection, nor longer than the timeout: the insurance counts meanwhile
               enableOfflineQueue: false,
               maxRetriesPerRequest: 0,
               commandTimeout: options.timeoutMillis ?? 250,
@@ -81,7 +80,7 @@ export const layer = (options: RedisRateLimiterOptions): Layer.Layer<RateLimiter
         (redis) => Effect.promise(() => redis.quit().catch(() => redis.disconnect()))
       ).pipe(
         Effect.tap((redis) => {
-          // connection errors are the fallback's business and the log's, never an unhandled event
+          // connection errors are the insurance's business and the log's, never an unhandled event
           redis.on("error", (error) => options.onUnavailable?.(error))
           return Effect.promise(() => firstConnection(redis))
         })

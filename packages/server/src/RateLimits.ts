@@ -18,30 +18,34 @@ const WARN_EVERY_MILLIS = 10_000
 /** A log line when the shared store fails, at most one per 10 s. */
 const warnerFor = (logger: Logger, store: string) => {
   let warnedAt = Number.NEGATIVE_INFINITY
-  return (error: unknown) => {
+  return (error?: unknown) => {
     const now = Date.now()
     if (now - warnedAt < WARN_EVERY_MILLIS) return
     warnedAt = now
     logger.warn(
-      { error: error instanceof Error ? error.message : String(error) },
+      error === undefined ? {} : { error: error instanceof Error ? error.message : String(error) },
       `${store} does not answer: this instance counts the rate limit alone until it does`
     )
   }
 }
 
+/** Counting in this process's memory while the shared store cannot, and saying so. */
+const insuredBy = (warn: (error?: unknown) => void) => ({
+  insuranceFor: MemoryRateLimiter.insurance(() => warn()),
+  onUnavailable: warn
+})
+
 export const rateLimiterLayer = (config: ServiceConfig, logger: Logger): Layer.Layer<RateLimiter.RateLimiter> => {
   if (Option.isSome(config.redisUrl))
     return RedisRateLimiter.layer({
       url: config.redisUrl.value,
-      fallback: MemoryRateLimiter.makeRateLimiter(),
-      onUnavailable: warnerFor(logger, "Redis")
+      ...insuredBy(warnerFor(logger, "Redis"))
     })
   if (Option.isSome(config.databaseUrl))
     return PostgresRateLimiter.layer({
       connectionString: config.databaseUrl.value,
       schema: config.databaseSchema,
-      fallback: MemoryRateLimiter.makeRateLimiter(),
-      onUnavailable: warnerFor(logger, "PostgreSQL")
+      ...insuredBy(warnerFor(logger, "PostgreSQL"))
     })
   return MemoryRateLimiter.layer
 }

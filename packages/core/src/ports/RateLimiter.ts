@@ -1,10 +1,11 @@
 /**
  * The rate-limit port: counts requests per key in fixed windows. In memory it
  * counts for one process; a shared store (PostgreSQL, Redis) counts for every
- * instance together.
+ * instance together. The adapters count with rate-limiter-flexible; the core
+ * reads its answers through `fromLimiters`.
  */
 import { Context, Effect } from "effect"
-import type { StorageUnavailable } from "../Errors.js"
+import { StorageUnavailable } from "../Errors.js"
 
 /** A key's window after a request was counted (or looked at). */
 export interface RateLimitWindow {
@@ -36,56 +37,72 @@ export class RateLimiter extends Context.Service<
 /** True once the window holds more requests than its limit allows. */
 export const isExceeded = (window: RateLimitWindow): boolean => window.used > window.limit
 
-/** How a shared store counts: the window's count after one more request, or as it stands. */
-export interface SharedCounter {
-  /** Counts one request under `key` in the window opened at `opensAt`, which ends `windowMillis` later; answers its count. */
-  readonly count: (key: string, opensAt: number, windowMillis: number) => Promise<number>
-  /** The count of `key`'s window opened at `opensAt` (0 when none was counted). */
-  readonly read: (key: string, opensAt: number) => Promise<number>
-  /** Counts while the shared store cannot (this instance's own count). */
-  readonly fallback: RateLimiter["Service"]
-  /** Told when the shared store could not count a request. */
-  readonly onUnavailable?: (error: unknown) => void
+/**
+ * What a rate-limiter-flexible limiter answers (its `RateLimiterRes`), read
+ * structurally: the core imports no library but effect.
+ */
+export interface LimiterAnswer {
+  /** Points consumed in the key's window, this request's included. */
+  readonly consumedPoints: number
+  /** Milliseconds until the window ends. */
+  readonly msBeforeNext: number
 }
 
+/** A limiter of one limit and window: `consume` rejects with its answer once over the limit, with anything else when its store fails. */
+export interface Limiter {
+  readonly consume: (key: string) => Promise<LimiterAnswer>
+  readonly get: (key: string) => Promise<LimiterAnswer | null>
+}
+
+const isAnswer = (reason: unknown): reason is LimiterAnswer =>
+  typeof reason === "object" && reason !== null && "consumedPoints" in reason && "msBeforeNext" in reason
+
 /**
- * A RateLimiter over a store every instance shares (Redis, PostgreSQL): fixed
- * windows aligned to the epoch, so a key's minute is the same minute on every
- * instance. When the store fails, the request is counted by the fallback
- * instead of refused: an outage of the limiter must not become one of the API.
+ * The RateLimiter over limiters made once per limit and window
+ * (rate-limiter-flexible's: memory, Redis, PostgreSQL, each with its
+ * insurance limiter for when its store fails). A store failure that reaches
+ * here, with no insurance to count instead, is StorageUnavailable.
  */
-export const countedInSharedStore = (counter: SharedCounter): RateLimiter["Service"] => {
-  const counted = (
+export const fromLimiters = (limiterFor: (limit: number, windowMillis: number) => Limiter): RateLimiter["Service"] => {
+  const limiters = new Map<string, Limiter>()
+  const limiter = (limit: number, windowMillis: number) => {
+    const name = `${limit}/${windowMillis}`
+    const known = limiters.get(name)
+    if (known !== undefined) return known
+    const made = limiterFor(limit, windowMillis)
+    limiters.set(name, made)
+    return made
+  }
+  const settled = (
     limit: number,
     windowMillis: number,
-    use: (opensAt: number) => Promise<number>,
-    fallback: Effect.Effect<RateLimitWindow, StorageUnavailable>
-  ) =>
-    Effect.clockWith((clock) => {
-      const now = clock.currentTimeMillisUnsafe()
-      const opensAt = now - (now % windowMillis)
-      return Effect.tryPromise(() => use(opensAt)).pipe(
-        Effect.map((used): RateLimitWindow => ({ limit, used, resetsAt: opensAt + windowMillis })),
-        Effect.catch((error) => {
-          counter.onUnavailable?.(error)
-          return fallback
-        })
-      )
-    })
+    ask: () => Promise<LimiterAnswer | null>
+  ): Effect.Effect<RateLimitWindow, StorageUnavailable> =>
+    Effect.clockWith((clock) =>
+      Effect.callback<RateLimitWindow, StorageUnavailable>((resume) => {
+        const now = clock.currentTimeMillisUnsafe()
+        const windowOf = (answer: LimiterAnswer | null): RateLimitWindow =>
+          answer === null
+            ? { limit, used: 0, resetsAt: now + windowMillis }
+            : { limit, used: answer.consumedPoints, resetsAt: now + Math.max(0, answer.msBeforeNext) }
+        ask().then(
+          (answer) => resume(Effect.succeed(windowOf(answer))),
+          (reason: unknown) =>
+            resume(
+              isAnswer(reason)
+                ? Effect.succeed(windowOf(reason))
+                : Effect.fail(
+                    new StorageUnavailable({
+                      reason: `the rate limit could not be counted: ${reason instanceof Error ? reason.message : String(reason)}`,
+                      retryable: true
+                    })
+                  )
+            )
+        )
+      })
+    )
   return {
-    hit: (key, limit, windowMillis) =>
-      counted(
-        limit,
-        windowMillis,
-        (opensAt) => counter.count(key, opensAt, windowMillis),
-        counter.fallback.hit(key, limit, windowMillis)
-      ),
-    peek: (key, limit, windowMillis) =>
-      counted(
-        limit,
-        windowMillis,
-        (opensAt) => counter.read(key, opensAt),
-        counter.fallback.peek(key, limit, windowMillis)
-      )
+    hit: (key, limit, windowMillis) => settled(limit, windowMillis, () => limiter(limit, windowMillis).consume(key)),
+    peek: (key, limit, windowMillis) => settled(limit, windowMillis, () => limiter(limit, windowMillis).get(key))
   }
 }

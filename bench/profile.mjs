@@ -65,7 +65,7 @@ const PACKAGES = {
   ],
   "body reading": ["body-parser", "raw-body", "iconv-lite", "bytes", "unpipe"],
   "security headers": ["helmet"],
-  "rate limit": ["express-rate-limit"],
+  "rate limit": ["express-rate-limit", "rate-limiter-flexible"],
   cors: ["cors", "object-assign"],
   log: [
     "pino",
@@ -159,7 +159,7 @@ const MODULES = {
     "RateLimiterAbstract",
     "RateLimiterRes"
   ],
-  "request program": ["RequestProgram", "Dispatch"],
+  "request program": ["RequestProgram"],
   "answer writing": ["App", "ProblemHandlers", "Problem", "CoreErrorProblems", "Answer", "RequestHandler"]
 }
 const MODULE_CATEGORY = new Map(

@@ -1,20 +1,20 @@
 /**
- * The Express application. A request for an operation runs as one Effect
- * program in the service's runtime (RequestProgram); Express only hands it
- * the request and writes the answer it comes back with. Everything else — the
+ * The Express application. Each operation is an Express route whose request
+ * runs as one Effect program in the service's runtime (RequestProgram);
+ * Express routes it and writes the answer it comes back with. Everything else — the
  * document, its page, 404s, 405s, Express's own errors — answers
  * problem+json through Express's routes, with the same request id, log line
  * and security headers.
  */
 import { asyncApiDocument } from "./AsyncApiDocument.js"
 import { Effect, type Exit, Fiber, type ManagedRuntime, Scope } from "effect"
-import express, { type Express, type Request, type Response } from "express"
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express"
+import { match } from "path-to-regexp"
 import type { Logger } from "pino"
 import { API_REFERENCE_PATHS, apiReferencePage } from "./ApiReferencePage.js"
-import { makeDispatch } from "./Dispatch.js"
 import { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
-import { OPERATIONS, type Services } from "./Operations.js"
-import { PROBLEMS, type ProblemAnswer } from "./Problem.js"
+import { OPERATIONS, type Operation, type Services } from "./Operations.js"
+import { constraintViolation, PROBLEMS, type ProblemAnswer } from "./Problem.js"
 import { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"
 import {
   clientAddressKey,
@@ -59,6 +59,10 @@ const SHUTTING_DOWN = problemAnswer({
   problem: PROBLEMS.serviceUnavailable,
   headers: { "Retry-After": String(RETRY_AFTER_SECONDS) }
 })
+const MALFORMED_PATH = constraintViolation([{ field: "path", message: "has malformed percent-encoding" }])
+
+/** An OpenAPI path template (`/quotes/{quote_id}`) as an Express route path (`/quotes/:quote_id`). */
+const routePath = (template: string): string => template.replace(/\{(\w+)\}/g, ":$1")
 
 export const makeApp = (options: AppOptions): Express => {
   const { runtime, logger } = options
@@ -83,7 +87,6 @@ export const makeApp = (options: AppOptions): Express => {
     logger,
     tracing: options.tracing ?? false
   }
-  const dispatch = makeDispatch(OPERATIONS, basePath)
 
   // Request fibers run on the runtime's built services and are tracked here, in a set the runtime's disposal
   // interrupts first: ManagedRuntime's own tracking adds a scope finalizer per fiber, ~2 µs of every request
@@ -158,16 +161,13 @@ export const makeApp = (options: AppOptions): Express => {
 
   for (const middleware of corsFor(options.protection.corsOrigins)) app.use(middleware)
 
-  // the operations: one program per request, run in the service's runtime
-  app.use((request, response, next) => {
-    const match = dispatch(request.method, request.url)
-    if (match === undefined) return next()
+  /** Answers one operation's request: one program, run in the service's runtime. */
+  const answer = (operation: Operation, request: Request, response: Response) => {
     const started = process.hrtime.bigint()
     const id = requestIdFor(request.headers["x-request-id"])
-    const operationId = match.operation.operationId
+    const operationId = operation.operationId
     observer?.started()
-    // refused before its program: a path that does not decode, or HTTP/1.1 without Host
-    if ("refused" in match) return writeRefusal(request, response, match.refused, id, started, operationId)
+    // refused before its program: HTTP/1.1 without Host
     const missingHost = hostRefusal(request)
     if (missingHost !== undefined) return writeRefusal(request, response, missingHost, id, started, operationId)
     const address = clientAddressKey((trustProxy === false ? request.socket.remoteAddress : request.ip) ?? "unknown")
@@ -175,7 +175,7 @@ export const makeApp = (options: AppOptions): Express => {
     const trace: { traceId: string | undefined } = { traceId: undefined }
     runRequest(
       requestProgram(
-        { operation: match.operation, params: match.params, request, address, requestId: id, budget, trace },
+        { operation, params: request.params as Record<string, string>, request, address, requestId: id, budget, trace },
         settings
       ),
       (exit) => {
@@ -195,7 +195,46 @@ export const makeApp = (options: AppOptions): Express => {
         )
       }
     )
-  })
+  }
+
+  /**
+   * The operations' routes, one per operation. Express's router refuses a path parameter that does not
+   * percent-decode before any route runs; the router's error handler answers it as that operation would (400
+   * naming the path), finding the operation by its template over the undecoded path.
+   */
+  const operationRoutes = (operations: ReadonlyArray<Operation>) => {
+    const router = express.Router({ caseSensitive: true, strict: true })
+    for (const operation of operations)
+      router[operation.method](routePath(operation.path), (request, response) => answer(operation, request, response))
+    const templates = operations.map((operation) => ({
+      operation,
+      method: operation.method.toUpperCase(),
+      matches: match(routePath(operation.path), { decode: false })
+    }))
+    const undecodablePath: ErrorRequestHandler = (error, request, response, next) => {
+      const method = request.method === "HEAD" ? "GET" : request.method
+      const refused =
+        error instanceof URIError
+          ? templates.find((template) => template.method === method && template.matches(request.path) !== false)
+          : undefined
+      if (refused === undefined) return next(error)
+      const started = process.hrtime.bigint()
+      observer?.started()
+      writeRefusal(
+        request,
+        response,
+        MALFORMED_PATH,
+        requestIdFor(request.headers["x-request-id"]),
+        started,
+        refused.operation.operationId
+      )
+    }
+    router.use(undecodablePath)
+    return router
+  }
+
+  app.use(operationRoutes(OPERATIONS.filter((operation) => operation.servedAtRoot)))
+  app.use(basePath || "/", operationRoutes(OPERATIONS.filter((operation) => !operation.servedAtRoot)))
 
   // everything else: the document, its page, 404s and 405s
   app.use(requestId)
@@ -214,7 +253,7 @@ export const makeApp = (options: AppOptions): Express => {
   api.use(apiReferencePage())
   const methodsByPath = { api: new Map<string, Array<string>>(), root: new Map<string, Array<string>>() }
   for (const operation of OPERATIONS) {
-    const path = operation.path.replace(/\{(\w+)\}/g, ":$1")
+    const path = routePath(operation.path)
     const methods = operation.servedAtRoot ? methodsByPath.root : methodsByPath.api
     methods.set(path, [...(methods.get(path) ?? []), operation.method.toUpperCase()])
   }

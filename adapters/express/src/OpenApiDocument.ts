@@ -209,11 +209,13 @@ const operationObject = (
   rootServers: ReadonlyArray<object> | undefined
 ): JsonObject => {
   const rateLimited = operation.scope !== undefined
-  const errorStatuses = [...new Set([...operation.errorStatuses, ...(rateLimited ? [401, 429] : []), 500])].sort()
+  const errorStatuses = [
+    ...new Set([...(operation.errorStatuses ?? []), ...(rateLimited ? [401, 429] : []), 500])
+  ].sort()
   const responseSchemas = operation.responses.map((schema) => components.reference(schema, "response"))
   const [onlyExample] = operation.responseExamples
   const parameters = [
-    ...operation.pathParameters.map((parameter) => ({ ...parameter, in: "path", required: true })),
+    ...(operation.pathParameters ?? []).map((parameter) => ({ ...parameter, in: "path", required: true })),
     ...(operation.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])
   ]
   return {

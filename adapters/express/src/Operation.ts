@@ -49,26 +49,27 @@ export interface OperationOf<R> {
   readonly tag: string
   readonly summary: string
   readonly description: string
-  /** Undefined for public operations (health, readiness). */
-  readonly scope: Scope | undefined
-  readonly pathParameters: ReadonlyArray<PathParameter>
+  /** Absent for public operations (health, readiness). */
+  readonly scope?: Scope
+  /** Its path's parameters, documented (none when absent). */
+  readonly pathParameters?: ReadonlyArray<PathParameter>
   /** The JSON body the operation takes, when it takes one. */
-  readonly requestBody: Schema.Top | undefined
+  readonly requestBody?: Schema.Top
   /** A body the operation answers 200 to (documented, and sent by the document's own test). */
-  readonly requestExample: unknown
+  readonly requestExample?: unknown
   /** Served at the service's root even when the partner API has a base path (probes). */
-  readonly servedAtRoot: boolean
+  readonly servedAtRoot?: true
   /** The 200 body, as one schema or the alternatives of a `oneOf`. */
   readonly responses: ReadonlyArray<Schema.Top>
   readonly responseDescription: string
   /** What the 200 answers look like, one per response schema. */
   readonly responseExamples: ReadonlyArray<AnswerExample>
   /** Error statuses the operation answers beyond those every operation may (404 for unknown paths, 500, …). */
-  readonly errorStatuses: ReadonlyArray<number>
+  readonly errorStatuses?: ReadonlyArray<number>
   /** Quote answers must not be cached anywhere (`Cache-Control: no-store`). */
-  readonly noStore: boolean
+  readonly noStore?: true
   /** The operation honours an `Idempotency-Key` header. */
-  readonly idempotent: boolean
+  readonly idempotent?: true
   /** Runs the operation; answers the encoded 200 body. */
   readonly handle: (request: OperationRequest) => Effect.Effect<unknown, CoreError, R>
 }

@@ -93,9 +93,6 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
         example: "insurance-car-leasing"
       }
     ],
-    requestBody: undefined,
-    requestExample: undefined,
-    servedAtRoot: false,
     responses: [ProductCatalogue.ProductDefinition.annotate({ identifier: "ProductDefinition" })],
     responseDescription: "The product definition",
     responseExamples: [
@@ -106,8 +103,6 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
       }
     ],
     errorStatuses: [404],
-    noStore: false,
-    idempotent: false,
     handle: ({ params }) => Effect.map(QuotingService.getProduct(params["product_name"] ?? ""), encodeProduct)
   },
   {
@@ -119,16 +114,13 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     description:
       "Prices the product parameters alone (spec §2.6); nothing is stored. A quote request's policy and agent may come along, so one body serves both endpoints: they are ignored.",
     scope: "offers:create",
-    pathParameters: [],
     requestBody: Offer.OfferRequest.annotate({ identifier: "OfferRequest" }),
     requestExample: Examples.offerRequest(),
-    servedAtRoot: false,
     responses: [Offer.PriceOffer.annotate({ identifier: "PriceOffer" })],
     responseDescription: "The price offer",
     responseExamples: [{ name: "offer", summary: "A Standard leasing offer", value: Examples.priceOfferAnswer() }],
     errorStatuses: [400, 413, 415, 503],
     noStore: true,
-    idempotent: false,
     handle: ({ body }) => Effect.map(QuotingService.createOffer(body), encodeOffer)
   },
   {
@@ -140,10 +132,8 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     description:
       "Creates a quote valid for 30 days (spec §2.8 → §2.9). The parties' roles must fit the product parameters; unknown fields are rejected.",
     scope: "quotes:create",
-    pathParameters: [],
     requestBody: QuoteRequest.QuoteRequest.annotate({ identifier: "QuoteRequest" }),
     requestExample: Examples.quoteRequest(),
-    servedAtRoot: false,
     responses: [Quote.Quote.annotate({ identifier: "Quote" })],
     responseDescription: "The quote, awaiting activation",
     responseExamples: [{ name: "quote", summary: "A Standard leasing quote", value: EXAMPLE_QUOTE }],
@@ -163,9 +153,6 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
       "The quote as created while it awaits activation (spec §2.9), the activated form after (spec §2.10). 404 once it is 30 days old, and for another partner's quote.",
     scope: "quotes:read",
     pathParameters: [quoteIdParameter],
-    requestBody: undefined,
-    requestExample: undefined,
-    servedAtRoot: false,
     responses: [
       Quote.Quote.annotate({ identifier: "Quote" }),
       Quote.ActivatedQuote.annotate({ identifier: "ActivatedQuote" })
@@ -177,7 +164,6 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     ],
     errorStatuses: [404, 503],
     noStore: true,
-    idempotent: false,
     handle: ({ params, partnerId }) =>
       Effect.map(QuotingService.getQuote(partnerId, params["quote_id"] ?? ""), (retrieved) =>
         retrieved.state === "activated" ? encodeActivatedQuote(retrieved.quote) : encodeQuote(retrieved.quote)
@@ -193,9 +179,6 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
       "Activates a quote younger than 30 days. Activating an activated quote changes nothing and answers 200 too.",
     scope: "quotes:activate",
     pathParameters: [quoteIdParameter],
-    requestBody: undefined,
-    requestExample: undefined,
-    servedAtRoot: false,
     responses: [ActivationAnswer],
     responseDescription: "An empty JSON object",
     responseExamples: [{ name: "activated", summary: "Activated", value: {} }],
@@ -212,17 +195,11 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     tag: "operations",
     summary: "Liveness",
     description: "Answers 200 while the process serves requests.",
-    scope: undefined,
-    pathParameters: [],
-    requestBody: undefined,
-    requestExample: undefined,
     servedAtRoot: true,
     responses: [HealthAnswer],
     responseDescription: "The service is alive",
     responseExamples: [{ name: "alive", summary: "Alive", value: { status: "ok" } }],
-    errorStatuses: [],
     noStore: true,
-    idempotent: false,
     handle: () => Effect.succeed({ status: "ok" })
   },
   {
@@ -233,17 +210,12 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     summary: "Readiness",
     description:
       "Answers 200 while the quote storage can commit a write (probed at most once a second), 503 while it cannot.",
-    scope: undefined,
-    pathParameters: [],
-    requestBody: undefined,
-    requestExample: undefined,
     servedAtRoot: true,
     responses: [HealthAnswer],
     responseDescription: "The service can serve quotes",
     responseExamples: [{ name: "ready", summary: "Ready", value: { status: "ready" } }],
     errorStatuses: [503],
     noStore: true,
-    idempotent: false,
     handle: () =>
       Effect.flatMap(Readiness.Readiness, (readiness) => readiness.check).pipe(Effect.as({ status: "ready" }))
   },

@@ -88,9 +88,7 @@ const subscriptionIdParameter: PathParameter = {
 const COMMON = {
   tag: "webhooks",
   scope: "webhooks:manage" as const,
-  servedAtRoot: false,
-  noStore: true,
-  idempotent: false
+  noStore: true as const
 }
 
 export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
@@ -102,7 +100,6 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     summary: "Subscribe an endpoint to quote events",
     description:
       "Quote events (quote.created, quote.activated, quote.expired; see /asyncapi.json) are POSTed to the endpoint, signed per Standard Webhooks with the secret answered here — and only here.",
-    pathParameters: [],
     requestBody: WebhookSubscriptionRequest,
     requestExample: EXAMPLE_REQUEST,
     responses: [WebhookSubscriptionWithSecret],
@@ -127,9 +124,6 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     path: "/webhooks/subscriptions",
     summary: "List the partner's webhook subscriptions",
     description: "Every subscription of the calling partner, oldest first, without secrets.",
-    pathParameters: [],
-    requestBody: undefined,
-    requestExample: undefined,
     responses: [WebhookSubscriptionList],
     responseDescription: "The subscriptions",
     responseExamples: [{ name: "one", summary: "One subscription", value: { subscriptions: [EXAMPLE_SUBSCRIPTION] } }],
@@ -147,8 +141,6 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     summary: "Delete a webhook subscription",
     description: "Removes the subscription; deliveries not yet made to it are dropped. 404 for another partner's.",
     pathParameters: [subscriptionIdParameter],
-    requestBody: undefined,
-    requestExample: undefined,
     responses: [DeletedAnswer],
     responseDescription: "An empty JSON object",
     responseExamples: [{ name: "deleted", summary: "Deleted", value: {} }],
@@ -164,8 +156,6 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     summary: "Rotate a subscription's signing secret",
     description: "Replaces the signing secret; deliveries from now on are signed with the new one, answered here only.",
     pathParameters: [subscriptionIdParameter],
-    requestBody: undefined,
-    requestExample: undefined,
     responses: [WebhookSubscriptionWithSecret],
     responseDescription: "The subscription and its new signing secret",
     responseExamples: [

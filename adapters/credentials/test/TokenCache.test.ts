@@ -3,7 +3,7 @@
  * once, not on every request — still refuses one once it has expired, and
  * never remembers a refusal.
  */
-import { Tokens } from "@kasko/credentials"
+import * as Tokens from "../src/Tokens.js"
 import { generateKeyPair, SignJWT, type CryptoKey, type JWTVerifyGetKey } from "jose"
 import { afterEach, describe, expect, it, vi } from "vitest"
 

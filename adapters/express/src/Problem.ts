@@ -2,7 +2,7 @@
  * RFC 7807 problem details, the body of every error answer
  * (`application/problem+json`), with `violations` on a 400.
  */
-import { Errors } from "@kasko/core"
+import { Violation } from "@kasko/core"
 import { Schema } from "effect"
 import type { Response } from "express"
 
@@ -18,7 +18,7 @@ export type Problem = typeof Problem.Type
 
 export const ConstraintViolationProblem = Schema.Struct({
   ...Problem.fields,
-  violations: Schema.Array(Errors.Violation)
+  violations: Schema.Array(Violation)
 }).annotate({
   identifier: "ConstraintViolationProblem",
   description: "RFC 7807 problem details of a 400, with every violation"
@@ -54,7 +54,7 @@ export interface ProblemAnswer {
 }
 
 /** A 400 naming the violations. */
-export const constraintViolation = (violations: ReadonlyArray<Errors.Violation>): ProblemAnswer => ({
+export const constraintViolation = (violations: ReadonlyArray<Violation>): ProblemAnswer => ({
   problem: { ...PROBLEMS.constraintViolation, violations }
 })
 

@@ -5,7 +5,7 @@
  * `next`/`prev` links carrying page and size — an empty `_links` when there
  * are none.
  */
-import type { Errors } from "@kasko/core"
+import type { Violation } from "@kasko/core"
 import { Result, Schema } from "effect"
 
 export const DEFAULT_PAGE_SIZE = 10
@@ -24,7 +24,7 @@ const wholeNumber = (
   fallback: number,
   min: number,
   max: number
-): number | Errors.Violation => {
+): number | Violation => {
   if (value === undefined) return fallback
   if (typeof value !== "string" || !/^\d{1,9}$/.test(value)) return { field: name, message: "must be a whole number" }
   const number = Number(value)
@@ -34,10 +34,10 @@ const wholeNumber = (
 /** Reads `page` and `size` from a query, reporting each bad one. */
 export const parsePageRequest = (
   query: Readonly<Record<string, QueryValue>>
-): Result.Result<PageRequest, Array<Errors.Violation>> => {
+): Result.Result<PageRequest, Array<Violation>> => {
   const page = wholeNumber("page", query["page"], 0, 0, 1_000_000_000)
   const size = wholeNumber("size", query["size"], DEFAULT_PAGE_SIZE, 1, MAX_PAGE_SIZE)
-  const violations = [page, size].filter((value): value is Errors.Violation => typeof value === "object")
+  const violations = [page, size].filter((value): value is Violation => typeof value === "object")
   return violations.length > 0
     ? Result.fail(violations)
     : Result.succeed({ page: page as number, size: size as number })

@@ -4,7 +4,7 @@
  * Todos live in memory; time comes from an injectable clock.
  */
 import { CalendarDate, Decoding } from "@kasko/core/transport"
-import type { Errors } from "@kasko/core"
+import type { Violation } from "@kasko/core"
 import { constraintViolation, PROBLEMS, sendProblem } from "@kasko/express"
 import { installMethodNotAllowed, installProblemFallbacks, requestId, requestLog } from "@kasko/express/toolkit"
 import { Result } from "effect"
@@ -39,7 +39,7 @@ export const makeTodoApp = (options: TodoAppOptions): Express => {
     [...todos.values()].filter((todo) => CalendarDate.calendarDateOfMillis(Date.parse(todo.due_at)) === date)
 
   /** The due_at filter date, or its violations: a real date, not in the past. */
-  const checkDueDate = (date: unknown, field: string): Result.Result<string, Array<Errors.Violation>> => {
+  const checkDueDate = (date: unknown, field: string): Result.Result<string, Array<Violation>> => {
     const decoded = Decoding.decodeAll(SearchRequest.fields.due_at, date, [field])
     if (Result.isFailure(decoded)) return decoded
     return decoded.success < today()

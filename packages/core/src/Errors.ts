@@ -59,7 +59,7 @@ export class StorageUnavailable extends Schema.TaggedError<StorageUnavailable>()
 }) {}
 
 /** Why credentials were refused (spec §5, RFC 6750's error codes underneath). */
-export const RefusalReason = Schema.Literals([
+const RefusalReason = Schema.Literals([
   "no_credentials",
   "malformed_authorization",
   "missing_subscription_key",
@@ -67,7 +67,6 @@ export const RefusalReason = Schema.Literals([
   "invalid_subscription_key",
   "insufficient_scope"
 ])
-export type RefusalReason = typeof RefusalReason.Type
 
 /**
  * The caller is not let in. `description` says why in words safe to show the

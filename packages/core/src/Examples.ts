@@ -101,7 +101,7 @@ export const quoteRequest = (
 }
 
 /** The day the example answers are priced on (tariff v1 and its charges are in force). */
-export const EXAMPLE_PRICING_DATE = "2026-03-02"
+const EXAMPLE_PRICING_DATE = "2026-03-02"
 const EXAMPLE_CREATED_AT = Date.parse(`${EXAMPLE_PRICING_DATE}T09:00:00.000Z`)
 
 const exampleTariff = (productName: ProductName) =>

@@ -52,7 +52,7 @@ export const PRICING_SPAN = "kasko.pricing"
 const NO_STACK = { captureStackTrace: false } as const
 
 /** The span a quote request's decoding runs in. */
-export const DECODING_SPAN = "kasko.decode"
+const DECODING_SPAN = "kasko.decode"
 
 /** Prices a decoded selection with the book's tariffs: synchronously when compiled, through json-rules-engine when asked. */
 const priceSelection = (
@@ -101,10 +101,10 @@ export const createOffer = (
   Effect.map(pricedOfferRequest(input), (priced) => offerOf(priced.request, priced.price))
 
 /** How long an Idempotency-Key answers with the quote it first created. */
-export const IDEMPOTENCY_KEY_VALIDITY_MILLIS = 24 * 60 * 60 * 1000
+const IDEMPOTENCY_KEY_VALIDITY_MILLIS = 24 * 60 * 60 * 1000
 
 /** An Idempotency-Key with the fingerprint of the request that carries it. */
-export interface IdempotentRequest {
+interface IdempotentRequest {
   readonly key: string
   readonly fingerprint: string
 }

@@ -9,7 +9,6 @@ export * as Kasko from "./Kasko.js"
 export * as QuotingService from "./QuotingService.js"
 export * as Examples from "./Examples.js"
 
-export * as Errors from "./Errors.js"
 export {
   AuthenticationRefused,
   ConstraintViolation,
@@ -21,8 +20,8 @@ export {
   SubscriptionLimitReached,
   SubscriptionNotFound,
   TariffNotInForce,
-  type CoreError,
-  type Violation
+  Violation,
+  type CoreError
 } from "./Errors.js"
 
 // The ports: each a Context.Service an adapter (or the core itself) provides.

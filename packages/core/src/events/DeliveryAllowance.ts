@@ -24,7 +24,7 @@ import type { DeliveryClaim } from "../ports/EventOutbox.js"
  * oldest new event has waited longest first. A partner's share is FAN_OUT_PER_PARTNER, or more when fewer
  * partners have new events: a lone partner may use the whole claim's.
  */
-export const FAN_OUT_PER_PARTNER = 100
+const FAN_OUT_PER_PARTNER = 100
 export const FAN_OUT_PER_CLAIM = 500
 
 /** The deliveries a claim may make from one partner's new events when `partners` have some. */
@@ -32,7 +32,7 @@ export const fanOutShare = (partners: number): number =>
   Math.max(FAN_OUT_PER_PARTNER, Math.floor(FAN_OUT_PER_CLAIM / Math.max(1, partners)))
 
 /** A partner with due deliveries, and its candidates: its due deliveries, oldest first. */
-export interface DuePartner<D> {
+interface DuePartner<D> {
   readonly partner_id: string
   /** When its oldest due delivery became due (epoch ms). */
   readonly oldest: number

@@ -7,16 +7,16 @@
  * randomness comes in as a number in [0, 1).
  */
 
-export const FIRST_RETRY_DELAY_MILLIS = 10_000
-export const LONGEST_RETRY_DELAY_MILLIS = 60 * 60 * 1000
+const FIRST_RETRY_DELAY_MILLIS = 10_000
+const LONGEST_RETRY_DELAY_MILLIS = 60 * 60 * 1000
 export const RETRY_WINDOW_MILLIS = 24 * 60 * 60 * 1000
 
 /** The delay before attempt `attempts + 1`, after `attempts` failed ones (1, 2, …), before jitter. */
-export const backoffMillis = (attempts: number): number =>
+const backoffMillis = (attempts: number): number =>
   Math.min(FIRST_RETRY_DELAY_MILLIS * 2 ** Math.max(0, attempts - 1), LONGEST_RETRY_DELAY_MILLIS)
 
 /** What follows a failed attempt: another at an instant, or the dead letters. */
-export type AfterFailure = { readonly retryAt: number } | { readonly deadLettered: true }
+type AfterFailure = { readonly retryAt: number } | { readonly deadLettered: true }
 
 /**
  * After `attempts` failed attempts, the last at `failedAt`, of a delivery first

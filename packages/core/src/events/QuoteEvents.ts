@@ -46,7 +46,7 @@ const SUFFIX: Record<QuoteEventType, string> = {
 }
 
 /** The id of a quote's event of a type: `evt_<quote id>_<created|activated|expired>`. */
-export const quoteEventId = (quoteId: string, type: QuoteEventType): string => `evt_${quoteId}_${SUFFIX[type]}`
+const quoteEventId = (quoteId: string, type: QuoteEventType): string => `evt_${quoteId}_${SUFFIX[type]}`
 
 const eventOf = (type: QuoteEventType, stored: StoredQuote, occurredAt: number): QuoteEvent => {
   const body: QuoteEventBody = {

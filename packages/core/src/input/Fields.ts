@@ -22,7 +22,7 @@ export const Text = (maxLength: number) =>
 export const isBlank = (value: string): boolean => value.trim().length === 0
 
 /** Everything `optionalString` needs to know of a field to document it. */
-export interface OptionalStringShape {
+interface OptionalStringShape {
   readonly maxLength: number
   /** The pattern a present value matches, when there is one (anchored, `^…$`). */
   readonly pattern?: string

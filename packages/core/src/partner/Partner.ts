@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { isCvrNumber } from "../quote/IdentityNumbers.js"
 import { CheckedString, Text } from "../input/Fields.js"
 
-export const PartnerId = CheckedString(
+const PartnerId = CheckedString(
   (value) => /^[a-z0-9][a-z0-9-]{1,62}$/.test(value),
   "must be 2–63 lower-case letters, digits and hyphens, starting with a letter or digit",
   { pattern: "^[a-z0-9][a-z0-9-]{1,62}$" }

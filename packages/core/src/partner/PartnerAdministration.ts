@@ -10,17 +10,17 @@ import { Partner, type SubscriptionKeyRecord } from "./Partner.js"
 import { PartnerStore } from "../ports/PartnerStore.js"
 
 /** The partner id is taken. */
-export class PartnerAlreadyExists extends Schema.TaggedError<PartnerAlreadyExists>()("PartnerAlreadyExists", {
+class PartnerAlreadyExists extends Schema.TaggedError<PartnerAlreadyExists>()("PartnerAlreadyExists", {
   partner_id: Schema.String
 }) {}
 
 /** No partner has that id. */
-export class PartnerNotFound extends Schema.TaggedError<PartnerNotFound>()("PartnerNotFound", {
+class PartnerNotFound extends Schema.TaggedError<PartnerNotFound>()("PartnerNotFound", {
   partner_id: Schema.String
 }) {}
 
 /** The partner has no unrevoked key with that prefix. */
-export class SubscriptionKeyNotFound extends Schema.TaggedError<SubscriptionKeyNotFound>()("SubscriptionKeyNotFound", {
+class SubscriptionKeyNotFound extends Schema.TaggedError<SubscriptionKeyNotFound>()("SubscriptionKeyNotFound", {
   partner_id: Schema.String,
   key_prefix: Schema.String
 }) {}
@@ -28,7 +28,7 @@ export class SubscriptionKeyNotFound extends Schema.TaggedError<SubscriptionKeyN
 const NewPartner = Partner.mapFields(Struct.omit(["status", "created_at"]))
 
 /** A generated subscription key: what to store, and the key to show once. */
-export interface IssuedKey {
+interface IssuedKey {
   readonly key_prefix: string
   readonly key_hash: string
 }

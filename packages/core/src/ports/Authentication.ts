@@ -21,7 +21,7 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number]
 
 /** The credentials a request presents: the two headers as sent, absent when not sent. */
-export interface PresentedCredentials {
+interface PresentedCredentials {
   readonly authorization: string | undefined
   readonly subscriptionKey: string | undefined
 }

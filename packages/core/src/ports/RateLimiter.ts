@@ -41,7 +41,7 @@ export const isExceeded = (window: RateLimitWindow): boolean => window.used > wi
  * What a rate-limiter-flexible limiter answers (its `RateLimiterRes`), read
  * structurally: the core imports no library but effect.
  */
-export interface LimiterAnswer {
+interface LimiterAnswer {
   /** Points consumed in the key's window, this request's included. */
   readonly consumedPoints: number
   /** Milliseconds until the window ends. */
@@ -49,7 +49,7 @@ export interface LimiterAnswer {
 }
 
 /** A limiter of one limit and window: `consume` rejects with its answer once over the limit, with anything else when its store fails. */
-export interface Limiter {
+interface Limiter {
   readonly consume: (key: string) => Promise<LimiterAnswer>
   readonly get: (key: string) => Promise<LimiterAnswer | null>
 }

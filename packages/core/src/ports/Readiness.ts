@@ -9,7 +9,7 @@ import type { StorageUnavailable } from "../Errors.js"
 import { QuoteStore } from "./QuoteStore.js"
 
 /** How long a probe's outcome answers for readiness. */
-export const PROBE_INTERVAL = Duration.seconds(1)
+const PROBE_INTERVAL = Duration.seconds(1)
 
 export class Readiness extends Context.Service<
   Readiness,

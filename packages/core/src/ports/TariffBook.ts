@@ -7,7 +7,7 @@ import type { Tariff } from "../pricing/Tariff.js"
 import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "../pricing/TariffDocuments.js"
 
 /** How a TariffBook fires rules: compiled (the service's way), or with json-rules-engine (the reference interpreter). */
-export type RuleEngine = "compiled" | "json-rules-engine"
+type RuleEngine = "compiled" | "json-rules-engine"
 
 export class TariffBook extends Context.Service<
   TariffBook,

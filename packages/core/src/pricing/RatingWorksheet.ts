@@ -11,13 +11,13 @@ import { PricingFacts } from "./PricingFacts.js"
 import { basePremium, chargeBase, type PriceComputation } from "./PricingPlan.js"
 import type { Charge, Premium } from "./Tariff.js"
 
-export const AppliedLoading = Schema.Struct({
+const AppliedLoading = Schema.Struct({
   loading: Schema.String,
   percent: Schema.Int,
   rule: Schema.String
 })
 
-export const CoverageLine = Schema.Struct({
+const CoverageLine = Schema.Struct({
   coverage: Schema.String,
   id: Schema.String,
   rule: Schema.String,
@@ -32,16 +32,16 @@ export const CoverageLine = Schema.Struct({
   deductible_ore: Schema.optionalKey(Schema.Int),
   limit_ore: Schema.optionalKey(Schema.Int)
 })
-export type CoverageLine = typeof CoverageLine.Type
+type CoverageLine = typeof CoverageLine.Type
 
-export const ChargeLine = Schema.Struct({
+const ChargeLine = Schema.Struct({
   charge: Schema.String,
   description: Schema.String,
   amount_ore: Schema.Int,
   shown_in_price_details: Schema.Boolean,
   listed_as_coverage: Schema.optionalKey(Schema.Struct({ id: Schema.String, position: Schema.Int }))
 })
-export type ChargeLine = typeof ChargeLine.Type
+type ChargeLine = typeof ChargeLine.Type
 
 // the worksheet records the facts, so its readers find them here; they live in a module of their own
 export { PricingFacts }

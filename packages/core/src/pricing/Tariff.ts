@@ -90,7 +90,7 @@ export const Condition: Schema.Codec<Condition> = Schema.Union([
 ])
 
 /** A premium band: `rate_basis_points` of the part of the vehicle price up to `up_to` kroner (null: no upper end). */
-export const PremiumBand = Schema.Struct({
+const PremiumBand = Schema.Struct({
   up_to: Schema.NullOr(Schema.Int.check(Schema.isGreaterThan(0))),
   rate_basis_points: BasisPoints
 })
@@ -146,7 +146,7 @@ export const Instruction = Schema.Union([
 export type Instruction = typeof Instruction.Type
 export type InstructionType = Instruction["type"]
 
-export const Rule = Schema.Struct({
+const Rule = Schema.Struct({
   name: Schema.NonEmptyString,
   priority: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThan(0))),
   conditions: Schema.Union([
@@ -156,14 +156,12 @@ export const Rule = Schema.Struct({
   ]),
   event: Instruction
 })
-export type Rule = typeof Rule.Type
 
 /** What a charge is levied on. */
-export const ChargeBase = Schema.Union([
+const ChargeBase = Schema.Union([
   Schema.Struct({ type: Schema.Literal("coverages"), coverages: Schema.NonEmptyArray(Schema.NonEmptyString) }),
   Schema.Struct({ type: Schema.Literal("all_coverages_except"), coverages: Schema.Array(Schema.NonEmptyString) })
 ])
-export type ChargeBase = typeof ChargeBase.Type
 
 /** A statutory charge, effective from a date: a rate of a base, or a flat amount per policy and year. */
 export const Charge = Schema.Union([

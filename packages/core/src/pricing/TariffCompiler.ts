@@ -17,18 +17,18 @@ export type Facts = Readonly<Record<FactName, unknown>>
  * fact by index, so one property-load site serves every fact at full speed
  * (reading `facts[name]` with a different name per condition would not).
  */
-export type FactSlots = ReadonlyArray<unknown>
+type FactSlots = ReadonlyArray<unknown>
 
 /** A compiled condition over fact slots. */
 export type SlotPredicate = (facts: FactSlots) => boolean
 
 /** A compiled condition. */
-export type Predicate = (facts: Facts) => boolean
+type Predicate = (facts: Facts) => boolean
 
 const SLOT_OF_FACT = new Map<string, number>(FACT_NAMES.map((name, index) => [name, index]))
 
 /** The facts in FACT_NAMES order. */
-export const factSlotsOf = (facts: Facts): FactSlots => FACT_NAMES.map((name) => facts[name])
+const factSlotsOf = (facts: Facts): FactSlots => FACT_NAMES.map((name) => facts[name])
 
 /** A rule the compiler cannot evaluate exactly as json-rules-engine would; refused at load time. */
 export class TariffNotCompilable extends Error {}

@@ -11,12 +11,12 @@ export type ProductName = (typeof PRODUCT_NAMES)[number]
 export const FEATURE_NAMES = ["standard", "premium"] as const
 export type FeatureName = (typeof FEATURE_NAMES)[number]
 
-export const ParameterOption = Schema.Struct({
+const ParameterOption = Schema.Struct({
   id: Schema.String,
   title: Schema.Union([Schema.String, Schema.Finite])
 })
 
-export const ParameterDefinition = Schema.Struct({
+const ParameterDefinition = Schema.Struct({
   name: Schema.String,
   title: Schema.String,
   type: Schema.Literals(["enum", "number", "date"]),
@@ -24,15 +24,15 @@ export const ParameterDefinition = Schema.Struct({
   default: Schema.optionalKey(Schema.String),
   options: Schema.optionalKey(Schema.Array(ParameterOption))
 })
-export type ParameterDefinition = typeof ParameterDefinition.Type
+type ParameterDefinition = typeof ParameterDefinition.Type
 
-export const Feature = Schema.Struct({
+const Feature = Schema.Struct({
   name: Schema.Literals(FEATURE_NAMES),
   title: Schema.String,
   description: Schema.String,
   parameter_refs: Schema.Array(Schema.String)
 })
-export type Feature = typeof Feature.Type
+type Feature = typeof Feature.Type
 
 /** A product definition, the answer of `GET /products/{product_name}` (spec §2.1). */
 export const ProductDefinition = Schema.Struct({
@@ -135,8 +135,7 @@ const DEFINITIONS: Readonly<Record<ProductName, ProductDefinition>> = {
   }
 }
 
-export const isProductName = (name: string): name is ProductName =>
-  (PRODUCT_NAMES as ReadonlyArray<string>).includes(name)
+const isProductName = (name: string): name is ProductName => (PRODUCT_NAMES as ReadonlyArray<string>).includes(name)
 
 /** The definition of a product, or undefined for an unknown name. */
 export const productDefinition = (name: string): ProductDefinition | undefined =>

@@ -22,13 +22,13 @@ export const QuotePrice = Schema.Struct({
 })
 export type QuotePrice = typeof QuotePrice.Type
 
-export const QuotedVehicle = Schema.Struct({
+const QuotedVehicle = Schema.Struct({
   ...Vehicle.fields,
   vehicle_type: VehicleTypeCode,
   vehicle_usage: VehicleUsageCode
 })
 
-export const Insurer = Schema.Struct({
+const Insurer = Schema.Struct({
   organization: Schema.Struct({ cvr_number: Schema.String, name: Schema.String }),
   address: Schema.Struct({
     street: Schema.String,
@@ -38,7 +38,7 @@ export const Insurer = Schema.Struct({
   })
 })
 
-export const QuotePolicy = Schema.Struct({
+const QuotePolicy = Schema.Struct({
   policy_number: Schema.String,
   ipid_href: Schema.String,
   insurable_object: Schema.Struct({ vehicle: QuotedVehicle }),
@@ -77,7 +77,7 @@ export const ActivatedQuote = Schema.Struct({
 export type ActivatedQuote = typeof ActivatedQuote.Type
 
 /** The price block of a quote: per payment, with each charge shown per payment. */
-export const quotePrice = (worksheet: RatingWorksheet, paymentsPerYear: 1 | 12): QuotePrice => ({
+const quotePrice = (worksheet: RatingWorksheet, paymentsPerYear: 1 | 12): QuotePrice => ({
   amount: paymentsPerYear === 1 ? worksheet.annually : worksheet.monthly,
   currency: "DKK",
   payments_per_year: paymentsPerYear,
@@ -92,7 +92,7 @@ export const quotePrice = (worksheet: RatingWorksheet, paymentsPerYear: 1 | 12):
 })
 
 /** Ids a new quote is given. */
-export interface QuoteIds {
+interface QuoteIds {
   readonly quote_id: string
   readonly policy_number: string
 }

@@ -6,7 +6,7 @@ import { dateTimeOfMillis } from "../input/CalendarDate.js"
 import type { ActivatedQuote, Quote } from "./Quote.js"
 import type { PurgeCutoffs, StoredQuote } from "../ports/QuoteStore.js"
 
-export const QUOTE_VALIDITY_DAYS = 30
+const QUOTE_VALIDITY_DAYS = 30
 export const QUOTE_VALIDITY_MILLIS = QUOTE_VALIDITY_DAYS * 24 * 60 * 60 * 1000
 
 export type QuoteState = "await_activation" | "activated"

@@ -37,7 +37,7 @@ export const Vehicle = RequestObject({
   )
 })
 
-export const AgentOrganization = RequestObject({
+const AgentOrganization = RequestObject({
   name: Text(200),
   cvr_number: CvrNumber,
   cvrp_number: optionalString(
@@ -56,7 +56,7 @@ export const Agent = RequestObject({
 })
 export type Agent = typeof Agent.Type
 
-export const PolicyRequest = RequestObject({
+const PolicyRequest = RequestObject({
   brand_id: Text(50),
   external_reference: optionalString(Text(100), { maxLength: 100 }),
   expected_effective_at: DateText,

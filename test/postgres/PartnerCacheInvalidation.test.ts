@@ -15,7 +15,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import { openConnectionGate } from "./ConnectionGate.js"
-import { scratchSchema } from "./ScratchSchema.js"
+import { scratchSchema } from "@kasko/store-contracts/postgres"
 import { twoInstancesOnOneSchema } from "./ServiceInstances.js"
 import { testDatabaseUrl } from "./TestDatabase.js"
 

@@ -10,7 +10,7 @@ import { Examples } from "@kasko/core"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { scrape as scrapeMetrics, scrapeUntil } from "../http/Prometheus.js"
 import { startTestService, type TestService } from "../http/support.js"
-import { scratchSchema } from "./ScratchSchema.js"
+import { scratchSchema } from "@kasko/store-contracts/postgres"
 import { testDatabaseUrl } from "./TestDatabase.js"
 
 const { schema, admin } = scratchSchema("kasko_pool_metrics")

@@ -8,7 +8,7 @@
 import { afterEach, expect, it } from "vitest"
 import { burst, count, startInstances } from "../http/RateLimitBurst.js"
 import { startTestService, type TestService } from "../http/support.js"
-import { scratchSchema } from "./ScratchSchema.js"
+import { scratchSchema } from "@kasko/store-contracts/postgres"
 import { testDatabaseUrl } from "./TestDatabase.js"
 
 const { schema, admin } = scratchSchema("kasko_rate_limit")

@@ -10,18 +10,10 @@ import { PostgresStores } from "@kasko/postgres"
 import { Context, Layer } from "effect"
 import pg from "pg"
 import { outboxContract, partnerStoreContract, quoteStoreContract } from "@kasko/store-contracts"
-import { afterAll, inject } from "vitest"
+import { testDatabaseUrl as providedUrl } from "@kasko/store-contracts/postgres"
+import { afterAll } from "vitest"
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** Connection URL of the PostgreSQL server this run's PostgreSQL suites use (test/postgres/TestDatabaseSetup.ts). */
-    testDatabaseUrl: string
-  }
-}
-
-const testDatabaseUrl = inject("testDatabaseUrl")
-if (typeof testDatabaseUrl !== "string")
-  throw new Error("no test database: run this suite through vitest.config.ts, whose postgres project provides one")
+const testDatabaseUrl = providedUrl()
 
 const schemas: Array<string> = []
 const freshSchema = () => {

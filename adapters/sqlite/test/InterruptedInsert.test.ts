@@ -4,18 +4,18 @@
  * of the group is.
  */
 import type { QuoteStore } from "@kasko/core"
-import { SqliteConnection, SqliteQuoteStore } from "@kasko/sqlite"
+import * as SqliteConnection from "../src/SqliteConnection.js"
+import * as SqliteQuoteStore from "../src/SqliteQuoteStore.js"
 import { Effect, Fiber, Option } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, variantOf } from "@kasko/store-contracts"
-import { temporaryDirectory } from "../support.js"
+import { scratchFiles } from "./ScratchFiles.js"
 
-const directory = temporaryDirectory("kasko-interrupted-insert-")
+const directory = scratchFiles("kasko-interrupted-insert-")
 let fixtures: ReadonlyArray<QuoteStore.StoredQuote> = []
 beforeAll(async () => {
   fixtures = await makeFixtures()
 })
-afterAll(() => directory.remove())
 
 describe("an insert waiting for its group commit", () => {
   it("is never stored when interrupted before the group commits; the rest of the group is", async () => {

@@ -7,9 +7,9 @@ import { QuoteStore } from "@kasko/core"
 import { PostgresStores } from "@kasko/postgres"
 import { Effect } from "effect"
 import { expect, it } from "vitest"
-import { scratchSchema } from "./ScratchSchema.js"
-import { testDatabaseUrl } from "./TestDatabase.js"
+import { scratchSchema, testDatabaseUrl as providedUrl } from "@kasko/store-contracts/postgres"
 
+const testDatabaseUrl = providedUrl()
 const { schema: SCHEMA, admin } = scratchSchema("kasko_webhook_indexes")
 
 it("finds a subscription's deliveries through an index when the subscription is deleted", async () => {

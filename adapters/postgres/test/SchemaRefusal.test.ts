@@ -7,9 +7,9 @@ import { QuoteStore } from "@kasko/core"
 import { PostgresMigrations, PostgresOpenRefused, PostgresStores } from "@kasko/postgres"
 import { Effect, Exit, Option } from "effect"
 import { describe, expect, it } from "vitest"
-import { scratchSchema } from "./ScratchSchema.js"
-import { testDatabaseUrl } from "./TestDatabase.js"
+import { scratchSchema, testDatabaseUrl as providedUrl } from "@kasko/store-contracts/postgres"
 
+const testDatabaseUrl = providedUrl()
 const { schema: SCHEMA, admin } = scratchSchema("kasko_refusal")
 const open = () =>
   Effect.runPromiseExit(

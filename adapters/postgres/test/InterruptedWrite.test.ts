@@ -12,9 +12,9 @@ import { Effect, Result } from "effect"
 import pg from "pg"
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, variantOf } from "@kasko/store-contracts"
-import { scratchSchema } from "./ScratchSchema.js"
-import { testDatabaseUrl } from "./TestDatabase.js"
+import { scratchSchema, testDatabaseUrl as providedUrl } from "@kasko/store-contracts/postgres"
 
+const testDatabaseUrl = providedUrl()
 const { schema: SCHEMA, admin } = scratchSchema("kasko_interrupted")
 let fixtures: ReadonlyArray<QuoteStore.StoredQuote> = []
 beforeAll(async () => {

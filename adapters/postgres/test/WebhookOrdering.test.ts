@@ -11,9 +11,9 @@ import { Effect, ManagedRuntime } from "effect"
 import pg from "pg"
 import { describe, expect, it } from "vitest"
 import { makeFixtures } from "@kasko/store-contracts"
-import { scratchSchema } from "./ScratchSchema.js"
-import { testDatabaseUrl } from "./TestDatabase.js"
+import { scratchSchema, testDatabaseUrl as providedUrl } from "@kasko/store-contracts/postgres"
 
+const testDatabaseUrl = providedUrl()
 const { schema: SCHEMA } = scratchSchema("kasko_ordering")
 
 describe("webhook order across instances on PostgreSQL", () => {

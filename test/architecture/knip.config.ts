@@ -63,7 +63,9 @@ export default {
         "@redocly/cli",
         "@stoplight/spectral-cli",
         // workbench/support.ts reads axe.min.js (found with createRequire(…).resolve) into the page under test
-        "axe-core"
+        "axe-core",
+        // imported by packages/sql/README.md's example, which readme/TypeScriptBlocks.test.ts compiles from here
+        "@kasko/sql"
       ],
       // e2fsprogs' chattr, a system command: http/StorageFault.test.ts makes the database files immutable with it
       ignoreBinaries: ["chattr"]

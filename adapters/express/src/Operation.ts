@@ -5,6 +5,7 @@
  * resource can be written in modules of their own.
  */
 import type { Authentication, CoreError } from "@kasko/core"
+import { QuoteLifecycle } from "@kasko/core/storage"
 import type { Effect, Schema } from "effect"
 
 type Scope = Authentication.Scope
@@ -15,6 +16,20 @@ type Scope = Authentication.Scope
  * exactly `{}`.
  */
 export const OPEN_API_SCHEMA = "openApiSchema"
+
+/** An answer already encoded as JSON text (what a store kept): written as it is, not encoded again. */
+export class EncodedJson {
+  readonly text: string
+  constructor(text: string) {
+    this.text = text
+  }
+}
+
+/** The value encoded, or the JSON text a store kept of it (`QuoteLifecycle.jsonTextOf`). */
+export const encodedOnce = (value: object, encode: (value: never) => unknown): unknown => {
+  const text = QuoteLifecycle.jsonTextOf(value)
+  return text === undefined ? encode(value as never) : new EncodedJson(text)
+}
 
 export interface OperationRequest {
   readonly params: Readonly<Record<string, string>>
@@ -70,6 +85,6 @@ export interface OperationOf<R> {
   readonly noStore?: true
   /** The operation honours an `Idempotency-Key` header. */
   readonly idempotent?: true
-  /** Runs the operation; answers the encoded 200 body. */
+  /** Runs the operation; answers the 200 body, to be encoded (or already encoded: `EncodedJson`). */
   readonly handle: (request: OperationRequest) => Effect.Effect<unknown, CoreError, R>
 }

@@ -15,7 +15,7 @@ import {
 } from "@kasko/core"
 import { Offer, ProductCatalogue, Quote, QuoteRequest } from "@kasko/core/transport"
 import { Effect, Schema } from "effect"
-import { OPEN_API_SCHEMA, type OperationOf, type PathParameter } from "./Operation.js"
+import { encodedOnce, OPEN_API_SCHEMA, type OperationOf, type PathParameter } from "./Operation.js"
 import { WEBHOOK_OPERATIONS, type WebhookServices } from "./WebhookOperations.js"
 
 /** The services a request's program uses; the composition root provides them once. */
@@ -141,7 +141,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     noStore: true,
     idempotent: true,
     handle: ({ body, partnerId, idempotency }) =>
-      Effect.map(QuotingService.createQuote(partnerId, body, idempotency), encodeQuote)
+      Effect.map(QuotingService.createQuote(partnerId, body, idempotency), (quote) => encodedOnce(quote, encodeQuote))
   },
   {
     operationId: "getQuote",
@@ -166,7 +166,10 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     noStore: true,
     handle: ({ params, partnerId }) =>
       Effect.map(QuotingService.getQuote(partnerId, params["quote_id"] ?? ""), (retrieved) =>
-        retrieved.state === "activated" ? encodeActivatedQuote(retrieved.quote) : encodeQuote(retrieved.quote)
+        retrieved.state === "activated"
+          ? encodeActivatedQuote(retrieved.quote)
+          : // a store that kept the quote's JSON answers that text, unparsed: the §2.9 form is the stored quote
+            encodedOnce(retrieved, () => encodeQuote(retrieved.quote))
       )
   },
   {

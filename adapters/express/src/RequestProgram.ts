@@ -18,6 +18,7 @@ import { createHash } from "node:crypto"
 import type { IncomingMessage } from "node:http"
 import type { Logger } from "pino"
 import { isServerFault, problemOfCoreError } from "./CoreErrorProblems.js"
+import { EncodedJson } from "./Operation.js"
 import type { Operation, Services } from "./Operations.js"
 import { constraintViolation, PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemAnswer } from "./Problem.js"
 import { readJsonBody, type BodyRefused } from "./RequestBody.js"
@@ -219,7 +220,7 @@ export const requestProgram = (
                     ...(operation.noStore ? { "Cache-Control": "no-store" } : {}),
                     ...admitted?.rateHeaders
                   },
-                  body: JSON.stringify(value)
+                  body: value instanceof EncodedJson ? value.text : JSON.stringify(value)
                 })
               )
             )

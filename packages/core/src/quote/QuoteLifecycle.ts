@@ -31,16 +31,51 @@ export type RetrievedQuote =
   | { readonly state: "await_activation"; readonly quote: Quote }
   | { readonly state: "activated"; readonly quote: ActivatedQuote }
 
-export const retrievedForm = (stored: StoredQuote): RetrievedQuote =>
-  stored.activated_at === null
-    ? { state: "await_activation", quote: stored.quote }
-    : {
-        state: "activated",
-        quote: {
-          ...stored.quote,
-          polices: stored.quote.policies,
-          quote_number: stored.quote_number,
-          created_at: dateTimeOfMillis(stored.created_at),
-          activated_at: dateTimeOfMillis(stored.activated_at)
+// The JSON text a value was stored as, for the values a SQL store read or wrote: answering it as it is spares
+// parsing it and encoding it again (~10 µs of a 1.9 KB quote on Node 24, a tenth of a retrieval's CPU)
+const jsonTexts = new WeakMap<object, string>()
+
+/** Records that `value` is exactly `text` as JSON (its `JSON.stringify`); answers `value`. */
+export const keepJsonText = <A extends object>(value: A, text: string): A => {
+  jsonTexts.set(value, text)
+  return value
+}
+
+/** `JSON.stringify(value)` as a store kept it, when one did; undefined otherwise. */
+export const jsonTextOf = (value: object): string | undefined => jsonTexts.get(value)
+
+// for stored quotes read from a row: the JSON text of their `quote`, before anything parsed it
+const quoteTexts = new WeakMap<StoredQuote, string>()
+
+/** Records that `stored.quote`, parsed or not yet, is exactly `quoteText` as JSON; answers `stored`. */
+export const keepQuoteText = (stored: StoredQuote, quoteText: string): StoredQuote => {
+  quoteTexts.set(stored, quoteText)
+  return stored
+}
+
+export const retrievedForm = (stored: StoredQuote): RetrievedQuote => {
+  if (stored.activated_at === null) {
+    // the §2.9 form is the stored quote itself: a store that kept its JSON text answers that text, unparsed
+    const text = quoteTexts.get(stored)
+    if (text === undefined) return { state: "await_activation", quote: stored.quote }
+    return keepJsonText(
+      {
+        state: "await_activation",
+        get quote() {
+          return stored.quote
         }
-      }
+      },
+      text
+    )
+  }
+  return {
+    state: "activated",
+    quote: {
+      ...stored.quote,
+      polices: stored.quote.policies,
+      quote_number: stored.quote_number,
+      created_at: dateTimeOfMillis(stored.created_at),
+      activated_at: dateTimeOfMillis(stored.activated_at)
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * A quote read from its row is answered as the row's JSON text: retrieval
+ * neither parses nor encodes it again, and the text is what encoding the
+ * parsed quote would give. A quote written gives its row text to the answer
+ * of its creation.
+ */
+import { Examples, type QuoteStore } from "@kasko/core"
+import { QuoteLifecycle } from "@kasko/core/storage"
+import { describe, expect, it } from "vitest"
+import { quoteOfRow, quoteRowOf } from "../src/StoredRows.js"
+
+const quote = Examples.quoteAnswer()
+// the worksheet is stored beside the quote and read only when asked for: any will do here
+const stored = {
+  quote_id: quote.quote_id,
+  partner_id: "partner-a",
+  quote_number: "1234 5678 9012",
+  created_at: Date.parse("2026-03-02T09:00:00Z"),
+  activated_at: null,
+  tariff_version: "2026-01",
+  quote,
+  worksheet: { lines: [] }
+} as unknown as QuoteStore.StoredQuote
+
+describe("a quote's row", () => {
+  it("keeps the quote's JSON for the answer to its creation", () => {
+    const row = quoteRowOf(stored)
+    expect(QuoteLifecycle.jsonTextOf(stored.quote)).toBe(row.quote_json)
+    expect(row.quote_json).toBe(JSON.stringify(stored.quote))
+  })
+
+  it("is retrieved as its JSON text, not parsed", () => {
+    const row = { ...quoteRowOf(stored), quote_json: JSON.stringify(stored.quote) }
+    const parse = JSON.parse
+    let parsed = 0
+    JSON.parse = (...args: Parameters<typeof JSON.parse>) => {
+      parsed++
+      return parse(...args)
+    }
+    try {
+      const retrieved = QuoteLifecycle.retrievedForm(quoteOfRow(row))
+      expect(retrieved.state).toBe("await_activation")
+      expect(QuoteLifecycle.jsonTextOf(retrieved)).toBe(row.quote_json)
+      expect(parsed).toBe(0)
+      // read when asked for, and the same quote as the text
+      expect(retrieved.quote).toEqual(stored.quote)
+      expect(JSON.stringify(retrieved.quote)).toBe(QuoteLifecycle.jsonTextOf(retrieved))
+    } finally {
+      JSON.parse = parse
+    }
+  })
+
+  it("is the §2.10 form, encoded as usual, once activated", () => {
+    const retrieved = QuoteLifecycle.retrievedForm(
+      quoteOfRow(quoteRowOf({ ...stored, activated_at: stored.created_at + 1 }))
+    )
+    expect(retrieved.state).toBe("activated")
+    expect(QuoteLifecycle.jsonTextOf(retrieved)).toBeUndefined()
+  })
+})

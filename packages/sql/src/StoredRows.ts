@@ -48,8 +48,7 @@ export const QUOTE_READ_COLUMNS =
 
 /** A quote as its row; the row's quote text is kept as the JSON of `quote.quote` (a creation answers it as is). */
 export const quoteRowOf = (quote: StoredQuote): QuoteRow => {
-  const quoteJson = JSON.stringify(quote.quote)
-  QuoteLifecycle.keepJsonText(quote.quote, quoteJson)
+  const quoteJson = QuoteLifecycle.quoteText(quote)
   return {
     quote_id: quote.quote_id,
     partner_id: quote.partner_id,

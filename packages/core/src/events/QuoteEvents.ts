@@ -8,7 +8,7 @@
  */
 import { dateTimeOfMillis } from "../input/CalendarDate.js"
 import type { StoredQuote } from "../ports/QuoteStore.js"
-import { expiresAt, retrievedForm, type RetrievedQuote } from "../quote/QuoteLifecycle.js"
+import { expiresAt, quoteText, retrievedForm, type RetrievedQuote } from "../quote/QuoteLifecycle.js"
 
 export const QUOTE_EVENT_TYPES = ["quote.created", "quote.activated", "quote.expired"] as const
 export type QuoteEventType = (typeof QUOTE_EVENT_TYPES)[number]
@@ -49,21 +49,26 @@ const SUFFIX: Record<QuoteEventType, string> = {
 const quoteEventId = (quoteId: string, type: QuoteEventType): string => `evt_${quoteId}_${SUFFIX[type]}`
 
 const eventOf = (type: QuoteEventType, stored: StoredQuote, occurredAt: number): QuoteEvent => {
-  const body: QuoteEventBody = {
+  const head: Omit<QuoteEventBody, "data"> = {
     id: quoteEventId(stored.quote_id, type),
     type,
     occurred_at: dateTimeOfMillis(occurredAt),
     partner_id: stored.partner_id,
-    quote_id: stored.quote_id,
-    data: retrievedForm(stored)
+    quote_id: stored.quote_id
   }
+  // awaiting activation, the data is the stored quote itself: its JSON text, encoded once for the row, the
+  // answer and the event (`JSON.stringify` of the whole body, `data` last, gives the same bytes)
+  const payload =
+    stored.activated_at === null
+      ? `${JSON.stringify(head).slice(0, -1)},"data":{"state":"await_activation","quote":${quoteText(stored)}}}`
+      : JSON.stringify({ ...head, data: retrievedForm(stored) } satisfies QuoteEventBody)
   return {
-    event_id: body.id,
+    event_id: head.id,
     type,
     occurred_at: occurredAt,
     partner_id: stored.partner_id,
     quote_id: stored.quote_id,
-    payload: JSON.stringify(body)
+    payload
   }
 }
 

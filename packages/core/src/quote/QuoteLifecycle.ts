@@ -44,6 +44,15 @@ export const keepJsonText = <A extends object>(value: A, text: string): A => {
 /** `JSON.stringify(value)` as a store kept it, when one did; undefined otherwise. */
 export const jsonTextOf = (value: object): string | undefined => jsonTexts.get(value)
 
+/** A stored quote's `quote` as JSON text: the text a store kept, or encoded now and kept for the next asker. */
+export const quoteText = (stored: StoredQuote): string => {
+  const kept = quoteTexts.get(stored) ?? jsonTexts.get(stored.quote)
+  if (kept !== undefined) return kept
+  const text = JSON.stringify(stored.quote)
+  jsonTexts.set(stored.quote, text)
+  return text
+}
+
 // for stored quotes read from a row: the JSON text of their `quote`, before anything parsed it
 const quoteTexts = new WeakMap<StoredQuote, string>()
 

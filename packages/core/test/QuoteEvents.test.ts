@@ -1,0 +1,56 @@
+/**
+ * An event's payload is the JSON of its body, the quote as retrieval answers
+ * it: the same bytes whether the quote's text was kept by a store or not.
+ */
+import { describe, expect, it } from "vitest"
+import { quoteAnswer } from "../src/Examples.js"
+import { quoteActivated, quoteCreated } from "../src/events/QuoteEvents.js"
+import type { StoredQuote } from "../src/ports/QuoteStore.js"
+import { jsonTextOf, keepJsonText, retrievedForm } from "../src/quote/QuoteLifecycle.js"
+
+const storedQuote = (): StoredQuote => {
+  const quote = quoteAnswer()
+  return {
+    quote_id: quote.quote_id,
+    partner_id: "partner-a",
+    quote_number: "1234 5678 9012",
+    created_at: Date.parse("2026-03-02T09:00:00Z"),
+    activated_at: null,
+    tariff_version: "2026-01",
+    quote,
+    worksheet: {} as StoredQuote["worksheet"]
+  }
+}
+
+const bodyOf = (stored: StoredQuote, type: string, occurredAt: string) =>
+  JSON.stringify({
+    id: `evt_${stored.quote_id}_${type.slice("quote.".length)}`,
+    type,
+    occurred_at: occurredAt,
+    partner_id: stored.partner_id,
+    quote_id: stored.quote_id,
+    data: retrievedForm(stored)
+  })
+
+describe("a quote event's payload", () => {
+  it("is the JSON of the event with the quote as retrieved, awaiting activation", () => {
+    const stored = storedQuote()
+    expect(quoteCreated(stored).payload).toBe(bodyOf(stored, "quote.created", "2026-03-02T09:00:00.000Z"))
+    // the quote's text is kept for the row and the answer that follow
+    expect(jsonTextOf(stored.quote)).toBe(JSON.stringify(stored.quote))
+  })
+
+  it("uses the text a store kept, byte for byte", () => {
+    const stored = storedQuote()
+    const text = JSON.stringify(stored.quote)
+    keepJsonText(stored.quote, text)
+    const payload = quoteCreated(stored).payload
+    expect(payload).toContain(`"quote":${text}}}`)
+    expect(JSON.parse(payload)).toEqual(JSON.parse(bodyOf(stored, "quote.created", "2026-03-02T09:00:00.000Z")))
+  })
+
+  it("is the §2.10 form once activated", () => {
+    const stored = { ...storedQuote(), activated_at: Date.parse("2026-03-02T10:00:00Z") }
+    expect(quoteActivated(stored).payload).toBe(bodyOf(stored, "quote.activated", "2026-03-02T10:00:00.000Z"))
+  })
+})

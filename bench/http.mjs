@@ -6,7 +6,7 @@ import { Examples } from "@kasko/core"
 import { runCli } from "@kasko/server"
 import autocannon from "autocannon"
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
@@ -39,8 +39,27 @@ export const load = (options, seconds = DURATION_SECONDS) =>
     )
   })
 
-export const measure = async (name, options) => {
-  const result = await load(options)
+/** A process's resident set in MB (Linux's /proc), or undefined where there is none. */
+const rssMegabytes = (pid) => {
+  try {
+    const kilobytes = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]
+    return kilobytes === undefined ? undefined : Number(kilobytes) / 1024
+  } catch {
+    return undefined
+  }
+}
+
+/** One load of `options`; with a server's `pid`, its largest resident set while under the load (sampled every 100 ms). */
+export const measure = async (name, options, pid) => {
+  let rss
+  const sampler =
+    pid === undefined
+      ? undefined
+      : setInterval(() => {
+          const now = rssMegabytes(pid)
+          if (now !== undefined) rss = Math.max(rss ?? 0, now)
+        }, 100)
+  const result = await load(options).finally(() => clearInterval(sampler))
   const failures = result.non2xx + result.errors + result.timeouts
   if (failures > 0)
     throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`)
@@ -48,7 +67,8 @@ export const measure = async (name, options) => {
     requests_per_second: result.requests.average,
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
-    requests: result.requests.total
+    requests: result.requests.total,
+    ...(rss === undefined ? {} : { rss_mb: rss })
   }
 }
 
@@ -62,7 +82,10 @@ export const median = (values) => {
 export const medianOf = (runs) => ({
   requests_per_second: median(runs.map((run) => run.requests_per_second)),
   p50_ms: median(runs.map((run) => run.p50_ms)),
-  p99_ms: median(runs.map((run) => run.p99_ms))
+  p99_ms: median(runs.map((run) => run.p99_ms)),
+  ...(runs.every((run) => run.rss_mb !== undefined)
+    ? { rss_under_load_mb: Math.round(median(runs.map((run) => run.rss_mb))) }
+    : {})
 })
 
 export const kaskoAdmin = async (dataDirectory, ...args) => {
@@ -149,9 +172,10 @@ export const runHttpBench = async () => {
       }
       for (const options of Object.values(sides)) await load(options, 1)
       const runs = { kasko: [], express: [], node: [] }
+      const pids = { kasko: kasko.child.pid, express: express.child.pid, node: node.child.pid }
       for (let round = 0; round < ROUNDS; round++)
         for (const [side, options] of Object.entries(sides))
-          runs[side].push(await measure(`${endpoint.name} ${side}`, options))
+          runs[side].push(await measure(`${endpoint.name} ${side}`, options, pids[side]))
       const [kaskoMedian, expressMedian, nodeMedian] = [
         medianOf(runs.kasko),
         medianOf(runs.express),

@@ -262,6 +262,15 @@ describe("errors (spec §7, DESIGN §4)", () => {
     expect((await client.request("PUT", "/products/insurance-car-leasing")).headers.get("allow")).toBe("GET, HEAD")
   })
 
+  it("answers OPTIONS on an operation's path (no CORS configured) with 405 problem+json, Allow and a request id", async () => {
+    for (const path of ["/insurance/car/offers", "/health"]) {
+      const answer = await client.request("OPTIONS", path)
+      expectProblem(answer, 405, "Method Not Allowed")
+      expect(answer.headers.get("allow")).toBe(path === "/health" ? "GET, HEAD" : "POST")
+      expect(answer.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/)
+    }
+  })
+
   it("sends no X-Powered-By", async () => {
     expect((await client.request("GET", "/health")).headers.get("x-powered-by")).toBeNull()
   })

@@ -111,6 +111,13 @@ describe("malformed percent-encoding in a path", () => {
     noErrorLogged()
   })
 
+  it("answers an undecodable path of no operation's method with 400 naming the path, with its request id", async () => {
+    const answer = await send("DELETE", "/insurance/car/quotes/%zz", {})
+    expectProblem(answer, 400)
+    expect(answer.body.violations).toEqual([{ field: "path", message: "has malformed percent-encoding" }])
+    expect(answer.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
   it("answers a lone % that routes nowhere with 404", async () => {
     expectProblem(await send("GET", "/%", {}), 404)
   })

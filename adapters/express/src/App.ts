@@ -217,7 +217,9 @@ export const makeApp = (options: AppOptions): Express => {
         error instanceof URIError
           ? templates.find((template) => template.method === method && template.matches(request.path) !== false)
           : undefined
-      if (refused === undefined) return next(error)
+      // an undecodable path of no operation (another method, say) goes on to the other routes, whose
+      // middleware gives it its request id, headers and log line before the fallback answers 400
+      if (refused === undefined) return error instanceof URIError ? next() : next(error)
       const started = process.hrtime.bigint()
       observer?.started()
       writeRefusal(
@@ -233,8 +235,14 @@ export const makeApp = (options: AppOptions): Express => {
     return router
   }
 
-  app.use(operationRoutes(OPERATIONS.filter((operation) => operation.servedAtRoot)))
-  app.use(basePath || "/", operationRoutes(OPERATIONS.filter((operation) => !operation.servedAtRoot)))
+  // OPTIONS passes the operations' routers by: a router answers it itself (200, text/plain, Allow) where no
+  // route takes it, before the request id, headers and 405 problem the other routes give (CORS answers it first)
+  const forOperations =
+    (router: express.Router): express.RequestHandler =>
+    (request, response, next) =>
+      request.method === "OPTIONS" ? next() : router(request, response, next)
+  app.use(forOperations(operationRoutes(OPERATIONS.filter((operation) => operation.servedAtRoot))))
+  app.use(basePath || "/", forOperations(operationRoutes(OPERATIONS.filter((operation) => !operation.servedAtRoot))))
 
   // everything else: the document, its page, 404s and 405s
   app.use(requestId)

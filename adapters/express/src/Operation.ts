@@ -25,11 +25,13 @@ export class EncodedJson {
   }
 }
 
+/** `text` when there is one, written as it is; else what `encode` answers. */
+export const encodedAs = (text: string | undefined, encode: () => unknown): unknown =>
+  text === undefined ? encode() : new EncodedJson(text)
+
 /** The value encoded, or the JSON text a store kept of it (`QuoteLifecycle.jsonTextOf`). */
-export const encodedOnce = (value: object, encode: (value: never) => unknown): unknown => {
-  const text = QuoteLifecycle.jsonTextOf(value)
-  return text === undefined ? encode(value as never) : new EncodedJson(text)
-}
+export const encodedOnce = <A extends object>(value: A, encode: (value: A) => unknown): unknown =>
+  encodedAs(QuoteLifecycle.jsonTextOf(value), () => encode(value))
 
 export interface OperationRequest {
   readonly params: Readonly<Record<string, string>>

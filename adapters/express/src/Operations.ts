@@ -13,9 +13,10 @@ import {
   Readiness,
   type TariffBook
 } from "@kasko/core"
+import { QuoteLifecycle } from "@kasko/core/storage"
 import { Offer, ProductCatalogue, Quote, QuoteRequest } from "@kasko/core/transport"
 import { Effect, Schema } from "effect"
-import { encodedOnce, OPEN_API_SCHEMA, type OperationOf, type PathParameter } from "./Operation.js"
+import { encodedAs, encodedOnce, OPEN_API_SCHEMA, type OperationOf, type PathParameter } from "./Operation.js"
 import { WEBHOOK_OPERATIONS, type WebhookServices } from "./WebhookOperations.js"
 
 /** The services a request's program uses; the composition root provides them once. */
@@ -169,7 +170,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
         retrieved.state === "activated"
           ? encodeActivatedQuote(retrieved.quote)
           : // a store that kept the quote's JSON answers that text, unparsed: the §2.9 form is the stored quote
-            encodedOnce(retrieved, () => encodeQuote(retrieved.quote))
+            encodedAs(QuoteLifecycle.retrievedQuoteText(retrieved), () => encodeQuote(retrieved.quote))
       )
   },
   {

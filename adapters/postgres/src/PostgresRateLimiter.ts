@@ -28,6 +28,9 @@ const TABLE = "rate_limits"
 const PRUNE = `DELETE FROM ${TABLE} WHERE expire < $1`
 const CANCELLATION_MARGIN_MILLIS = 100
 const PRUNE_TIMEOUT_MILLIS = 60_000
+// rows whose window ended an hour ago: a row that just ended is left to the next count's upsert, which restarts
+// its window, rather than locked by the pruning while a request for its key waits
+const PRUNED_AFTER_MILLIS = 60 * 60 * 1000
 
 /**
  * Deletes the rows whose window ended before `before`. Many rows can take longer than a count may: the pruning
@@ -78,10 +81,9 @@ export const layer = (options: PostgresRateLimiterOptions): Layer.Layer<RateLimi
         (pool) => Effect.promise(() => pool.end())
       )
       yield* Effect.forkScoped(
-        Effect.clockWith((clock) => Effect.tryPromise(() => prune(pool, clock.currentTimeMillisUnsafe()))).pipe(
-          Effect.ignore,
-          Effect.repeat(Schedule.spaced(Duration.minutes(5)))
-        )
+        Effect.clockWith((clock) =>
+          Effect.tryPromise(() => prune(pool, clock.currentTimeMillisUnsafe() - PRUNED_AFTER_MILLIS))
+        ).pipe(Effect.ignore, Effect.repeat(Schedule.spaced(Duration.minutes(5))))
       )
       return RateLimiter.fromLimiters(
         (limit, windowMillis) =>

@@ -53,6 +53,12 @@ export const quoteText = (stored: StoredQuote): string => {
   return text
 }
 
+// for retrieved quotes of a stored one with a kept text: the JSON text of their `quote` (not of themselves)
+const retrievedQuoteTexts = new WeakMap<RetrievedQuote, string>()
+
+/** `JSON.stringify(retrieved.quote)` as the store kept it, when it did (the §2.9 form is the stored quote). */
+export const retrievedQuoteText = (retrieved: RetrievedQuote): string | undefined => retrievedQuoteTexts.get(retrieved)
+
 // for stored quotes read from a row: the JSON text of their `quote`, before anything parsed it
 const quoteTexts = new WeakMap<StoredQuote, string>()
 
@@ -67,15 +73,14 @@ export const retrievedForm = (stored: StoredQuote): RetrievedQuote => {
     // the §2.9 form is the stored quote itself: a store that kept its JSON text answers that text, unparsed
     const text = quoteTexts.get(stored)
     if (text === undefined) return { state: "await_activation", quote: stored.quote }
-    return keepJsonText(
-      {
-        state: "await_activation",
-        get quote() {
-          return stored.quote
-        }
-      },
-      text
-    )
+    const retrieved: RetrievedQuote = {
+      state: "await_activation",
+      get quote() {
+        return stored.quote
+      }
+    }
+    retrievedQuoteTexts.set(retrieved, text)
+    return retrieved
   }
   return {
     state: "activated",

@@ -204,6 +204,9 @@ export const makeApp = (options: AppOptions): Express => {
    */
   const operationRoutes = (operations: ReadonlyArray<Operation>) => {
     const router = express.Router({ caseSensitive: true, strict: true })
+    // OPTIONS leaves this router: where no route takes it, a router answers it itself (200, text/plain, Allow),
+    // before the request id, headers and 405 problem the other routes give (CORS, when on, answers it first)
+    router.use((request, _response, next) => next(request.method === "OPTIONS" ? "router" : undefined))
     for (const operation of operations)
       router[operation.method](routePath(operation.path), (request, response) => answer(operation, request, response))
     const templates = operations.map((operation) => ({
@@ -235,14 +238,8 @@ export const makeApp = (options: AppOptions): Express => {
     return router
   }
 
-  // OPTIONS passes the operations' routers by: a router answers it itself (200, text/plain, Allow) where no
-  // route takes it, before the request id, headers and 405 problem the other routes give (CORS answers it first)
-  const forOperations =
-    (router: express.Router): express.RequestHandler =>
-    (request, response, next) =>
-      request.method === "OPTIONS" ? next() : router(request, response, next)
-  app.use(forOperations(operationRoutes(OPERATIONS.filter((operation) => operation.servedAtRoot))))
-  app.use(basePath || "/", forOperations(operationRoutes(OPERATIONS.filter((operation) => !operation.servedAtRoot))))
+  app.use(operationRoutes(OPERATIONS.filter((operation) => operation.servedAtRoot)))
+  app.use(basePath || "/", operationRoutes(OPERATIONS.filter((operation) => !operation.servedAtRoot)))
 
   // everything else: the document, its page, 404s and 405s
   app.use(requestId)

@@ -170,7 +170,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
         retrieved.state === "activated"
           ? encodeActivatedQuote(retrieved.quote)
           : // a store that kept the quote's JSON answers that text, unparsed: the §2.9 form is the stored quote
-            encodedAs(QuoteLifecycle.retrievedQuoteText(retrieved), () => encodeQuote(retrieved.quote))
+            encodedAs(QuoteLifecycle.quoteTextOf(retrieved), () => encodeQuote(retrieved.quote))
       )
   },
   {

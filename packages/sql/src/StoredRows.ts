@@ -67,7 +67,7 @@ export const quoteRowOf = (quote: StoredQuote): QuoteRow => {
 
 /**
  * A quote from its row. The quote and the worksheet are parsed only when read: a retrieval answers the row's
- * quote text as it is (`QuoteLifecycle.jsonTextOf`), activation reads neither.
+ * quote text as it is (`QuoteLifecycle.quoteTextOf`), activation reads neither.
  */
 export const quoteOfRow = (row: QuoteReadRow): StoredQuote => {
   let quote: StoredQuote["quote"] | undefined

@@ -40,13 +40,13 @@ describe("a quote's row", () => {
     try {
       const retrieved = QuoteLifecycle.retrievedForm(quoteOfRow(row))
       expect(retrieved.state).toBe("await_activation")
-      expect(QuoteLifecycle.retrievedQuoteText(retrieved)).toBe(row.quote_json)
+      expect(QuoteLifecycle.quoteTextOf(retrieved)).toBe(row.quote_json)
       // the text is the quote's, not the retrieved form's
       expect(QuoteLifecycle.jsonTextOf(retrieved)).toBeUndefined()
       expect(parsed).toBe(0)
       // read when asked for, and the same quote as the text
       expect(retrieved.quote).toEqual(stored.quote)
-      expect(JSON.stringify(retrieved.quote)).toBe(QuoteLifecycle.retrievedQuoteText(retrieved))
+      expect(JSON.stringify(retrieved.quote)).toBe(QuoteLifecycle.quoteTextOf(retrieved))
     } finally {
       JSON.parse = parse
     }
@@ -57,6 +57,6 @@ describe("a quote's row", () => {
       quoteOfRow(quoteRowOf({ ...stored, activated_at: stored.created_at + 1 }))
     )
     expect(retrieved.state).toBe("activated")
-    expect(QuoteLifecycle.retrievedQuoteText(retrieved)).toBeUndefined()
+    expect(QuoteLifecycle.quoteTextOf(retrieved)).toBeUndefined()
   })
 })

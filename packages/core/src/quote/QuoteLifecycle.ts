@@ -53,34 +53,33 @@ export const quoteText = (stored: StoredQuote): string => {
   return text
 }
 
-// for retrieved quotes of a stored one with a kept text: the JSON text of their `quote` (not of themselves)
-const retrievedQuoteTexts = new WeakMap<RetrievedQuote, string>()
+// for stored quotes read from a row, and their retrieved forms: the JSON text of their `quote` (not of
+// themselves), kept before anything parsed it
+const quoteTexts = new WeakMap<{ readonly quote: object }, string>()
 
-/** `JSON.stringify(retrieved.quote)` as the store kept it, when it did (the §2.9 form is the stored quote). */
-export const retrievedQuoteText = (retrieved: RetrievedQuote): string | undefined => retrievedQuoteTexts.get(retrieved)
-
-// for stored quotes read from a row: the JSON text of their `quote`, before anything parsed it
-const quoteTexts = new WeakMap<StoredQuote, string>()
-
-/** Records that `stored.quote`, parsed or not yet, is exactly `quoteText` as JSON; answers `stored`. */
-export const keepQuoteText = (stored: StoredQuote, quoteText: string): StoredQuote => {
-  quoteTexts.set(stored, quoteText)
-  return stored
+/** Records that `holder.quote`, parsed or not yet, is exactly `text` as JSON; answers `holder`. */
+export const keepQuoteText = <A extends { readonly quote: object }>(holder: A, text: string): A => {
+  quoteTexts.set(holder, text)
+  return holder
 }
+
+/** `JSON.stringify(holder.quote)` as a store kept it, when one did (a retrieval's §2.9 form is the stored quote). */
+export const quoteTextOf = (holder: { readonly quote: object }): string | undefined => quoteTexts.get(holder)
 
 export const retrievedForm = (stored: StoredQuote): RetrievedQuote => {
   if (stored.activated_at === null) {
     // the §2.9 form is the stored quote itself: a store that kept its JSON text answers that text, unparsed
     const text = quoteTexts.get(stored)
     if (text === undefined) return { state: "await_activation", quote: stored.quote }
-    const retrieved: RetrievedQuote = {
-      state: "await_activation",
-      get quote() {
-        return stored.quote
-      }
-    }
-    retrievedQuoteTexts.set(retrieved, text)
-    return retrieved
+    return keepQuoteText<RetrievedQuote>(
+      {
+        state: "await_activation",
+        get quote() {
+          return stored.quote
+        }
+      },
+      text
+    )
   }
   return {
     state: "activated",

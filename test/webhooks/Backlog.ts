@@ -41,9 +41,15 @@ export const seedBacklog = (seed: BacklogSeed): void => {
                                        state, attempts, created_at, next_attempt_at)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)`
     )
-    const markFannedOut = database.prepare("UPDATE quote_events SET fanned_out_at = ? WHERE position = ?")
+    // the partner's fan-out cursor as its first subscription starts it (SqliteWebhookSubscriptions): at the last event
+    const startFanOut = database.prepare(
+      `INSERT INTO webhook_fan_out (partner_id, fanned_out_to)
+       VALUES (?, (SELECT COALESCE(MAX(position), 0) FROM quote_events)) ON CONFLICT DO NOTHING`
+    )
+    const advanceFanOut = database.prepare("UPDATE webhook_fan_out SET fanned_out_to = ? WHERE partner_id = ?")
     const subscriptionIds = seed.urls.map((_, index) => `whk_${seed.partnerId}_${index}`)
     database.transaction(() => {
+      if (seed.urls.length > 0) startFanOut.run(seed.partnerId)
       for (const [index, url] of seed.urls.entries())
         subscription.run(subscriptionIds[index], seed.partnerId, url, SECRET, now)
       for (let index = 0; index < seed.events; index++) {
@@ -65,7 +71,7 @@ export const seedBacklog = (seed: BacklogSeed): void => {
             now,
             now
           )
-        markFannedOut.run(now, position)
+        advanceFanOut.run(position, seed.partnerId)
       }
     })()
   } finally {

@@ -1,8 +1,9 @@
 /**
  * The event outbox and webhook deliveries on SQLite, over the connection the
  * QuoteStore writes its events on. One writer at a time (IMMEDIATE
- * transactions), so a claim needs no row locks: it fans out what is new,
- * then leases what is due, in one transaction. Both steps are bounded and go
+ * transactions), so a claim needs no row locks: it fans out what is new
+ * (each subscribed partner's events past its cursor in webhook_fan_out), then
+ * leases what is due, in one transaction. Both steps are bounded and go
  * partner by partner through indexes that begin with the partner, so a claim
  * costs about the same whatever one partner's backlog (a fraction of a
  * millisecond with 100 000 deliveries pending) and no partner's backlog
@@ -17,7 +18,13 @@ import { attempt } from "./SqliteErrors.js"
 const { EVENT_COLUMNS, claimedDeliveryOfRow, deliveryRecordOfRow, eventOfRow } = StoredRows
 
 type Row = Record<string, unknown>
-type DueRow = Row & { subscription_id: string; next_attempt_at: number; event_position: number }
+interface DueRow {
+  readonly delivery_id: string
+  readonly subscription_id: string
+  readonly partner_id: string
+  readonly next_attempt_at: number
+  readonly event_position: number
+}
 
 const { FAN_OUT_PER_CLAIM } = DeliveryAllowance
 
@@ -42,38 +49,47 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
   const selectOfQuote = database.prepare<[string], Row>(
     `SELECT ${EVENT_COLUMNS} FROM quote_events WHERE quote_id = ? ORDER BY position`
   )
-  const partnersWithNewEvents = database.prepare<[], { partner_id: string }>(
-    partnersByOldest("quote_events", "fanned_out_at IS NULL", "position")
-  )
-  // a partner's oldest new events, as many as fan out to about `rows` deliveries (one at least)
-  const selectNewOfPartner = database.prepare<
-    { partner_id: string; rows: number },
-    { position: number; type: string }
-  >(`
-    SELECT position, type FROM quote_events
-    WHERE partner_id = @partner_id AND fanned_out_at IS NULL
-    ORDER BY position
-    LIMIT MAX(1, CAST(@rows AS INTEGER) / MAX(1, (SELECT COUNT(*) FROM webhook_subscriptions WHERE partner_id = @partner_id)))`)
-  const insertDeliveries = database.prepare<{ now: number; position: number; type: string }>(`
+  // the subscribed partners with events past their fan-out cursor, the one whose oldest such event waited longest first
+  const partnersWithNewEvents = database.prepare<[], { partner_id: string; fanned_out_to: number }>(`
+    SELECT partner_id, fanned_out_to FROM (
+      SELECT f.partner_id, f.fanned_out_to,
+             (SELECT MIN(position) FROM quote_events e
+              WHERE e.partner_id = f.partner_id AND e.position > f.fanned_out_to) AS oldest
+      FROM webhook_fan_out f)
+    WHERE oldest IS NOT NULL
+    ORDER BY oldest, partner_id`)
+  // the last of a partner's oldest new events, as many as fan out to about \`rows\` deliveries (one at least)
+  const lastNewOfPartner = database.prepare<{ partner_id: string; after: number; rows: number }, { upto: number }>(`
+    SELECT MAX(position) AS upto FROM (
+      SELECT position FROM quote_events
+      WHERE partner_id = @partner_id AND position > @after
+      ORDER BY position
+      LIMIT MAX(1, CAST(@rows AS INTEGER) / MAX(1, (SELECT COUNT(*) FROM webhook_subscriptions WHERE partner_id = @partner_id))))`)
+  // one statement for a partner's range of events: a statement per event cost more than the rows it wrote
+  const insertDeliveries = database.prepare<{ now: number; partner_id: string; after: number; upto: number }>(`
     INSERT INTO webhook_deliveries (delivery_id, subscription_id, event_position, event_id, partner_id, quote_id, state,
                                     attempts, created_at, next_attempt_at)
     SELECT 'dlv_' || s.subscription_id || '_' || e.event_id, s.subscription_id, e.position, e.event_id, e.partner_id,
            e.quote_id, 'pending', 0, @now, @now
     FROM quote_events e JOIN webhook_subscriptions s ON s.partner_id = e.partner_id
-    WHERE e.position = @position AND EXISTS (SELECT 1 FROM json_each(s.event_types) WHERE value = @type)
+    WHERE e.partner_id = @partner_id AND e.position > @after AND e.position <= @upto
+      AND EXISTS (SELECT 1 FROM json_each(s.event_types) WHERE value = e.type)
     ON CONFLICT (delivery_id) DO NOTHING`)
-  const markFannedOut = database.prepare<[number, number]>(
-    "UPDATE quote_events SET fanned_out_at = ? WHERE position = ?"
+  const advanceFanOut = database.prepare<[number, string]>(
+    "UPDATE webhook_fan_out SET fanned_out_to = ? WHERE partner_id = ?"
   )
   // the partners with pending deliveries; those whose oldest is not due yet are left out when read
   const pendingPartners = database.prepare<[], { partner_id: string; oldest: number }>(
     partnersByOldest("webhook_deliveries", "state = 'pending'", "next_attempt_at")
   )
-  const dueColumns = `d.delivery_id, d.subscription_id, d.partner_id, d.attempts, d.first_attempt_at, d.next_attempt_at,
-    d.event_position, s.url, s.secret, ${EVENT_COLUMNS.split(", ")
+  // a candidate is read with what choosing needs; only those chosen are read whole (event payload, url, secret):
+  // a claim reads about twice the candidates it takes, and reading the payloads cost more than the rest of it
+  const candidateColumns = "d.delivery_id, d.subscription_id, d.partner_id, d.next_attempt_at, d.event_position"
+  const claimedColumns = `d.delivery_id, d.subscription_id, d.attempts, d.first_attempt_at, s.url, s.secret,
+    ${EVENT_COLUMNS.split(", ")
       .filter((column) => column !== "partner_id")
       .map((column) => `e.${column}`)
-      .join(", ")}`
+      .join(", ")}, d.partner_id`
   const dueCondition = `d.state = 'pending' AND d.next_attempt_at <= @now
       AND (d.lease_until IS NULL OR d.lease_until <= @now)
       AND NOT EXISTS (
@@ -82,23 +98,28 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
           AND earlier.state = 'pending' AND earlier.event_position < d.event_position)`
   // a partner's due deliveries, but for those of its slow endpoints (read apart, below): theirs would fill the
   // head of the line and hide every other endpoint's
-  const selectDueOfPartner = database.prepare<{ partner_id: string; now: number; limit: number; slow: string }, Row>(`
-    SELECT ${dueColumns}
+  const selectDueOfPartner = database.prepare<
+    { partner_id: string; now: number; limit: number; slow: string },
+    DueRow
+  >(`
+    SELECT ${candidateColumns}
     FROM webhook_deliveries d
-    JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
-    JOIN quote_events e ON e.event_id = d.event_id
     WHERE d.partner_id = @partner_id AND ${dueCondition}
       AND d.subscription_id NOT IN (SELECT value FROM json_each(@slow))
     ORDER BY d.next_attempt_at, d.event_position
     LIMIT @limit`)
-  const selectDueOfSubscription = database.prepare<{ subscription_id: string; now: number; limit: number }, Row>(`
-    SELECT ${dueColumns}
+  const selectDueOfSubscription = database.prepare<{ subscription_id: string; now: number; limit: number }, DueRow>(`
+    SELECT ${candidateColumns}
     FROM webhook_deliveries d
-    JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
-    JOIN quote_events e ON e.event_id = d.event_id
     WHERE d.subscription_id = @subscription_id AND ${dueCondition}
     ORDER BY d.next_attempt_at, d.event_position
     LIMIT @limit`)
+  const selectClaimed = database.prepare<[string], Row>(`
+    SELECT ${claimedColumns}
+    FROM webhook_deliveries d
+    JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
+    JOIN quote_events e ON e.event_id = d.event_id
+    WHERE d.delivery_id = ?`)
   const lease = database.prepare<[string, number, string]>(
     "UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE delivery_id = ?"
   )
@@ -134,7 +155,10 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
     SELECT (SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'pending') AS pending,
            (SELECT occurred_at FROM quote_events
             WHERE position = (SELECT MIN(event_position) FROM webhook_deliveries WHERE state = 'pending')) AS oldest_pending,
-           (SELECT MIN(occurred_at) FROM quote_events WHERE fanned_out_at IS NULL) AS oldest_new`)
+           (SELECT MIN((SELECT occurred_at FROM quote_events e
+                        WHERE e.partner_id = f.partner_id AND e.position > f.fanned_out_to
+                        ORDER BY e.position LIMIT 1))
+            FROM webhook_fan_out f) AS oldest_new`)
 
   const recordRow = (deliveryId: string, owner: string, outcome: EventOutbox.AttemptOutcome): boolean =>
     record.run({
@@ -158,12 +182,11 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
     let made = 0
     const partners = partnersWithNewEvents.all()
     const share = DeliveryAllowance.fanOutShare(partners.length)
-    for (const { partner_id } of partners) {
+    for (const { partner_id, fanned_out_to } of partners) {
       if (made >= FAN_OUT_PER_CLAIM) return
-      for (const event of selectNewOfPartner.all({ partner_id, rows: share })) {
-        made += insertDeliveries.run({ now, position: event.position, type: event.type }).changes
-        markFannedOut.run(now, event.position)
-      }
+      const { upto } = lastNewOfPartner.get({ partner_id, after: fanned_out_to, rows: share })!
+      made += insertDeliveries.run({ now, partner_id, after: fanned_out_to, upto }).changes
+      advanceFanOut.run(upto, partner_id)
     }
   }
 
@@ -188,12 +211,14 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
         oldest,
         candidates: DeliveryAllowance.inOrder([
           ...selectDueOfPartner.all({ partner_id, now, limit, slow: slowSet }),
-          ...ofSlow.filter((row) => row["partner_id"] === partner_id)
-        ] as Array<DueRow>)
+          ...ofSlow.filter((row) => row.partner_id === partner_id)
+        ])
       }))
     )
-    for (const row of chosen) lease.run(owner, now + leaseMillis, String(row["delivery_id"]))
-    return chosen.map(claimedDeliveryOfRow)
+    return chosen.map(({ delivery_id }) => {
+      lease.run(owner, now + leaseMillis, delivery_id)
+      return claimedDeliveryOfRow(selectClaimed.get(delivery_id)!)
+    })
   })
 
   return {

@@ -141,6 +141,29 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       CREATE INDEX quote_events_not_fanned_out_by_partner ON quote_events (partner_id, position)
         WHERE fanned_out_at IS NULL;
     `
+  },
+  {
+    version: 8,
+    name: "fan-out by a cursor per subscribed partner, not a mark on every event",
+    // Marking each event rewrote its whole row, payload and all (~11 µs of ~40 µs an event cost to fan out).
+    // A partner's cursor is the position of its last event fanned out; one subscribed before has the position
+    // before its oldest event not yet marked, or the last position if none. quote_events.fanned_out_at stays,
+    // unwritten: dropping the column would rewrite every event row while the service starts.
+    sql: `
+      CREATE TABLE webhook_fan_out (
+        partner_id TEXT PRIMARY KEY,
+        fanned_out_to INTEGER NOT NULL
+      ) STRICT, WITHOUT ROWID;
+      INSERT INTO webhook_fan_out (partner_id, fanned_out_to)
+      SELECT s.partner_id,
+             COALESCE((SELECT MIN(position) - 1 FROM quote_events e
+                       WHERE e.partner_id = s.partner_id AND e.fanned_out_at IS NULL),
+                      (SELECT COALESCE(MAX(position), 0) FROM quote_events))
+      FROM (SELECT DISTINCT partner_id FROM webhook_subscriptions) s;
+      DROP INDEX quote_events_not_fanned_out;
+      DROP INDEX quote_events_not_fanned_out_by_partner;
+      CREATE INDEX quote_events_by_partner ON quote_events (partner_id, position);
+    `
   }
 ]
 

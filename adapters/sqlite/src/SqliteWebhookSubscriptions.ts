@@ -33,17 +33,37 @@ export const makeWebhookSubscriptions = (
   const rotate = database.prepare<[string, string, string], SubscriptionRow>(
     `UPDATE webhook_subscriptions SET secret = ? WHERE partner_id = ? AND subscription_id = ? RETURNING ${COLUMNS}`
   )
+  // A partner's first subscription starts its fan-out cursor at the last event written: a subscription is sent
+  // the events after it, not those its partner had before. Its last one removed, the cursor goes.
+  const startFanOut = database.prepare<{ partner_id: string }>(
+    `INSERT INTO webhook_fan_out (partner_id, fanned_out_to)
+     SELECT @partner_id, (SELECT COALESCE(MAX(position), 0) FROM quote_events)
+     WHERE (SELECT COUNT(*) FROM webhook_subscriptions WHERE partner_id = @partner_id) = 1
+     ON CONFLICT (partner_id) DO UPDATE SET fanned_out_to = excluded.fanned_out_to`
+  )
+  const stopFanOut = database.prepare<{ partner_id: string }>(
+    `DELETE FROM webhook_fan_out
+     WHERE partner_id = @partner_id AND NOT EXISTS (SELECT 1 FROM webhook_subscriptions WHERE partner_id = @partner_id)`
+  )
+  const insertWithCursor = database.transaction((row: SubscriptionRow & { limit: number }) => {
+    const inserted = insert.run(row).changes === 1
+    if (inserted) startFanOut.run({ partner_id: row.partner_id })
+    return inserted
+  })
+  const removeWithCursor = database.transaction((partnerId: string, subscriptionId: string) => {
+    const removed = remove.run(partnerId, subscriptionId).changes === 1
+    if (removed) stopFanOut.run({ partner_id: partnerId })
+    return removed
+  })
   return {
     insert: (subscription, limit) =>
-      attempt(
-        "insert webhook subscription",
-        () =>
-          insert.run({ ...subscription, event_types: JSON.stringify(subscription.event_types), limit }).changes === 1
+      attempt("insert webhook subscription", () =>
+        insertWithCursor.immediate({ ...subscription, event_types: JSON.stringify(subscription.event_types), limit })
       ),
     subscriptionsOf: (partnerId) =>
       attempt("list webhook subscriptions", () => selectOfPartner.all(partnerId).map(subscriptionOfRow)),
     remove: (partnerId, subscriptionId) =>
-      attempt("remove webhook subscription", () => remove.run(partnerId, subscriptionId).changes === 1),
+      attempt("remove webhook subscription", () => removeWithCursor.immediate(partnerId, subscriptionId)),
     rotateSecret: (partnerId, subscriptionId, secret) =>
       attempt("rotate webhook secret", () => rotate.get(secret, partnerId, subscriptionId)).pipe(
         Effect.map((row) => Option.map(Option.fromNullishOr(row), subscriptionOfRow))

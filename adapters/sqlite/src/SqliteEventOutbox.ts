@@ -114,27 +114,26 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
     WHERE d.subscription_id = @subscription_id AND ${dueCondition}
     ORDER BY d.next_attempt_at, d.event_position
     LIMIT @limit`)
+  // the chosen deliveries (a JSON array of their ids) leased and read in one statement each, not one per delivery
   const selectClaimed = database.prepare<[string], Row>(`
     SELECT ${claimedColumns}
     FROM webhook_deliveries d
     JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
-    JOIN quote_events e ON e.event_id = d.event_id
-    WHERE d.delivery_id = ?`)
+    JOIN quote_events e ON e.position = d.event_position
+    WHERE d.delivery_id IN (SELECT value FROM json_each(?))`)
   const lease = database.prepare<[string, number, string]>(
-    "UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE delivery_id = ?"
+    "UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE delivery_id IN (SELECT value FROM json_each(?))"
   )
-  const record = database.prepare<{
-    delivery_id: string
-    owner: string
-    at: number
-    state: EventOutbox.DeliveryState
-    error: string | null
-    next: number | null
-  }>(`
-    UPDATE webhook_deliveries
-    SET state = @state, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, @at),
-        last_attempt_at = @at, last_error = @error, next_attempt_at = @next, lease_owner = NULL, lease_until = NULL
-    WHERE delivery_id = @delivery_id AND lease_owner = @owner AND state = 'pending'`)
+  // a round's outcomes (a JSON array) recorded in one statement, so one commit, each only while the recorder
+  // holds its lease
+  const record = database.prepare<[string, string]>(`
+    UPDATE webhook_deliveries AS d
+    SET state = o.state, attempts = d.attempts + 1, first_attempt_at = COALESCE(d.first_attempt_at, o.at),
+        last_attempt_at = o.at, last_error = o.error, next_attempt_at = o.next, lease_owner = NULL, lease_until = NULL
+    FROM (SELECT value ->> 'delivery_id' AS delivery_id, value ->> 'state' AS state, value ->> 'at' AS at,
+                 value ->> 'error' AS error, value ->> 'next' AS next
+          FROM json_each(?)) AS o
+    WHERE d.delivery_id = o.delivery_id AND d.lease_owner = ? AND d.state = 'pending'`)
   const selectOfPartner = database.prepare<[string, number, number], Row>(`
     SELECT d.delivery_id, d.event_id, e.type AS event_type, d.quote_id, d.subscription_id, s.url, d.state, d.attempts,
            d.created_at, d.last_attempt_at, d.last_error, d.next_attempt_at
@@ -160,22 +159,22 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
                         ORDER BY e.position LIMIT 1))
             FROM webhook_fan_out f) AS oldest_new`)
 
-  const recordRow = (deliveryId: string, owner: string, outcome: EventOutbox.AttemptOutcome): boolean =>
-    record.run({
-      delivery_id: deliveryId,
-      owner,
-      at: outcome.at,
-      state: outcome.delivered ? "delivered" : outcome.retryAt === undefined ? "dead_lettered" : "pending",
-      error: outcome.delivered ? null : outcome.error,
-      next: outcome.delivered ? null : (outcome.retryAt ?? null)
-    }).changes === 1
-  // a round's outcomes in one transaction: one commit (one fsync) for the round, not one per delivery
-  const recordAll = database.transaction(
-    (
-      owner: string,
-      attempts: ReadonlyArray<{ readonly deliveryId: string; readonly outcome: EventOutbox.AttemptOutcome }>
-    ) => attempts.filter(({ deliveryId, outcome }) => recordRow(deliveryId, owner, outcome)).length
-  )
+  const recordRows = (
+    owner: string,
+    attempts: ReadonlyArray<{ readonly deliveryId: string; readonly outcome: EventOutbox.AttemptOutcome }>
+  ): number =>
+    record.run(
+      JSON.stringify(
+        attempts.map(({ deliveryId, outcome }) => ({
+          delivery_id: deliveryId,
+          at: outcome.at,
+          state: outcome.delivered ? "delivered" : outcome.retryAt === undefined ? "dead_lettered" : "pending",
+          error: outcome.delivered ? null : outcome.error,
+          next: outcome.delivered ? null : (outcome.retryAt ?? null)
+        }))
+      ),
+      owner
+    ).changes
 
   /** Fans out new events, partner by partner, oldest first, each partner's share and the claim's bounded. */
   const fanOut = (now: number) => {
@@ -215,19 +214,19 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
         ])
       }))
     )
-    return chosen.map(({ delivery_id }) => {
-      lease.run(owner, now + leaseMillis, delivery_id)
-      return claimedDeliveryOfRow(selectClaimed.get(delivery_id)!)
-    })
+    if (chosen.length === 0) return []
+    const ids = JSON.stringify(chosen.map(({ delivery_id }) => delivery_id))
+    lease.run(owner, now + leaseMillis, ids)
+    const claimed = new Map(selectClaimed.all(ids).map((row) => [row["delivery_id"], claimedDeliveryOfRow(row)]))
+    return chosen.map(({ delivery_id }) => claimed.get(delivery_id)!)
   })
 
   return {
     eventsOfQuote: (quoteId) => attempt("read quote events", () => selectOfQuote.all(quoteId).map(eventOfRow)),
     claimDeliveries: (request) => attempt("claim webhook deliveries", () => claim.immediate(request)),
     recordAttempt: (deliveryId, owner, outcome) =>
-      attempt("record a webhook delivery", () => recordRow(deliveryId, owner, outcome)),
-    recordAttempts: (owner, attempts) =>
-      attempt("record webhook deliveries", () => recordAll.immediate(owner, attempts)),
+      attempt("record a webhook delivery", () => recordRows(owner, [{ deliveryId, outcome }]) === 1),
+    recordAttempts: (owner, attempts) => attempt("record webhook deliveries", () => recordRows(owner, attempts)),
     backlog: attempt("read the webhook backlog", () => {
       const row = selectBacklog.get()!
       return StoredRows.backlogOf(row.pending, row.oldest_pending, row.oldest_new)

@@ -61,7 +61,17 @@ describe("webhook subscriptions over HTTP", () => {
   })
 
   it.each([
-    [{ url: "http://hooks.alice.example/kasko", event_types: ["quote.created"] }, "url", "must be an https URL"],
+    // the switch a developer needs for a local receiver is named in the refusals it lifts
+    [
+      { url: "http://hooks.alice.example/kasko", event_types: ["quote.created"] },
+      "url",
+      "must be an https URL (for local development only, the service's KASKO_WEBHOOKS_ALLOW_INSECURE=true allows it)"
+    ],
+    [
+      { url: "https://127.0.0.1:8080/hooks", event_types: ["quote.created"] },
+      "url",
+      "must not point at a loopback, private or other special-purpose address (for local development only, the service's KASKO_WEBHOOKS_ALLOW_INSECURE=true allows it)"
+    ],
     [
       { url: "https://169.254.169.254/latest/meta-data", event_types: ["quote.created"] },
       "url",

@@ -198,7 +198,8 @@ export const tracesUrlOf = (config: ServiceConfig): string | undefined =>
 export const endpointPolicyOf = (config: ServiceConfig) => ({
   allowInsecure: config.webhooksAllowInsecure,
   allowPrivateAddresses: config.webhooksAllowInsecure,
-  maxSubscriptionsPerPartner: config.webhookSubscriptionsPerPartner
+  maxSubscriptionsPerPartner: config.webhookSubscriptionsPerPartner,
+  developmentSwitch: "KASKO_WEBHOOKS_ALLOW_INSECURE=true"
 })
 
 const DURATION = /^(\d{1,7})(s|m|h|d)$/

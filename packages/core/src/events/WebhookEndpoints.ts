@@ -28,6 +28,11 @@ export interface EndpointPolicy {
   readonly allowPrivateAddresses: boolean
   /** Subscriptions one partner may have (KASKO_WEBHOOK_SUBSCRIPTIONS_PER_PARTNER; 10 when absent). */
   readonly maxSubscriptionsPerPartner?: number
+  /**
+   * What lifts the https, port and address rules for local development (`KASKO_WEBHOOKS_ALLOW_INSECURE=true`),
+   * named in the refusals it would lift: a developer pointing at a local receiver learns the switch from the 400.
+   */
+  readonly developmentSwitch?: string
 }
 
 /** Subscriptions one partner may have unless the operator says otherwise: each fans every event out once more. */
@@ -67,15 +72,23 @@ export const endpointRefusal = (url: string, policy: EndpointPolicy): string | u
   } catch {
     return "must be an absolute URL"
   }
+  const liftedBy = (refusal: string) =>
+    policy.developmentSwitch === undefined
+      ? refusal
+      : `${refusal} (for local development only, the service's ${policy.developmentSwitch} allows it)`
   if (parsed.protocol !== "https:" && !(parsed.protocol === "http:" && policy.allowInsecure))
-    return policy.allowInsecure ? "must be an http or https URL" : "must be an https URL"
+    return policy.allowInsecure
+      ? "must be an http or https URL"
+      : parsed.protocol === "http:"
+        ? liftedBy("must be an https URL")
+        : "must be an https URL"
   if (parsed.username !== "" || parsed.password !== "") return "must not carry credentials"
   if (parsed.hash !== "") return "must not have a fragment"
   const host = parsed.hostname.toLowerCase()
   if (!policy.allowPrivateAddresses && (isPrivateAddress(host) || LOCAL_NAMES.test(host)))
-    return "must not point at a loopback, private or other special-purpose address"
+    return liftedBy("must not point at a loopback, private or other special-purpose address")
   // another port reaches another service on the host (a Redis on 6379, say); the URL parser drops :443 itself
-  if (parsed.port !== "" && !policy.allowInsecure) return "must use the https port, 443"
+  if (parsed.port !== "" && !policy.allowInsecure) return liftedBy("must use the https port, 443")
   return undefined
 }
 

@@ -120,7 +120,7 @@ describe("webhook delivery", () => {
       owner: "test",
       policy: LOCAL,
       random: () => 0,
-      onAttempt: (event, outcome) => pendingWhenTold.push([`${event.type} ${outcome.delivered}`, readPending()])
+      onAttempt: ({ event }, outcome) => pendingWhenTold.push([`${event.type} ${outcome.delivered}`, readPending()])
     })
     try {
       await runtime.runPromise(

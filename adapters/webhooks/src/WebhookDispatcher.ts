@@ -14,7 +14,7 @@
  * attempts in flight is served first: endpoints that hang hold back their own
  * partner's deliveries, for one attempt timeout at most, and nobody else's.
  */
-import { EventOutbox, type QuoteEvents } from "@kasko/core"
+import { EventOutbox } from "@kasko/core"
 import { DeliverySchedule, type WebhookEndpoints } from "@kasko/core/transport"
 import { Clock, Duration, Effect, Queue } from "effect"
 import { makeThreadSender } from "./ThreadSender.js"
@@ -41,10 +41,14 @@ export interface DispatcherOptions {
   /** A number in [0, 1) for the retry delay's jitter (Math.random by default). */
   readonly random?: () => number
   /**
-   * Told of each attempt's outcome once it is recorded in the outbox (metrics), with when the endpoint's
-   * answer (or the failure) came back.
+   * Told of each attempt's outcome once it is recorded in the outbox (metrics, the failure log), with when the
+   * endpoint's answer (or the failure) came back.
    */
-  readonly onAttempt?: (event: QuoteEvents.QuoteEvent, outcome: EventOutbox.AttemptOutcome, answeredAt: number) => void
+  readonly onAttempt?: (
+    delivery: EventOutbox.ClaimedDelivery,
+    outcome: EventOutbox.AttemptOutcome,
+    answeredAt: number
+  ) => void
   /** Sends one attempt (the HTTP sender by default; tests replace it). */
   readonly sender?: (delivery: EventOutbox.ClaimedDelivery, at: number) => Promise<SendOutcome>
 }
@@ -107,7 +111,7 @@ const recordFinished = (
           Effect.tap(() =>
             Effect.sync(() => {
               for (const { delivery, outcome, answeredAt } of finished)
-                tell(options.onAttempt, delivery.event, outcome, answeredAt)
+                tell(options.onAttempt, delivery, outcome, answeredAt)
             })
           ),
           Effect.as(true),
@@ -204,12 +208,12 @@ const makeInFlight = (slowMillis: number) => {
 /** Tells an observer of an attempt; an observer that throws must not stop the deliveries. */
 const tell = (
   onAttempt: DispatcherOptions["onAttempt"],
-  event: QuoteEvents.QuoteEvent,
+  delivery: EventOutbox.ClaimedDelivery,
   outcome: EventOutbox.AttemptOutcome,
   answeredAt: number
 ) => {
   try {
-    onAttempt?.(event, outcome, answeredAt)
+    onAttempt?.(delivery, outcome, answeredAt)
   } catch {
     // an observer's own failure (metrics) is not the delivery's
   }

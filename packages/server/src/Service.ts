@@ -30,7 +30,14 @@ import { makeHttpServer } from "./HttpServer.js"
 import { serviceStores } from "./InstrumentedStores.js"
 import { rateLimiterLayer } from "./RateLimits.js"
 import { listenForMetrics, type MetricsListener } from "./MetricsListener.js"
-import { boundedReading, makeServiceMetrics, requestObserverOf, webhookObserverOf } from "./ServiceMetrics.js"
+import {
+  boundedReading,
+  makeServiceMetrics,
+  requestObserverOf,
+  type ServiceMetrics,
+  webhookObserverOf
+} from "./ServiceMetrics.js"
+import { webhookFailureLogOf } from "./WebhookFailureLog.js"
 import { tracerLayer } from "./Tracing.js"
 import { databaseName, storeKindOf } from "./Stores.js"
 import {
@@ -83,6 +90,19 @@ export const makeLogger = (config: ServiceConfig): Logger =>
     { level: config.logLevel, base: { service: "kasko" }, timestamp: pino.stdTimeFunctions.isoTime },
     pino.destination({ sync: false })
   )
+
+/** The dispatcher's observer: failures to the log, every attempt to the metrics when they are on. */
+const observingWebhooks = (
+  logger: Logger,
+  metrics: ServiceMetrics | undefined
+): NonNullable<WebhookDispatcher.DispatcherOptions["onAttempt"]> => {
+  const logFailure = webhookFailureLogOf(logger)
+  const count = metrics === undefined ? undefined : webhookObserverOf(metrics)
+  return (delivery, outcome, answeredAt) => {
+    logFailure(delivery, outcome, answeredAt)
+    count?.(delivery, outcome, answeredAt)
+  }
+}
 
 const listen = (server: Server, port: number, host: string) =>
   new Promise<number>((resolve, reject) => {
@@ -200,7 +220,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
       policy: endpointPolicyOf(config),
       timeoutMillis: config.webhookTimeoutMillis,
       leaseMillis: config.webhookLeaseMillis,
-      ...(metrics === undefined ? {} : { onAttempt: webhookObserverOf(metrics) })
+      onAttempt: observingWebhooks(logger, metrics)
     })
   )
   const purge = setInterval(() => {

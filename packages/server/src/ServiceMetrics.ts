@@ -3,7 +3,7 @@
  * registry per running service, read by the metrics listener. Names follow
  * Prometheus conventions: `_total` counters, `_seconds` durations, base units.
  */
-import type { EventOutbox, QuoteEvents } from "@kasko/core"
+import type { EventOutbox } from "@kasko/core"
 import type { RequestObserver } from "@kasko/express"
 import type { PostgresStores } from "@kasko/postgres"
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client"
@@ -190,7 +190,7 @@ export const requestObserverOf = (metrics: ServiceMetrics): RequestObserver => (
 /** Webhook attempts, counted by outcome; a delivery's lag from the event's commit to the endpoint's 2xx. */
 export const webhookObserverOf =
   (metrics: ServiceMetrics) =>
-  (event: QuoteEvents.QuoteEvent, outcome: EventOutbox.AttemptOutcome, answeredAt: number): void => {
+  ({ event }: EventOutbox.ClaimedDelivery, outcome: EventOutbox.AttemptOutcome, answeredAt: number): void => {
     if (outcome.delivered) {
       metrics.webhookAttempts.inc({ outcome: "delivered" })
       metrics.webhookLag.observe(Math.max(0, answeredAt - event.occurred_at) / 1000)

@@ -75,7 +75,16 @@ it("measures a delivery's lag from the event's commit to the endpoint's 2xx, not
     payload: "{}"
   }
   // the attempt began 1 s after the commit; the endpoint answered 2xx 2.5 s after that
-  webhookObserverOf(metrics)(event, { delivered: true, at: 11_000, status: 204 }, 13_500)
+  const delivery = {
+    delivery_id: "dlv_1",
+    subscription_id: "whk_1",
+    event,
+    url: "https://hooks.example/",
+    secret: "whsec_c2VjcmV0",
+    attempts: 0,
+    first_attempt_at: undefined
+  }
+  webhookObserverOf(metrics)(delivery, { delivered: true, at: 11_000, status: 204 }, 13_500)
   expect(
     await scrape(metrics, "kasko_webhook_delivery_lag_seconds_sum", "kasko_webhook_delivery_lag_seconds_count")
   ).toEqual([3.5, 1])

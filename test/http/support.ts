@@ -3,7 +3,15 @@
  * SQLite file and an adjustable clock, its log lines captured, and an HTTP
  * client that checks every answer against the served OpenAPI document.
  */
-import { Authentication, IdGenerator, type QuoteStore, Readiness, TariffBook, WebhookSubscriptions } from "@kasko/core"
+import {
+  Authentication,
+  EventOutbox,
+  IdGenerator,
+  type QuoteStore,
+  Readiness,
+  TariffBook,
+  WebhookSubscriptions
+} from "@kasko/core"
 import { type Services, WebhookPolicy } from "@kasko/express"
 import { MemoryQuoteStore, MemoryRateLimiter } from "@kasko/memory"
 import { makeAdjustableClock, readServiceConfig, startService, type RunningService } from "@kasko/server"
@@ -37,17 +45,20 @@ export const testAuthentication: Layer.Layer<Authentication.Authentication> = La
 export const asPartner = (partner: string) => ({ authorization: `Test ${partner}` })
 
 /** Every service an app needs, over a given quote store, with test authentication: for apps made without the server. */
-export const servicesOver = (store: Layer.Layer<QuoteStore.QuoteStore>): Layer.Layer<Services> =>
-  Layer.mergeAll(
+export const servicesOver = (store: Layer.Layer<QuoteStore.QuoteStore>): Layer.Layer<Services> => {
+  const webhooks = MemoryQuoteStore.makeStores()
+  return Layer.mergeAll(
     store,
     Readiness.layer.pipe(Layer.provide(store)),
     testAuthentication,
     MemoryRateLimiter.layer,
     IdGenerator.layerSequential,
     TariffBook.shipped,
-    Layer.succeed(WebhookSubscriptions.WebhookSubscriptions, MemoryQuoteStore.makeStores().subscriptions),
+    Layer.succeed(WebhookSubscriptions.WebhookSubscriptions, webhooks.subscriptions),
+    Layer.succeed(EventOutbox.EventOutbox, webhooks.outbox),
     Layer.succeed(WebhookPolicy, { allowInsecure: false, allowPrivateAddresses: false })
   )
+}
 
 export const startTestService = async (
   options: { dataDirectory?: string; environment?: Record<string, string>; authentication?: "test" | "real" } = {}

@@ -61,6 +61,7 @@ const PROBLEM_OF_CORE_ERROR = {
   ProductNotFound: () => ({ problem: PROBLEMS.notFound }),
   QuoteNotFound: () => ({ problem: PROBLEMS.notFound }),
   SubscriptionNotFound: () => ({ problem: PROBLEMS.notFound }),
+  DeliveryNotFound: () => ({ problem: PROBLEMS.notFound }),
   SubscriptionLimitReached: (error) => ({
     problem: {
       ...PROBLEMS.subscriptionLimitReached,

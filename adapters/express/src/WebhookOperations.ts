@@ -1,10 +1,12 @@
 /**
- * A partner's webhook subscriptions over HTTP (scope `webhooks:manage`):
- * create (the signing secret is answered then, and only then), list, delete,
- * rotate the secret. Where an endpoint may point is the operator's policy
- * (`WebhookPolicy`), provided by the composition root.
+ * A partner's webhooks over HTTP (scope `webhooks:manage`): its subscriptions
+ * — create (the signing secret is answered then, and only then), list,
+ * delete, rotate the secret — and its deliveries: list them with their last
+ * attempt, replay a dead-lettered one, recover every dead letter since a time.
+ * Where an endpoint may point is the operator's policy (`WebhookPolicy`),
+ * provided by the composition root.
  */
-import { type IdGenerator, QuoteEvents, type WebhookSubscriptions } from "@kasko/core"
+import { type EventOutbox, type IdGenerator, QuoteEvents, type WebhookSubscriptions } from "@kasko/core"
 import { WebhookAdministration } from "@kasko/core/administration"
 import type { WebhookEndpoints } from "@kasko/core/transport"
 import { Context, Effect, Schema } from "effect"
@@ -15,7 +17,11 @@ export class WebhookPolicy extends Context.Service<WebhookPolicy, WebhookEndpoin
   "@kasko/express/WebhookPolicy"
 ) {}
 
-export type WebhookServices = WebhookSubscriptions.WebhookSubscriptions | IdGenerator.IdGenerator | WebhookPolicy
+export type WebhookServices =
+  | WebhookSubscriptions.WebhookSubscriptions
+  | EventOutbox.EventOutbox
+  | IdGenerator.IdGenerator
+  | WebhookPolicy
 
 const EventType = Schema.Literals(QuoteEvents.QUOTE_EVENT_TYPES)
 
@@ -54,6 +60,62 @@ const DeletedAnswer = Schema.Struct({}).annotate({
   }
 })
 
+const IsoDateTime = Schema.String.annotate({ description: "ISO 8601, UTC" })
+
+export const WebhookDelivery = Schema.Struct({
+  delivery_id: Schema.String,
+  event_id: Schema.String.annotate({ description: "The event's id: the webhook-id header its attempts carry" }),
+  event_type: EventType,
+  quote_id: Schema.String,
+  subscription_id: Schema.String,
+  url: Schema.String,
+  state: Schema.Literals(["pending", "delivered", "dead_lettered"]).annotate({
+    description:
+      "pending: to be tried (again) at next_attempt_at; delivered: an attempt had a 2xx answer; dead_lettered: every attempt failed — replay it once the endpoint is fixed"
+  }),
+  attempts: Schema.Number.annotate({ description: "Attempts made so far" }),
+  created_at: IsoDateTime,
+  last_attempt_at: Schema.optionalKey(IsoDateTime),
+  last_error: Schema.optionalKey(
+    Schema.String.annotate({
+      description: "Why the last attempt failed: the answer's status, or the connection's error"
+    })
+  ),
+  next_attempt_at: Schema.optionalKey(IsoDateTime)
+}).annotate({ identifier: "WebhookDelivery" })
+
+export const WebhookDeliveryList = Schema.Struct({ deliveries: Schema.Array(WebhookDelivery) }).annotate({
+  identifier: "WebhookDeliveryList"
+})
+
+export const RecoveryRequest = Schema.Struct({
+  since: IsoDateTime.annotate({ description: "Dead letters made since this time are put back in line" })
+}).annotate({ identifier: "WebhookRecoveryRequest" })
+
+export const RecoveryAnswer = Schema.Struct({
+  replayed: Schema.Number.annotate({ description: "Dead-lettered deliveries put back in line, due now" }),
+  more: Schema.Boolean.annotate({ description: "Whether more remain since then: call again to replay them" })
+}).annotate({ identifier: "WebhookRecoveryAnswer" })
+
+const listedDelivery = (delivery: EventOutbox.DeliveryRecord) => ({
+  delivery_id: delivery.delivery_id,
+  event_id: delivery.event_id,
+  event_type: delivery.event_type,
+  quote_id: delivery.quote_id,
+  subscription_id: delivery.subscription_id,
+  url: delivery.url,
+  state: delivery.state,
+  attempts: delivery.attempts,
+  created_at: new Date(delivery.created_at).toISOString(),
+  ...(delivery.last_attempt_at === undefined
+    ? {}
+    : { last_attempt_at: new Date(delivery.last_attempt_at).toISOString() }),
+  ...(delivery.last_error === undefined ? {} : { last_error: delivery.last_error }),
+  ...(delivery.next_attempt_at === undefined
+    ? {}
+    : { next_attempt_at: new Date(delivery.next_attempt_at).toISOString() })
+})
+
 const listed = (subscription: WebhookAdministration.ListedSubscription) => ({
   subscription_id: subscription.subscription_id,
   url: subscription.url,
@@ -77,6 +139,28 @@ const EXAMPLE_SUBSCRIPTION = {
   created_at: "2026-03-02T09:00:00.000Z"
 }
 const EXAMPLE_SECRET = "whsec_a2Fza28tZXhhbXBsZS1zaWduaW5nLXNlY3JldC0zMmI="
+
+const EXAMPLE_DELIVERY = {
+  delivery_id: "dlv_whk_01939a4e-7c00-7000-8000-000000000001_evt_01939a4e-7c00-7000-8000-0000000000a1_created",
+  event_id: "evt_01939a4e-7c00-7000-8000-0000000000a1_created",
+  event_type: "quote.created",
+  quote_id: "01939a4e-7c00-7000-8000-0000000000a1",
+  subscription_id: EXAMPLE_SUBSCRIPTION.subscription_id,
+  url: EXAMPLE_REQUEST.url,
+  state: "pending",
+  attempts: 2,
+  created_at: "2026-03-02T09:00:00.000Z",
+  last_attempt_at: "2026-03-02T09:00:05.000Z",
+  last_error: "answered 503",
+  next_attempt_at: "2026-03-02T09:01:05.000Z"
+}
+
+const deliveryIdParameter: PathParameter = {
+  name: "delivery_id",
+  description: "The delivery's id, as listed by GET /webhooks/deliveries",
+  schema: { type: "string", pattern: "^dlv_" },
+  example: EXAMPLE_DELIVERY.delivery_id
+}
 
 const subscriptionIdParameter: PathParameter = {
   name: "subscription_id",
@@ -164,5 +248,56 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     errorStatuses: [404, 503],
     handle: ({ params, partnerId }) =>
       Effect.map(WebhookAdministration.rotateSecret(partnerId, params["subscription_id"] ?? ""), withSecret)
+  },
+  {
+    ...COMMON,
+    operationId: "listWebhookDeliveries",
+    method: "get",
+    path: "/webhooks/deliveries",
+    summary: "List the partner's webhook deliveries",
+    description: `The calling partner's newest deliveries (${WebhookAdministration.DELIVERIES_AT_ONCE} at most), one per event and endpoint, each with its state, the attempts made, the last one's error and when the next is due.`,
+    responses: [WebhookDeliveryList],
+    responseDescription: "The deliveries, newest first",
+    responseExamples: [
+      { name: "retrying", summary: "A delivery being retried", value: { deliveries: [EXAMPLE_DELIVERY] } }
+    ],
+    errorStatuses: [503],
+    handle: ({ partnerId }) =>
+      Effect.map(WebhookAdministration.listDeliveries(partnerId), (deliveries) => ({
+        deliveries: deliveries.map(listedDelivery)
+      }))
+  },
+  {
+    ...COMMON,
+    operationId: "replayWebhookDelivery",
+    method: "post",
+    path: "/webhooks/deliveries/{delivery_id}/replay",
+    summary: "Replay a dead-lettered delivery",
+    description:
+      "Puts the dead-lettered delivery back in line, due now, its retry window restarted. 404 for a delivery that is not the partner's or not dead-lettered.",
+    pathParameters: [deliveryIdParameter],
+    responses: [DeletedAnswer],
+    responseDescription: "An empty JSON object",
+    responseExamples: [{ name: "replayed", summary: "Due again", value: {} }],
+    errorStatuses: [404, 503],
+    handle: ({ params, partnerId }) =>
+      Effect.as(WebhookAdministration.replayDelivery(partnerId, params["delivery_id"] ?? ""), {})
+  },
+  {
+    ...COMMON,
+    operationId: "recoverWebhookDeliveries",
+    method: "post",
+    path: "/webhooks/deliveries/recover",
+    summary: "Replay every dead letter since a time",
+    description: `Puts back in line the partner's dead-lettered deliveries made since \`since\`, newest first, ${WebhookAdministration.REPLAYS_AT_ONCE} at most per call (\`more\` says whether to call again): after an endpoint's outage, once it is fixed.`,
+    requestBody: RecoveryRequest,
+    requestExample: { since: "2026-03-01T00:00:00Z" },
+    responses: [RecoveryAnswer],
+    responseDescription: "How many were put back in line",
+    responseExamples: [
+      { name: "recovered", summary: "Three dead letters due again", value: { replayed: 3, more: false } }
+    ],
+    errorStatuses: [400, 413, 415, 503],
+    handle: ({ body, partnerId }) => WebhookAdministration.recoverDeadLetters(partnerId, body)
   }
 ]

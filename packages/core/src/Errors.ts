@@ -31,6 +31,11 @@ export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFoun
   subscription_id: Schema.String
 }) {}
 
+/** The partner has no dead-lettered webhook delivery by that id (unknown, another partner's, or not dead-lettered). */
+export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
+  delivery_id: Schema.String
+}) {}
+
 /** The partner has as many webhook subscriptions as the operator allows one partner. */
 export class SubscriptionLimitReached extends Schema.TaggedError<SubscriptionLimitReached>()(
   "SubscriptionLimitReached",
@@ -99,6 +104,7 @@ export type CoreError =
   | QuoteNotFound
   | SubscriptionNotFound
   | SubscriptionLimitReached
+  | DeliveryNotFound
   | TariffNotInForce
   | StorageUnavailable
 

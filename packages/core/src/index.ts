@@ -12,6 +12,7 @@ export * as Examples from "./Examples.js"
 export {
   AuthenticationRefused,
   ConstraintViolation,
+  DeliveryNotFound,
   IdentityProviderUnavailable,
   IdempotencyKeyReused,
   ProductNotFound,

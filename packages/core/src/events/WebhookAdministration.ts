@@ -2,17 +2,20 @@
  * Managing a partner's webhook subscriptions, for the HTTP API (scope
  * `webhooks:manage`) and the operator's command line alike: create (the
  * secret is answered then, and only then), list (without secrets), remove,
- * rotate the secret. Every answer is the partner's own.
+ * rotate the secret; and its deliveries: list them, put dead-lettered ones
+ * back in line, one or all since a time. Every answer is the partner's own.
  */
 import { Clock, Effect } from "effect"
 import {
   type ConstraintViolation,
   constraintViolationOf,
+  DeliveryNotFound,
   type StorageUnavailable,
   SubscriptionLimitReached,
   SubscriptionNotFound,
   type Violation
 } from "../Errors.js"
+import { type DeliveryRecord, EventOutbox } from "../ports/EventOutbox.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { WebhookSubscriptions } from "../ports/WebhookSubscriptions.js"
 import type { QuoteEventType } from "./QuoteEvents.js"
@@ -119,4 +122,72 @@ export const rotateSecret = (
     if (rotated._tag === "None")
       return yield* Effect.fail(new SubscriptionNotFound({ subscription_id: subscriptionId }))
     return rotated.value
+  })
+
+/** Deliveries one listing answers, newest first, and dead letters one recovery puts back in line at most. */
+export const DELIVERIES_AT_ONCE = 100
+export const REPLAYS_AT_ONCE = 1_000
+
+/** The partner's newest deliveries (DELIVERIES_AT_ONCE at most), each with its state and last attempt. */
+export const listDeliveries = (
+  partnerId: string
+): Effect.Effect<ReadonlyArray<DeliveryRecord>, StorageUnavailable, EventOutbox> =>
+  Effect.flatMap(EventOutbox, (outbox) =>
+    outbox.deliveriesOf(partnerId, { limit: DELIVERIES_AT_ONCE, deadLetteredOnly: false })
+  )
+
+/** Puts the partner's dead-lettered delivery back in line, due now; DeliveryNotFound when it has none by that id. */
+export const replayDelivery = (
+  partnerId: string,
+  deliveryId: string
+): Effect.Effect<void, DeliveryNotFound | StorageUnavailable, EventOutbox> =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    if (!(yield* (yield* EventOutbox).replay(partnerId, deliveryId, now)))
+      return yield* new DeliveryNotFound({ delivery_id: deliveryId })
+  })
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
+
+/** `{ since }`: an ISO 8601 date-time, every violation at once. */
+const decodeRecovery = (input: unknown): number | ConstraintViolation => {
+  if (typeof input !== "object" || input === null || Array.isArray(input))
+    return constraintViolationOf([{ field: "body", message: "must be a JSON object" }])!
+  const body = input as Record<string, unknown>
+  const violations: Array<Violation> = Object.keys(body)
+    .filter((member) => member !== "since")
+    .map((member) => ({ field: member, message: "is not a member of a recovery request" }))
+  const since = body["since"]
+  const millis = typeof since === "string" && ISO_DATE_TIME.test(since) ? Date.parse(since) : Number.NaN
+  if (Number.isNaN(millis))
+    violations.push({ field: "since", message: "is required: an ISO 8601 date-time, e.g. 2026-03-02T09:00:00Z" })
+  return constraintViolationOf(violations) ?? millis
+}
+
+/**
+ * Puts back in line the partner's dead-lettered deliveries made since `since` (as Svix's recover does), newest
+ * first and REPLAYS_AT_ONCE at most; answers how many, and whether older ones since then remain for another call.
+ */
+export const recoverDeadLetters = (
+  partnerId: string,
+  input: unknown
+): Effect.Effect<
+  { readonly replayed: number; readonly more: boolean },
+  ConstraintViolation | StorageUnavailable,
+  EventOutbox
+> =>
+  Effect.gen(function* () {
+    const since = decodeRecovery(input)
+    if (typeof since !== "number") return yield* Effect.fail(since)
+    const outbox = yield* EventOutbox
+    const now = yield* Clock.currentTimeMillis
+    // one more than a call replays, to tell whether more remain
+    const deadLetters = (yield* outbox.deliveriesOf(partnerId, {
+      limit: REPLAYS_AT_ONCE + 1,
+      deadLetteredOnly: true
+    })).filter((delivery) => delivery.created_at >= since)
+    let replayed = 0
+    for (const delivery of deadLetters.slice(0, REPLAYS_AT_ONCE))
+      if (yield* outbox.replay(partnerId, delivery.delivery_id, now)) replayed++
+    return { replayed, more: deadLetters.length > REPLAYS_AT_ONCE }
   })

@@ -4,6 +4,8 @@
 //   node http-server.mjs node <sizes.json>       bare node:http doing the same: the runtime's limit
 //   node http-server.mjs receiver                a webhook endpoint: answers 204, GET /count says how many it got
 //   node http-server.mjs hanging                 a webhook endpoint that never answers
+//   node http-server.mjs latency                 a webhook endpoint that answers 204 and keeps each event's time
+//                                                from occurring to arriving (ms); GET /latencies answers them
 // Prints {"port": …} on stdout when it listens.
 import express from "express"
 import { readFileSync, writeFileSync } from "node:fs"
@@ -53,6 +55,19 @@ if (mode === "express") {
 } else if (mode === "hanging") {
   // a webhook endpoint that reads each request and never answers
   const server = createServer((request) => request.resume())
+  server.listen(0, "127.0.0.1", () => announce(server.address().port))
+} else if (mode === "latency") {
+  const latencies = []
+  const server = createServer((request, response) => {
+    if (request.method === "GET") return response.end(JSON.stringify(latencies))
+    const chunks = []
+    request.on("data", (chunk) => chunks.push(chunk))
+    request.on("end", () => {
+      const { occurred_at } = JSON.parse(Buffer.concat(chunks).toString("utf8"))
+      latencies.push(Date.now() - Date.parse(occurred_at))
+      response.writeHead(204).end()
+    })
+  })
   server.listen(0, "127.0.0.1", () => announce(server.address().port))
 } else if (mode === "receiver") {
   let received = 0

@@ -10,7 +10,7 @@ import { runMemoryBench } from "./memory.mjs"
 import { runObservabilityBench } from "./observability.mjs"
 import { runStartupBench } from "./startup.mjs"
 import { runStorageBench } from "./storage.mjs"
-import { runHangingEndpointsBench, runWebhooksBench } from "./webhooks.mjs"
+import { runDeliveryLatencyBench, runHangingEndpointsBench, runWebhooksBench } from "./webhooks.mjs"
 import { runWorkbenchBench } from "./workbench.mjs"
 
 const format = (value) =>
@@ -77,6 +77,12 @@ printTable(
   hanging
 )
 
+const latency = await runDeliveryLatencyBench()
+printTable(
+  "7. Webhook delivery latency: 200 quotes at 50 a second, each event from its commit to the endpoint's 2xx (after 20 quotes' warm-up)",
+  latency
+)
+
 const observability = await runObservabilityBench()
 printTable(
   "8. Observability, the core: createOffer with the kasko.pricing span, against no span (medians)",
@@ -105,6 +111,7 @@ const results = {
   workbench,
   webhooks,
   webhooks_hanging_endpoints: hanging,
+  webhooks_delivery_latency: latency,
   observability,
   decoders
 }

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import autocannon from "autocannon"
+import pg from "pg"
 import { benchPartner, kaskoAdmin, load, measure, median, medianOf, startServer, stopServer } from "./http.mjs"
 
 const ROUNDS = Number(process.env.KASKO_BENCH_ROUNDS ?? 3)
@@ -174,4 +175,84 @@ export const runHangingEndpointsBench = async () => {
       vs_none_hanging: half / none
     }
   ]
+}
+
+const LATENCY_QUOTES = 200
+const LATENCY_QUOTES_PER_SECOND = 50
+const WARM_UP_QUOTES = 20
+const POSTGRES = process.env.KASKO_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+const percentileOf = (sorted, percent) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((percent / 100) * sorted.length) - 1)]
+
+/** One store's delivery latency: quotes at a steady rate, each event's time from occurring to the endpoint's 2xx. */
+const deliveryLatencyOn = async (store, environment) => {
+  const directory = mkdtempSync(join(tmpdir(), "kasko-webhooks-latency-"))
+  const servers = []
+  const saved = { ...process.env }
+  try {
+    const receiver = await startServer("latency")
+    servers.push(receiver)
+    // the commands and the service reach the same store
+    Object.assign(process.env, environment, { KASKO_WEBHOOKS_ALLOW_INSECURE: "true" })
+    const headers = await benchPartner(directory, "quotes:create")
+    await kaskoAdmin(directory, "webhooks", "add", "--partner", "bench-partner", "--url", `${receiver.url}/hooks`)
+    process.env.KASKO_BENCH_SERVICE_ENV = JSON.stringify(environment)
+    const service = await startServer("kasko", directory)
+    servers.push(service)
+    process.env = saved
+    const body = JSON.stringify(Examples.quoteRequest())
+    // warmed: the dispatcher starts its sending thread on the first attempt (a few hundred ms, once)
+    for (let quote = 0; quote < WARM_UP_QUOTES; quote++)
+      await (await fetch(`${service.url}/insurance/car/quotes`, { method: "POST", headers, body })).arrayBuffer()
+    while ((await (await fetch(`${receiver.url}/latencies`)).json()).length < WARM_UP_QUOTES)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    const started = performance.now()
+    for (let quote = 0; quote < LATENCY_QUOTES; quote++) {
+      const due = started + (quote * 1000) / LATENCY_QUOTES_PER_SECOND
+      const wait = due - performance.now()
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+      const answer = await fetch(`${service.url}/insurance/car/quotes`, { method: "POST", headers, body })
+      if (answer.status !== 200) throw new Error(`quote answered ${answer.status}`)
+      await answer.arrayBuffer()
+    }
+    let latencies = []
+    const deadline = performance.now() + 10_000
+    while (latencies.length < LATENCY_QUOTES && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      latencies = (await (await fetch(`${receiver.url}/latencies`)).json()).slice(WARM_UP_QUOTES)
+    }
+    const sorted = [...latencies].sort((a, b) => a - b)
+    return {
+      store,
+      quotes: LATENCY_QUOTES,
+      delivered: latencies.length,
+      median_ms: percentileOf(sorted, 50),
+      p99_ms: percentileOf(sorted, 99),
+      max_ms: sorted.at(-1)
+    }
+  } finally {
+    process.env = saved
+    await Promise.all(servers.map(stopServer))
+    rmSync(directory, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Delivery latency: 200 quotes at 50 a second, each quote.created event's time from occurring (its commit) to the
+ * endpoint's 2xx, on SQLite FULL and on PostgreSQL (a schema of its own on the test server, dropped after).
+ */
+export const runDeliveryLatencyBench = async () => {
+  const schema = `kasko_bench_latency_${process.pid}`
+  const admin = new pg.Client({ connectionString: POSTGRES })
+  await admin.connect()
+  try {
+    return [
+      await deliveryLatencyOn("SQLite FULL", {}),
+      await deliveryLatencyOn("PostgreSQL (127.0.0.1)", { KASKO_DATABASE_URL: POSTGRES, KASKO_DATABASE_SCHEMA: schema })
+    ]
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+    await admin.end()
+  }
 }

@@ -25,7 +25,8 @@ const token = (
 ).trim()
 const config = readServiceConfig({ KASKO_DATA_DIR: directory, PORT: "0", HOST: "127.0.0.1", KASKO_LOG_LEVEL: "silent" })
 if (config._tag !== "Success") throw new Error(config.failure)
-const service = await startService({ config: config.success })
+// no dispatcher: the pass a commit wakes it to make runs on its own fiber, beside the request, not on its path
+const service = await startService({ config: config.success, dispatchWebhooks: false })
 const body = JSON.stringify(Examples.quoteRequest())
 const createQuote = async () => {
   const answer = await fetch(`${service.url}/insurance/car/quotes`, {

@@ -18,6 +18,7 @@ import { EventOutbox } from "@kasko/core"
 import { DeliverySchedule, type WebhookEndpoints } from "@kasko/core/transport"
 import { Clock, Duration, Effect, Queue } from "effect"
 import { makeThreadSender } from "./ThreadSender.js"
+import type { Wakeups } from "./Wakeups.js"
 import { type SendOutcome, type SenderOptions, send } from "./WebhookSender.js"
 
 export interface DispatcherOptions {
@@ -36,7 +37,7 @@ export interface DispatcherOptions {
   readonly perPartnerInFlight?: number
   /** One endpoint's attempts in flight at once (4 by default). */
   readonly perSubscriptionInFlight?: number
-  /** Under load, the least time from one claim to the next (100 ms by default). */
+  /** The least time from one claim to the next (50 ms by default): a commit wakes the dispatcher no sooner. */
   readonly busyIntervalMillis?: number
   /** A number in [0, 1) for the retry delay's jitter (Math.random by default). */
   readonly random?: () => number
@@ -49,6 +50,11 @@ export interface DispatcherOptions {
     outcome: EventOutbox.AttemptOutcome,
     answeredAt: number
   ) => void
+  /**
+   * Poked when this instance commits events (the service pokes from its quote store): the dispatcher claims
+   * then rather than at the next poll, never sooner than `busyIntervalMillis` after its pass before.
+   */
+  readonly wakeups?: Wakeups
   /** Sends one attempt (the HTTP sender by default; tests replace it). */
   readonly sender?: (delivery: EventOutbox.ClaimedDelivery, at: number) => Promise<SendOutcome>
 }
@@ -232,11 +238,11 @@ const retryAtAfter = (
 /**
  * Dispatches until interrupted. Attempts are made on a sending thread of
  * their own (unless `sender` replaces it). Each pass records what finished
- * and claims for the free slots; it comes again when an attempt finishes or
- * the poll interval has passed, and never sooner than `busyIntervalMillis`
- * after the pass before — under load the outbox's claims and records are a
- * few writes a second on the service's event loop, not one pair per handful
- * of events. Interrupted, its attempts under way are dropped unrecorded:
+ * and claims for the free slots; it comes again when an attempt finishes, a
+ * commit on this instance wakes it, or the poll interval has passed, and
+ * never sooner than `busyIntervalMillis` after the pass before — under load
+ * the outbox's claims and records are a score of writes a second on the
+ * service's event loop, not one pair per handful of events. Interrupted, its attempts under way are dropped unrecorded:
  * their leases lapse and they are sent again (at least once).
  */
 export const runDispatcher = (options: DispatcherOptions): Effect.Effect<never, never, EventOutbox.EventOutbox> => {
@@ -248,8 +254,9 @@ export const runDispatcher = (options: DispatcherOptions): Effect.Effect<never, 
   )
   const leaseMillis = options.leaseMillis ?? DEFAULTS.leaseMillis
   const pause = options.pollMillis ?? 1_000
-  const busyInterval = options.busyIntervalMillis ?? 100
+  const busyInterval = options.busyIntervalMillis ?? 50
   const random = options.random ?? Math.random
+  const wakeups = options.wakeups
   // an endpoint that takes longer than this is held to its share of the slots
   const slowMillis = Math.min(1_000, (options.timeoutMillis ?? DEFAULT_TIMEOUT_MILLIS) / 2)
 
@@ -291,12 +298,14 @@ export const runDispatcher = (options: DispatcherOptions): Effect.Effect<never, 
               Effect.flatMap(attemptOf(delivery, sender, random), (done) => Queue.offer(finished, done))
             )
           }
-          // more may be due when the claim took all it could: go on soon; otherwise wait for an answer or the poll
+          // more may be due when the claim took all it could: go on soon; otherwise wait for an answer, an event
+          // written on this instance, or the poll (events other instances write)
           if (claimed.length === 0 || claimed.length < free)
-            yield* Effect.raceFirst(
+            yield* Effect.raceAll([
               Effect.sleep(Duration.millis(pause)),
-              Effect.flatMap(Queue.take(finished), (first) => Queue.offer(finished, first))
-            )
+              Effect.flatMap(Queue.take(finished), (first) => Queue.offer(finished, first)),
+              ...(wakeups === undefined ? [] : [Effect.promise((signal) => wakeups.next(signal))])
+            ])
           const rest = busyInterval - ((yield* Clock.currentTimeMillis) - began)
           if (rest > 0) yield* Effect.sleep(Duration.millis(rest))
         })

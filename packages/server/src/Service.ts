@@ -18,7 +18,7 @@ import {
 import { Authentication as TokenAuthentication } from "@kasko/credentials"
 import { makeApp, type Services, WebhookPolicy } from "@kasko/express"
 import { isTrustedProxy } from "@kasko/express/toolkit"
-import { WebhookDispatcher } from "@kasko/webhooks"
+import { makeWakeups, WebhookDispatcher } from "@kasko/webhooks"
 import { Cause, Clock, Effect, Exit, Fiber, Layer, ManagedRuntime, Option } from "effect"
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -27,6 +27,7 @@ import { hostname } from "node:os"
 import { pino, type Logger } from "pino"
 import { messageOf } from "./FailureMessages.js"
 import { makeHttpServer } from "./HttpServer.js"
+import { wakingOnEvents } from "./EventWakeups.js"
 import { serviceStores } from "./InstrumentedStores.js"
 import { rateLimiterLayer } from "./RateLimits.js"
 import { listenForMetrics, type MetricsListener } from "./MetricsListener.js"
@@ -56,6 +57,11 @@ export interface ServiceOptions {
   readonly logger?: Logger
   /** Who the caller is; bearer token and subscription key (spec §5), verified by @kasko/credentials, by default. */
   readonly authentication?: Layer.Layer<Authentication.Authentication>
+  /**
+   * Whether this instance sends webhook deliveries (true by default). Without, it writes events and sends none:
+   * for an instance whose deliveries others make, or a measurement of the request path alone.
+   */
+  readonly dispatchWebhooks?: boolean
 }
 
 export interface RunningService {
@@ -129,7 +135,9 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   const logger = options.logger ?? makeLogger(config)
   const metrics = Option.isSome(config.metricsPort) ? makeServiceMetrics(storeKindOf(config)) : undefined
   const traced = tracesUrlOf(config) !== undefined
-  const stores = serviceStores(config, metrics, traced)
+  // events this instance writes wake its dispatcher; other instances' wait for its poll
+  const wakeups = makeWakeups()
+  const stores = wakingOnEvents(serviceStores(config, metrics, traced), wakeups)
   const authentication: Layer.Layer<Authentication.Authentication, unknown> =
     options.authentication ??
     TokenAuthentication.layer(tokenKeysOf(config), tokenRulesOf(config)).pipe(Layer.provide(stores))
@@ -214,15 +222,19 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
 
   // this instance's name on the deliveries it leases: unique across instances and restarts
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`
-  const dispatcher = runtime.runFork(
-    WebhookDispatcher.runDispatcher({
-      owner,
-      policy: endpointPolicyOf(config),
-      timeoutMillis: config.webhookTimeoutMillis,
-      leaseMillis: config.webhookLeaseMillis,
-      onAttempt: observingWebhooks(logger, metrics)
-    })
-  )
+  const dispatcher =
+    options.dispatchWebhooks === false
+      ? undefined
+      : runtime.runFork(
+          WebhookDispatcher.runDispatcher({
+            owner,
+            policy: endpointPolicyOf(config),
+            timeoutMillis: config.webhookTimeoutMillis,
+            leaseMillis: config.webhookLeaseMillis,
+            onAttempt: observingWebhooks(logger, metrics),
+            wakeups
+          })
+        )
   const purge = setInterval(() => {
     runtime
       .runPromise(QuotingService.purgeExpiredQuotes(config.activatedRetentionDays * DAY_MILLIS))
@@ -250,7 +262,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
         clearInterval(purge)
         await closeServer(server)
         await metricsListener?.close()
-        await runtime.runPromise(Fiber.interrupt(dispatcher))
+        if (dispatcher !== undefined) await runtime.runPromise(Fiber.interrupt(dispatcher))
         await runtime.dispose()
         logger.info("kasko stopped")
         logger.flush()

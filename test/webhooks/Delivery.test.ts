@@ -111,6 +111,37 @@ describe("webhook delivery", () => {
     expect(delivered).toEqual(["quote.created", "quote.created", "quote.created", "quote.activated"])
   })
 
+  it("waits as long as a 429 or 503 answer's Retry-After asks, an hour at most", async () => {
+    const attempts = await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* startClock
+        yield* WebhookAdministration.createSubscription(
+          PARTNER,
+          { url: receiver.url, event_types: ["quote.created"] },
+          LOCAL
+        )
+        yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
+        // two minutes asked, where the backoff alone would retry after 5 s (random 0)
+        receiver.answerWith(503, { "retry-after": "120" })
+        expect(yield* dispatch).toBe(1)
+        yield* TestClock.adjust("119 seconds")
+        expect(yield* dispatch).toBe(0)
+        yield* TestClock.adjust("1 second")
+        // a day asked, as an HTTP date: an hour at most
+        const now = yield* Clock.currentTimeMillis
+        receiver.answerWith(429, { "retry-after": new Date(now + 86_400_000).toUTCString() })
+        expect(yield* dispatch).toBe(1)
+        yield* TestClock.adjust("59 minutes")
+        expect(yield* dispatch).toBe(0)
+        yield* TestClock.adjust("1 minute")
+        receiver.answerWith(204)
+        expect(yield* dispatch).toBe(1)
+        return receiver.received.length
+      }).pipe(Effect.provide(Layer.merge(engine(), TestClock.layer())))
+    )
+    expect(attempts).toBe(3)
+  })
+
   it("tells each attempt's outcome only once the outbox has recorded it", async () => {
     const runtime = ManagedRuntime.make(engine())
     const pendingWhenTold: Array<[string, number]> = []

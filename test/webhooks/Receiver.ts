@@ -10,8 +10,8 @@ export interface Received {
 export interface Receiver {
   readonly url: string
   readonly received: Array<Received>
-  /** The status the next requests are answered with (204 to begin with). */
-  answerWith: (status: number) => void
+  /** The status (and headers) the next requests are answered with (204 to begin with). */
+  answerWith: (status: number, headers?: Record<string, string>) => void
   readonly close: () => Promise<void>
 }
 
@@ -22,12 +22,13 @@ export const headersOf = (received: Received): Record<string, string> =>
 export const startReceiver = async (): Promise<Receiver> => {
   const received: Array<Received> = []
   let status = 204
+  let headers: Record<string, string> = {}
   const server = createServer((request, response) => {
     const chunks: Array<Buffer> = []
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
     request.on("end", () => {
       received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") })
-      response.writeHead(status).end()
+      response.writeHead(status, headers).end()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
@@ -35,8 +36,9 @@ export const startReceiver = async (): Promise<Receiver> => {
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
-    answerWith: (next) => {
+    answerWith: (next, nextHeaders = {}) => {
       status = next
+      headers = nextHeaders
     },
     close: () => new Promise((resolve) => server.close(() => resolve()))
   }

@@ -94,7 +94,14 @@ const attemptOf = (
           delivered: false,
           at,
           error: sent.error,
-          retryAt: retryAtAfter(delivery.attempts + 1, delivery.first_attempt_at ?? at, at, random())
+          retryAt: retryAtAfter(
+            delivery.attempts + 1,
+            delivery.first_attempt_at ?? at,
+            at,
+            random(),
+            // the endpoint's Retry-After counts from its answer
+            DeliverySchedule.retryAfterMillisOf(sent.retryAfter, answeredAt) + (answeredAt - at)
+          )
         }
     return { delivery, outcome, answeredAt }
   })
@@ -229,9 +236,10 @@ const retryAtAfter = (
   attempts: number,
   firstAttemptAt: number,
   failedAt: number,
-  random: number
+  random: number,
+  retryAfterMillis: number
 ): number | undefined => {
-  const next = DeliverySchedule.afterFailure(attempts, firstAttemptAt, failedAt, random)
+  const next = DeliverySchedule.afterFailure(attempts, firstAttemptAt, failedAt, random, retryAfterMillis)
   return "retryAt" in next ? next.retryAt : undefined
 }
 

@@ -28,7 +28,14 @@ export interface SenderOptions {
 
 export type SendOutcome =
   | { readonly delivered: true; readonly status: number }
-  | { readonly delivered: false; readonly error: string }
+  | {
+      readonly delivered: false
+      readonly error: string
+      /** The answer's status, when there was one. */
+      readonly status?: number
+      /** The answer's Retry-After, on a 429 or 503 that had one. */
+      readonly retryAfter?: string
+    }
 
 const MAX_ANSWER_BYTES = 64 * 1024
 
@@ -95,11 +102,17 @@ export const send = (delivery: EventOutbox.ClaimedDelivery, at: number, options:
           if (received > MAX_ANSWER_BYTES) answer.destroy()
         })
         answer.on("error", () => undefined)
+        const retryAfter = status === 429 || status === 503 ? answer.headers["retry-after"] : undefined
         answer.on("close", () =>
           settle(
             status >= 200 && status < 300
               ? { delivered: true, status }
-              : { delivered: false, error: `answered ${status}` }
+              : {
+                  delivered: false,
+                  error: `answered ${status}`,
+                  status,
+                  ...(retryAfter === undefined ? {} : { retryAfter })
+                }
           )
         )
         answer.resume()

@@ -22,14 +22,31 @@ type AfterFailure = { readonly retryAt: number } | { readonly deadLettered: true
  * After `attempts` failed attempts, the last at `failedAt`, of a delivery first
  * tried at `firstAttemptAt`: when to try again, or dead-letter it once the
  * retry window has passed. `random` in [0, 1) spreads the delay over ±50 %.
+ * An endpoint that asked to be left alone for `retryAfterMillis` (Retry-After
+ * on a 429 or 503, as Standard Webhooks asks senders to honour) is not tried
+ * sooner — but never later than the longest delay, an hour, after the failure:
+ * an endpoint's answer does not hold a delivery past its retry window.
  */
 export const afterFailure = (
   attempts: number,
   firstAttemptAt: number,
   failedAt: number,
-  random: number
+  random: number,
+  retryAfterMillis = 0
 ): AfterFailure => {
   if (failedAt - firstAttemptAt >= RETRY_WINDOW_MILLIS) return { deadLettered: true }
   const delay = Math.round(backoffMillis(attempts) * (0.5 + random))
-  return { retryAt: failedAt + delay }
+  return { retryAt: failedAt + Math.max(delay, Math.min(retryAfterMillis, LONGEST_RETRY_DELAY_MILLIS)) }
+}
+
+/**
+ * A Retry-After header's wait in milliseconds at `now` (epoch ms): delay-seconds or an HTTP date (RFC 9110
+ * §10.2.3); 0 for none, one in the past, or one that is neither.
+ */
+export const retryAfterMillisOf = (header: string | undefined, now: number): number => {
+  if (header === undefined) return 0
+  const text = header.trim()
+  if (/^\d{1,10}$/.test(text)) return Number(text) * 1000
+  const date = Date.parse(text)
+  return Number.isNaN(date) ? 0 : Math.max(0, date - now)
 }

@@ -76,7 +76,8 @@ describe("the webhook receiver example", () => {
       url,
       secret: subscription.secret,
       attempts: 0,
-      first_attempt_at: undefined
+      first_attempt_at: undefined,
+      failing_since: undefined
     }
     const options = { timeoutMillis: 5_000, policy: LOCAL, userAgent: "test" }
     expect(await WebhookSender.send(delivery, Date.now(), options)).toEqual({ delivered: true, status: 204 })

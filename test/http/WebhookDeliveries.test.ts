@@ -117,6 +117,39 @@ describe("webhook deliveries over HTTP", () => {
     expect((await deliveriesOf(alice())).map((delivery) => delivery["state"])).not.toContain("dead_lettered")
   })
 
+  it("shows a subscription its endpoint disabled (410 Gone) as disabled with the reason, until it is enabled", async () => {
+    receiver.answerWith(410)
+    const subscribed = await service.client.request("POST", "/webhooks/subscriptions", {
+      body: { url: receiver.url, event_types: ["quote.created"] },
+      headers: bob()
+    })
+    const quote = await service.client.request("POST", "/insurance/car/quotes", {
+      body: Examples.quoteRequest(),
+      headers: bob()
+    })
+    expect(quote.status).toBe(200)
+    const subscriptionsOf = async () =>
+      (await service.client.request("GET", "/webhooks/subscriptions", { headers: bob() })).body.subscriptions
+    const [disabled] = await eventually(subscriptionsOf, ([first]) => first?.state === "disabled")
+    expect(disabled).toMatchObject({
+      subscription_id: subscribed.body.subscription_id,
+      state: "disabled",
+      disabled_reason: "the endpoint answered 410 Gone",
+      disabled_at: expect.stringMatching(/Z$/)
+    })
+    const enablePath = `/webhooks/subscriptions/${subscribed.body.subscription_id}/enable`
+    expect((await service.client.request("POST", enablePath, { headers: alice() })).status).toBe(404)
+    const enabled = await service.client.request("POST", enablePath, { headers: bob() })
+    expect(enabled.status).toBe(200)
+    expect(enabled.body).toEqual({
+      subscription_id: subscribed.body.subscription_id,
+      url: receiver.url,
+      event_types: ["quote.created"],
+      created_at: subscribed.body.created_at,
+      state: "enabled"
+    })
+  })
+
   it.each([
     [{}, "since", "is required"],
     [{ since: "yesterday" }, "since", "ISO 8601"],

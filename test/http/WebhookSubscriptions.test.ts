@@ -30,7 +30,8 @@ describe("webhook subscriptions over HTTP", () => {
         subscription_id: created.body.subscription_id,
         url: SUBSCRIBE.url,
         event_types: SUBSCRIBE.event_types,
-        created_at: created.body.created_at
+        created_at: created.body.created_at,
+        state: "enabled"
       }
     ])
 

@@ -237,4 +237,74 @@ describe("webhook delivery", () => {
     expect(result.afterReplay).toBe(1)
     expect(result.record).toMatchObject({ state: "delivered", attempts: result.dead.attempts + 1 })
   })
+
+  it("disables a subscription whose endpoint answers 410 Gone until its partner enables it again", async () => {
+    const disabled: Array<string> = []
+    const dispatchTelling = WebhookDispatcher.dispatchOnce({
+      owner: "test",
+      policy: LOCAL,
+      random: () => 0,
+      onDisabled: (delivery, reason) => disabled.push(`${delivery.subscription_id}: ${reason}`)
+    })
+    const result = await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* startClock
+        const subscription = yield* WebhookAdministration.createSubscription(
+          PARTNER,
+          { url: receiver.url, event_types: ["quote.created"] },
+          LOCAL
+        )
+        yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
+        receiver.answerWith(410)
+        expect(yield* dispatchTelling).toBe(1)
+        const [listed] = yield* WebhookAdministration.listSubscriptions(PARTNER)
+        // no event goes to it while it is disabled, then or later
+        yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
+        yield* TestClock.adjust("1 hour")
+        receiver.answerWith(204)
+        const whileDisabled = yield* dispatchTelling
+        const outbox = yield* EventOutbox.EventOutbox
+        const deadLetters = yield* outbox.deliveriesOf(PARTNER, { limit: 10, deadLetteredOnly: true })
+        const enabled = yield* WebhookAdministration.enableSubscription(PARTNER, subscription.subscription_id)
+        const third = yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
+        const afterEnabling = yield* dispatchTelling
+        return { subscription, listed: listed!, whileDisabled, deadLetters, enabled, third, afterEnabling }
+      }).pipe(Effect.provide(Layer.merge(engine(), TestClock.layer())))
+    )
+    expect(result.listed.disabled).toEqual({ at: expect.any(Number), reason: "the endpoint answered 410 Gone" })
+    expect(disabled).toEqual([`${result.subscription.subscription_id}: the endpoint answered 410 Gone`])
+    expect(result.whileDisabled).toBe(0)
+    expect(result.deadLetters.map((delivery) => delivery.last_error)).toEqual([
+      "the subscription was disabled: the endpoint answered 410 Gone"
+    ])
+    expect(result.enabled.disabled).toBeUndefined()
+    expect(result.afterEnabling).toBe(1)
+    expect(JSON.parse(receiver.received.at(-1)!.body).quote_id).toBe(result.third.quote_id)
+  })
+
+  it("disables a subscription whose endpoint has failed every attempt for 5 days, not sooner", async () => {
+    const states = await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* startClock
+        yield* WebhookAdministration.createSubscription(
+          PARTNER,
+          { url: receiver.url, event_types: ["quote.created"] },
+          LOCAL
+        )
+        receiver.answerWith(500)
+        // a new quote every 12 hours, each delivery failing (and retried, then dead-lettered after a day)
+        const seen: Array<boolean> = []
+        for (let halfDay = 0; halfDay <= 11; halfDay++) {
+          yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
+          yield* dispatch
+          const [subscription] = yield* WebhookAdministration.listSubscriptions(PARTNER)
+          seen.push(subscription!.disabled !== undefined)
+          yield* TestClock.adjust("12 hours")
+        }
+        return seen
+      }).pipe(Effect.provide(Layer.merge(engine(), TestClock.layer())))
+    )
+    // failing since the first attempt (half-day 0): enabled through 4.5 days, disabled at the failure 5 days on
+    expect(states).toEqual([false, false, false, false, false, false, false, false, false, false, true, true])
+  })
 })

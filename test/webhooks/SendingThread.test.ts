@@ -60,6 +60,7 @@ const deliveryTo = (url: string): EventOutbox.ClaimedDelivery => ({
   subscription_id: "whk_1",
   attempts: 0,
   first_attempt_at: undefined,
+  failing_since: undefined,
   url,
   secret: SECRET,
   event: {

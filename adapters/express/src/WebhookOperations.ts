@@ -30,11 +30,19 @@ export const WebhookSubscriptionRequest = Schema.Struct({
   event_types: Schema.NonEmptyArray(EventType).annotate({ description: "The quote events to send it" })
 }).annotate({ identifier: "WebhookSubscriptionRequest" })
 
+const IsoDateTime = Schema.String.annotate({ description: "ISO 8601, UTC" })
+
 const subscriptionFields = {
   subscription_id: Schema.String,
   url: Schema.String,
   event_types: Schema.Array(EventType),
-  created_at: Schema.String.annotate({ description: "ISO 8601, UTC" })
+  created_at: IsoDateTime,
+  state: Schema.Literals(["enabled", "disabled"]).annotate({
+    description:
+      "disabled: its endpoint answered 410 Gone or failed every attempt for 5 days; no event is sent to it until it is enabled again (POST …/enable), and its undelivered ones were dead-lettered, for POST /webhooks/deliveries/recover"
+  }),
+  disabled_at: Schema.optionalKey(IsoDateTime),
+  disabled_reason: Schema.optionalKey(Schema.String)
 }
 
 export const WebhookSubscription = Schema.Struct(subscriptionFields).annotate({ identifier: "WebhookSubscription" })
@@ -59,8 +67,6 @@ const DeletedAnswer = Schema.Struct({}).annotate({
     additionalProperties: false
   }
 })
-
-const IsoDateTime = Schema.String.annotate({ description: "ISO 8601, UTC" })
 
 export const WebhookDelivery = Schema.Struct({
   delivery_id: Schema.String,
@@ -120,7 +126,14 @@ const listed = (subscription: WebhookAdministration.ListedSubscription) => ({
   subscription_id: subscription.subscription_id,
   url: subscription.url,
   event_types: subscription.event_types,
-  created_at: new Date(subscription.created_at).toISOString()
+  created_at: new Date(subscription.created_at).toISOString(),
+  ...(subscription.disabled === undefined
+    ? { state: "enabled" as const }
+    : {
+        state: "disabled" as const,
+        disabled_at: new Date(subscription.disabled.at).toISOString(),
+        disabled_reason: subscription.disabled.reason
+      })
 })
 
 const withSecret = (subscription: WebhookEndpoints.WebhookSubscription) => ({
@@ -136,7 +149,8 @@ const EXAMPLE_SUBSCRIPTION = {
   subscription_id: "whk_01939a4e-7c00-7000-8000-000000000001",
   url: EXAMPLE_REQUEST.url,
   event_types: EXAMPLE_REQUEST.event_types,
-  created_at: "2026-03-02T09:00:00.000Z"
+  created_at: "2026-03-02T09:00:00.000Z",
+  state: "enabled"
 }
 const EXAMPLE_SECRET = "whsec_a2Fza28tZXhhbXBsZS1zaWduaW5nLXNlY3JldC0zMmI="
 
@@ -248,6 +262,22 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     errorStatuses: [404, 503],
     handle: ({ params, partnerId }) =>
       Effect.map(WebhookAdministration.rotateSecret(partnerId, params["subscription_id"] ?? ""), withSecret)
+  },
+  {
+    ...COMMON,
+    operationId: "enableWebhookSubscription",
+    method: "post",
+    path: "/webhooks/subscriptions/{subscription_id}/enable",
+    summary: "Enable a disabled webhook subscription",
+    description:
+      "Events from now on are sent to it again; those dead-lettered while it was disabled wait for POST /webhooks/deliveries/recover. Enabling an enabled subscription changes nothing. 404 for another partner's.",
+    pathParameters: [subscriptionIdParameter],
+    responses: [WebhookSubscription],
+    responseDescription: "The subscription, enabled",
+    responseExamples: [{ name: "enabled", summary: "Enabled again", value: EXAMPLE_SUBSCRIPTION }],
+    errorStatuses: [404, 503],
+    handle: ({ params, partnerId }) =>
+      Effect.map(WebhookAdministration.enableSubscription(partnerId, params["subscription_id"] ?? ""), listed)
   },
   {
     ...COMMON,

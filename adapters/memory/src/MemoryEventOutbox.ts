@@ -32,6 +32,8 @@ export const makeEventOutbox = () => {
   const events: Array<{ readonly position: number; readonly event: QuoteEvent; fannedOut: boolean }> = []
   const subscriptions = new Map<string, Subscription>()
   const deliveries = new Map<string, Delivery>()
+  // since when every attempt at a subscription's endpoint has failed, by subscription
+  const failingSince = new Map<string, number>()
   let lastPosition = 0
 
   /** Makes the deliveries of one event, to the subscriptions of its partner that want it; answers how many. */
@@ -40,7 +42,7 @@ export const makeEventOutbox = () => {
     let made = 0
     for (const subscription of subscriptions.values()) {
       if (subscription.partner_id !== entry.event.partner_id) continue
-      if (!subscription.event_types.includes(entry.event.type)) continue
+      if (!subscription.event_types.includes(entry.event.type) || subscription.disabled !== undefined) continue
       const delivery_id = `dlv_${subscription.subscription_id}_${entry.event.event_id}`
       deliveries.set(delivery_id, {
         delivery_id,
@@ -116,6 +118,8 @@ export const makeEventOutbox = () => {
     delivery.last_attempt_at = outcome.at
     delivery.lease_owner = undefined
     delivery.lease_until = undefined
+    if (outcome.delivered) failingSince.delete(delivery.subscription_id)
+    else if (!failingSince.has(delivery.subscription_id)) failingSince.set(delivery.subscription_id, outcome.at)
     if (outcome.delivered) {
       delivery.state = "delivered"
       delivery.last_error = undefined
@@ -169,7 +173,8 @@ export const makeEventOutbox = () => {
             url: subscription.url,
             secret: subscription.secret,
             attempts: delivery.attempts,
-            first_attempt_at: delivery.first_attempt_at
+            first_attempt_at: delivery.first_attempt_at,
+            failing_since: failingSince.get(delivery.subscription_id)
           }
         })
       }),
@@ -198,6 +203,19 @@ export const makeEventOutbox = () => {
           .slice(0, limit)
           .map(recordOf)
       ),
+    disableSubscription: (subscriptionId, reason, at) =>
+      Effect.sync(() => {
+        const subscription = subscriptions.get(subscriptionId)
+        if (subscription === undefined || subscription.disabled !== undefined) return false
+        subscriptions.set(subscriptionId, { ...subscription, disabled: { at, reason } })
+        for (const delivery of deliveries.values())
+          if (delivery.subscription_id === subscriptionId && delivery.state === "pending") {
+            delivery.state = "dead_lettered"
+            delivery.last_error = `the subscription was disabled: ${reason}`
+            delivery.next_attempt_at = undefined
+          }
+        return true
+      }),
     replay: (partnerId, deliveryId, now) =>
       Effect.sync(() => {
         const delivery = deliveries.get(deliveryId)
@@ -230,6 +248,15 @@ export const makeEventOutbox = () => {
         subscriptions.delete(subscriptionId)
         for (const [id, delivery] of deliveries) if (delivery.subscription_id === subscriptionId) deliveries.delete(id)
         return true
+      }),
+    enable: (partnerId, subscriptionId) =>
+      Effect.sync(() => {
+        const subscription = subscriptions.get(subscriptionId)
+        if (subscription?.partner_id !== partnerId) return Option.none()
+        const { disabled: _disabled, ...enabled } = subscription
+        subscriptions.set(subscriptionId, enabled)
+        failingSince.delete(subscriptionId)
+        return Option.some(enabled)
       }),
     rotateSecret: (partnerId, subscriptionId, secret) =>
       Effect.sync(() => {

@@ -59,11 +59,12 @@ const FAN_OUT_OF_PARTNER = `
                                   attempts, created_at, next_attempt_at)
   SELECT 'dlv_' || s.subscription_id || '_' || m.event_id, s.subscription_id, m.position, m.event_id, m.partner_id,
          m.quote_id, 'pending', 0, $1, $1
-  FROM marked m JOIN webhook_subscriptions s ON s.partner_id = m.partner_id AND m.type = ANY (s.event_types)
+  FROM marked m JOIN webhook_subscriptions s
+    ON s.partner_id = m.partner_id AND m.type = ANY (s.event_types) AND s.disabled_at IS NULL
   ON CONFLICT (delivery_id) DO NOTHING`
 
 const DUE_COLUMNS = `d.delivery_id, d.subscription_id, d.partner_id, d.attempts, d.first_attempt_at,
-  d.next_attempt_at, d.event_position, s.url, s.secret, ${EVENT_COLUMNS.split(", ")
+  d.next_attempt_at, d.event_position, s.url, s.secret, s.failing_since, ${EVENT_COLUMNS.split(", ")
     .filter((column) => column !== "partner_id")
     .map((column) => `e.${column}`)
     .join(", ")}`
@@ -129,6 +130,25 @@ const RECORD = `
       last_attempt_at = $4, last_error = $5, next_attempt_at = $6, lease_owner = NULL, lease_until = NULL
   WHERE delivery_id = $1 AND lease_owner = $2 AND state = 'pending'`
 
+// each subscription of a round ($1: its deliveries' ids, $2: whether each was delivered, $3: each attempt's time):
+// cleared by a delivery, set by the first failure after one
+const RECORD_FAILING = `
+  UPDATE webhook_subscriptions s
+  SET failing_since = CASE WHEN o.delivered THEN NULL ELSE COALESCE(s.failing_since, o.first_failure) END
+  FROM (SELECT d.subscription_id, bool_or(a.delivered) AS delivered, MIN(a.at) AS first_failure
+        FROM unnest($1::text[], $2::boolean[], $3::bigint[]) AS a (delivery_id, delivered, at)
+        JOIN webhook_deliveries d ON d.delivery_id = a.delivery_id
+        GROUP BY d.subscription_id) o
+  WHERE s.subscription_id = o.subscription_id`
+
+const failingValues = (
+  attempts: ReadonlyArray<{ readonly deliveryId: string; readonly outcome: EventOutbox.AttemptOutcome }>
+) => [
+  attempts.map(({ deliveryId }) => deliveryId),
+  attempts.map(({ outcome }) => outcome.delivered),
+  attempts.map(({ outcome }) => outcome.at)
+]
+
 const recordValues = (deliveryId: string, owner: string, outcome: EventOutbox.AttemptOutcome) => [
   deliveryId,
   owner,
@@ -183,11 +203,13 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Service
       return chosen.map(claimedDeliveryOfRow)
     }),
   recordAttempt: (deliveryId, owner, outcome) =>
-    attempt("record a webhook delivery", () => pool.query(RECORD, recordValues(deliveryId, owner, outcome))).pipe(
-      Effect.map((result) => result.rowCount === 1)
-    ),
+    transaction(pool, "record a webhook delivery", async (statement) => {
+      await statement(RECORD_FAILING, failingValues([{ deliveryId, outcome }]))
+      return (await statement(RECORD, recordValues(deliveryId, owner, outcome))).rowCount === 1
+    }),
   recordAttempts: (owner, attempts) =>
     transaction(pool, "record webhook deliveries", async (statement) => {
+      await statement(RECORD_FAILING, failingValues(attempts))
       let recorded = 0
       for (const { deliveryId, outcome } of attempts)
         recorded += (await statement(RECORD, recordValues(deliveryId, owner, outcome))).rowCount ?? 0
@@ -207,6 +229,22 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Service
         [partnerId, deadLetteredOnly, limit]
       )
     ).pipe(Effect.map((result) => result.rows.map(deliveryRecordOfRow))),
+  disableSubscription: (subscriptionId, reason, at) =>
+    transaction(pool, "disable a webhook subscription", async (statement) => {
+      const disabled = await statement(
+        `UPDATE webhook_subscriptions SET disabled_at = $2, disabled_reason = $3
+         WHERE subscription_id = $1 AND disabled_at IS NULL`,
+        [subscriptionId, at, reason]
+      )
+      if (disabled.rowCount !== 1) return false
+      await statement(
+        `UPDATE webhook_deliveries SET state = 'dead_lettered', next_attempt_at = NULL, lease_owner = NULL,
+           lease_until = NULL, last_error = 'the subscription was disabled: ' || $2
+         WHERE subscription_id = $1 AND state = 'pending'`,
+        [subscriptionId, reason]
+      )
+      return true
+    }),
   replay: (partnerId, deliveryId, now) =>
     attempt("replay a webhook delivery", () =>
       pool.query(

@@ -174,6 +174,15 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
         expire BIGINT
       );
     `
+  },
+  {
+    version: 9,
+    name: "webhook subscriptions disabled by their endpoints (410 Gone, or failing for days), and since when they fail",
+    sql: `
+      ALTER TABLE webhook_subscriptions ADD COLUMN failing_since bigint;
+      ALTER TABLE webhook_subscriptions ADD COLUMN disabled_at bigint;
+      ALTER TABLE webhook_subscriptions ADD COLUMN disabled_reason text;
+    `
   }
 ]
 

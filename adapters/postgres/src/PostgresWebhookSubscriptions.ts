@@ -7,8 +7,20 @@ import { attempt } from "./PostgresErrors.js"
 import { transaction } from "./Transaction.js"
 
 type Subscription = WebhookEndpoints.WebhookSubscription
+type StoredRow = Omit<Subscription, "disabled"> & {
+  readonly disabled_at: string | number | null
+  readonly disabled_reason: string | null
+}
 
 const COLUMNS = "subscription_id, partner_id, url, event_types, secret, created_at"
+const READ_COLUMNS = `${COLUMNS}, disabled_at, disabled_reason`
+
+// bigint columns come back as strings from node-postgres
+const subscriptionOfRow = ({ disabled_at, disabled_reason, ...row }: StoredRow): Subscription => ({
+  ...row,
+  created_at: Number(row.created_at),
+  ...(disabled_at === null ? {} : { disabled: { at: Number(disabled_at), reason: disabled_reason ?? "" } })
+})
 
 export const makeWebhookSubscriptions = (pool: pg.Pool): WebhookSubscriptions.WebhookSubscriptions["Service"] => ({
   // the partner's lock (for this transaction) makes the count and the write one step for every instance
@@ -35,11 +47,11 @@ export const makeWebhookSubscriptions = (pool: pg.Pool): WebhookSubscriptions.We
     }),
   subscriptionsOf: (partnerId) =>
     attempt("list webhook subscriptions", () =>
-      pool.query<Subscription>(
-        `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE partner_id = $1 ORDER BY created_at, subscription_id`,
+      pool.query<StoredRow>(
+        `SELECT ${READ_COLUMNS} FROM webhook_subscriptions WHERE partner_id = $1 ORDER BY created_at, subscription_id`,
         [partnerId]
       )
-    ).pipe(Effect.map((result) => result.rows)),
+    ).pipe(Effect.map((result) => result.rows.map(subscriptionOfRow))),
   remove: (partnerId, subscriptionId) =>
     attempt("remove webhook subscription", () =>
       pool.query("DELETE FROM webhook_subscriptions WHERE partner_id = $1 AND subscription_id = $2", [
@@ -49,9 +61,18 @@ export const makeWebhookSubscriptions = (pool: pg.Pool): WebhookSubscriptions.We
     ).pipe(Effect.map((result) => result.rowCount === 1)),
   rotateSecret: (partnerId, subscriptionId, secret) =>
     attempt("rotate webhook secret", () =>
-      pool.query<Subscription>(
-        `UPDATE webhook_subscriptions SET secret = $1 WHERE partner_id = $2 AND subscription_id = $3 RETURNING ${COLUMNS}`,
+      pool.query<StoredRow>(
+        `UPDATE webhook_subscriptions SET secret = $1 WHERE partner_id = $2 AND subscription_id = $3
+         RETURNING ${READ_COLUMNS}`,
         [secret, partnerId, subscriptionId]
       )
-    ).pipe(Effect.map((result) => Option.fromNullishOr(result.rows[0])))
+    ).pipe(Effect.map((result) => Option.map(Option.fromNullishOr(result.rows[0]), subscriptionOfRow))),
+  enable: (partnerId, subscriptionId) =>
+    attempt("enable webhook subscription", () =>
+      pool.query<StoredRow>(
+        `UPDATE webhook_subscriptions SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL
+         WHERE partner_id = $1 AND subscription_id = $2 RETURNING ${READ_COLUMNS}`,
+        [partnerId, subscriptionId]
+      )
+    ).pipe(Effect.map((result) => Option.map(Option.fromNullishOr(result.rows[0]), subscriptionOfRow)))
 })

@@ -71,7 +71,7 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
                                     attempts, created_at, next_attempt_at)
     SELECT 'dlv_' || s.subscription_id || '_' || e.event_id, s.subscription_id, e.position, e.event_id, e.partner_id,
            e.quote_id, 'pending', 0, @now, @now
-    FROM quote_events e JOIN webhook_subscriptions s ON s.partner_id = e.partner_id
+    FROM quote_events e JOIN webhook_subscriptions s ON s.partner_id = e.partner_id AND s.disabled_at IS NULL
     WHERE e.partner_id = @partner_id AND e.position > @after AND e.position <= @upto
       AND EXISTS (SELECT 1 FROM json_each(s.event_types) WHERE value = e.type)
     ON CONFLICT (delivery_id) DO NOTHING`)
@@ -85,7 +85,7 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
   // a candidate is read with what choosing needs; only those chosen are read whole (event payload, url, secret):
   // a claim reads about twice the candidates it takes, and reading the payloads cost more than the rest of it
   const candidateColumns = "d.delivery_id, d.subscription_id, d.partner_id, d.next_attempt_at, d.event_position"
-  const claimedColumns = `d.delivery_id, d.subscription_id, d.attempts, d.first_attempt_at, s.url, s.secret,
+  const claimedColumns = `d.delivery_id, d.subscription_id, d.attempts, d.first_attempt_at, s.url, s.secret, s.failing_since,
     ${EVENT_COLUMNS.split(", ")
       .filter((column) => column !== "partner_id")
       .map((column) => `e.${column}`)
@@ -124,8 +124,7 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
   const lease = database.prepare<[string, number, string]>(
     "UPDATE webhook_deliveries SET lease_owner = ?, lease_until = ? WHERE delivery_id IN (SELECT value FROM json_each(?))"
   )
-  // a round's outcomes (a JSON array) recorded in one statement, so one commit, each only while the recorder
-  // holds its lease
+  // a round's outcomes (a JSON array) recorded in one statement, each only while the recorder holds its lease
   const record = database.prepare<[string, string]>(`
     UPDATE webhook_deliveries AS d
     SET state = o.state, attempts = d.attempts + 1, first_attempt_at = COALESCE(d.first_attempt_at, o.at),
@@ -134,6 +133,28 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
                  value ->> 'error' AS error, value ->> 'next' AS next
           FROM json_each(?)) AS o
     WHERE d.delivery_id = o.delivery_id AND d.lease_owner = ? AND d.state = 'pending'`)
+  // each subscription of a round: cleared by a delivery, set by the first failure after one
+  const recordFailing = database.prepare<[string]>(`
+    UPDATE webhook_subscriptions AS s
+    SET failing_since = CASE WHEN o.delivered THEN NULL ELSE COALESCE(s.failing_since, o.first_failure) END
+    FROM (SELECT d.subscription_id, MAX(j.value ->> 'state' = 'delivered') AS delivered, MIN(j.value ->> 'at') AS first_failure
+          FROM json_each(?) j JOIN webhook_deliveries d ON d.delivery_id = j.value ->> 'delivery_id'
+          GROUP BY d.subscription_id) AS o
+    WHERE s.subscription_id = o.subscription_id`)
+  const disable = database.prepare<{ subscription_id: string; reason: string; at: number }>(
+    `UPDATE webhook_subscriptions SET disabled_at = @at, disabled_reason = @reason
+     WHERE subscription_id = @subscription_id AND disabled_at IS NULL`
+  )
+  const deadLetterPendingOf = database.prepare<{ subscription_id: string; reason: string }>(
+    `UPDATE webhook_deliveries SET state = 'dead_lettered', next_attempt_at = NULL, lease_owner = NULL,
+       lease_until = NULL, last_error = 'the subscription was disabled: ' || @reason
+     WHERE subscription_id = @subscription_id AND state = 'pending'`
+  )
+  const disableWithDeliveries = database.transaction((subscription_id: string, reason: string, at: number) => {
+    if (disable.run({ subscription_id, reason, at }).changes === 0) return false
+    deadLetterPendingOf.run({ subscription_id, reason })
+    return true
+  })
   const selectOfPartner = database.prepare<[string, number, number], Row>(`
     SELECT d.delivery_id, d.event_id, e.type AS event_type, d.quote_id, d.subscription_id, s.url, d.state, d.attempts,
            d.created_at, d.last_attempt_at, d.last_error, d.next_attempt_at
@@ -162,19 +183,20 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
   const recordRows = (
     owner: string,
     attempts: ReadonlyArray<{ readonly deliveryId: string; readonly outcome: EventOutbox.AttemptOutcome }>
-  ): number =>
-    record.run(
-      JSON.stringify(
-        attempts.map(({ deliveryId, outcome }) => ({
-          delivery_id: deliveryId,
-          at: outcome.at,
-          state: outcome.delivered ? "delivered" : outcome.retryAt === undefined ? "dead_lettered" : "pending",
-          error: outcome.delivered ? null : outcome.error,
-          next: outcome.delivered ? null : (outcome.retryAt ?? null)
-        }))
-      ),
-      owner
-    ).changes
+  ): number => {
+    const outcomes = JSON.stringify(
+      attempts.map(({ deliveryId, outcome }) => ({
+        delivery_id: deliveryId,
+        at: outcome.at,
+        state: outcome.delivered ? "delivered" : outcome.retryAt === undefined ? "dead_lettered" : "pending",
+        error: outcome.delivered ? null : outcome.error,
+        next: outcome.delivered ? null : (outcome.retryAt ?? null)
+      }))
+    )
+    recordFailing.run(outcomes)
+    return record.run(outcomes, owner).changes
+  }
+  const recordInOneWrite = database.transaction(recordRows)
 
   /** Fans out new events, partner by partner, oldest first, each partner's share and the claim's bounded. */
   const fanOut = (now: number) => {
@@ -225,8 +247,11 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
     eventsOfQuote: (quoteId) => attempt("read quote events", () => selectOfQuote.all(quoteId).map(eventOfRow)),
     claimDeliveries: (request) => attempt("claim webhook deliveries", () => claim.immediate(request)),
     recordAttempt: (deliveryId, owner, outcome) =>
-      attempt("record a webhook delivery", () => recordRows(owner, [{ deliveryId, outcome }]) === 1),
-    recordAttempts: (owner, attempts) => attempt("record webhook deliveries", () => recordRows(owner, attempts)),
+      attempt("record a webhook delivery", () => recordInOneWrite.immediate(owner, [{ deliveryId, outcome }]) === 1),
+    recordAttempts: (owner, attempts) =>
+      attempt("record webhook deliveries", () => recordInOneWrite.immediate(owner, attempts)),
+    disableSubscription: (subscriptionId, reason, at) =>
+      attempt("disable a webhook subscription", () => disableWithDeliveries.immediate(subscriptionId, reason, at)),
     backlog: attempt("read the webhook backlog", () => {
       const row = selectBacklog.get()!
       return StoredRows.backlogOf(row.pending, row.oldest_pending, row.oldest_new)

@@ -164,6 +164,15 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       DROP INDEX quote_events_not_fanned_out_by_partner;
       CREATE INDEX quote_events_by_partner ON quote_events (partner_id, position);
     `
+  },
+  {
+    version: 9,
+    name: "webhook subscriptions disabled by their endpoints (410 Gone, or failing for days), and since when they fail",
+    sql: `
+      ALTER TABLE webhook_subscriptions ADD COLUMN failing_since INTEGER;
+      ALTER TABLE webhook_subscriptions ADD COLUMN disabled_at INTEGER;
+      ALTER TABLE webhook_subscriptions ADD COLUMN disabled_reason TEXT;
+    `
   }
 ]
 

@@ -6,13 +6,16 @@ import { Effect, Option } from "effect"
 import { attempt } from "./SqliteErrors.js"
 
 type Subscription = WebhookEndpoints.WebhookSubscription
-type SubscriptionRow = Omit<Subscription, "event_types"> & { readonly event_types: string }
+type SubscriptionRow = Omit<Subscription, "event_types" | "disabled"> & { readonly event_types: string }
+type StoredRow = SubscriptionRow & { readonly disabled_at: number | null; readonly disabled_reason: string | null }
 
 const COLUMNS = "subscription_id, partner_id, url, event_types, secret, created_at"
+const READ_COLUMNS = `${COLUMNS}, disabled_at, disabled_reason`
 
-const subscriptionOfRow = (row: SubscriptionRow): Subscription => ({
+const subscriptionOfRow = ({ disabled_at, disabled_reason, ...row }: StoredRow): Subscription => ({
   ...row,
-  event_types: JSON.parse(row.event_types) as Subscription["event_types"]
+  event_types: JSON.parse(row.event_types) as Subscription["event_types"],
+  ...(disabled_at === null ? {} : { disabled: { at: disabled_at, reason: disabled_reason ?? "" } })
 })
 
 export const makeWebhookSubscriptions = (
@@ -24,14 +27,18 @@ export const makeWebhookSubscriptions = (
      SELECT @subscription_id, @partner_id, @url, @event_types, @secret, @created_at
      WHERE (SELECT COUNT(*) FROM webhook_subscriptions WHERE partner_id = @partner_id) < @limit`
   )
-  const selectOfPartner = database.prepare<[string], SubscriptionRow>(
-    `SELECT ${COLUMNS} FROM webhook_subscriptions WHERE partner_id = ? ORDER BY created_at, subscription_id`
+  const selectOfPartner = database.prepare<[string], StoredRow>(
+    `SELECT ${READ_COLUMNS} FROM webhook_subscriptions WHERE partner_id = ? ORDER BY created_at, subscription_id`
   )
   const remove = database.prepare<[string, string]>(
     "DELETE FROM webhook_subscriptions WHERE partner_id = ? AND subscription_id = ?"
   )
-  const rotate = database.prepare<[string, string, string], SubscriptionRow>(
-    `UPDATE webhook_subscriptions SET secret = ? WHERE partner_id = ? AND subscription_id = ? RETURNING ${COLUMNS}`
+  const rotate = database.prepare<[string, string, string], StoredRow>(
+    `UPDATE webhook_subscriptions SET secret = ? WHERE partner_id = ? AND subscription_id = ? RETURNING ${READ_COLUMNS}`
+  )
+  const enable = database.prepare<[string, string], StoredRow>(
+    `UPDATE webhook_subscriptions SET disabled_at = NULL, disabled_reason = NULL, failing_since = NULL
+     WHERE partner_id = ? AND subscription_id = ? RETURNING ${READ_COLUMNS}`
   )
   // A partner's first subscription starts its fan-out cursor at the last event written: a subscription is sent
   // the events after it, not those its partner had before. Its last one removed, the cursor goes.
@@ -64,6 +71,10 @@ export const makeWebhookSubscriptions = (
       attempt("list webhook subscriptions", () => selectOfPartner.all(partnerId).map(subscriptionOfRow)),
     remove: (partnerId, subscriptionId) =>
       attempt("remove webhook subscription", () => removeWithCursor.immediate(partnerId, subscriptionId)),
+    enable: (partnerId, subscriptionId) =>
+      attempt("enable webhook subscription", () => enable.get(partnerId, subscriptionId)).pipe(
+        Effect.map((row) => Option.map(Option.fromNullishOr(row), subscriptionOfRow))
+      ),
     rotateSecret: (partnerId, subscriptionId, secret) =>
       attempt("rotate webhook secret", () => rotate.get(secret, partnerId, subscriptionId)).pipe(
         Effect.map((row) => Option.map(Option.fromNullishOr(row), subscriptionOfRow))

@@ -51,6 +51,11 @@ export interface DispatcherOptions {
     answeredAt: number
   ) => void
   /**
+   * Told when an attempt's answer disabled its subscription (410 Gone, or failing for 5 days: the core's
+   * DeliverySchedule.disablingReason), once the outbox has disabled it.
+   */
+  readonly onDisabled?: (delivery: EventOutbox.ClaimedDelivery, reason: string, at: number) => void
+  /**
    * Poked when this instance commits events (the service pokes from its quote store): the dispatcher claims
    * then rather than at the next poll, never sooner than `busyIntervalMillis` after its pass before.
    */
@@ -74,6 +79,8 @@ interface FinishedAttempt {
   readonly delivery: EventOutbox.ClaimedDelivery
   readonly outcome: EventOutbox.AttemptOutcome
   readonly answeredAt: number
+  /** Why the answer disables the subscription, when it does. */
+  readonly disables: string | undefined
 }
 
 const DEFAULTS = { batchSize: 100, perPartnerInFlight: 10, perSubscriptionInFlight: 4, leaseMillis: 60_000 }
@@ -103,7 +110,14 @@ const attemptOf = (
             DeliverySchedule.retryAfterMillisOf(sent.retryAfter, answeredAt) + (answeredAt - at)
           )
         }
-    return { delivery, outcome, answeredAt }
+    return {
+      delivery,
+      outcome,
+      answeredAt,
+      disables: outcome.delivered
+        ? undefined
+        : DeliverySchedule.disablingReason(sent.delivered ? undefined : sent.status, delivery.failing_since, at)
+    }
   })
 
 /** Records finished attempts in one write, then tells the observer of each; answers whether the write went through. */
@@ -127,9 +141,39 @@ const recordFinished = (
                 tell(options.onAttempt, delivery, outcome, answeredAt)
             })
           ),
+          Effect.tap(() => disableWhereAnswered(outbox, options, finished)),
           Effect.as(true),
           Effect.catchTag("StorageUnavailable", () => Effect.succeed(false))
         )
+
+/** Disables the subscriptions whose answers said to (once each), and tells the observer of each it disabled. */
+const disableWhereAnswered = (
+  outbox: EventOutbox.EventOutbox["Service"],
+  options: DispatcherOptions,
+  finished: ReadonlyArray<FinishedAttempt>
+): Effect.Effect<void> => {
+  const disabling = new Map<string, { delivery: EventOutbox.ClaimedDelivery; reason: string; at: number }>()
+  for (const { delivery, disables, outcome } of finished)
+    if (disables !== undefined) disabling.set(delivery.subscription_id, { delivery, reason: disables, at: outcome.at })
+  return Effect.forEach(
+    disabling.values(),
+    ({ delivery, reason, at }) =>
+      outbox.disableSubscription(delivery.subscription_id, reason, at).pipe(
+        Effect.tap((disabled) =>
+          Effect.sync(() => {
+            try {
+              if (disabled) options.onDisabled?.(delivery, reason, at)
+            } catch {
+              // an observer's own failure (the log, metrics) is not the dispatcher's
+            }
+          })
+        ),
+        // not disabled this round: the endpoint's next failure disables it
+        Effect.catchTag("StorageUnavailable", () => Effect.succeed(false))
+      ),
+    { discard: true }
+  )
+}
 
 const senderOf = (options: DispatcherOptions): NonNullable<DispatcherOptions["sender"]> => {
   const senderOptions = senderOptionsOf(options)

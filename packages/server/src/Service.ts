@@ -38,7 +38,7 @@ import {
   type ServiceMetrics,
   webhookObserverOf
 } from "./ServiceMetrics.js"
-import { webhookFailureLogOf } from "./WebhookFailureLog.js"
+import { webhookDisabledLogOf, webhookFailureLogOf } from "./WebhookFailureLog.js"
 import { tracerLayer } from "./Tracing.js"
 import { databaseName, storeKindOf } from "./Stores.js"
 import {
@@ -232,6 +232,10 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
             timeoutMillis: config.webhookTimeoutMillis,
             leaseMillis: config.webhookLeaseMillis,
             onAttempt: observingWebhooks(logger, metrics),
+            onDisabled: (delivery, reason, at) => {
+              webhookDisabledLogOf(logger)(delivery, reason, at)
+              metrics?.webhookSubscriptionsDisabled.inc()
+            },
             wakeups
           })
         )

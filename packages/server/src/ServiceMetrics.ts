@@ -164,6 +164,11 @@ export const makeServiceMetrics = (store: "sqlite" | "postgres") => {
       labelNames: ["outcome"],
       registers
     }),
+    webhookSubscriptionsDisabled: new Counter({
+      name: "kasko_webhook_subscriptions_disabled_total",
+      help: "Webhook subscriptions disabled by their endpoint's answers: 410 Gone, or every attempt failing for 5 days",
+      registers
+    }),
     webhookLag: new Histogram({
       name: "kasko_webhook_delivery_lag_seconds",
       help: "Time from an event's commit to its delivery's 2xx",

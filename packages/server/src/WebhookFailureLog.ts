@@ -56,3 +56,18 @@ export const webhookFailureLogOf = (logger: Logger, intervalMillis = ONE_MINUTE)
       )
   }
 }
+
+/** An observer of the subscriptions the dispatcher disables (its `onDisabled`): an error line each, with the way back. */
+export const webhookDisabledLogOf =
+  (logger: Logger) =>
+  (delivery: EventOutbox.ClaimedDelivery, reason: string, at: number): void =>
+    logger.error(
+      {
+        subscription_id: delivery.subscription_id,
+        partner_id: delivery.event.partner_id,
+        endpoint: endpointOf(delivery.url),
+        reason,
+        disabled_at: new Date(at).toISOString()
+      },
+      "webhook subscription disabled: its pending deliveries are dead-lettered; its partner enables it again with POST /webhooks/subscriptions/{id}/enable, then recovers them"
+    )

@@ -82,7 +82,8 @@ it("measures a delivery's lag from the event's commit to the endpoint's 2xx, not
     url: "https://hooks.example/",
     secret: "whsec_c2VjcmV0",
     attempts: 0,
-    first_attempt_at: undefined
+    first_attempt_at: undefined,
+    failing_since: undefined
   }
   webhookObserverOf(metrics)(delivery, { delivered: true, at: 11_000, status: 204 }, 13_500)
   expect(

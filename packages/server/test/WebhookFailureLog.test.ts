@@ -2,7 +2,7 @@
 import type { EventOutbox } from "@kasko/core"
 import { pino } from "pino"
 import { expect, it } from "vitest"
-import { webhookFailureLogOf } from "../src/WebhookFailureLog.js"
+import { webhookDisabledLogOf, webhookFailureLogOf } from "../src/WebhookFailureLog.js"
 
 const deliveryTo = (subscriptionId: string, attempts = 0): EventOutbox.ClaimedDelivery => ({
   delivery_id: `dlv_${subscriptionId}_${attempts}`,
@@ -18,7 +18,8 @@ const deliveryTo = (subscriptionId: string, attempts = 0): EventOutbox.ClaimedDe
   url: "http://127.0.0.2:9/hooks?token=partners-own",
   secret: "whsec_c2VjcmV0",
   attempts,
-  first_attempt_at: undefined
+  first_attempt_at: undefined,
+  failing_since: undefined
 })
 
 const failed = (at: number): EventOutbox.AttemptOutcome => ({
@@ -69,5 +70,22 @@ it("logs a dead letter at error even in the minute of a warn line, and nothing f
       msg: "webhook delivery dead-lettered: the endpoint failed every attempt; replay it once fixed",
       error: "answered 503"
     }
+  ])
+})
+
+it("logs a disabled subscription at error, with the reason and the way back", () => {
+  const lines: Array<Record<string, unknown>> = []
+  const logger = pino({ level: "info" }, { write: (line: string) => void lines.push(JSON.parse(line)) })
+  webhookDisabledLogOf(logger)(deliveryTo("whk_a"), "the endpoint answered 410 Gone", 0)
+  expect(lines).toEqual([
+    expect.objectContaining({
+      level: 50,
+      subscription_id: "whk_a",
+      partner_id: "bilhuset",
+      endpoint: "http://127.0.0.2:9/hooks",
+      reason: "the endpoint answered 410 Gone",
+      disabled_at: "1970-01-01T00:00:00.000Z",
+      msg: expect.stringContaining("POST /webhooks/subscriptions/{id}/enable")
+    })
   ])
 })

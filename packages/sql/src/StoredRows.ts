@@ -147,7 +147,8 @@ export const claimedDeliveryOfRow = (row: Row): ClaimedDelivery => ({
   url: String(row["url"]),
   secret: String(row["secret"]),
   attempts: Number(row["attempts"]),
-  first_attempt_at: optionalNumber(row["first_attempt_at"])
+  first_attempt_at: optionalNumber(row["first_attempt_at"]),
+  failing_since: optionalNumber(row["failing_since"])
 })
 
 /** A delivery as listed, from its row (the event's type as `event_type`, the subscription's url). */

@@ -598,6 +598,81 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       expect(result.listed.map((delivery) => delivery.subscription_id)).toEqual(["whk_late"])
     })
 
+    it("tells since when a subscription's endpoint fails: set by the first failure, kept, cleared by a delivery", async () => {
+      const fixture = fixtures[0]!
+      const partnerId = fixture.partner_id
+      const start = fixture.created_at + 1_000
+      const seen = await withTools(({ store, outbox, subscriptions }) =>
+        Effect.gen(function* () {
+          yield* subscriptions.insert(subscription(partnerId, "flaky"), NO_LIMIT)
+          const seen: Array<number | undefined> = []
+          const claimAndRecord = (now: number, outcome: EventOutbox.AttemptOutcome) =>
+            Effect.gen(function* () {
+              const [claimed] = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 1 })
+              seen.push(claimed!.failing_since)
+              yield* outbox.recordAttempts("a", [{ deliveryId: claimed!.delivery_id, outcome }])
+            })
+          yield* store.insert(variantOf(fixture, 600, { created_at: fixture.created_at }))
+          yield* claimAndRecord(start, { delivered: false, at: start, error: "answered 500", retryAt: start + 10 })
+          yield* claimAndRecord(start + 10, {
+            delivered: false,
+            at: start + 10,
+            error: "answered 500",
+            retryAt: start + 20
+          })
+          yield* claimAndRecord(start + 20, { delivered: true, at: start + 20, status: 204 })
+          yield* store.insert(variantOf(fixture, 601, { created_at: fixture.created_at + 1 }))
+          yield* claimAndRecord(start + 30, { delivered: true, at: start + 30, status: 204 })
+          return seen
+        })
+      )
+      expect(seen).toEqual([undefined, start, start, undefined])
+    })
+
+    it("disables a subscription: its pending deliveries dead-lettered, no new event sent to it until it is enabled", async () => {
+      const fixture = fixtures[0]!
+      const partnerId = fixture.partner_id
+      const now = fixture.created_at + 1_000
+      const result = await withTools(({ store, outbox, subscriptions }) =>
+        Effect.gen(function* () {
+          yield* subscriptions.insert(subscription(partnerId, "gone"), NO_LIMIT)
+          yield* subscriptions.insert(subscription(partnerId, "kept"), NO_LIMIT)
+          yield* store.insert(variantOf(fixture, 700, { created_at: fixture.created_at }))
+          // fanned out, not sent
+          yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 0 })
+          const disabled = yield* outbox.disableSubscription("whk_gone", "the endpoint answered 410 Gone", now)
+          const again = yield* outbox.disableSubscription("whk_gone", "the endpoint answered 410 Gone", now)
+          yield* store.insert(variantOf(fixture, 701, { created_at: fixture.created_at + 1 }))
+          const whileDisabled = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
+          const listed = yield* subscriptions.subscriptionsOf(partnerId)
+          const deadLetters = yield* outbox.deliveriesOf(partnerId, { limit: 10, deadLetteredOnly: true })
+          const enabled = yield* subscriptions.enable(partnerId, "whk_gone")
+          const notTheirs = yield* subscriptions.enable("someone-else", "whk_gone")
+          yield* store.insert(variantOf(fixture, 702, { created_at: fixture.created_at + 2 }))
+          const afterEnabling = yield* outbox.claimDeliveries({ now, owner: "b", leaseMillis: LEASE, limit: 10 })
+          return { disabled, again, whileDisabled, listed, deadLetters, enabled, notTheirs, afterEnabling }
+        })
+      )
+      expect([result.disabled, result.again]).toEqual([true, false])
+      expect(result.whileDisabled.map((delivery) => delivery.subscription_id)).toEqual(["whk_kept", "whk_kept"])
+      expect(result.listed.map((each) => [each.subscription_id, each.disabled])).toEqual([
+        ["whk_gone", { at: now, reason: "the endpoint answered 410 Gone" }],
+        ["whk_kept", undefined]
+      ])
+      expect(result.deadLetters.map((delivery) => [delivery.subscription_id, delivery.last_error])).toEqual([
+        ["whk_gone", "the subscription was disabled: the endpoint answered 410 Gone"]
+      ])
+      expect(Option.map(result.enabled, (each) => each.disabled)).toEqual(Option.some(undefined))
+      expect(Option.isNone(result.notTheirs)).toBe(true)
+      // enabled: the next quote's event goes to it again (the dead letter waits for a replay)
+      expect(
+        result.afterEnabling.map((delivery) => [delivery.subscription_id, delivery.event.quote_id]).sort()
+      ).toEqual([
+        ["whk_gone", variantOf(fixture, 702).quote_id],
+        ["whk_kept", variantOf(fixture, 702).quote_id]
+      ])
+    })
+
     it("stores a partner's subscription only while it has fewer than the limit; other partners' do not count", async () => {
       const stored = await withTools(({ subscriptions }) =>
         Effect.gen(function* () {

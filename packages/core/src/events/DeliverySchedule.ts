@@ -8,6 +8,8 @@
  */
 
 const FIRST_RETRY_DELAY_MILLIS = 10_000
+/** An endpoint that has failed every attempt for this long is disabled (Standard Webhooks' operational advice). */
+export const DISABLE_AFTER_FAILING_MILLIS = 5 * 24 * 60 * 60 * 1000
 const LONGEST_RETRY_DELAY_MILLIS = 60 * 60 * 1000
 export const RETRY_WINDOW_MILLIS = 24 * 60 * 60 * 1000
 
@@ -49,4 +51,20 @@ export const retryAfterMillisOf = (header: string | undefined, now: number): num
   if (/^\d{1,10}$/.test(text)) return Number(text) * 1000
   const date = Date.parse(text)
   return Number.isNaN(date) ? 0 : Math.max(0, date - now)
+}
+
+/**
+ * Why a failed attempt disables its subscription, or undefined when it does not: its endpoint answered
+ * 410 Gone (the receiver's way to say it wants no more, per Standard Webhooks), or every attempt at it has
+ * failed since `failingSince`, DISABLE_AFTER_FAILING_MILLIS or longer before `failedAt`.
+ */
+export const disablingReason = (
+  status: number | undefined,
+  failingSince: number | undefined,
+  failedAt: number
+): string | undefined => {
+  if (status === 410) return "the endpoint answered 410 Gone"
+  if (failingSince !== undefined && failedAt - failingSince >= DISABLE_AFTER_FAILING_MILLIS)
+    return "every attempt at the endpoint failed for 5 days"
+  return undefined
 }

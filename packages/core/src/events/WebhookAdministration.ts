@@ -111,6 +111,19 @@ export const removeSubscription = (
     )
   )
 
+/** Delivers to the partner's disabled subscription again, from the next event on; its dead letters wait for a replay. */
+export const enableSubscription = (
+  partnerId: string,
+  subscriptionId: string
+): Effect.Effect<ListedSubscription, SubscriptionNotFound | StorageUnavailable, WebhookSubscriptions> =>
+  Effect.flatMap(WebhookSubscriptions, (store) =>
+    Effect.flatMap(store.enable(partnerId, subscriptionId), (enabled) =>
+      enabled._tag === "None"
+        ? Effect.fail(new SubscriptionNotFound({ subscription_id: subscriptionId }))
+        : Effect.succeed(listed(enabled.value))
+    )
+  )
+
 /** Gives the partner's subscription a new secret, answered once; deliveries from now on are signed with it. */
 export const rotateSecret = (
   partnerId: string,

@@ -18,6 +18,11 @@ export interface WebhookSubscription {
   readonly secret: string
   /** Epoch milliseconds. */
   readonly created_at: number
+  /**
+   * When and why delivery to it stopped — its endpoint answered 410 Gone, or failed every attempt for
+   * DeliverySchedule.DISABLE_AFTER_FAILING_MILLIS — until its partner enables it again; absent while enabled.
+   */
+  readonly disabled?: { readonly at: number; readonly reason: string }
 }
 
 /** What an operator allows endpoints to be, beyond public HTTPS. */

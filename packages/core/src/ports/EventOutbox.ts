@@ -36,7 +36,10 @@ export class EventOutbox extends Context.Service<
       owner: string,
       outcome: AttemptOutcome
     ) => Effect.Effect<boolean, StorageUnavailable>
-    /** Records the outcomes of a round's attempts in one write; answers how many `owner` still held. */
+    /**
+     * Records the outcomes of a round's attempts in one write; answers how many `owner` still held. Each
+     * subscription's `failing_since` goes with them: cleared by a delivery, set by the first failure after one.
+     */
     readonly recordAttempts: (
       owner: string,
       attempts: ReadonlyArray<{ readonly deliveryId: string; readonly outcome: AttemptOutcome }>
@@ -48,6 +51,15 @@ export class EventOutbox extends Context.Service<
     ) => Effect.Effect<ReadonlyArray<DeliveryRecord>, StorageUnavailable>
     /** Puts a dead-lettered delivery of the partner back in line, due at `now`, its retry window restarted; answers whether it was dead-lettered. */
     readonly replay: (partnerId: string, deliveryId: string, now: number) => Effect.Effect<boolean, StorageUnavailable>
+    /**
+     * Stops delivery to a subscription (`reason` shown to its partner): its pending deliveries are dead-lettered,
+     * for replay once it is enabled again, and new events are not fanned out to it. Answers whether it was enabled.
+     */
+    readonly disableSubscription: (
+      subscriptionId: string,
+      reason: string,
+      at: number
+    ) => Effect.Effect<boolean, StorageUnavailable>
     /** What waits to be delivered, for monitoring: events not yet fanned out, and pending deliveries. */
     readonly backlog: Effect.Effect<OutboxBacklog, StorageUnavailable>
   }
@@ -104,6 +116,8 @@ export interface ClaimedDelivery {
   readonly attempts: number
   /** Epoch ms of the first attempt, or undefined before it; the retry window counts from it. */
   readonly first_attempt_at: number | undefined
+  /** Since when every attempt at its subscription's endpoint has failed (epoch ms); undefined after a delivery. */
+  readonly failing_since: number | undefined
 }
 
 export type DeliveryState = "pending" | "delivered" | "dead_lettered"

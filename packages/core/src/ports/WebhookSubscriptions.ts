@@ -21,6 +21,14 @@ export class WebhookSubscriptions extends Context.Service<
     ) => Effect.Effect<ReadonlyArray<WebhookSubscription>, StorageUnavailable>
     /** Deletes the partner's subscription; answers whether there was one. Its pending deliveries go with it. */
     readonly remove: (partnerId: string, subscriptionId: string) => Effect.Effect<boolean, StorageUnavailable>
+    /**
+     * Delivers to the partner's disabled subscription again, from the next event on (its dead letters wait for a
+     * replay); none when there is no such subscription.
+     */
+    readonly enable: (
+      partnerId: string,
+      subscriptionId: string
+    ) => Effect.Effect<Option.Option<WebhookSubscription>, StorageUnavailable>
     /** Replaces the partner's subscription's secret; none when there is no such subscription. */
     readonly rotateSecret: (
       partnerId: string,

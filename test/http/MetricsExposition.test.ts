@@ -2,14 +2,19 @@
  * The service's scrape as Prometheus judges it: `promtool check metrics`
  * finds nothing to say before any request and after some; before any
  * event every counter an alert reads is there at 0 for each label set known in
- * advance (so that increase() sees the first event). Skipped, saying so,
- * only outside CI where promtool is not installed.
+ * advance (so that increase() sees the first event); and every metric the
+ * shipped alert rules read is served. Skipped, saying so, only outside CI
+ * where promtool is not installed.
  */
 import { Examples } from "@kasko/core"
 import { documentedStatuses, OPERATIONS } from "@kasko/express"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parseSamples, promtool, skipWithoutPromtool } from "./Prometheus.js"
 import { startTestService, type TestService } from "./support.js"
+
+const RULES = join(import.meta.dirname, "..", "..", "docs", "operations", "kasko-alerts.yml")
 
 describe.skipIf(skipWithoutPromtool("the metrics' promtool check"))("the metrics, as promtool reads them", () => {
   let test: TestService
@@ -60,5 +65,18 @@ describe.skipIf(skipWithoutPromtool("the metrics' promtool check"))("the metrics
     const checked = promtool(["check", "metrics"], after)
     expect(checked.output).toBe("")
     expect(checked.status).toBe(0)
+  })
+
+  it("serve every metric the shipped alert rules read", () => {
+    const served = new Set([...before.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1]!))
+    const read = new Set(
+      [...readFileSync(RULES, "utf8").matchAll(/\b(?:kasko|nodejs)_\w+/g)].map((match) =>
+        match[0].replace(/_(?:bucket|count|sum)$/, "")
+      )
+    )
+    // the PostgreSQL pool's are served on PostgreSQL only (test/postgres/PoolMetrics.test.ts reads them)
+    const expected = [...read].filter((name) => !name.startsWith("kasko_postgres_"))
+    expect(expected).toContain("kasko_webhook_attempts_total")
+    expect(expected.filter((name) => !served.has(name))).toEqual([])
   })
 })

@@ -1,4 +1,9 @@
-/** Reading the service's Prometheus metrics in tests: one scrape as samples, or scrapes until a condition holds. */
+/**
+ * Reading the service's Prometheus metrics in tests: one scrape as samples, or scrapes until a condition holds;
+ * and promtool, Prometheus's own checker, where it is installed.
+ */
+import { spawnSync } from "node:child_process"
+import { existsSync } from "node:fs"
 import { expect } from "vitest"
 
 /** `name{label="value",…}` (labels in the order served) → value. */
@@ -37,4 +42,28 @@ export const scrapeUntil = async (
     samples = await scrape(metricsPort)
   }
   return samples
+}
+
+const PROMTOOL = "/usr/bin/promtool"
+
+/**
+ * Whether to skip a suite of promtool's (Debian's prometheus package): only outside CI, only without promtool,
+ * saying so. In CI a missing promtool fails the suite (`.ci/run` installs it).
+ */
+export const skipWithoutPromtool = (suite: string): boolean => {
+  const skip = !existsSync(PROMTOOL) && !process.env["CI"]
+  if (skip) console.warn(`skipping ${suite}: ${PROMTOOL} is not installed (apt-get install prometheus)`)
+  return skip
+}
+
+/** promtool's exit status and everything it printed, for `args` (and `input` on its standard input). */
+export const promtool = (args: ReadonlyArray<string>, input?: string): { status: number | null; output: string } => {
+  const run = spawnSync(PROMTOOL, args, {
+    ...(input === undefined ? {} : { input }),
+    encoding: "utf8",
+    timeout: 60_000
+  })
+  if (run.error !== undefined)
+    throw new Error(`cannot run ${PROMTOOL} (apt-get install prometheus): ${run.error.message}`)
+  return { status: run.status, output: `${run.stdout}${run.stderr}` }
 }

@@ -202,6 +202,16 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   example: "order-2026-0042-quote"
 }
 
+/** The error statuses the document lists for an operation: its own, 401 and 429 where it needs credentials, and 500. */
+const documentedErrorStatuses = (operation: Operation): ReadonlyArray<number> =>
+  [...new Set([...(operation.errorStatuses ?? []), ...(operation.scope === undefined ? [] : [401, 429]), 500])].sort()
+
+/** Every status the OpenAPI document lists for an operation, 200 first: the answers a client (or a metric) can expect. */
+export const documentedStatuses = (operation: Operation): ReadonlyArray<number> => [
+  200,
+  ...documentedErrorStatuses(operation)
+]
+
 /** The document's entry for one operation. */
 const operationObject = (
   operation: Operation,
@@ -209,9 +219,7 @@ const operationObject = (
   rootServers: ReadonlyArray<object> | undefined
 ): JsonObject => {
   const rateLimited = operation.scope !== undefined
-  const errorStatuses = [
-    ...new Set([...(operation.errorStatuses ?? []), ...(rateLimited ? [401, 429] : []), 500])
-  ].sort()
+  const errorStatuses = documentedErrorStatuses(operation)
   const responseSchemas = operation.responses.map((schema) => components.reference(schema, "response"))
   const [onlyExample] = operation.responseExamples
   const parameters = [

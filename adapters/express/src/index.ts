@@ -6,7 +6,7 @@
  */
 export { makeApp, type AppOptions, type RequestObserver } from "./App.js"
 export { problemOfCoreError } from "./CoreErrorProblems.js"
-export { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
+export { documentedStatuses, openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 export { asyncApiDocument } from "./AsyncApiDocument.js"
 export { OPERATIONS, SCOPES, type Operation, type Scope, type Services } from "./Operations.js"
 export {

@@ -1,10 +1,10 @@
-/** Every route the app serves — Express's and the operation table's — is described in /openapi.json: no undocumented endpoint can slip in. */
+/** Every route the app serves — Express's and the operation table's — is described in /openapi.json: no undocumented endpoint can slip in; and each operation's statuses are known as the document lists them. */
 import { Layer, ManagedRuntime } from "effect"
 import type { Express } from "express"
 import { pino } from "pino"
 import { afterAll, describe, expect, it } from "vitest"
 import { makeApp } from "../src/App.js"
-import { openApiDocument } from "../src/OpenApiDocument.js"
+import { documentedStatuses, openApiDocument } from "../src/OpenApiDocument.js"
 import { OPERATIONS, type Services } from "../src/Operations.js"
 
 // the app is only built, never asked: a runtime with no services serves
@@ -59,5 +59,15 @@ describe("the route inventory", () => {
     // and the document's own routes are Express's
     for (const route of ["GET /openapi.json", "GET /asyncapi.json", "GET /docs", "GET /docs/init.js"])
       expect(routes).toContain(route)
+  })
+
+  it("knows each operation's statuses as the document lists them (the metrics start a counter at 0 for each)", () => {
+    const document = openApiDocument(OPERATIONS, { version: "1", serverUrl: "http://localhost" }) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>
+    }
+    for (const operation of OPERATIONS)
+      expect(documentedStatuses(operation).map(String)).toEqual(
+        Object.keys(document.paths[operation.path]![operation.method]!.responses)
+      )
   })
 })

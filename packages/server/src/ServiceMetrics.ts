@@ -4,7 +4,7 @@
  * Prometheus conventions: `_total` counters, `_seconds` durations, base units.
  */
 import type { EventOutbox } from "@kasko/core"
-import type { RequestObserver } from "@kasko/express"
+import { documentedStatuses, OPERATIONS, type RequestObserver } from "@kasko/express"
 import type { PostgresStores } from "@kasko/postgres"
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client"
 
@@ -15,6 +15,18 @@ const PRICING_BUCKETS = [0.00001, 0.000025, 0.00005, 0.0001, 0.00025, 0.0005, 0.
 const BATCH_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256]
 // webhook lag: from commit to the endpoint's 2xx, under a second normally, up to the 24 h retry window
 const LAG_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3_600, 86_400]
+
+/** A webhook attempt's outcome, as `kasko_webhook_attempts_total` labels it. */
+const WEBHOOK_OUTCOMES = ["delivered", "retry", "dead_lettered"] as const
+type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number]
+
+// Gauges prom-client's default metrics name `_total`, which `promtool check metrics` refuses (a `_total` is a
+// counter's): each is the sum of its namesake without the suffix, by type (`sum(nodejs_active_handles)`).
+const MISNAMED_DEFAULT_GAUGES = [
+  "nodejs_active_handles_total",
+  "nodejs_active_requests_total",
+  "nodejs_active_resources_total"
+]
 
 /**
  * The outbox's backlog as a scrape reads it: the store's answer and the
@@ -52,6 +64,7 @@ export const boundedReading = <A>(
 export const makeServiceMetrics = (store: "sqlite" | "postgres") => {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry })
+  for (const name of MISNAMED_DEFAULT_GAUGES) registry.removeSingleMetric(name)
   const registers = [registry]
   const sqliteRegisters = store === "sqlite" ? registers : []
   const postgresRegisters = store === "postgres" ? registers : []
@@ -176,6 +189,16 @@ export const makeServiceMetrics = (store: "sqlite" | "postgres") => {
       registers
     })
   }
+  // Every label set known in advance starts at 0: increase() and rate() need a sample before an event to see it,
+  // so a series born with its first event (the first dead letter, an operation's first 500) would read as no
+  // increase. The duration histogram starts each operation's 200 only: 17 series a label set, and its quantiles
+  // lose nothing by a first failure's time.
+  for (const operation of OPERATIONS) {
+    for (const status of documentedStatuses(operation))
+      metrics.requests.inc({ operation: operation.operationId, status: String(status) }, 0)
+    metrics.requestDuration.zero({ operation: operation.operationId, status: "200" })
+  }
+  for (const outcome of WEBHOOK_OUTCOMES) metrics.webhookAttempts.inc({ outcome }, 0)
   return metrics
 }
 
@@ -196,8 +219,11 @@ export const requestObserverOf = (metrics: ServiceMetrics): RequestObserver => (
 export const webhookObserverOf =
   (metrics: ServiceMetrics) =>
   ({ event }: EventOutbox.ClaimedDelivery, outcome: EventOutbox.AttemptOutcome, answeredAt: number): void => {
-    if (outcome.delivered) {
-      metrics.webhookAttempts.inc({ outcome: "delivered" })
-      metrics.webhookLag.observe(Math.max(0, answeredAt - event.occurred_at) / 1000)
-    } else metrics.webhookAttempts.inc({ outcome: outcome.retryAt === undefined ? "dead_lettered" : "retry" })
+    const label: WebhookOutcome = outcome.delivered
+      ? "delivered"
+      : outcome.retryAt === undefined
+        ? "dead_lettered"
+        : "retry"
+    metrics.webhookAttempts.inc({ outcome: label })
+    if (outcome.delivered) metrics.webhookLag.observe(Math.max(0, answeredAt - event.occurred_at) / 1000)
   }

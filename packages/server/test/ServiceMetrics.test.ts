@@ -3,9 +3,11 @@
  * outbox's backlog as its own query answered (never the previous scrape's),
  * one query for both backlog gauges, and the pool as it was before the
  * scrape's own query joined the queue for a connection. Only the metrics of
- * the store in use are served.
+ * the store in use are served. Every label set known in advance is there at 0
+ * before its first event, and no gauge is named as a counter.
  */
 import type { EventOutbox } from "@kasko/core"
+import { documentedStatuses, OPERATIONS } from "@kasko/express"
 import { expect, it } from "vitest"
 import { boundedReading, makeServiceMetrics, webhookObserverOf } from "../src/ServiceMetrics.js"
 
@@ -89,4 +91,25 @@ it("measures a delivery's lag from the event's commit to the endpoint's 2xx, not
   expect(
     await scrape(metrics, "kasko_webhook_delivery_lag_seconds_sum", "kasko_webhook_delivery_lag_seconds_count")
   ).toEqual([3.5, 1])
+})
+
+it("counts from 0, before any event, every status the document lists for each operation and every webhook outcome", async () => {
+  const text = await makeServiceMetrics("sqlite").registry.metrics()
+  const samples = new Set(text.split("\n").filter((line) => !line.startsWith("#")))
+  for (const operation of OPERATIONS) {
+    for (const status of documentedStatuses(operation))
+      expect(samples).toContain(`kasko_http_requests_total{operation="${operation.operationId}",status="${status}"} 0`)
+    expect(samples).toContain(
+      `kasko_http_request_duration_seconds_count{operation="${operation.operationId}",status="200"} 0`
+    )
+  }
+  for (const outcome of ["delivered", "retry", "dead_lettered"])
+    expect(samples).toContain(`kasko_webhook_attempts_total{outcome="${outcome}"} 0`)
+})
+
+it("names only counters `_total`, as promtool requires: not the gauges of Node's default metrics", async () => {
+  const text = await makeServiceMetrics("sqlite").registry.metrics()
+  const types = [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => ({ name, type }))
+  expect(types.map(({ name }) => name)).toContain("nodejs_active_handles")
+  expect(types.filter(({ name, type }) => name!.endsWith("_total") && type !== "counter")).toEqual([])
 })

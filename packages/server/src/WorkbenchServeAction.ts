@@ -43,7 +43,7 @@ export const serveWorkbench = async (argv: Arguments): Promise<CommandResult> =>
     (tariffs === undefined && existsSync(REPOSITORY_GOLDEN) ? [REPOSITORY_GOLDEN] : [])
   const missing = goldenPaths.find((path) => !existsSync(path))
   if (missing !== undefined) throw new UsageError(`no golden table at ${missing}`)
-  const proposalPaths = proposalPathsOf(argv, tariffs === undefined)
+  const proposalPaths = proposalPathsOf(argv, tariffs === undefined).map((path) => resolve(path))
   const missingProposal = proposalPaths.find((path) => !existsSync(path))
   if (missingProposal !== undefined) throw new UsageError(`no proposal at ${missingProposal}`)
 
@@ -52,7 +52,7 @@ export const serveWorkbench = async (argv: Arguments): Promise<CommandResult> =>
     workbench = await startWorkbenchServer({
       tariffDirectory,
       goldenPaths: goldenPaths.map((path) => resolve(path)),
-      proposalPaths: proposalPaths.map((path) => resolve(path)),
+      proposalPaths,
       host: argv["host"] as string,
       port,
       allowBackdated: argv["allow-backdated"] === true

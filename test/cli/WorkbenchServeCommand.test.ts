@@ -1,7 +1,8 @@
 /**
  * `kasko workbench` as a process: prints its URL, serves the page and the
- * workspace on 127.0.0.1 (the shipped tariffs and the repository's golden
- * table by default, or the directory given), and exits 0 on SIGINT/SIGTERM.
+ * workspace on 127.0.0.1 (the shipped tariffs, the example's proposal and the
+ * repository's golden table by default, or the directory given), and exits 0
+ * on SIGINT/SIGTERM.
  */
 import { runCli } from "@kasko/server"
 import { spawn, type ChildProcess } from "node:child_process"
@@ -33,7 +34,7 @@ const urlOf = (child: ChildProcess) =>
   })
 
 describe("kasko workbench", () => {
-  it("serves the shipped tariffs and the repository's golden table on 127.0.0.1 until SIGINT", async () => {
+  it("serves the shipped tariffs, the example's proposal and the repository's golden table on 127.0.0.1 until SIGINT", async () => {
     const child = workbench(["--port", "0"])
     const url = await urlOf(child)
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
@@ -41,14 +42,29 @@ describe("kasko workbench", () => {
     expect(page.status).toBe(200)
     expect(await page.text()).toContain('<script type="module" src="/app.js">')
     const workspace = (await (await fetch(`${url}/api/workspace`)).json()) as {
-      tariffs: Array<{ file: string }>
+      tariffs: Array<{ file: string; proposal?: true }>
       golden_tables: Array<{ file: string }>
     }
+    // the proposal is what gives Compare versions a change as the README starts it
+    expect(workspace.tariffs.map(({ file, proposal }) => [file, proposal ?? false])).toEqual([
+      ["insurance-car-leasing/v1.json", false],
+      ["insurance-car-standalone/v1.json", false],
+      ["insurance-car-leasing-v2-proposal.json", true]
+    ])
+    expect(workspace.golden_tables.map((table) => table.file)).toEqual(["reference-tariff-v1.csv"])
+    const exited = exitOf(child)
+    child.kill("SIGINT")
+    expect(await exited).toBe(0)
+  }, 60_000)
+
+  it("starts without the proposal after --no-proposals", async () => {
+    const child = workbench(["--port", "0", "--no-proposals"])
+    const url = await urlOf(child)
+    const workspace = (await (await fetch(`${url}/api/workspace`)).json()) as { tariffs: Array<{ file: string }> }
     expect(workspace.tariffs.map((file) => file.file)).toEqual([
       "insurance-car-leasing/v1.json",
       "insurance-car-standalone/v1.json"
     ])
-    expect(workspace.golden_tables.map((table) => table.file)).toEqual(["reference-tariff-v1.csv"])
     const exited = exitOf(child)
     child.kill("SIGINT")
     expect(await exited).toBe(0)
@@ -76,6 +92,7 @@ describe("kasko workbench", () => {
     [["--port", "70000"], "--port takes 0–65535"],
     [["--tariffs", "/no/such/directory"], "no tariff directory at /no/such/directory"],
     [["--golden", "/no/such/golden.csv"], "no golden table at /no/such/golden.csv"],
+    [["--proposals", "/no/such/v2.json"], "no proposal at /no/such/v2.json"],
     [["--colour"], "Unknown argument: colour"]
   ])("refuses %j with exit code 2: %s", async (args, message) => {
     const result = await runCli(["workbench", ...args])

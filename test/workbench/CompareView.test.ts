@@ -2,7 +2,11 @@
  * Comparing versions in Chromium: the changed cases are those
  * `kasko tariff diff` reports, to the øre, and the heat map's change in per
  * cent is the change between two `kasko price-grid` runs, one per version.
+ * Started as the README starts it, the workbench opens on a comparison that
+ * changes cases, with the variant rule beside the case.
  */
+import { Variant } from "@kasko/core/actuarial"
+import type { RunningWorkbench } from "@kasko/workbench-web"
 import { runCli } from "@kasko/server"
 import { parse } from "csv-parse/sync"
 import { readFileSync } from "node:fs"
@@ -16,8 +20,11 @@ import {
   launchChromium,
   openPage,
   PROPOSAL,
+  ROOT,
   screenshot,
+  SHIPPED_TARIFFS,
   skipBrowser,
+  startReadmeWorkbench,
   startTestWorkbench,
   TODAY,
   type TestWorkbench
@@ -149,6 +156,67 @@ describe.skipIf(skipBrowser)("the compare view", () => {
     expect(detail!.replace(/\s/g, "")).toContain(`${oldAnnual}kr→${newAnnual}kra year`.replace(/\s/g, ""))
     expect(await main.locator(".cell-detail .side pre.worksheet-text").count()).toBe(2)
     await screenshot(page, "compare", true)
+    await close()
+  }, 90_000)
+})
+
+describe.skipIf(skipBrowser)("the compare view as `npx kasko workbench` starts it", () => {
+  let browser: Browser
+  let workbench: RunningWorkbench
+  beforeAll(async () => {
+    browser = await launchChromium()
+    workbench = await startReadmeWorkbench()
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await workbench?.stop()
+  })
+
+  it("opens on the shipped version against the example's proposal, and shows the cases that change", async () => {
+    const { page, problems, close } = await openPage(browser, workbench)
+    const main = page.locator("main")
+    await page.goto(`${workbench.url}/#compare`)
+    await main.locator(".changes[aria-busy=false] .diff-report").waitFor({ state: "attached" })
+    expect(await main.locator('select[name="old-version"]').inputValue()).toBe("insurance-car-leasing/v1.json")
+    expect(await main.locator('select[name="new-version"]').inputValue()).toBe(
+      "insurance-car-leasing-v2-proposal.json (proposal)"
+    )
+    const summary = (await main.locator('[data-summary="diff"]').textContent())!
+    expect(Number(/^(\d+) of 32 cases change$/.exec(summary)?.[1])).toBeGreaterThan(0)
+    const diff = await runCli([
+      "tariff",
+      "diff",
+      join(SHIPPED_TARIFFS, "insurance-car-leasing", "v1.json"),
+      join(ROOT, "examples", "actuary-workbench", "tariffs", "insurance-car-leasing-v2-proposal.json"),
+      "--cases",
+      GOLDEN_FILE
+    ])
+    expect(summary).toBe(/(\d+ of \d+ cases change)/.exec(diff.stdout)![1])
+    expect(problems).toEqual([])
+    await close()
+  }, 90_000)
+
+  it("explains beside the case what makes it Standard or Extended, as the core's rule says", async () => {
+    const { page, problems, close } = await openPage(browser, workbench)
+    const main = page.locator("main")
+    await page.goto(`${workbench.url}/#compare`)
+    const rule = (await main.locator(".variant-note .variant-rule").textContent())!
+    for (const [parameter, value] of Object.entries(Variant.STANDARD_WHEN))
+      expect(rule).toContain(`${parameter} is ${value}`)
+    for (const vehicle_usage of ["godstransport", "privat_person_koersel"]) {
+      await main.locator('select[name="vehicle_usage"]').selectOption(vehicle_usage)
+      const parameters = Object.fromEntries(
+        await Promise.all(
+          Object.keys(Variant.STANDARD_WHEN).map(
+            async (name) => [name, await main.locator(`select[name="${name}"]`).inputValue()] as const
+          )
+        )
+      )
+      expect(await main.locator(".variant-verdict").getAttribute("data-variant")).toBe(
+        Variant.deriveVariant(parameters as never)
+      )
+    }
+    expect(problems).toEqual([])
     await close()
   }, 90_000)
 })

@@ -2,9 +2,10 @@
  * The price view in Chromium: the form generated from the product
  * definition prices every golden case to the engine's numbers and worksheet,
  * shows the Schema's messages at their fields, and prices with the version
- * chosen.
+ * chosen; beside the case, its variant by the core's rule and what the
+ * variant changes in its answer.
  */
-import { ProductCatalogue } from "@kasko/core/actuarial"
+import { ProductCatalogue, Variant } from "@kasko/core/actuarial"
 import { priceCase, worksheetTable } from "@kasko/workbench"
 import { parse } from "csv-parse/sync"
 import type { Browser, Page } from "playwright-core"
@@ -152,6 +153,44 @@ describe.skipIf(skipBrowser)("the price view", () => {
     ).toEqual(engine.charge_lines.map((line) => line.charge))
     await close()
   }, 60_000)
+
+  it("says beside the case which variant it is and why, by the core's rule, and prices it as either variant", async () => {
+    const { page, problems, close } = await openPage(browser, workbench)
+    const main = page.locator("main")
+    await page.goto(`${workbench.url}/#price`)
+    await main.locator('[data-price="annually"]').waitFor()
+    const rule = (await main.locator(".variant-note .variant-rule").textContent())!
+    for (const [parameter, value] of Object.entries(Variant.STANDARD_WHEN))
+      expect(rule).toContain(`${parameter} is ${value}`)
+    const base = GOLDEN_ROWS.find((row) => row.name === "leasing standard band 300000")!
+    for (const policy_holder of ["person", "organization"])
+      for (const vehicle_user of ["person", "organization"])
+        for (const vehicle_usage of ["privat_person_koersel", "godstransport"]) {
+          const parameters = { ...base.parameters, policy_holder, vehicle_user, vehicle_usage }
+          await fillCase(page, { ...base, parameters })
+          const variant = Variant.deriveVariant(parameters as never)
+          const verdict = main.locator(".variant-verdict")
+          expect(await verdict.getAttribute("data-variant")).toBe(variant)
+          const because = Variant.extendedBecause(parameters)
+          for (const name of Object.keys(Variant.STANDARD_WHEN))
+            expect((await verdict.textContent())!.includes(name)).toBe(
+              because.includes(name as Variant.VariantParameter)
+            )
+          // the case's own column is the price shown; the other is the case priced as the other variant
+          const own = main.locator(`.variant-answer.current[data-variant="${variant}"]`)
+          expect((await own.textContent())!.replace(/\s/g, "")).toContain(
+            `${await main.locator('[data-price="annually"]').textContent()}krayear`
+          )
+        }
+    // an organization holding a car for private driving differs from a person's only by its variant
+    await fillCase(page, { ...base, parameters: { ...base.parameters, policy_holder: "organization" } })
+    const asStandard = (await main.locator('.variant-answer[data-variant="standard"]').textContent())!
+    const standard = await priceCase(base, SHIPPED)
+    expect(asStandard.replace(/\s/g, "")).toContain(`${standard.annually}krayear`)
+    expect(await main.locator('.variant-answer [data-only="extended"]').textContent()).toContain("statsafgift")
+    expect(problems).toEqual([])
+    await close()
+  }, 90_000)
 
   it("is pictured in docs/workbench/price.png", async () => {
     const { page, close } = await openPage(browser, workbench)

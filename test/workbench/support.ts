@@ -10,9 +10,11 @@ import { TariffDocuments } from "@kasko/core/actuarial"
 import type { Tariff } from "@kasko/core/actuarial"
 import { startWorkbenchServer, type RunningWorkbench } from "@kasko/workbench-web"
 import { parseGoldenTable, type GoldenCase } from "@kasko/workbench"
+import { spawn } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
+import { createInterface } from "node:readline"
 import { chromium, type Browser, type Page } from "playwright-core"
 import { temporaryDirectory } from "../support.js"
 
@@ -84,6 +86,38 @@ export const startTestWorkbench = async (
     stop: async () => {
       await running.stop()
       directory.remove()
+    }
+  }
+}
+
+/**
+ * `npx kasko workbench` as the README starts it, from the repository root
+ * (on a free port): the shipped tariffs, whatever the command loads besides
+ * them by default, and the clock's today. Nothing may be saved through it:
+ * it works on the shipped tariffs themselves.
+ */
+export const startReadmeWorkbench = async (): Promise<RunningWorkbench> => {
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "packages", "server", "bin", "kasko.mjs"), "workbench", "--port", "0"],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"]
+    }
+  )
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`kasko workbench exited ${code} before printing its URL`)))
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const match = /^kasko workbench: (http:\/\/[^/ ]+)\/ /.exec(line)
+      if (match) resolve(match[1]!)
+    })
+  })
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGINT")
+      await exited
     }
   }
 }

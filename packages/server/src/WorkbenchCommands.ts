@@ -120,6 +120,13 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
           describe:
             "the tariff directory, <product>/<version>.json (default: the shipped tariffs); saving from the page writes new versions there"
         })
+        .option("proposals", {
+          type: "string",
+          array: true,
+          requiresArg: true,
+          describe:
+            "proposed tariff versions to compare and check, read only and never in force (JSON files or directories of them; default with the shipped tariffs: examples/actuary-workbench/tariffs, when there; --no-proposals for none)"
+        })
         .option("golden", {
           type: "string",
           array: true,

@@ -15,8 +15,19 @@ type Arguments = Readonly<Record<string, unknown>>
 const shippedTariffs = () =>
   join(dirname(createRequire(import.meta.url).resolve("@kasko/core/package.json")), "tariffs")
 
-// the repository keeps its golden table beside the example that explains it; run from the root, the default finds it
+// the repository keeps its golden table and a proposed version beside the example that explains them; run from the root, the defaults find them
 const REPOSITORY_GOLDEN = join("examples", "actuary-workbench", "golden")
+const REPOSITORY_PROPOSALS = join("examples", "actuary-workbench", "tariffs")
+
+/** The proposals to load: those named, none after --no-proposals, else the example's beside the shipped tariffs. */
+const proposalPathsOf = (argv: Arguments, shipped: boolean): ReadonlyArray<string> => {
+  // yargs reads --no-proposals of an array option as [false]
+  const named = argv["proposals"] as Array<string | false> | undefined
+  if (named?.includes(false)) return []
+  return (
+    (named as Array<string> | undefined) ?? (shipped && existsSync(REPOSITORY_PROPOSALS) ? [REPOSITORY_PROPOSALS] : [])
+  )
+}
 
 /** Serves the workbench; resolves when it has stopped after a signal. */
 export const serveWorkbench = async (argv: Arguments): Promise<CommandResult> => {
@@ -32,12 +43,16 @@ export const serveWorkbench = async (argv: Arguments): Promise<CommandResult> =>
     (tariffs === undefined && existsSync(REPOSITORY_GOLDEN) ? [REPOSITORY_GOLDEN] : [])
   const missing = goldenPaths.find((path) => !existsSync(path))
   if (missing !== undefined) throw new UsageError(`no golden table at ${missing}`)
+  const proposalPaths = proposalPathsOf(argv, tariffs === undefined).map((path) => resolve(path))
+  const missingProposal = proposalPaths.find((path) => !existsSync(path))
+  if (missingProposal !== undefined) throw new UsageError(`no proposal at ${missingProposal}`)
 
   let workbench: Awaited<ReturnType<typeof startWorkbenchServer>>
   try {
     workbench = await startWorkbenchServer({
       tariffDirectory,
       goldenPaths: goldenPaths.map((path) => resolve(path)),
+      proposalPaths,
       host: argv["host"] as string,
       port,
       allowBackdated: argv["allow-backdated"] === true
@@ -45,7 +60,10 @@ export const serveWorkbench = async (argv: Arguments): Promise<CommandResult> =>
   } catch (error) {
     return failed("workbench", (error as Error).message)
   }
-  process.stdout.write(`kasko workbench: ${workbench.url}/ (tariffs in ${tariffDirectory}; Ctrl-C stops it)\n`)
+  const besides = proposalPaths.length === 0 ? "" : `, proposals from ${proposalPaths.join(", ")}`
+  process.stdout.write(
+    `kasko workbench: ${workbench.url}/ (tariffs in ${tariffDirectory}${besides}; Ctrl-C stops it)\n`
+  )
   const running = workbench
   await new Promise<void>((stopped) => {
     const stop = () => void running.stop().then(stopped)

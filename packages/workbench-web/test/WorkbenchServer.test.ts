@@ -8,6 +8,7 @@ import { startWorkbenchServer, type RunningWorkbench } from "../src/server/index
 import { leasingWith, tariffDirectoryCopy } from "./fixtures.js"
 
 const GOLDEN = join(import.meta.dirname, "..", "..", "..", "examples", "actuary-workbench", "golden")
+const PROPOSALS = join(import.meta.dirname, "..", "..", "..", "examples", "actuary-workbench", "tariffs")
 
 /** A raw request, so that the Host and Origin headers can be anything. */
 const send = (url: string, options: { method?: string; headers?: Record<string, string>; body?: string }) =>
@@ -136,6 +137,26 @@ describe("the workbench server", () => {
       expect(page.body).toMatch(/pnpm build/)
     } finally {
       await unbuilt.stop()
+    }
+  })
+
+  it("answers proposals after the directory's files, marked and named by their file", async () => {
+    const withProposals = await startWorkbenchServer({
+      tariffDirectory: directory.path,
+      proposalPaths: [PROPOSALS],
+      webRoot
+    })
+    try {
+      const workspace = JSON.parse((await send(`${withProposals.url}/api/workspace`, {})).body)
+      const tariffs = workspace.tariffs as Array<{ file: string; source: string; proposal?: true }>
+      // the directory's files (an earlier test saved one more) come first, unmarked
+      expect(tariffs.at(-1)).toMatchObject({ file: "insurance-car-leasing-v2-proposal.json", proposal: true })
+      expect(tariffs.slice(0, -1).every((file) => file.proposal === undefined && file.file.includes("/"))).toBe(true)
+      expect(tariffs.at(-1)!.source).toBe(
+        readFileSync(join(PROPOSALS, "insurance-car-leasing-v2-proposal.json"), "utf8")
+      )
+    } finally {
+      await withProposals.stop()
     }
   })
 })

@@ -15,7 +15,7 @@ import type { FeatureName, ProductName } from "../product/ProductCatalogue.js"
 import { chosenFeature, type ProductSelection } from "../product/ProductSelection.js"
 import { worksheetOf, type PricingFacts, type RatingWorksheet } from "./RatingWorksheet.js"
 import { tariffInForce, type Tariff } from "./Tariff.js"
-import { deriveVariant } from "../product/Variant.js"
+import { deriveVariant, type Variant } from "../product/Variant.js"
 
 export type { PriceComputation } from "./PricingPlan.js"
 
@@ -50,6 +50,17 @@ export const pricingFacts = (request: PricingRequest): PricingFacts => ({
 export const priceWith = (tariff: Tariff, request: PricingRequest): PriceComputation => {
   const plan = planOf(tariff)
   const facts = pricingFacts(request)
+  return plan.price(facts, request.pricing_date, plan.fire(facts))
+}
+
+/**
+ * Prices a request as if its parameters made the given variant, all else as
+ * it is: what the variant alone changes in the answer (the workbench shows
+ * it beside a case). The service never prices this way.
+ */
+export const priceAsVariant = (tariff: Tariff, request: PricingRequest, variant: Variant): PriceComputation => {
+  const plan = planOf(tariff)
+  const facts = { ...pricingFacts(request), variant }
   return plan.price(facts, request.pricing_date, plan.fire(facts))
 }
 

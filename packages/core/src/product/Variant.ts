@@ -3,12 +3,27 @@ import type { ProductParameters } from "./Parameters.js"
 
 export type Variant = "standard" | "extended"
 
+/**
+ * What makes a case Standard: every one of these parameters has this value;
+ * any other value of any of them makes it Extended. Data rather than code so
+ * that the workbench and the documentation describe the rule the engine runs.
+ */
+export const STANDARD_WHEN = {
+  policy_holder: "person",
+  vehicle_user: "person",
+  vehicle_usage: "privat_person_koersel"
+} as const satisfies Partial<Record<keyof ProductParameters, string>>
+
+/** The parameters the variant is derived from. */
+export type VariantParameter = keyof typeof STANDARD_WHEN
+
+const CONDITIONS = Object.entries(STANDARD_WHEN) as ReadonlyArray<readonly [VariantParameter, string]>
+
+/** The parameters whose values make a case Extended (none for a Standard case), in `STANDARD_WHEN`'s order. */
+export const extendedBecause = (
+  parameters: Readonly<Partial<Record<VariantParameter, string>>>
+): Array<VariantParameter> => CONDITIONS.flatMap(([name, value]) => (parameters[name] === value ? [] : [name]))
+
 /** Standard iff policy holder and vehicle user are persons and the vehicle is used for private driving; otherwise Extended. */
-export const deriveVariant = (
-  parameters: Pick<ProductParameters, "policy_holder" | "vehicle_user" | "vehicle_usage">
-): Variant =>
-  parameters.policy_holder === "person" &&
-  parameters.vehicle_user === "person" &&
-  parameters.vehicle_usage === "privat_person_koersel"
-    ? "standard"
-    : "extended"
+export const deriveVariant = (parameters: Pick<ProductParameters, VariantParameter>): Variant =>
+  CONDITIONS.every(([name, value]) => parameters[name] === value) ? "standard" : "extended"

@@ -26,13 +26,13 @@ export interface WorkbenchState {
 
 export const ALL_TABLES = "all"
 
-/** The version of a product in force on a date, else its latest: what a view shows first. */
+/** The version of a product in force on a date, else its latest (proposals are never in force): what a view shows first. */
 export const currentVersion = (
   versions: ReadonlyArray<TariffVersion>,
   productName: string,
   date: string
 ): TariffVersion | undefined => {
-  const candidates = versionsOf(versions, productName)
+  const candidates = versionsOf(versions, productName).filter((version) => version.proposal !== true)
   return candidates.filter((version) => version.tariff.effective_from <= date).at(-1) ?? candidates.at(-1)
 }
 

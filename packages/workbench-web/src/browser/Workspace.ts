@@ -5,7 +5,7 @@
  */
 import { parseGoldenTable, type GoldenCase } from "@kasko/workbench/browser"
 import { Schema } from "effect"
-import { tariffVersionOf, type TariffVersion } from "../model/TariffVersion.js"
+import { proposalKey, tariffVersionOf, type TariffVersion } from "../model/TariffVersion.js"
 import { WorkspaceDocument } from "../model/WorkspaceDocument.js"
 
 export interface GoldenTable {
@@ -18,6 +18,8 @@ export interface GoldenTable {
 export interface Workspace {
   readonly today: string
   readonly directory: string
+  /** The file names of the proposals loaded beside the directory. */
+  readonly proposals: ReadonlyArray<string>
   readonly versions: ReadonlyArray<TariffVersion>
   /** The golden tables, parsed when first asked for: pricing the first case needs none. */
   readonly goldenTables: () => ReadonlyArray<GoldenTable>
@@ -40,7 +42,12 @@ export const loadWorkspace = async (): Promise<Workspace> => {
   return {
     today: document.today,
     directory: document.tariff_directory,
-    versions: document.tariffs.map((file) => tariffVersionOf(file.file, file.source)),
+    proposals: document.tariffs.flatMap((file) => (file.proposal ? [file.file] : [])),
+    versions: document.tariffs.map((file) =>
+      file.proposal
+        ? tariffVersionOf(proposalKey(file.file), file.source, true)
+        : tariffVersionOf(file.file, file.source)
+    ),
     goldenTables: once(() => document.golden_tables.map((table) => goldenTableOf(table.file, table.csv)))
   }
 }

@@ -43,8 +43,9 @@ const start = async () => {
     )
     return
   }
+  const { directory, proposals, today } = app.workspace
   document.getElementById("directory")!.textContent =
-    `Tariff directory: ${app.workspace.directory} · today ${app.workspace.today}`
+    `Tariff directory: ${directory}${proposals.length === 0 ? "" : ` · proposals: ${proposals.join(", ")}`} · today ${today}`
   const links = Object.entries(VIEWS).map(([name, view]) =>
     h("li", {}, h("a", { href: `#${name}`, "data-view": name }, view.title))
   )

@@ -28,7 +28,8 @@ export const sentParameters = (input: CaseInput): Record<string, string> =>
 /**
  * The tariffs a case is priced with, in the workbench's convention
  * (`priceCase`): one chosen version, or every saved version of the directory,
- * of which the one in force on the pricing date prices.
+ * of which the one in force on the pricing date prices (a proposal prices
+ * only when chosen: it is not in force anywhere).
  */
 export const tariffsFor = (
   input: CaseInput,
@@ -36,7 +37,9 @@ export const tariffsFor = (
   draft: TariffVersion | undefined
 ): ReadonlyArray<Tariff.Tariff> => {
   if (input.tariff === IN_FORCE)
-    return versions.flatMap((version) => (version.tariff === undefined ? [] : [version.tariff]))
+    return versions.flatMap((version) =>
+      version.tariff === undefined || version.proposal === true ? [] : [version.tariff]
+    )
   const chosen = draft?.key === input.tariff ? draft : versions.find((version) => version.key === input.tariff)
   return chosen?.tariff === undefined ? [] : [chosen.tariff]
 }

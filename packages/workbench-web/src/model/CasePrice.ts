@@ -23,14 +23,19 @@ const PARAMETER_FIELD = /^product\.parameters\.([a-z_]+)$/
 /** `product.parameters.vehicle_price` → `vehicle_price`: the form field a violation belongs to. */
 const formFieldOf = (field: string): string => PARAMETER_FIELD.exec(field)?.[1] ?? field
 
-/** The worksheet of a case, or every reason it cannot be priced. */
-export const priceCaseInput = (input: CaseInput, tariffs: ReadonlyArray<Tariff.Tariff>): CasePrice => {
-  if (!CalendarDate.isCalendarDate(input.pricing_date)) {
-    return {
-      _tag: "Rejected",
-      violations: [{ field: "pricing_date", message: "must be a real date in the form YYYY-MM-DD" }]
-    }
-  }
+/** A case the engine can price: its pricing request and the tariff that prices it. */
+export interface ResolvedCase {
+  readonly request: Pricing.PricingRequest
+  readonly tariff: Tariff.Tariff
+}
+
+/** The case decoded as the service decodes an offer, with its tariff; or every reason it cannot be priced. */
+export const resolveCase = (
+  input: CaseInput,
+  tariffs: ReadonlyArray<Tariff.Tariff>
+): Result.Result<ResolvedCase, ReadonlyArray<FieldViolation>> => {
+  if (!CalendarDate.isCalendarDate(input.pricing_date))
+    return Result.fail([{ field: "pricing_date", message: "must be a real date in the form YYYY-MM-DD" }])
   const request = Offer.decodeOfferRequest(
     {
       product: {
@@ -41,30 +46,30 @@ export const priceCaseInput = (input: CaseInput, tariffs: ReadonlyArray<Tariff.T
     },
     input.pricing_date
   )
-  if (Result.isFailure(request)) {
-    return {
-      _tag: "Rejected",
-      violations: request.failure.violations.map((violation) => ({
+  if (Result.isFailure(request))
+    return Result.fail(
+      request.failure.violations.map((violation) => ({
         field: formFieldOf(violation.field),
         message: violation.message
       }))
-    }
-  }
+    )
   const selection = request.success.product
   const tariff =
     tariffs.length === 1 ? tariffs[0] : Tariff.tariffInForce(tariffs, selection.product_name, input.pricing_date)
-  if (tariff === undefined || tariff.product_name !== selection.product_name) {
-    return {
-      _tag: "Rejected",
-      violations: [
-        { field: "tariff", message: `no tariff of ${selection.product_name} in force on ${input.pricing_date}` }
-      ]
-    }
-  }
-  return {
-    _tag: "Priced",
-    worksheet: RatingWorksheet.worksheetOf(
-      Pricing.priceWith(tariff, Pricing.pricingRequestOf(selection, input.pricing_date))
-    )
-  }
+  if (tariff === undefined || tariff.product_name !== selection.product_name)
+    return Result.fail([
+      { field: "tariff", message: `no tariff of ${selection.product_name} in force on ${input.pricing_date}` }
+    ])
+  return Result.succeed({ request: Pricing.pricingRequestOf(selection, input.pricing_date), tariff })
+}
+
+/** The worksheet of a case, or every reason it cannot be priced. */
+export const priceCaseInput = (input: CaseInput, tariffs: ReadonlyArray<Tariff.Tariff>): CasePrice => {
+  const resolved = resolveCase(input, tariffs)
+  return Result.isFailure(resolved)
+    ? { _tag: "Rejected", violations: resolved.failure }
+    : {
+        _tag: "Priced",
+        worksheet: RatingWorksheet.worksheetOf(Pricing.priceWith(resolved.success.tariff, resolved.success.request))
+      }
 }

@@ -12,33 +12,39 @@ export interface TariffVersion {
   readonly tariff?: Tariff.Tariff
   /** Why the text is not a tariff (not JSON, does not decode, cannot be compiled). */
   readonly problem?: string
+  /** A proposal loaded beside the directory: chosen by name, never the version in force. */
+  readonly proposal?: true
 }
 
 /** The key of the editor's unsaved text among the versions. */
 export const DRAFT_KEY = "(draft)"
 
 /** Decodes and compiles a tariff text exactly as `kasko price --tariff` loads a file. */
-export const tariffVersionOf = (key: string, source: string): TariffVersion => {
+export const tariffVersionOf = (key: string, source: string, proposal = false): TariffVersion => {
+  const base = proposal ? { key, source, proposal: true as const } : { key, source }
   let document: unknown
   try {
     document = JSON.parse(source)
   } catch (error) {
-    return { key, source, problem: `is not JSON: ${(error as Error).message}` }
+    return { ...base, problem: `is not JSON: ${(error as Error).message}` }
   }
   try {
     const [tariff] = TariffDocuments.decodeTariffs([document])
-    return { key, source, tariff: tariff! }
+    return { ...base, tariff: tariff! }
   } catch (error) {
-    return { key, source, problem: (error as Error).message.replace(/^tariff document 0 /, "") }
+    return { ...base, problem: (error as Error).message.replace(/^tariff document 0 /, "") }
   }
 }
+
+/** The key of a proposal among the versions: apart from the directory's files, which are paths ending in `.json`. */
+export const proposalKey = (file: string): string => `${file} (proposal)`
 
 /** A version's name in lists: `insurance-car-leasing v1 (from 2026-01-01)`. */
 export const versionLabel = (version: TariffVersion): string => {
   const draft = version.key === DRAFT_KEY ? "draft, unsaved: " : ""
   if (version.tariff === undefined) return `${draft}${version.key} (does not load)`
   const { product_name, version: name, effective_from } = version.tariff
-  return `${draft}${product_name} ${name} (from ${effective_from})`
+  return `${draft}${product_name} ${name} (from ${effective_from}${version.proposal ? ", a proposal" : ""})`
 }
 
 /** The loadable versions of a product, oldest first. */

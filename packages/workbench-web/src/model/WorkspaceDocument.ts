@@ -5,10 +5,12 @@
  */
 import { Schema } from "effect"
 
-/** A tariff file of the directory: its path below the directory and its text. */
+/** A tariff file of the directory (its path below it) or a proposal loaded beside it (its name), and its text. */
 export const TariffFile = Schema.Struct({
   file: Schema.String,
-  source: Schema.String
+  source: Schema.String,
+  /** A proposal: offered in every view, never the version in force, read only. */
+  proposal: Schema.optionalKey(Schema.Literal(true))
 })
 export type TariffFile = typeof TariffFile.Type
 

@@ -3,7 +3,9 @@
  * (`<product>/<version>.json`, as the shipped tariffs are laid out, or JSON
  * files directly in the directory) and the golden tables (CSV files in the
  * directory, or given apart), read fresh on every request so that a file
- * saved by the page or edited by hand shows on the next load.
+ * saved by the page or edited by hand shows on the next load. Proposals are
+ * tariff files read from elsewhere (the example's proposed version), never
+ * written to.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, join, relative, sep } from "node:path"
@@ -33,6 +35,23 @@ export const readTariffFiles = (directory: string): Array<TariffFile> =>
     file: relativeFile(directory, path),
     source: readFileSync(path, "utf8")
   }))
+
+/** JSON files: a file itself, or those directly in a directory. */
+const jsonFilesAt = (path: string, what: string): Array<string> => {
+  if (!existsSync(path)) throw new Error(`no ${what} at ${path}`)
+  return statSync(path).isDirectory()
+    ? readdirSync(path)
+        .filter((name) => name.endsWith(".json"))
+        .sort()
+        .map((name) => join(path, name))
+    : [path]
+}
+
+/** The proposals at the paths (a JSON file, or a directory of them), each named by its file name. */
+export const readProposalFiles = (paths: ReadonlyArray<string>): Array<TariffFile> =>
+  paths
+    .flatMap((path) => jsonFilesAt(path, "proposal"))
+    .map((path) => ({ file: basename(path), source: readFileSync(path, "utf8"), proposal: true as const }))
 
 /** The golden tables in the tariff directory and at the extra paths (a CSV file, or a directory of them). */
 export const readGoldenTables = (directory: string, extraPaths: ReadonlyArray<string>): Array<GoldenTableFile> => {

@@ -12,12 +12,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import { SaveAnswer, WorkspaceDocument } from "../model/WorkspaceDocument.js"
 import { DEFAULT_WEB_ROOT, loadAssets } from "./StaticAssets.js"
-import { readGoldenTables, readTariffFiles } from "./TariffDirectory.js"
+import { readGoldenTables, readProposalFiles, readTariffFiles } from "./TariffDirectory.js"
 import { saveTariffVersion } from "./VersionSaving.js"
 
 export interface WorkbenchServerOptions {
   /** The directory of tariff versions the page works on and saves to. */
   readonly tariffDirectory: string
+  /** Proposed tariff versions besides the directory's (JSON files or directories of them): offered, never in force, never written. */
+  readonly proposalPaths?: ReadonlyArray<string>
   /** Golden tables besides the CSV files in the tariff directory: CSV files or directories of them. */
   readonly goldenPaths?: ReadonlyArray<string>
   /** Default 127.0.0.1. */
@@ -122,7 +124,7 @@ export const startWorkbenchServer = async (options: WorkbenchServerOptions): Pro
   const workspace = (): WorkspaceDocument => ({
     today: today(),
     tariff_directory: options.tariffDirectory,
-    tariffs: readTariffFiles(options.tariffDirectory),
+    tariffs: [...readTariffFiles(options.tariffDirectory), ...readProposalFiles(options.proposalPaths ?? [])],
     golden_tables: readGoldenTables(options.tariffDirectory, options.goldenPaths ?? [])
   })
 

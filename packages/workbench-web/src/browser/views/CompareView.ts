@@ -16,6 +16,7 @@ import { caseForm, type CaseForm } from "../components/CaseForm.js"
 import { dataTable } from "../components/DataTable.js"
 import { selectField, versionField } from "../components/Fields.js"
 import { heatMap } from "../components/HeatMap.js"
+import { variantNote } from "../components/VariantNote.js"
 import { violationList } from "../components/ViolationList.js"
 import { groupThousands, worksheetView } from "../components/WorksheetView.js"
 import { h, redrawKeepingFocus, replaceChildren } from "../Dom.js"
@@ -29,6 +30,7 @@ export const renderCompareView = (app: App): HTMLElement => {
   const chart = h("div", { class: "chart-slot" })
   const cellDetail = h("div", { class: "cell-detail" })
   const problem = h("p", { class: "problem", role: "alert" })
+  const variant = variantNote()
   let drawing = Symbol("changes")
 
   const chosen = (): readonly [Tariff.Tariff, Tariff.Tariff] | undefined => {
@@ -131,6 +133,8 @@ export const renderCompareView = (app: App): HTMLElement => {
 
   const drawChart = (form: CaseForm) => {
     const pair = chosen()
+    // the case as the new version prices it: the version whose answer the comparison is about
+    variant.update(app.state.case, pair === undefined ? app.tariffsFor() : [pair[1]])
     const axes = axesOf(app.state.x, app.state.y)
     if (pair === undefined || Result.isFailure(axes)) {
       problem.textContent = pair === undefined ? "" : Result.isFailure(axes) ? axes.failure : ""
@@ -266,7 +270,8 @@ export const renderCompareView = (app: App): HTMLElement => {
               "div",
               { class: "column-form" },
               form.element,
-              axisControls(app, { onValues: () => drawChart(form), onParameter: draw })
+              axisControls(app, { onValues: () => drawChart(form), onParameter: draw }),
+              variant.element
             ),
             h("div", { class: "column-result" }, problem, chart, cellDetail)
           )

@@ -6,6 +6,7 @@
 import { priceCaseInput } from "../../model/CasePrice.js"
 import type { App } from "../App.js"
 import { caseForm, type CaseForm } from "../components/CaseForm.js"
+import { variantNote } from "../components/VariantNote.js"
 import { worksheetView } from "../components/WorksheetView.js"
 import { h, redrawKeepingFocus, replaceChildren } from "../Dom.js"
 import { measureReprice } from "../Timing.js"
@@ -14,8 +15,10 @@ export const renderPriceView = (app: App): HTMLElement => {
   const summary = h("p", { class: "price-summary", "aria-live": "polite" })
   const worksheet = h("div", { class: "worksheet-slot" })
   const view = h("section", { class: "view price-view", "aria-labelledby": "price-title" })
+  const variant = variantNote()
 
   const reprice = (form: CaseForm) => {
+    variant.update(app.state.case, app.tariffsFor())
     const price = priceCaseInput(app.state.case, app.tariffsFor())
     form.showViolations(price._tag === "Rejected" ? price.violations : [])
     if (price._tag === "Rejected") {
@@ -52,7 +55,7 @@ export const renderPriceView = (app: App): HTMLElement => {
         h(
           "div",
           { class: "columns" },
-          h("div", { class: "column-form" }, form.element),
+          h("div", { class: "column-form" }, form.element, variant.element),
           h("div", { class: "column-result" }, summary, worksheet)
         )
       )

@@ -90,6 +90,9 @@ if (!upToDate()) {
   rmSync(outdir, { recursive: true, force: true })
   const result = await build({
     entryPoints: { kasko: join(compiled, "main.js") },
+    // the metafile names its inputs relative to this, as upToDate reads them: from the root's cwd they did
+    // not exist from here, so every build (every `pnpm start`) bundled again
+    absWorkingDir: packageDirectory,
     outdir,
     outExtension: { ".js": ".mjs" },
     bundle: true,

@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from "vitest/config"
 
 const NOT_SUITES = [...configDefaults.exclude, "**/dist/**"]
 // the PostgreSQL suites form a project of their own, so their server is set up only when one of them runs
-// (the README's shell blocks are among them: "Running several instances" starts kasko on PostgreSQL)
+// (the README's shell blocks are among them: the operations guide's "Running several instances" starts kasko on PostgreSQL)
 const POSTGRES_SUITES = [
   "test/postgres/**/*.test.ts",
   "adapters/postgres/test/**/*.test.ts",

@@ -17,6 +17,8 @@ const DOCUMENTS = [
   "ARCHITECTURE.md",
   join("examples", "README.md"),
   join("bench", "README.md"),
+  join("docs", "development.md"),
+  join("docs", "operations", "README.md"),
   ...["packages", "adapters", "examples"].flatMap((folder) =>
     readdirSync(join(ROOT, folder), { withFileTypes: true })
       .filter((entry) => entry.isDirectory())

@@ -1,14 +1,20 @@
 /**
- * Every shell block of README.md and examples/README.md runs as written, in
+ * Every shell block of README.md, docs/development.md, the operations guide
+ * (docs/operations/README.md) and examples/README.md runs as written, in
  * order, as a new user would run them: bash in the repository, npm's default
  * configuration (no user npmrc, no npm or pnpm variables from the test run),
- * the data in a temporary directory. "Your first request in two minutes" is a
- * test.
+ * the data in a temporary directory. "Your first request in two minutes" and
+ * "Receive webhooks" are tests.
  *
  * What a terminal does that a test must do for itself, and nothing more:
- * - a command that serves (`… start`, `… example:todo`, `kasko workbench`)
- *   runs in the background on a free port of its own until it says it serves;
- *   the blocks after it talk to it where they say `localhost:8080`;
+ * - a command that serves (`… start`, `… example:todo`, `… example:receiver`,
+ *   `kasko workbench`) runs in the background on a free port of its own until
+ *   it says it serves; the blocks after it talk to it where they say
+ *   `localhost:8080` (the service) or `127.0.0.1:9000` (the webhook receiver);
+ * - a `start` stops the service an earlier one started, as the README asks
+ *   (Ctrl-C, then start it again);
+ * - the shell keeps its variables from one block to the next (the `$KEY` and
+ *   `$TOKEN` of the first requests serve the blocks after them);
  * - the README's test command is not run from inside the test run (it would
  *   run itself): the test checks it is the command `.ci/run` runs, which CI
  *   proves;
@@ -24,8 +30,16 @@ import { testDatabaseUrl } from "../postgres/TestDatabase.js"
 import { temporaryDirectory } from "../support.js"
 
 const ROOT = join(import.meta.dirname, "..", "..")
-const README_FILES = ["README.md", join("examples", "README.md"), join("examples", "actuary-workbench", "README.md")]
-const SERVES = /npx --yes pnpm@10 (start|example:todo)$|npx kasko workbench$/
+const README_FILES = [
+  "README.md",
+  join("docs", "development.md"),
+  join("docs", "operations", "README.md"),
+  join("examples", "README.md"),
+  join("examples", "actuary-workbench", "README.md")
+]
+const SERVES = /npx --yes pnpm@10 (start|example:todo|example:receiver)( &)?$|npx kasko workbench$/
+// where the README's webhook receiver listens (examples/webhook-receiver's default port)
+const RECEIVER_ADDRESS = "127.0.0.1:9000"
 // files the blocks write in the repository, as a user's terminal would; removed afterwards
 const WRITTEN_FILES = ["grid.csv", "grid.svg"]
 const TEST_COMMAND = "npx --yes pnpm@10 test"
@@ -109,22 +123,30 @@ describe("the README's shell blocks", () => {
     for (const file of WRITTEN_FILES) rmSync(join(ROOT, file), { force: true })
   })
 
-  it("run as written, in order: install, serve, a partner, a token, the first requests, several instances, the examples, the actuary's commands", async () => {
+  it("run as written, in order: install, serve, a partner, a token, the first requests, a webhook delivered, several instances, the examples, the actuary's commands", async () => {
     const writtenBefore = WRITTEN_FILES.filter((file) => existsSync(join(ROOT, file)))
     expect(writtenBefore, "files a block writes exist already; the test would remove them").toEqual([])
     const npmrc = directory.newFile("npmrc")
     writeFileSync(npmrc, "")
     const environment = userEnvironment(directory.newFile("data"), npmrc)
     const ciRun = readFileSync(join(ROOT, ".ci", "run"), "utf8")
+    // the shell's variables, kept from one block for the next: every name a block assigns at the start of a line
+    const variables = directory.newFile("variables.sh")
+    const assigned = new Set<string>()
+    const receiverPort = await freePort()
+    let receiverLog: string | undefined
     let servicePort: number | undefined
-    const served: Array<{ block: string; port: number }> = []
+    let service: ChildProcess | undefined
+    const served: Array<{ block: string; kind: string; port: number }> = []
     const outputs: Array<string> = []
 
     for (const file of README_FILES) {
       for (const block of shellBlocks(file)) {
-        const lines = ["set -euo pipefail", WAIT_UNTIL_SERVING]
+        const lines = ["set -euo pipefail", WAIT_UNTIL_SERVING, `if [ -f ${variables} ]; then source ${variables}; fi`]
+        const servedHere: Array<{ kind: string; port: number }> = []
         for (const written of block.split("\n")) {
           let line = written.replaceAll(DOCUMENTED_DATABASE, testDatabaseUrl)
+          for (const name of line.matchAll(/^\s*([A-Za-z_]\w*)=/g)) assigned.add(name[1]!)
           if (line.endsWith(TEST_COMMAND)) {
             // the suite cannot run itself; CI runs this exact command
             expect(ciRun).toContain(`\n${TEST_COMMAND}\n`)
@@ -132,45 +154,60 @@ describe("the README's shell blocks", () => {
           }
           const serving = SERVES.exec(line)
           if (serving !== null) {
-            const port = await freePort()
+            const kind = serving[1] ?? "workbench"
+            const port = kind === "example:receiver" ? receiverPort : await freePort()
             const log = directory.newFile("serving.log")
-            served.push({ block, port })
-            if (serving[1] === "start") servicePort = port
-            const command = serving[1] === undefined ? `${serving[0]} --port ${port}` : `PORT=${port} ${serving[0]}`
+            if (kind === "start") {
+              if (service !== undefined) await stopped(service)
+              servicePort = port
+            }
+            if (kind === "example:receiver") receiverLog = log
+            servedHere.push({ kind, port })
+            const launch = serving[0].replace(/ &$/, "")
+            const command = serving[1] === undefined ? `${launch} --port ${port}` : `PORT=${port} ${launch}`
             line = `${line.slice(0, serving.index)}${command} > ${log} 2>&1 & pid=$!; wait_until_serving ${log} $pid`
           }
+          line = line.replaceAll(RECEIVER_ADDRESS, `127.0.0.1:${receiverPort}`)
           lines.push(servicePort === undefined ? line : line.replaceAll("localhost:8080", `localhost:${servicePort}`))
         }
+        // (with no name, `declare -p` would print every variable, the shell's read-only ones too)
+        if (assigned.size > 0) lines.push(`declare -p ${[...assigned].join(" ")} > ${variables} 2>/dev/null || true`)
         const ran = await runBash(lines.join("\n"), environment, background)
         expect(ran.status, `${file}:\n${block}\n${ran.output}`).toBe(0)
         outputs.push(ran.output)
+        if (servedHere.some((entry) => entry.kind === "start")) service = background.at(-1)
+        for (const entry of servedHere) {
+          served.push({ block, ...entry })
+          await expectServing(entry)
+        }
       }
     }
 
-    // the first requests: the product definition and a priced offer
-    const walkthrough = outputs.find(
-      (output) => output.includes("/products/") || output.includes('"product_name":"insurance-car-leasing"')
-    )
-    expect(walkthrough, outputs.join("\n----\n")).toMatch(/"product_name":"insurance-car-leasing"/)
+    // the first requests: a priced offer, the product definition
+    const walkthrough = outputs.join("\n")
     expect(walkthrough).toMatch(/"price":\{"annually":\d+,"monthly":\d+\}/)
+    expect(walkthrough).toMatch(/"product_name":"insurance-car-leasing"/)
     // then a quote: created, read back (its id and price), activated (an empty object)
     expect(walkthrough).toMatch(/\{"quote_id":"[0-9a-f-]{36}","price":\{"amount":\d+,"currency":"DKK"/)
-    expect(walkthrough).toMatch(/\}\{\}$/)
+    expect(outputs).toContainEqual(expect.stringMatching(/\}\{\}$/))
 
-    // every service the blocks started answers: the SQLite one, the several-instances one on PostgreSQL with JWKS, the showcase
-    expect(served.map((entry) => entry.block)).toEqual([
-      expect.stringContaining("npx --yes pnpm@10 install && npx --yes pnpm@10 start\n"),
-      expect.stringContaining("KASKO_DATABASE_URL=postgres://kasko@db.internal:5432/kasko"),
-      expect.stringContaining("npx --yes pnpm@10 example:todo\n"),
-      expect.stringContaining("npx kasko workbench\n")
+    // every service the blocks started answered while it ran: the SQLite one, again with webhooks to http allowed,
+    // the webhook receiver, the several-instances one on PostgreSQL with JWKS, the showcase, the workbench
+    expect(served.map((entry) => [entry.kind, entry.block])).toEqual([
+      ["start", expect.stringContaining("npx --yes pnpm@10 install && npx --yes pnpm@10 start\n")],
+      ["start", expect.stringContaining("KASKO_WEBHOOKS_ALLOW_INSECURE=true npx --yes pnpm@10 start\n")],
+      ["example:receiver", expect.stringContaining("/webhooks/subscriptions")],
+      ["start", expect.stringContaining("KASKO_DATABASE_URL=postgres://kasko@db.internal:5432/kasko")],
+      ["example:todo", expect.stringContaining("npx --yes pnpm@10 example:todo\n")],
+      ["workbench", expect.stringContaining("npx kasko workbench\n")]
     ])
-    for (const { port } of served.slice(0, 2)) {
-      expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200)
-      // no credentials: 401 with a challenge, whether tokens are the embedded key pair's or the identity provider's
-      expect((await fetch(`http://127.0.0.1:${port}/products/insurance-car-leasing`)).status).toBe(401)
-    }
-    expect((await fetch(`http://127.0.0.1:${served[2]!.port}/todo-list/todos`)).status).toBe(200)
-    expect((await fetch(`http://127.0.0.1:${served[3]!.port}/`)).status).toBe(200)
+
+    // "Receive webhooks": the quote the block created reached the receiver, verified, and its delivery says so
+    const deliveries = outputs.find((output) => output.includes('"deliveries"'))
+    expect(deliveries, outputs.join("\n----\n")).toMatch(/"event_type":"quote\.created"/)
+    const delivered = /"quote_id":"([0-9a-f-]{36})"[^}]*"state":"delivered"/.exec(deliveries!)
+    expect(delivered, deliveries).not.toBeNull()
+    expect(readFileSync(receiverLog!, "utf8")).toMatch(new RegExp(`quote\\.created ${delivered![1]}\\n`))
 
     // the actuary's commands: the golden table holds, a worksheet, a grid written where --out says, a diff, a clean lint
     const actuary = outputs.at(-1)!
@@ -181,3 +218,36 @@ describe("the README's shell blocks", () => {
     expect(actuary).toContain("0 errors, 0 warnings")
   }, 600_000)
 })
+
+/** What each kind of serving command answers while it runs. */
+const expectServing = async ({ kind, port }: { kind: string; port: number }) => {
+  const base = `http://127.0.0.1:${port}`
+  if (kind === "start") {
+    expect((await fetch(`${base}/ready`)).status).toBe(200)
+    // no credentials: 401 with a challenge, whether tokens are the embedded key pair's or the identity provider's
+    expect((await fetch(`${base}/products/insurance-car-leasing`)).status).toBe(401)
+  } else if (kind === "example:todo") {
+    expect((await fetch(`${base}/todo-list/todos`)).status).toBe(200)
+  } else if (kind === "example:receiver") {
+    // it takes POSTs only
+    expect((await fetch(base)).status).toBe(405)
+  } else {
+    expect((await fetch(`${base}/`)).status).toBe(200)
+  }
+}
+
+/** Stops what a block left serving, as Ctrl-C in its terminal would, and waits until all of it is gone (30 s at most). */
+const stopped = async (block: ChildProcess) => {
+  const alive = () => {
+    try {
+      process.kill(-block.pid!, 0)
+      return true
+    } catch {
+      return false
+    }
+  }
+  // SIGTERM: a non-interactive bash starts its background jobs ignoring SIGINT; kasko stops alike on both
+  if (alive()) process.kill(-block.pid!, "SIGTERM")
+  for (let waited = 0; alive() && waited < 30_000; waited += 100) await new Promise((done) => setTimeout(done, 100))
+  expect(alive(), "the service stopped").toBe(false)
+}

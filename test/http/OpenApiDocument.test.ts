@@ -1,4 +1,4 @@
-/** The served document is valid OpenAPI 3.0 and carries the boilerplate of spec §9. */
+/** The served document is valid OpenAPI 3.0, carries the boilerplate of spec §9, and says what answers can be. */
 import { Validator } from "@seriousme/openapi-schema-validator"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startTestService, type TestService } from "./support.js"
@@ -112,5 +112,26 @@ describe("the OpenAPI document", () => {
     }
     visit(request, "QuoteRequest")
     expect(unbounded).toEqual([])
+  })
+})
+
+describe("the quote answers in the document", () => {
+  it("say their state and expiry: each form's status one value", () => {
+    const schemas = document.components.schemas
+    const statusOf = (name: string) => schemas[name].properties.status.enum
+    expect([statusOf("Quote"), statusOf("ActivatedQuote"), statusOf("ActivationAnswer")]).toEqual([
+      ["await_activation"],
+      ["activated"],
+      ["activated"]
+    ])
+    for (const name of ["Quote", "ActivatedQuote", "ActivationAnswer"]) {
+      expect(schemas[name].required).toEqual(expect.arrayContaining(["status", "expires_at"]))
+      expect(schemas[name].properties.expires_at.type).toBe("string")
+    }
+    const retrieved =
+      document.paths["/insurance/car/quotes/{quote_id}"].get.responses["200"].content["application/json"]
+    // the examples say the state their schema does
+    expect(retrieved.examples.awaiting_activation.value.status).toBe("await_activation")
+    expect(retrieved.examples.activated.value.status).toBe("activated")
   })
 })

@@ -116,7 +116,7 @@ describe("the OpenAPI document", () => {
 })
 
 describe("the quote answers in the document", () => {
-  it("say their state and expiry: each form's status one value", () => {
+  it("say their state and expiry: each form's status one value, a retrieval's two forms told apart by it", () => {
     const schemas = document.components.schemas
     const statusOf = (name: string) => schemas[name].properties.status.enum
     expect([statusOf("Quote"), statusOf("ActivatedQuote"), statusOf("ActivationAnswer")]).toEqual([
@@ -130,6 +130,16 @@ describe("the quote answers in the document", () => {
     }
     const retrieved =
       document.paths["/insurance/car/quotes/{quote_id}"].get.responses["200"].content["application/json"]
+    expect(retrieved.schema).toEqual({
+      oneOf: [{ $ref: "#/components/schemas/Quote" }, { $ref: "#/components/schemas/ActivatedQuote" }],
+      discriminator: {
+        propertyName: "status",
+        mapping: {
+          await_activation: "#/components/schemas/Quote",
+          activated: "#/components/schemas/ActivatedQuote"
+        }
+      }
+    })
     // the examples say the state their schema does
     expect(retrieved.examples.awaiting_activation.value.status).toBe("await_activation")
     expect(retrieved.examples.activated.value.status).toBe("activated")

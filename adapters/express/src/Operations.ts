@@ -155,6 +155,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
       Quote.Quote.annotate({ identifier: "Quote" }),
       Quote.ActivatedQuote.annotate({ identifier: "ActivatedQuote" })
     ],
+    discriminator: "status",
     responseDescription: "The quote",
     responseExamples: [
       { name: "awaiting_activation", summary: "Awaiting activation (spec §2.9)", value: EXAMPLE_QUOTE },

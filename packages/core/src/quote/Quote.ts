@@ -8,7 +8,7 @@ import { formatKroner, roundHalfUp } from "../pricing/Money.js"
 import { Privacy } from "./Offer.js"
 import { Party } from "./Parties.js"
 import { INSURER, ipidHref, PRIVACY_POLICY_HREF, quotedProductName } from "../product/ProductCatalogue.js"
-import { echoSelection, ProductEcho } from "../product/ProductSelection.js"
+import { echoSelection, QuotedProductEcho } from "../product/ProductSelection.js"
 import { Agent, Vehicle, type QuoteRequest } from "./QuoteRequest.js"
 import type { RatingWorksheet } from "../pricing/RatingWorksheet.js"
 import { vehicleTypeCode, VehicleTypeCode, vehicleUsageCode, VehicleUsageCode } from "../product/VehicleCodes.js"
@@ -54,7 +54,7 @@ const QuotePolicy = Schema.Struct({
 export const QuoteContent = Schema.Struct({
   quote_id: Schema.String,
   price: QuotePrice,
-  product: ProductEcho,
+  product: QuotedProductEcho,
   policies: Schema.Array(QuotePolicy),
   agent: Agent,
   privacy: Privacy

@@ -153,9 +153,9 @@ describe("the README's shell blocks", () => {
     )
     expect(walkthrough, outputs.join("\n----\n")).toMatch(/"product_name":"insurance-car-leasing"/)
     expect(walkthrough).toMatch(/"price":\{"annually":\d+,"monthly":\d+\}/)
-    // then a quote: created, read back (its id and price), activated (an empty object)
+    // then a quote: created, read back (its id and price), activated (its state and expiry)
     expect(walkthrough).toMatch(/\{"quote_id":"[0-9a-f-]{36}","price":\{"amount":\d+,"currency":"DKK"/)
-    expect(walkthrough).toMatch(/\}\{\}$/)
+    expect(walkthrough).toMatch(/\}\{"status":"activated","expires_at":"[^"]+Z"\}$/)
 
     // every service the blocks started answers: the SQLite one, the several-instances one on PostgreSQL with JWKS, the showcase
     expect(served.map((entry) => entry.block)).toEqual([

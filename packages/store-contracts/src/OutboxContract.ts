@@ -67,7 +67,14 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
         occurred_at: new Date(fixture.created_at).toISOString(),
         partner_id: fixture.partner_id,
         quote_id: fixture.quote_id,
-        data: { state: "await_activation", quote: fixture.quote }
+        data: {
+          state: "await_activation",
+          quote: {
+            ...fixture.quote,
+            status: "await_activation",
+            expires_at: new Date(fixture.created_at + 30 * DAY).toISOString()
+          }
+        }
       })
     })
 

@@ -85,11 +85,16 @@ describe("the webhook receiver example", () => {
 
     // signed with another secret: refused, and kasko would retry it
     const forged = { ...delivery, secret: `whsec_${Buffer.alloc(32, 1).toString("base64")}` }
-    expect(await WebhookSender.send(forged, Date.now(), options)).toEqual({ delivered: false, error: "answered 400" })
+    expect(await WebhookSender.send(forged, Date.now(), options)).toEqual({
+      delivered: false,
+      error: "answered 400",
+      status: 400
+    })
     // signed long ago: refused as a replay
     expect(await WebhookSender.send(delivery, Date.now() - 10 * 60_000, options)).toEqual({
       delivered: false,
-      error: "answered 400"
+      error: "answered 400",
+      status: 400
     })
     await runtime.dispose()
   })

@@ -55,6 +55,15 @@ describe("the served AsyncAPI document", () => {
       expect(validate(JSON.parse(event.payload)), JSON.stringify(validate.errors)).toBe(true)
     }
     expect(validate({ ...JSON.parse(events[0]!.payload), type: "quote.deleted" })).toBe(false)
+    // the quote as retrieved says its state and expiry, and the document requires them
+    expect(events.map((event) => JSON.parse(event.payload).data.quote.status)).toEqual([
+      "await_activation",
+      "activated"
+    ])
+    const { status: _status, ...stateless } = JSON.parse(events[0]!.payload).data.quote
+    expect(validate({ ...JSON.parse(events[0]!.payload), data: { state: "await_activation", quote: stateless } })).toBe(
+      false
+    )
   })
 
   it("is public, like /openapi.json, and answers 405 to other methods", async () => {

@@ -102,6 +102,9 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
       garantifondsbidrag: "40.00",
       miljøbidrag: "84.00"
     })
+    // every quote answer says its state and until when it exists (issue 30), after the spec's fields
+    expect(Object.keys(created.body).slice(-2)).toEqual(["status", "expires_at"])
+    expect(created.body.status).toBe("await_activation")
 
     const retrieved = await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)
     expect(retrieved.status).toBe(200)
@@ -110,12 +113,15 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
 
     const activation = await client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`)
     expect(activation.status).toBe(200)
-    expect(activation.body).toEqual({})
+    expect(activation.body).toEqual({ status: "activated", expires_at: created.body.expires_at })
 
     const activated = await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)
     expect(activated.status).toBe(200)
     const { quote_number, created_at, activated_at, polices, ...rest } = activated.body
-    expect(rest).toEqual(created.body)
+    expect(rest).toEqual({ ...created.body, status: "activated" })
+    // valid 30 days from its creation (spec §1)
+    expect(Date.parse(created.body.expires_at) - Date.parse(created_at)).toBe(30 * 24 * 60 * 60 * 1000)
+    expect(created.body.expires_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
     // the spelling of the specification's activated example, same content as `policies`
     expect(polices).toEqual(created.body.policies)
     expect(quote_number).toMatch(/^\d{4} \d{4} \d{4} \d{4}$/)
@@ -136,13 +142,14 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
     expect(created.body.agent.organization).not.toHaveProperty("cvrp_number")
   })
 
-  it("activates idempotently: a second activation answers 200 {} and changes nothing", async () => {
+  it("activates idempotently: a second activation answers 200 with the same body and changes nothing", async () => {
     const created = await createQuote()
-    await client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`)
+    const activation = await client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`)
     const first = await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)
     const again = await client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`)
     expect(again.status).toBe(200)
-    expect(again.body).toEqual({})
+    expect(again.body).toEqual({ status: "activated", expires_at: created.body.expires_at })
+    expect(again.text).toBe(activation.text)
     expect((await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)).text).toBe(first.text)
   })
 

@@ -1,5 +1,6 @@
-/** The served document is valid OpenAPI 3.0 and carries the boilerplate of spec §9. */
+/** The served document is valid OpenAPI 3.0, carries the boilerplate of spec §9, and says what answers can be. */
 import { Validator } from "@seriousme/openapi-schema-validator"
+import { ProductCatalogue, TariffDocuments } from "@kasko/core/actuarial"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startTestService, type TestService } from "./support.js"
 
@@ -112,5 +113,65 @@ describe("the OpenAPI document", () => {
     }
     visit(request, "QuoteRequest")
     expect(unbounded).toEqual([])
+  })
+})
+
+describe("the quote answers in the document", () => {
+  it("say their state and expiry: each form's status one value, a retrieval's two forms told apart by it", () => {
+    const schemas = document.components.schemas
+    const statusOf = (name: string) => schemas[name].properties.status.enum
+    expect([statusOf("Quote"), statusOf("ActivatedQuote"), statusOf("ActivationAnswer")]).toEqual([
+      ["await_activation"],
+      ["activated"],
+      ["activated"]
+    ])
+    for (const name of ["Quote", "ActivatedQuote", "ActivationAnswer"]) {
+      expect(schemas[name].required).toEqual(expect.arrayContaining(["status", "expires_at"]))
+      expect(schemas[name].properties.expires_at.type).toBe("string")
+    }
+    const retrieved =
+      document.paths["/insurance/car/quotes/{quote_id}"].get.responses["200"].content["application/json"]
+    expect(retrieved.schema).toEqual({
+      oneOf: [{ $ref: "#/components/schemas/Quote" }, { $ref: "#/components/schemas/ActivatedQuote" }],
+      discriminator: {
+        propertyName: "status",
+        mapping: {
+          await_activation: "#/components/schemas/Quote",
+          activated: "#/components/schemas/ActivatedQuote"
+        }
+      }
+    })
+    // the examples say the state their schema does
+    expect(retrieved.examples.awaiting_activation.value.status).toBe("await_activation")
+    expect(retrieved.examples.activated.value.status).toBe("activated")
+  })
+
+  it("list the catalogue's values for the answer fields that can take no other: product, feature and coverage names", () => {
+    const schemas = document.components.schemas
+    const quoted = schemas.Quote.properties.product.properties
+    const offered = schemas.PriceOffer.properties.product.properties
+    expect(quoted.product_name.enum).toEqual(
+      ProductCatalogue.PRODUCT_NAMES.flatMap((name) =>
+        (["standard", "extended"] as const).map((variant) => ProductCatalogue.quotedProductName(name, variant))
+      )
+    )
+    expect(offered.product_name.enum).toEqual([...ProductCatalogue.PRODUCT_NAMES])
+    for (const product of [quoted, offered])
+      expect(product.features.items.properties.name.enum).toEqual([...ProductCatalogue.FEATURE_NAMES])
+    // every coverage a shipped tariff adds, and every charge it lists as a coverage
+    const shippedCoverages = new Set(
+      TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS).flatMap((tariff) =>
+        tariff.rules.flatMap(({ event }) =>
+          event.type === "add_coverage"
+            ? [event.params.coverage]
+            : event.type === "list_charge_as_coverage"
+              ? [event.params.charge]
+              : []
+        )
+      )
+    )
+    const coverageNames = (policies: any) => policies.items.properties.coverages.items.properties.name.enum
+    for (const policies of [schemas.Quote.properties.policies, schemas.PriceOffer.properties.policies])
+      expect(new Set(coverageNames(policies))).toEqual(shippedCoverages)
   })
 })

@@ -163,6 +163,10 @@ describe("the document's declarations", () => {
         "Quote",
         "QuoteRequest",
         "DeletedAnswer",
+        "WebhookDeliveryList",
+        "WebhookRecoveryAnswer",
+        "WebhookRecoveryRequest",
+        "WebhookSubscription",
         "WebhookSubscriptionList",
         "WebhookSubscriptionRequest",
         "WebhookSubscriptionWithSecret"

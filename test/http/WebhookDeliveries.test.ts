@@ -76,7 +76,8 @@ describe("webhook deliveries over HTTP", () => {
       attempts: 1,
       last_error: "answered 503",
       last_attempt_at: expect.stringMatching(/Z$/),
-      next_attempt_at: expect.stringMatching(/Z$/)
+      next_attempt_at: expect.stringMatching(/Z$/),
+      attempt_log: [{ at: failing!["last_attempt_at"], status_code: 503, error: "answered 503" }]
     })
     expect(await deliveriesOf(bob())).toEqual([])
 
@@ -93,7 +94,15 @@ describe("webhook deliveries over HTTP", () => {
       () => deliveriesOf(alice()),
       (deliveries) => deliveries[0]?.["state"] === "delivered"
     )
-    expect(delivered).toMatchObject({ delivery_id: failing!["delivery_id"], state: "delivered", attempts: 2 })
+    expect(delivered).toMatchObject({
+      delivery_id: failing!["delivery_id"],
+      state: "delivered",
+      attempts: 2,
+      attempt_log: [
+        { at: failing!["last_attempt_at"], status_code: 503, error: "answered 503" },
+        { at: delivered!["last_attempt_at"], status_code: 204 }
+      ]
+    })
     expect(delivered).not.toHaveProperty("next_attempt_at")
   })
 

@@ -118,6 +118,35 @@ class Components {
   }
 }
 
+/**
+ * OpenAPI 3.0's discriminator of a `oneOf` of components: each alternative's one value of `propertyName`, read
+ * from the generated components, so the mapping cannot disagree with the schemas.
+ */
+const discriminatorOf = (
+  propertyName: string,
+  references: ReadonlyArray<JsonObject>,
+  schemas: Readonly<Record<string, unknown>>
+): JsonObject => {
+  const mapping: Record<string, string> = {}
+  for (const reference of references) {
+    const name = String(reference["$ref"]).slice(COMPONENT_PREFIX.length)
+    const component = schemas[name]
+    const property =
+      isObject(component) && isObject(component["properties"]) ? component["properties"][propertyName] : undefined
+    const values = isObject(property) ? property["enum"] : undefined
+    const required = isObject(component) && Array.isArray(component["required"]) ? component["required"] : []
+    if (
+      !Array.isArray(values) ||
+      values.length !== 1 ||
+      typeof values[0] !== "string" ||
+      !required.includes(propertyName)
+    )
+      throw new Error(`${name} must require ${propertyName} with one string value to be told apart by it`)
+    mapping[values[0]] = String(reference["$ref"])
+  }
+  return { propertyName, mapping }
+}
+
 const identifierOf = (schema: Schema.Top): string => {
   const identifier = SchemaAST.resolveIdentifier(schema.ast)
   if (identifier === undefined) throw new Error("every documented schema needs an identifier annotation")
@@ -256,7 +285,17 @@ const operationObject = (
         headers: headersOf(200, rateLimited),
         content: {
           "application/json": {
-            schema: responseSchemas.length === 1 ? responseSchemas[0] : { oneOf: responseSchemas },
+            schema:
+              responseSchemas.length === 1
+                ? responseSchemas[0]
+                : {
+                    oneOf: responseSchemas,
+                    ...(operation.discriminator === undefined
+                      ? {}
+                      : {
+                          discriminator: discriminatorOf(operation.discriminator, responseSchemas, components.schemas)
+                        })
+                  },
             ...(operation.responseExamples.length === 1 && onlyExample !== undefined
               ? { example: onlyExample.value }
               : {

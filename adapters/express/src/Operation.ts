@@ -78,6 +78,8 @@ export interface OperationOf<R> {
   readonly servedAtRoot?: true
   /** The 200 body, as one schema or the alternatives of a `oneOf`. */
   readonly responses: ReadonlyArray<Schema.Top>
+  /** The property whose one value tells the alternatives of `responses` apart (the `oneOf`'s discriminator). */
+  readonly discriminator?: string
   readonly responseDescription: string
   /** What the 200 answers look like, one per response schema. */
   readonly responseExamples: ReadonlyArray<AnswerExample>

@@ -16,7 +16,7 @@ import {
 import { QuoteLifecycle } from "@kasko/core/storage"
 import { Offer, ProductCatalogue, Quote, QuoteRequest } from "@kasko/core/transport"
 import { Effect, Schema } from "effect"
-import { encodedAs, encodedOnce, OPEN_API_SCHEMA, type OperationOf, type PathParameter } from "./Operation.js"
+import { encodedAs, encodedOnce, type OperationOf, type PathParameter } from "./Operation.js"
 import { WEBHOOK_OPERATIONS, type WebhookServices } from "./WebhookOperations.js"
 
 /** The services a request's program uses; the composition root provides them once. */
@@ -38,15 +38,11 @@ export type { AnswerExample, OperationRequest, PathParameter } from "./Operation
 /** An operation of the partner API, on the services the composition root provides. */
 export type Operation = OperationOf<Services>
 
-// Effect documents a Struct of no fields as "anything but null"; the answer is exactly {}, so its entry is written here
-export const ActivationAnswer = Schema.Struct({}).annotate({
+/** What activation answers: spec §4's empty object, with the quote's state and expiry added (issue 30). */
+export const ActivationAnswer = Quote.QuoteActivation.annotate({
   identifier: "ActivationAnswer",
-  [OPEN_API_SCHEMA]: {
-    type: "object",
-    description: "An empty JSON object",
-    properties: {},
-    additionalProperties: false
-  }
+  description:
+    "The quote's state and expiry; the specification's answer is an empty JSON object, these two fields added"
 })
 
 export const HealthAnswer = Schema.Struct({ status: Schema.Literals(["ok", "ready"]) }).annotate({
@@ -76,6 +72,7 @@ const encodeProduct = wireForm(ProductCatalogue.ProductDefinition)
 const encodeOffer = wireForm(Offer.PriceOffer)
 const encodeQuote = wireForm(Quote.Quote)
 const encodeActivatedQuote = wireForm(Quote.ActivatedQuote)
+const encodeActivation = wireForm(Quote.QuoteActivation)
 
 export const OPERATIONS: ReadonlyArray<Operation> = [
   {
@@ -158,6 +155,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
       Quote.Quote.annotate({ identifier: "Quote" }),
       Quote.ActivatedQuote.annotate({ identifier: "ActivatedQuote" })
     ],
+    discriminator: "status",
     responseDescription: "The quote",
     responseExamples: [
       { name: "awaiting_activation", summary: "Awaiting activation (spec §2.9)", value: EXAMPLE_QUOTE },
@@ -180,17 +178,18 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     tag: "quotes",
     summary: "Activate a quote",
     description:
-      "Activates a quote younger than 30 days. Activating an activated quote changes nothing and answers 200 too.",
+      "Activates a quote younger than 30 days. Activating an activated quote changes nothing and answers 200 too, with the same body.",
     scope: "quotes:activate",
     pathParameters: [quoteIdParameter],
     responses: [ActivationAnswer],
-    responseDescription: "An empty JSON object",
-    responseExamples: [{ name: "activated", summary: "Activated", value: {} }],
+    responseDescription: "The quote's state, activated, and when it expires",
+    responseExamples: [{ name: "activated", summary: "Activated", value: Examples.activationAnswer() }],
     errorStatuses: [404, 503],
     noStore: true,
     // activation is idempotent by nature: the header is accepted, a repeat changes nothing
     idempotent: true,
-    handle: ({ params, partnerId }) => Effect.as(QuotingService.activateQuote(partnerId, params["quote_id"] ?? ""), {})
+    handle: ({ params, partnerId }) =>
+      Effect.map(QuotingService.activateQuote(partnerId, params["quote_id"] ?? ""), encodeActivation)
   },
   {
     operationId: "getHealth",

@@ -87,7 +87,16 @@ export const WebhookDelivery = Schema.Struct({
       description: "Why the last attempt failed: the answer's status, or the connection's error"
     })
   ),
-  next_attempt_at: Schema.optionalKey(IsoDateTime)
+  next_attempt_at: Schema.optionalKey(IsoDateTime),
+  attempt_log: Schema.Array(
+    Schema.Struct({
+      at: IsoDateTime,
+      status_code: Schema.optionalKey(Schema.Number.annotate({ description: "The endpoint's answer's status" })),
+      error: Schema.optionalKey(
+        Schema.String.annotate({ description: "Why it failed: the status, the connection's error or the timeout" })
+      )
+    }).annotate({ identifier: "WebhookAttempt" })
+  ).annotate({ description: "Every attempt made, oldest first" })
 }).annotate({ identifier: "WebhookDelivery" })
 
 export const WebhookDeliveryList = Schema.Struct({ deliveries: Schema.Array(WebhookDelivery) }).annotate({
@@ -119,7 +128,12 @@ const listedDelivery = (delivery: EventOutbox.DeliveryRecord) => ({
   ...(delivery.last_error === undefined ? {} : { last_error: delivery.last_error }),
   ...(delivery.next_attempt_at === undefined
     ? {}
-    : { next_attempt_at: new Date(delivery.next_attempt_at).toISOString() })
+    : { next_attempt_at: new Date(delivery.next_attempt_at).toISOString() }),
+  attempt_log: delivery.attempt_log.map((attempt) => ({
+    at: new Date(attempt.at).toISOString(),
+    ...(attempt.status === undefined ? {} : { status_code: attempt.status }),
+    ...(attempt.error === undefined ? {} : { error: attempt.error })
+  }))
 })
 
 const listed = (subscription: WebhookAdministration.ListedSubscription) => ({
@@ -166,7 +180,11 @@ const EXAMPLE_DELIVERY = {
   created_at: "2026-03-02T09:00:00.000Z",
   last_attempt_at: "2026-03-02T09:00:05.000Z",
   last_error: "answered 503",
-  next_attempt_at: "2026-03-02T09:01:05.000Z"
+  next_attempt_at: "2026-03-02T09:01:05.000Z",
+  attempt_log: [
+    { at: "2026-03-02T09:00:00.000Z", error: "connect ECONNREFUSED 203.0.113.7:443" },
+    { at: "2026-03-02T09:00:05.000Z", status_code: 503, error: "answered 503" }
+  ]
 }
 
 const deliveryIdParameter: PathParameter = {

@@ -26,6 +26,7 @@ interface Delivery {
   last_error: string | undefined
   lease_owner: string | undefined
   lease_until: number | undefined
+  readonly attempt_log: Array<EventOutbox.AttemptRecord>
 }
 
 export const makeEventOutbox = () => {
@@ -57,7 +58,8 @@ export const makeEventOutbox = () => {
         next_attempt_at: now,
         last_error: undefined,
         lease_owner: undefined,
-        lease_until: undefined
+        lease_until: undefined,
+        attempt_log: []
       })
       made++
     }
@@ -107,13 +109,19 @@ export const makeEventOutbox = () => {
     created_at: delivery.created_at,
     last_attempt_at: delivery.last_attempt_at,
     last_error: delivery.last_error,
-    next_attempt_at: delivery.state === "pending" ? delivery.next_attempt_at : undefined
+    next_attempt_at: delivery.state === "pending" ? delivery.next_attempt_at : undefined,
+    attempt_log: [...delivery.attempt_log]
   })
 
   const record = (deliveryId: string, owner: string, outcome: EventOutbox.AttemptOutcome): boolean => {
     const delivery = deliveries.get(deliveryId)
     if (delivery === undefined || delivery.lease_owner !== owner || delivery.state !== "pending") return false
     delivery.attempts += 1
+    delivery.attempt_log.push({
+      at: outcome.at,
+      status: outcome.status,
+      error: outcome.delivered ? undefined : outcome.error
+    })
     delivery.first_attempt_at ??= outcome.at
     delivery.last_attempt_at = outcome.at
     delivery.lease_owner = undefined

@@ -127,7 +127,9 @@ const fanOut = async (statement: Statement, now: number) => {
 const RECORD = `
   UPDATE webhook_deliveries
   SET state = $3, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, $4),
-      last_attempt_at = $4, last_error = $5, next_attempt_at = $6, lease_owner = NULL, lease_until = NULL
+      last_attempt_at = $4, last_error = $5, next_attempt_at = $6, lease_owner = NULL, lease_until = NULL,
+      attempt_log = COALESCE(attempt_log, '[]'::jsonb)
+        || jsonb_build_array(jsonb_build_object('at', $4::bigint, 'status', $7::int, 'error', $5::text))
   WHERE delivery_id = $1 AND lease_owner = $2 AND state = 'pending'`
 
 // each subscription of a round ($1: its deliveries' ids, $2: whether each was delivered, $3: each attempt's time):
@@ -155,7 +157,8 @@ const recordValues = (deliveryId: string, owner: string, outcome: EventOutbox.At
   outcome.delivered ? "delivered" : outcome.retryAt === undefined ? "dead_lettered" : "pending",
   outcome.at,
   outcome.delivered ? null : outcome.error,
-  outcome.delivered ? null : (outcome.retryAt ?? null)
+  outcome.delivered ? null : (outcome.retryAt ?? null),
+  outcome.status ?? null
 ]
 
 export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Service"] => ({
@@ -219,7 +222,7 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Service
     attempt("list webhook deliveries", () =>
       pool.query<Row>(
         `SELECT d.delivery_id, d.event_id, e.type AS event_type, d.quote_id, d.subscription_id, s.url, d.state,
-                d.attempts, d.created_at, d.last_attempt_at, d.last_error, d.next_attempt_at
+                d.attempts, d.created_at, d.last_attempt_at, d.last_error, d.next_attempt_at, d.attempt_log
          FROM webhook_deliveries d
          JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
          JOIN quote_events e ON e.event_id = d.event_id

@@ -183,6 +183,13 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ALTER TABLE webhook_subscriptions ADD COLUMN disabled_at bigint;
       ALTER TABLE webhook_subscriptions ADD COLUMN disabled_reason text;
     `
+  },
+  {
+    version: 10,
+    name: "each webhook delivery's attempts: when, the answer's status, why it failed",
+    sql: `
+      ALTER TABLE webhook_deliveries ADD COLUMN attempt_log jsonb;
+    `
   }
 ]
 

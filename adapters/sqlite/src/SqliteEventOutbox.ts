@@ -128,9 +128,11 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
   const record = database.prepare<[string, string]>(`
     UPDATE webhook_deliveries AS d
     SET state = o.state, attempts = d.attempts + 1, first_attempt_at = COALESCE(d.first_attempt_at, o.at),
-        last_attempt_at = o.at, last_error = o.error, next_attempt_at = o.next, lease_owner = NULL, lease_until = NULL
+        last_attempt_at = o.at, last_error = o.error, next_attempt_at = o.next, lease_owner = NULL, lease_until = NULL,
+        attempt_log = json_insert(COALESCE(d.attempt_log, '[]'), '$[#]',
+                                  json_object('at', o.at, 'status', o.status, 'error', o.error))
     FROM (SELECT value ->> 'delivery_id' AS delivery_id, value ->> 'state' AS state, value ->> 'at' AS at,
-                 value ->> 'error' AS error, value ->> 'next' AS next
+                 value ->> 'error' AS error, value ->> 'next' AS next, value ->> 'status' AS status
           FROM json_each(?)) AS o
     WHERE d.delivery_id = o.delivery_id AND d.lease_owner = ? AND d.state = 'pending'`)
   // each subscription of a round: cleared by a delivery, set by the first failure after one
@@ -157,7 +159,7 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
   })
   const selectOfPartner = database.prepare<[string, number, number], Row>(`
     SELECT d.delivery_id, d.event_id, e.type AS event_type, d.quote_id, d.subscription_id, s.url, d.state, d.attempts,
-           d.created_at, d.last_attempt_at, d.last_error, d.next_attempt_at
+           d.created_at, d.last_attempt_at, d.last_error, d.next_attempt_at, d.attempt_log
     FROM webhook_deliveries d
     JOIN webhook_subscriptions s ON s.subscription_id = d.subscription_id
     JOIN quote_events e ON e.event_id = d.event_id
@@ -190,7 +192,8 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
         at: outcome.at,
         state: outcome.delivered ? "delivered" : outcome.retryAt === undefined ? "dead_lettered" : "pending",
         error: outcome.delivered ? null : outcome.error,
-        next: outcome.delivered ? null : (outcome.retryAt ?? null)
+        next: outcome.delivered ? null : (outcome.retryAt ?? null),
+        status: outcome.status ?? null
       }))
     )
     recordFailing.run(outcomes)

@@ -173,6 +173,13 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       ALTER TABLE webhook_subscriptions ADD COLUMN disabled_at INTEGER;
       ALTER TABLE webhook_subscriptions ADD COLUMN disabled_reason TEXT;
     `
+  },
+  {
+    version: 10,
+    name: "each webhook delivery's attempts: when, the answer's status, why it failed",
+    sql: `
+      ALTER TABLE webhook_deliveries ADD COLUMN attempt_log TEXT;
+    `
   }
 ]
 

@@ -108,7 +108,8 @@ const attemptOf = (
             random(),
             // the endpoint's Retry-After counts from its answer
             DeliverySchedule.retryAfterMillisOf(sent.retryAfter, answeredAt) + (answeredAt - at)
-          )
+          ),
+          ...(sent.status === undefined ? {} : { status: sent.status })
         }
     return {
       delivery,

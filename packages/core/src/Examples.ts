@@ -8,8 +8,8 @@ import { groupsOfFour, luhnCheckDigit } from "./quote/QuoteIdentifiers.js"
 import { decodeOfferRequest, offerOf, type PriceOffer } from "./quote/Offer.js"
 import { priceWith, pricingRequestOf } from "./pricing/Pricing.js"
 import type { ProductName } from "./product/ProductCatalogue.js"
-import { quoteOf, type ActivatedQuote, type Quote } from "./quote/Quote.js"
-import { retrievedForm } from "./quote/QuoteLifecycle.js"
+import { quoteOf, type ActivatedQuote, type Quote, type QuoteActivation } from "./quote/Quote.js"
+import { activationOf, awaitingQuote, retrievedForm } from "./quote/QuoteLifecycle.js"
 import { worksheetOf } from "./pricing/RatingWorksheet.js"
 import { decodeQuoteRequest } from "./quote/QuoteRequest.js"
 import type { StoredQuote } from "./ports/QuoteStore.js"
@@ -138,7 +138,10 @@ const exampleStoredQuote = (): StoredQuote => {
 }
 
 /** What `quoteRequest()` is answered with (spec §2.9), as created and retrieved while awaiting activation. */
-export const quoteAnswer = (): Quote => exampleStoredQuote().quote
+export const quoteAnswer = (): Quote => awaitingQuote(exampleStoredQuote())
+
+/** What activating that quote answers (spec §4's empty object, plus the quote's state and expiry). */
+export const activationAnswer = (): QuoteActivation => activationOf(exampleStoredQuote())
 
 /** The same quote retrieved after its activation (spec §2.10). */
 export const activatedQuoteAnswer = (): ActivatedQuote => {

@@ -22,7 +22,10 @@ export interface Kasko {
     partnerId: string,
     quoteId: string
   ) => Promise<Effect.Success<ReturnType<typeof QuotingService.getQuote>>>
-  readonly activateQuote: (partnerId: string, quoteId: string) => Promise<void>
+  readonly activateQuote: (
+    partnerId: string,
+    quoteId: string
+  ) => Promise<Effect.Success<ReturnType<typeof QuotingService.activateQuote>>>
   /**
    * Releases the storage and everything else the layers acquired. Calls still running are interrupted
    * first and reject with StorageUnavailable (not retryable): a write already committing may have landed.

@@ -29,8 +29,15 @@ import { tariffInForce } from "./pricing/Tariff.js"
 import { TariffBook } from "./ports/TariffBook.js"
 import { productDefinition, type ProductDefinition } from "./product/ProductCatalogue.js"
 import type { ProductSelection } from "./product/ProductSelection.js"
-import { quoteOf, type Quote } from "./quote/Quote.js"
-import { isExpired, purgeCutoffs, retrievedForm, type RetrievedQuote } from "./quote/QuoteLifecycle.js"
+import { quoteOf, type Quote, type QuoteActivation } from "./quote/Quote.js"
+import {
+  activationOf,
+  createdQuote,
+  isExpired,
+  purgeCutoffs,
+  retrievedForm,
+  type RetrievedQuote
+} from "./quote/QuoteLifecycle.js"
 import { decodeQuoteRequest } from "./quote/QuoteRequest.js"
 import { QuoteStore, type StoredQuote } from "./ports/QuoteStore.js"
 
@@ -131,7 +138,7 @@ interface IdempotentRequest {
 /**
  * Creates a quote for the partner from a quote request (spec §2.8 → §2.9),
  * valid for 30 days. With an idempotency key, a retry of the same request
- * within 24 hours answers the quote the first one created, and creates none;
+ * within 24 hours answers what the first one did (its status too), and creates none;
  * the same key with another request fails with IdempotencyKeyReused.
  */
 export const createQuote = (
@@ -165,16 +172,17 @@ export const createQuote = (
     const store = yield* QuoteStore
     if (idempotency === undefined) {
       yield* store.insert(stored)
-      return quote
+      return createdQuote(stored)
     }
     const earlier = yield* store.insertIdempotent(stored, {
       ...idempotency,
       unused_before: now - IDEMPOTENCY_KEY_VALIDITY_MILLIS
     })
-    if (Option.isNone(earlier)) return quote
+    if (Option.isNone(earlier)) return createdQuote(stored)
     if (earlier.value.fingerprint !== idempotency.fingerprint)
       return yield* new IdempotencyKeyReused({ idempotency_key: idempotency.key })
-    return earlier.value.quote.quote
+    // a retry is answered what the first request was, activated since or not: the answer of a creation
+    return createdQuote(earlier.value.quote)
   })
 
 /** The partner's live quote, or QuoteNotFound: unknown, malformed id, another partner's, or 30 days old. */
@@ -199,18 +207,22 @@ export const getQuote = (
     Effect.map(findLiveQuote(partnerId, quoteId, clock.currentTimeMillisUnsafe()), retrievedForm)
   )
 
-/** Activates a quote; activating an activated quote changes nothing. Never re-prices. */
+/**
+ * Activates a quote; activating an activated quote changes nothing. Never re-prices. Answers the quote's
+ * state and expiry, the same every time.
+ */
 export const activateQuote = (
   partnerId: string,
   quoteId: string
-): Effect.Effect<void, QuoteNotFound | StorageUnavailable, QuoteStore> =>
+): Effect.Effect<QuoteActivation, QuoteNotFound | StorageUnavailable, QuoteStore> =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const live = yield* findLiveQuote(partnerId, quoteId, now)
-    if (live.activated_at !== null) return
+    if (live.activated_at !== null) return activationOf(live)
     const store = yield* QuoteStore
     const activated = yield* store.markActivated(partnerId, quoteId, now)
     if (Option.isNone(activated)) return yield* new QuoteNotFound({ quote_id: quoteId })
+    return activationOf(activated.value)
   })
 
 /** The rating worksheet a stored quote was priced with. */

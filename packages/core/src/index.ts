@@ -43,7 +43,7 @@ export * as QuoteEvents from "./events/QuoteEvents.js"
 
 // What requests and answers look like (their schemas are in `@kasko/core/transport`).
 export type { OfferRequest, OfferRequestInput, PriceOffer } from "./quote/Offer.js"
-export type { ActivatedQuote, Quote, QuotePrice } from "./quote/Quote.js"
+export type { ActivatedQuote, Quote, QuoteActivation, QuoteContent, QuotePrice } from "./quote/Quote.js"
 export type { QuoteRequest, QuoteRequestInput } from "./quote/QuoteRequest.js"
 export type { ProductDefinition, ProductName } from "./product/ProductCatalogue.js"
 export type { Partner, PartnerStatus, SubscriptionKeyRecord } from "./partner/Partner.js"

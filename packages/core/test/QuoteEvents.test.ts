@@ -9,7 +9,8 @@ import type { StoredQuote } from "../src/ports/QuoteStore.js"
 import { jsonTextOf, keepJsonText, retrievedForm } from "../src/quote/QuoteLifecycle.js"
 
 const storedQuote = (): StoredQuote => {
-  const quote = quoteAnswer()
+  // a store keeps the content; its state is the stored facts'
+  const { status: _status, expires_at: _expiresAt, ...quote } = quoteAnswer()
   return {
     quote_id: quote.quote_id,
     partner_id: "partner-a",
@@ -36,6 +37,10 @@ describe("a quote event's payload", () => {
   it("is the JSON of the event with the quote as retrieved, awaiting activation", () => {
     const stored = storedQuote()
     expect(quoteCreated(stored).payload).toBe(bodyOf(stored, "quote.created", "2026-03-02T09:00:00.000Z"))
+    expect(JSON.parse(quoteCreated(stored).payload).data.quote).toMatchObject({
+      status: "await_activation",
+      expires_at: "2026-04-01T09:00:00.000Z"
+    })
     // the quote's text is kept for the row and the answer that follow
     expect(jsonTextOf(stored.quote)).toBe(JSON.stringify(stored.quote))
   })
@@ -45,12 +50,18 @@ describe("a quote event's payload", () => {
     const text = JSON.stringify(stored.quote)
     keepJsonText(stored.quote, text)
     const payload = quoteCreated(stored).payload
-    expect(payload).toContain(`"quote":${text}}}`)
+    expect(payload).toContain(
+      `"quote":${text.slice(0, -1)},"status":"await_activation","expires_at":"2026-04-01T09:00:00.000Z"}}}`
+    )
     expect(JSON.parse(payload)).toEqual(JSON.parse(bodyOf(stored, "quote.created", "2026-03-02T09:00:00.000Z")))
   })
 
   it("is the §2.10 form once activated", () => {
     const stored = { ...storedQuote(), activated_at: Date.parse("2026-03-02T10:00:00Z") }
     expect(quoteActivated(stored).payload).toBe(bodyOf(stored, "quote.activated", "2026-03-02T10:00:00.000Z"))
+    expect(JSON.parse(quoteActivated(stored).payload).data.quote).toMatchObject({
+      status: "activated",
+      expires_at: "2026-04-01T09:00:00.000Z"
+    })
   })
 })

@@ -9,6 +9,7 @@ import { QuoteLifecycle } from "@kasko/core/storage"
 type ClaimedDelivery = EventOutbox.ClaimedDelivery
 type DeliveryRecord = EventOutbox.DeliveryRecord
 type DeliveryState = EventOutbox.DeliveryState
+type AttemptRecord = EventOutbox.AttemptRecord
 type OutboxBacklog = EventOutbox.OutboxBacklog
 type QuoteEvent = QuoteEvents.QuoteEvent
 type StoredQuote = QuoteStore.StoredQuote
@@ -164,8 +165,21 @@ export const deliveryRecordOfRow = (row: Row): DeliveryRecord => ({
   created_at: Number(row["created_at"]),
   last_attempt_at: optionalNumber(row["last_attempt_at"]),
   last_error: optionalString(row["last_error"]),
-  next_attempt_at: row["state"] === "pending" ? optionalNumber(row["next_attempt_at"]) : undefined
+  next_attempt_at: row["state"] === "pending" ? optionalNumber(row["next_attempt_at"]) : undefined,
+  attempt_log: attemptLogOf(row["attempt_log"])
 })
+
+/** A delivery's attempt log from its column: JSON text (SQLite), parsed JSON (PostgreSQL's jsonb), or none yet. */
+const attemptLogOf = (column: unknown): ReadonlyArray<AttemptRecord> => {
+  const entries = (typeof column === "string" ? JSON.parse(column) : (column ?? [])) as ReadonlyArray<
+    Record<string, unknown>
+  >
+  return entries.map((entry) => ({
+    at: Number(entry["at"]),
+    status: optionalNumber(entry["status"]),
+    error: optionalString(entry["error"])
+  }))
+}
 
 /** The outbox's backlog from its counts: pending deliveries, and the oldest pending and not-fanned-out event times. */
 export const backlogOf = (pending: unknown, oldestPending: unknown, oldestNew: unknown): OutboxBacklog => {

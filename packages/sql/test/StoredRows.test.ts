@@ -9,7 +9,9 @@ import { QuoteLifecycle } from "@kasko/core/storage"
 import { describe, expect, it } from "vitest"
 import { quoteOfRow, quoteRowOf } from "../src/StoredRows.js"
 
-const quote = Examples.quoteAnswer()
+// a store keeps the content; the answers add its state
+const { status: _status, expires_at: _expiresAt, ...quote } = Examples.quoteAnswer()
+const STATE = { status: "await_activation", expires_at: "2026-04-01T09:00:00.000Z" }
 // the worksheet is stored beside the quote and read only when asked for: any will do here
 const stored = {
   quote_id: quote.quote_id,
@@ -40,12 +42,15 @@ describe("a quote's row", () => {
     try {
       const retrieved = QuoteLifecycle.retrievedForm(quoteOfRow(row))
       expect(retrieved.state).toBe("await_activation")
-      expect(QuoteLifecycle.quoteTextOf(retrieved)).toBe(row.quote_json)
+      // the row's text with the state added: nothing parsed, nothing encoded again
+      expect(QuoteLifecycle.quoteTextOf(retrieved)).toBe(
+        `${row.quote_json.slice(0, -1)},"status":"await_activation","expires_at":"2026-04-01T09:00:00.000Z"}`
+      )
       // the text is the quote's, not the retrieved form's
       expect(QuoteLifecycle.jsonTextOf(retrieved)).toBeUndefined()
       expect(parsed).toBe(0)
       // read when asked for, and the same quote as the text
-      expect(retrieved.quote).toEqual(stored.quote)
+      expect(retrieved.quote).toEqual({ ...stored.quote, ...STATE })
       expect(JSON.stringify(retrieved.quote)).toBe(QuoteLifecycle.quoteTextOf(retrieved))
     } finally {
       JSON.parse = parse

@@ -67,7 +67,14 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
         occurred_at: new Date(fixture.created_at).toISOString(),
         partner_id: fixture.partner_id,
         quote_id: fixture.quote_id,
-        data: { state: "await_activation", quote: fixture.quote }
+        data: {
+          state: "await_activation",
+          quote: {
+            ...fixture.quote,
+            status: "await_activation",
+            expires_at: new Date(fixture.created_at + 30 * DAY).toISOString()
+          }
+        }
       })
     })
 
@@ -598,11 +605,11 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       expect(result.listed.map((delivery) => delivery.subscription_id)).toEqual(["whk_late"])
     })
 
-    it("tells since when a subscription's endpoint fails: set by the first failure, kept, cleared by a delivery", async () => {
+    it("tells since when a subscription's endpoint fails (set by a failure, cleared by a delivery), and logs each attempt", async () => {
       const fixture = fixtures[0]!
       const partnerId = fixture.partner_id
       const start = fixture.created_at + 1_000
-      const seen = await withTools(({ store, outbox, subscriptions }) =>
+      const { seen, log } = await withTools(({ store, outbox, subscriptions }) =>
         Effect.gen(function* () {
           yield* subscriptions.insert(subscription(partnerId, "flaky"), NO_LIMIT)
           const seen: Array<number | undefined> = []
@@ -613,20 +620,35 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
               yield* outbox.recordAttempts("a", [{ deliveryId: claimed!.delivery_id, outcome }])
             })
           yield* store.insert(variantOf(fixture, 600, { created_at: fixture.created_at }))
-          yield* claimAndRecord(start, { delivered: false, at: start, error: "answered 500", retryAt: start + 10 })
+          yield* claimAndRecord(start, {
+            delivered: false,
+            at: start,
+            error: "answered 500",
+            retryAt: start + 10,
+            status: 500
+          })
           yield* claimAndRecord(start + 10, {
             delivered: false,
             at: start + 10,
-            error: "answered 500",
+            error: "connect ECONNREFUSED",
             retryAt: start + 20
           })
           yield* claimAndRecord(start + 20, { delivered: true, at: start + 20, status: 204 })
           yield* store.insert(variantOf(fixture, 601, { created_at: fixture.created_at + 1 }))
           yield* claimAndRecord(start + 30, { delivered: true, at: start + 30, status: 204 })
-          return seen
+          const listed = yield* outbox.deliveriesOf(partnerId, { limit: 10, deadLetteredOnly: false })
+          return {
+            seen,
+            log: listed.find((delivery) => delivery.quote_id === variantOf(fixture, 600).quote_id)!.attempt_log
+          }
         })
       )
       expect(seen).toEqual([undefined, start, start, undefined])
+      expect(log).toEqual([
+        { at: start, status: 500, error: "answered 500" },
+        { at: start + 10, status: undefined, error: "connect ECONNREFUSED" },
+        { at: start + 20, status: 204, error: undefined }
+      ])
     })
 
     it("disables a subscription: its pending deliveries dead-lettered, no new event sent to it until it is enabled", async () => {

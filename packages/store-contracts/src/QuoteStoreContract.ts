@@ -12,7 +12,8 @@ import { makeFixtures, variantOf } from "./StoredQuoteFixtures.js"
 type StoredQuote = QuoteStore.StoredQuote
 type StoreLayer = Layer.Layer<QuoteStore.QuoteStore, unknown>
 
-const DAY = 24 * 60 * 60 * 1000
+const HOUR = 60 * 60 * 1000
+const DAY = 24 * HOUR
 
 export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): void => {
   describe(`QuoteStore contract: ${name}`, () => {
@@ -57,6 +58,8 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
         state: "activated",
         quote: {
           ...fixture.quote,
+          status: "activated",
+          expires_at: "2026-04-01T09:00:00.000Z",
           polices: fixture.quote.policies,
           quote_number: fixture.quote_number,
           created_at: "2026-03-02T09:00:00.000Z",
@@ -298,6 +301,44 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
           after: ["QuoteNotFound", "QuoteNotFound"],
           activation: "QuoteNotFound"
         })
+      })
+
+      it("answers every quote with its status and expiry, in the text it is answered as too", async () => {
+        // what a transport writes: the JSON text the store kept, else the value encoded
+        const createdText = (quote: object) => QuoteLifecycle.jsonTextOf(quote) ?? JSON.stringify(quote)
+        const retrievedText = (retrieved: QuoteLifecycle.RetrievedQuote) =>
+          QuoteLifecycle.quoteTextOf(retrieved) ?? JSON.stringify(retrieved.quote)
+        const key = { key: "retry-state", fingerprint: "body" }
+        const outcome = await run(
+          Effect.gen(function* () {
+            const created = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest(), key)
+            const createdAs = createdText(created)
+            // within the 24 hours the key answers its first quote
+            yield* TestClock.adjust(HOUR)
+            const awaiting = yield* QuotingService.getQuote("partner-a", created.quote_id)
+            const awaitingAs = retrievedText(awaiting)
+            const activation = yield* QuotingService.activateQuote("partner-a", created.quote_id)
+            yield* TestClock.adjust(HOUR)
+            const again = yield* QuotingService.activateQuote("partner-a", created.quote_id)
+            const activated = yield* QuotingService.getQuote("partner-a", created.quote_id)
+            const activatedAs = retrievedText(activated)
+            // a retry is answered what the first request was, though the quote has been activated since
+            const retried = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest(), key)
+            return { created, createdAs, awaiting, awaitingAs, activation, again, activated, activatedAs, retried }
+          })
+        )
+        const expires_at = "2026-04-01T09:00:00.000Z"
+        const awaitingState = { status: "await_activation", expires_at }
+        expect(outcome.created).toMatchObject(awaitingState)
+        expect(JSON.parse(outcome.createdAs)).toEqual(outcome.created)
+        expect(outcome.awaiting).toMatchObject({ state: "await_activation", quote: awaitingState })
+        expect(JSON.parse(outcome.awaitingAs)).toEqual(outcome.awaiting.quote)
+        expect(outcome.activation).toEqual({ status: "activated", expires_at })
+        expect(outcome.again).toEqual({ status: "activated", expires_at })
+        expect(outcome.activated).toMatchObject({ state: "activated", quote: { status: "activated", expires_at } })
+        expect(JSON.parse(outcome.activatedAs)).toEqual(outcome.activated.quote)
+        expect(outcome.retried).toEqual(outcome.created)
+        expect(createdText(outcome.retried)).toBe(outcome.createdAs)
       })
 
       it("purges expired quotes, keeping activated ones for their retention", async () => {

@@ -131,7 +131,16 @@ export type AttemptOutcome =
       readonly error: string
       /** When to try again; undefined to dead-letter it. */
       readonly retryAt: number | undefined
+      /** The endpoint's answer's status, when it answered. */
+      readonly status?: number
     }
+
+/** One attempt at a delivery, as its log keeps it: when, the answer's status if any, why it failed if it did. */
+export interface AttemptRecord {
+  readonly at: number
+  readonly status: number | undefined
+  readonly error: string | undefined
+}
 
 /** A delivery as the partner's and the operator's listings show it. */
 export interface DeliveryRecord {
@@ -147,4 +156,6 @@ export interface DeliveryRecord {
   readonly last_attempt_at: number | undefined
   readonly last_error: string | undefined
   readonly next_attempt_at: number | undefined
+  /** Every attempt made, oldest first. */
+  readonly attempt_log: ReadonlyArray<AttemptRecord>
 }

@@ -4,10 +4,10 @@
  */
 import { Context, type Effect, type Option, Schema } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
-import { Quote } from "../quote/Quote.js"
+import { QuoteContent } from "../quote/Quote.js"
 import { RatingWorksheet } from "../pricing/RatingWorksheet.js"
 
-/** A quote as stored: the §2.9 document answered at creation, its worksheet, and its lifecycle facts. */
+/** A quote as stored: its §2.9 content, its worksheet, and its lifecycle facts (which make its answers' state). */
 export const StoredQuote = Schema.Struct({
   quote_id: Schema.String,
   partner_id: Schema.String,
@@ -17,7 +17,7 @@ export const StoredQuote = Schema.Struct({
   /** Epoch milliseconds; null while awaiting activation. */
   activated_at: Schema.NullOr(Schema.Int),
   tariff_version: Schema.String,
-  quote: Quote,
+  quote: QuoteContent,
   worksheet: RatingWorksheet
 })
 export type StoredQuote = typeof StoredQuote.Type

@@ -6,8 +6,6 @@
 import { Result } from "effect"
 import { decodeTariff, type Tariff } from "./Tariff.js"
 import { planOf } from "./PricingPlan.js"
-import leasingV1 from "../../tariffs/insurance-car-leasing/v1.json" with { type: "json" }
-import standaloneV1 from "../../tariffs/insurance-car-standalone/v1.json" with { type: "json" }
 
 /**
  * Decodes and compiles tariff documents, throwing one readable message naming
@@ -29,5 +27,5 @@ export const decodeTariffs = (documents: ReadonlyArray<unknown>): ReadonlyArray<
     return tariff
   })
 
-/** The tariff documents shipped with kasko: the reference tariff v1 of both products. */
-export const SHIPPED_TARIFF_DOCUMENTS: ReadonlyArray<unknown> = [leasingV1, standaloneV1]
+// the documents live beside the coverage names read from them, which the answers' schemas need without pricing
+export { SHIPPED_TARIFF_DOCUMENTS } from "./ShippedTariffs.js"

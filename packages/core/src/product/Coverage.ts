@@ -5,10 +5,13 @@
  */
 import { Schema } from "effect"
 import { kronerHalfUp } from "../pricing/Money.js"
+import { SHIPPED_COVERAGE_NAMES } from "../pricing/ShippedTariffs.js"
 
+// the shipped tariffs' names: a service pricing with tariffs of its own that add other coverages answers names
+// its document does not list
 export const Coverage = Schema.Struct({
   id: Schema.String,
-  name: Schema.String,
+  name: Schema.Literals(SHIPPED_COVERAGE_NAMES).annotate({ description: "The coverage, as the tariff names it" }),
   deductible: Schema.optionalKey(Schema.Int),
   limit: Schema.optionalKey(Schema.Int)
 })

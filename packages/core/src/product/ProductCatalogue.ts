@@ -142,7 +142,7 @@ export const productDefinition = (name: string): ProductDefinition | undefined =
   isProductName(name) ? DEFINITIONS[name] : undefined
 
 // Spec §2.4 shows three of these; `business-car-insurance-standalone` is irregular, but it is what partners' clients read.
-const QUOTED_PRODUCT_NAMES: Readonly<Record<ProductName, Readonly<Record<Variant, string>>>> = {
+const QUOTED_NAMES: Readonly<Record<ProductName, Readonly<Record<Variant, string>>>> = {
   "insurance-car-leasing": { standard: "private-insurance-car-leasing", extended: "business-insurance-car-leasing" },
   "insurance-car-standalone": {
     standard: "private-insurance-car-standalone",
@@ -151,7 +151,10 @@ const QUOTED_PRODUCT_NAMES: Readonly<Record<ProductName, Readonly<Record<Variant
 }
 
 /** The product name a quote answers with, one per product × variant (spec §2.4, DESIGN §2). */
-export const quotedProductName = (name: ProductName, variant: Variant): string => QUOTED_PRODUCT_NAMES[name][variant]
+export const quotedProductName = (name: ProductName, variant: Variant): string => QUOTED_NAMES[name][variant]
+
+/** Every product name a quote may answer with: one per product × variant. */
+export const QUOTED_PRODUCT_NAMES: ReadonlyArray<string> = Object.values(QUOTED_NAMES).flatMap(Object.values)
 
 /** URL of the product information document (IPID) of a product variant. */
 export const ipidHref = (name: ProductName, variant: Variant): string =>

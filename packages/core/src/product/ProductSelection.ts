@@ -3,7 +3,7 @@
  * parameters and the one chosen feature.
  */
 import { Schema } from "effect"
-import { FEATURE_NAMES, PRODUCT_NAMES } from "./ProductCatalogue.js"
+import { FEATURE_NAMES, PRODUCT_NAMES, QUOTED_PRODUCT_NAMES } from "./ProductCatalogue.js"
 import { acceptParameters, parameterStrings, ProductParameters } from "./Parameters.js"
 import { OneOf, RequestArray, RequestObject } from "../input/Fields.js"
 
@@ -26,13 +26,20 @@ export type ProductSelectionInput = typeof ProductSelection.Encoded
 /** The feature a selection chose. */
 export const chosenFeature = (selection: ProductSelection) => selection.features[0]!.name
 
-/** The product selection as responses echo it: parameters in their string form, defaults filled in. */
-export const ProductEcho = Schema.Struct({
-  product_name: Schema.String,
-  parameters: Schema.Record(Schema.String, Schema.String),
-  features: Schema.Array(Schema.Struct({ name: Schema.String }))
-})
+/** The selection as an answer echoes it, under one of `productNames`: parameters in their string form, defaults filled in. */
+const productEcho = (productNames: ReadonlyArray<string>) =>
+  Schema.Struct({
+    product_name: Schema.Literals(productNames),
+    parameters: Schema.Record(Schema.String, Schema.String),
+    features: Schema.Array(Schema.Struct({ name: Schema.Literals(FEATURE_NAMES) }))
+  })
+
+/** The product selection as an offer echoes it: the product requested. */
+export const ProductEcho = productEcho(PRODUCT_NAMES)
 export type ProductEcho = typeof ProductEcho.Type
+
+/** The product selection as a quote echoes it: under the name of the product's variant (spec §2.4, DESIGN §2). */
+export const QuotedProductEcho = productEcho(QUOTED_PRODUCT_NAMES)
 
 /** Echoes a decoded selection, optionally under another product name (a quote's `private-…`/`business-…`). */
 export const echoSelection = (

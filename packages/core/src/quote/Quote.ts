@@ -8,7 +8,7 @@ import { formatKroner, roundHalfUp } from "../pricing/Money.js"
 import { Privacy } from "./Offer.js"
 import { Party } from "./Parties.js"
 import { INSURER, ipidHref, PRIVACY_POLICY_HREF, quotedProductName } from "../product/ProductCatalogue.js"
-import { echoSelection, ProductEcho } from "../product/ProductSelection.js"
+import { echoSelection, QuotedProductEcho } from "../product/ProductSelection.js"
 import { Agent, Vehicle, type QuoteRequest } from "./QuoteRequest.js"
 import type { RatingWorksheet } from "../pricing/RatingWorksheet.js"
 import { vehicleTypeCode, VehicleTypeCode, vehicleUsageCode, VehicleUsageCode } from "../product/VehicleCodes.js"
@@ -47,25 +47,41 @@ const QuotePolicy = Schema.Struct({
   insurer: Schema.optionalKey(Insurer)
 })
 
-/** A quote awaiting activation (spec §2.9): the answer of create, and of retrieve before activation. */
-export const Quote = Schema.Struct({
+/**
+ * A quote's content (spec §2.9): what it was priced and issued with, and what a store keeps. Its state is not
+ * in it: every answer adds `status` and `expires_at` from the stored lifecycle facts (`QuoteLifecycle`).
+ */
+export const QuoteContent = Schema.Struct({
   quote_id: Schema.String,
   price: QuotePrice,
-  product: ProductEcho,
+  product: QuotedProductEcho,
   policies: Schema.Array(QuotePolicy),
   agent: Agent,
   privacy: Privacy
 })
+export type QuoteContent = typeof QuoteContent.Type
+
+const ExpiresAt = Schema.String.annotate({
+  description: "The instant the quote stops existing (30 days after its creation; 404 from then on): ISO 8601, UTC"
+})
+
+/** A quote awaiting activation (spec §2.9): the answer of create, and of retrieve before activation. */
+export const Quote = Schema.Struct({
+  ...QuoteContent.fields,
+  status: Schema.Literal("await_activation").annotate({ description: "The quote's state: awaiting activation" }),
+  expires_at: ExpiresAt
+})
 export type Quote = typeof Quote.Type
 
 /**
- * An activated quote (spec §2.10): the quote's content plus its quote_number and
+ * An activated quote (spec §2.10): the quote's content and expiry plus its quote_number and
  * timestamps. The policies appear twice, with the same content: as `polices`,
  * the spelling of the specification's activated example that clients written
  * against it read, and as `policies`, as the awaiting form spells it.
  */
 export const ActivatedQuote = Schema.Struct({
   ...Quote.fields,
+  status: Schema.Literal("activated").annotate({ description: "The quote's state: activated" }),
   polices: Schema.Array(QuotePolicy).annotate({
     description:
       "The same policies as `policies`, under the spelling of the specification's activated example (spec §2.10)"
@@ -75,6 +91,13 @@ export const ActivatedQuote = Schema.Struct({
   activated_at: Schema.String
 })
 export type ActivatedQuote = typeof ActivatedQuote.Type
+
+/** What activating a quote answers, the first time and every time after: its state and expiry. */
+export const QuoteActivation = Schema.Struct({
+  status: ActivatedQuote.fields.status,
+  expires_at: ExpiresAt
+})
+export type QuoteActivation = typeof QuoteActivation.Type
 
 /** The price block of a quote: per payment, with each charge shown per payment. */
 const quotePrice = (worksheet: RatingWorksheet, paymentsPerYear: 1 | 12): QuotePrice => ({
@@ -98,7 +121,7 @@ interface QuoteIds {
 }
 
 /** The quote a request and its worksheet make. Extended variant: parties without phone and email, no insurer. */
-export const quoteOf = (request: QuoteRequest, worksheet: RatingWorksheet, ids: QuoteIds): Quote => {
+export const quoteOf = (request: QuoteRequest, worksheet: RatingWorksheet, ids: QuoteIds): QuoteContent => {
   const product_name = request.product.product_name
   const variant = worksheet.facts.variant
   const parameters = request.product.parameters

@@ -1,9 +1,10 @@
 /**
  * The quote state machine (spec §3, DESIGN §2): await_activation → activated;
  * in either state a quote exists for the caller while now < created_at + 30 days.
+ * Every quote answer says which state and until when (`status`, `expires_at`).
  */
 import { dateTimeOfMillis } from "../input/CalendarDate.js"
-import type { ActivatedQuote, Quote } from "./Quote.js"
+import type { ActivatedQuote, Quote, QuoteActivation } from "./Quote.js"
 import type { PurgeCutoffs, StoredQuote } from "../ports/QuoteStore.js"
 
 const QUOTE_VALIDITY_DAYS = 30
@@ -44,7 +45,7 @@ export const keepJsonText = <A extends object>(value: A, text: string): A => {
 /** `JSON.stringify(value)` as a store kept it, when one did; undefined otherwise. */
 export const jsonTextOf = (value: object): string | undefined => jsonTexts.get(value)
 
-/** A stored quote's `quote` as JSON text: the text a store kept, or encoded now and kept for the next asker. */
+/** A stored quote's `quote` (its content) as JSON text: the text a store kept, or encoded now and kept for the next asker. */
 export const quoteText = (stored: StoredQuote): string => {
   const kept = quoteTexts.get(stored) ?? jsonTexts.get(stored.quote)
   if (kept !== undefined) return kept
@@ -63,28 +64,65 @@ export const keepQuoteText = <A extends { readonly quote: object }>(holder: A, t
   return holder
 }
 
-/** `JSON.stringify(holder.quote)` as a store kept it, when one did (a retrieval's §2.9 form is the stored quote). */
+/** `JSON.stringify(holder.quote)` as a store kept it, when one did (a retrieval's §2.9 form: the kept content and its state). */
 export const quoteTextOf = (holder: { readonly quote: object }): string | undefined => quoteTexts.get(holder)
+
+/** A quote awaiting activation as every answer gives it (spec §2.9): its content, then its status and expiry. */
+export const awaitingQuote = (stored: StoredQuote): Quote => ({
+  ...stored.quote,
+  status: "await_activation",
+  expires_at: dateTimeOfMillis(expiresAt(stored))
+})
+
+// `JSON.stringify(awaitingQuote(stored))` from the content's text: the state goes in before its closing brace, so
+// an answer costs no parse and no second encoding of the ~2 KB content (the expiry needs no escaping)
+const awaitingText = (contentText: string, expiresAtText: string): string =>
+  `${contentText.slice(0, -1)},"status":"await_activation","expires_at":"${expiresAtText}"}`
+
+/** `JSON.stringify(awaitingQuote(stored))`, from the content's text (kept, or encoded now and kept). */
+export const awaitingQuoteText = (stored: StoredQuote): string =>
+  awaitingText(quoteText(stored), dateTimeOfMillis(expiresAt(stored)))
+
+/**
+ * What creating a quote answers (its retry under an Idempotency-Key too): `awaitingQuote(stored)`, its JSON
+ * text kept (`jsonTextOf`) when a store kept the content's.
+ */
+export const createdQuote = (stored: StoredQuote): Quote => {
+  const text = quoteTexts.get(stored) ?? jsonTexts.get(stored.quote)
+  const quote = awaitingQuote(stored)
+  return text === undefined ? quote : keepJsonText(quote, awaitingText(text, quote.expires_at))
+}
+
+/** What activating a quote answers, the first time and every time after. */
+export const activationOf = (stored: StoredQuote): QuoteActivation => ({
+  status: "activated",
+  expires_at: dateTimeOfMillis(expiresAt(stored))
+})
 
 export const retrievedForm = (stored: StoredQuote): RetrievedQuote => {
   if (stored.activated_at === null) {
-    // the §2.9 form is the stored quote itself: a store that kept its JSON text answers that text, unparsed
-    const text = quoteTexts.get(stored)
-    if (text === undefined) return { state: "await_activation", quote: stored.quote }
+    // a store that kept the content's JSON text answers that text and the state, unparsed (a row's is kept on
+    // the stored quote, before its content is parsed: read it first)
+    const text = quoteTexts.get(stored) ?? jsonTexts.get(stored.quote)
+    if (text === undefined) return { state: "await_activation", quote: awaitingQuote(stored) }
+    let quote: Quote | undefined
     return keepQuoteText<RetrievedQuote>(
       {
         state: "await_activation",
         get quote() {
-          return stored.quote
+          if (quote === undefined) quote = awaitingQuote(stored)
+          return quote
         }
       },
-      text
+      awaitingText(text, dateTimeOfMillis(expiresAt(stored)))
     )
   }
   return {
     state: "activated",
     quote: {
       ...stored.quote,
+      status: "activated",
+      expires_at: dateTimeOfMillis(expiresAt(stored)),
       polices: stored.quote.policies,
       quote_number: stored.quote_number,
       created_at: dateTimeOfMillis(stored.created_at),

@@ -25,6 +25,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
+import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import { testDatabaseUrl } from "../postgres/TestDatabase.js"
 import { temporaryDirectory } from "../support.js"
@@ -44,6 +45,10 @@ const RECEIVER_ADDRESS = "127.0.0.1:9000"
 const WRITTEN_FILES = ["grid.csv", "grid.svg"]
 const TEST_COMMAND = "npx --yes pnpm@10 test"
 const DOCUMENTED_DATABASE = "postgres://kasko@db.internal:5432/kasko"
+// the documented schema, run as one of this run's own on the shared test server: a schema named `kasko` there is
+// every checkout's, and another's migrations (newer or older) made this one's start refuse it
+const DOCUMENTED_SCHEMA = "KASKO_DATABASE_SCHEMA=kasko "
+const RUN_SCHEMA = `kasko_readme_${process.pid}`
 
 // waits until a background command's log names its URL; fails, with the log, when it stops first or takes 5 minutes
 const WAIT_UNTIL_SERVING = `wait_until_serving() {
@@ -111,7 +116,7 @@ const runBash = (script: string, environment: NodeJS.ProcessEnv, background: Arr
 describe("the README's shell blocks", () => {
   const directory = temporaryDirectory("kasko-readme-")
   const background: Array<ChildProcess> = []
-  afterAll(() => {
+  afterAll(async () => {
     for (const child of background) {
       try {
         process.kill(-child.pid!, "SIGTERM")
@@ -121,6 +126,10 @@ describe("the README's shell blocks", () => {
     }
     directory.remove()
     for (const file of WRITTEN_FILES) rmSync(join(ROOT, file), { force: true })
+    const admin = new pg.Client({ connectionString: testDatabaseUrl })
+    await admin.connect()
+    await admin.query(`DROP SCHEMA IF EXISTS ${RUN_SCHEMA} CASCADE`)
+    await admin.end()
   })
 
   it("run as written, in order: install, serve, a partner, a token, the first requests, a webhook delivered, several instances, the examples, the actuary's commands", async () => {
@@ -145,7 +154,9 @@ describe("the README's shell blocks", () => {
         const lines = ["set -euo pipefail", WAIT_UNTIL_SERVING, `if [ -f ${variables} ]; then source ${variables}; fi`]
         const servedHere: Array<{ kind: string; port: number }> = []
         for (const written of block.split("\n")) {
-          let line = written.replaceAll(DOCUMENTED_DATABASE, testDatabaseUrl)
+          let line = written
+            .replaceAll(DOCUMENTED_DATABASE, testDatabaseUrl)
+            .replaceAll(DOCUMENTED_SCHEMA, `KASKO_DATABASE_SCHEMA=${RUN_SCHEMA} `)
           for (const name of line.matchAll(/^\s*([A-Za-z_]\w*)=/g)) assigned.add(name[1]!)
           if (line.endsWith(TEST_COMMAND)) {
             // the suite cannot run itself; CI runs this exact command

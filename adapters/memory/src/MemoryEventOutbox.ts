@@ -4,7 +4,7 @@
  * rules as the SQL stores': fanned out to the subscriptions of their time,
  * leased to one dispatcher at a time, in order per quote and endpoint.
  */
-import type { EventOutbox, QuoteEvents, WebhookSubscriptions } from "@kasko/core"
+import { EventOutbox, type QuoteEvents, type WebhookSubscriptions } from "@kasko/core"
 import { DeliveryAllowance } from "@kasko/core/storage"
 import type { WebhookEndpoints } from "@kasko/core/transport"
 import { Effect, Option } from "effect"
@@ -122,6 +122,7 @@ export const makeEventOutbox = () => {
       status: outcome.status,
       error: outcome.delivered ? undefined : outcome.error
     })
+    if (delivery.attempt_log.length > EventOutbox.ATTEMPT_LOG_LENGTH) delivery.attempt_log.shift()
     delivery.first_attempt_at ??= outcome.at
     delivery.last_attempt_at = outcome.at
     delivery.lease_owner = undefined
@@ -138,6 +139,19 @@ export const makeEventOutbox = () => {
       delivery.next_attempt_at = outcome.retryAt
     }
     return true
+  }
+
+  /** A dead letter of the partner's made at or after `since`, its subscription enabled. */
+  const replayable = (delivery: Delivery, partnerId: string, since: number) =>
+    delivery.event.partner_id === partnerId &&
+    delivery.state === "dead_lettered" &&
+    delivery.created_at >= since &&
+    subscriptions.get(delivery.subscription_id)?.disabled === undefined
+
+  const putBackInLine = (delivery: Delivery, now: number) => {
+    delivery.state = "pending"
+    delivery.next_attempt_at = now
+    delivery.first_attempt_at = undefined
   }
 
   const outbox: EventOutbox.EventOutbox["Service"] = {
@@ -211,10 +225,13 @@ export const makeEventOutbox = () => {
           .slice(0, limit)
           .map(recordOf)
       ),
-    disableSubscription: (subscriptionId, reason, at) =>
+    disableSubscription: (subscriptionId, reason, at, failingSinceAtOrBefore) =>
       Effect.sync(() => {
         const subscription = subscriptions.get(subscriptionId)
         if (subscription === undefined || subscription.disabled !== undefined) return false
+        const failing = failingSince.get(subscriptionId)
+        if (failingSinceAtOrBefore !== undefined && (failing === undefined || failing > failingSinceAtOrBefore))
+          return false
         subscriptions.set(subscriptionId, { ...subscription, disabled: { at, reason } })
         for (const delivery of deliveries.values())
           if (delivery.subscription_id === subscriptionId && delivery.state === "pending") {
@@ -227,12 +244,17 @@ export const makeEventOutbox = () => {
     replay: (partnerId, deliveryId, now) =>
       Effect.sync(() => {
         const delivery = deliveries.get(deliveryId)
-        if (delivery === undefined || delivery.event.partner_id !== partnerId || delivery.state !== "dead_lettered")
-          return false
-        delivery.state = "pending"
-        delivery.next_attempt_at = now
-        delivery.first_attempt_at = undefined
+        if (delivery === undefined || !replayable(delivery, partnerId, Number.NEGATIVE_INFINITY)) return false
+        putBackInLine(delivery, now)
         return true
+      }),
+    replaySince: (partnerId, since, now, limit) =>
+      Effect.sync(() => {
+        const deadLetters = [...deliveries.values()]
+          .filter((delivery) => replayable(delivery, partnerId, since))
+          .sort((a, b) => a.created_at - b.created_at || a.position - b.position)
+        for (const delivery of deadLetters.slice(0, limit)) putBackInLine(delivery, now)
+        return { replayed: Math.min(limit, deadLetters.length), more: deadLetters.length > limit }
       })
   }
 

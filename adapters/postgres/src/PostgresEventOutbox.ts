@@ -9,7 +9,7 @@
  * whatever one partner's backlog, and no partner's backlog holds back
  * another's new events or due deliveries.
  */
-import type { EventOutbox } from "@kasko/core"
+import { EventOutbox } from "@kasko/core"
 import { DeliveryAllowance } from "@kasko/core/storage"
 import { StoredRows } from "@kasko/sql"
 import { Effect } from "effect"
@@ -69,7 +69,8 @@ const DUE_COLUMNS = `d.delivery_id, d.subscription_id, d.partner_id, d.attempts,
     .map((column) => `e.${column}`)
     .join(", ")}`
 
-const DUE_CONDITION = `d.state = 'pending' AND d.next_attempt_at <= $1
+// a disabled subscription's: a fan-out from a snapshot before the disable may have made one after it
+const DUE_CONDITION = `d.state = 'pending' AND d.next_attempt_at <= $1 AND s.disabled_at IS NULL
   AND (d.lease_until IS NULL OR d.lease_until <= $1)
   AND NOT EXISTS (
     SELECT 1 FROM webhook_deliveries earlier
@@ -124,12 +125,18 @@ const fanOut = async (statement: Statement, now: number) => {
   }
 }
 
+// a dead letter its partner may replay: a disabled subscription's wait until it is enabled
+const REPLAYABLE = `state = 'dead_lettered' AND subscription_id NOT IN (
+  SELECT subscription_id FROM webhook_subscriptions WHERE disabled_at IS NOT NULL)`
+
 const RECORD = `
   UPDATE webhook_deliveries
   SET state = $3, attempts = attempts + 1, first_attempt_at = COALESCE(first_attempt_at, $4),
       last_attempt_at = $4, last_error = $5, next_attempt_at = $6, lease_owner = NULL, lease_until = NULL,
-      attempt_log = COALESCE(attempt_log, '[]'::jsonb)
-        || jsonb_build_array(jsonb_build_object('at', $4::bigint, 'status', $7::int, 'error', $5::text))
+      attempt_log = (
+        SELECT CASE WHEN jsonb_array_length(log) > ${EventOutbox.ATTEMPT_LOG_LENGTH} THEN log - 0 ELSE log END
+        FROM (SELECT COALESCE(attempt_log, '[]'::jsonb)
+                || jsonb_build_array(jsonb_build_object('at', $4::bigint, 'status', $7::int, 'error', $5::text)) AS log) l)
   WHERE delivery_id = $1 AND lease_owner = $2 AND state = 'pending'`
 
 // each subscription of a round ($1: its deliveries' ids, $2: whether each was delivered, $3: each attempt's time):
@@ -141,7 +148,9 @@ const RECORD_FAILING = `
         FROM unnest($1::text[], $2::boolean[], $3::bigint[]) AS a (delivery_id, delivered, at)
         JOIN webhook_deliveries d ON d.delivery_id = a.delivery_id
         GROUP BY d.subscription_id) o
-  WHERE s.subscription_id = o.subscription_id`
+  WHERE s.subscription_id = o.subscription_id
+    -- rows that would not change are not written: no lock held for nothing while the round records
+    AND s.failing_since IS DISTINCT FROM (CASE WHEN o.delivered THEN NULL ELSE COALESCE(s.failing_since, o.first_failure) END)`
 
 const failingValues = (
   attempts: ReadonlyArray<{ readonly deliveryId: string; readonly outcome: EventOutbox.AttemptOutcome }>
@@ -232,12 +241,13 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Service
         [partnerId, deadLetteredOnly, limit]
       )
     ).pipe(Effect.map((result) => result.rows.map(deliveryRecordOfRow))),
-  disableSubscription: (subscriptionId, reason, at) =>
+  disableSubscription: (subscriptionId, reason, at, failingSinceAtOrBefore) =>
     transaction(pool, "disable a webhook subscription", async (statement) => {
+      // failing too long: only while the stored failing_since says so, not a delivery's stale read of it
       const disabled = await statement(
         `UPDATE webhook_subscriptions SET disabled_at = $2, disabled_reason = $3
-         WHERE subscription_id = $1 AND disabled_at IS NULL`,
-        [subscriptionId, at, reason]
+         WHERE subscription_id = $1 AND disabled_at IS NULL AND ($4::bigint IS NULL OR failing_since <= $4::bigint)`,
+        [subscriptionId, at, reason, failingSinceAtOrBefore ?? null]
       )
       if (disabled.rowCount !== 1) return false
       await statement(
@@ -252,10 +262,30 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Service
     attempt("replay a webhook delivery", () =>
       pool.query(
         `UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = $1, first_attempt_at = NULL
-         WHERE delivery_id = $2 AND partner_id = $3 AND state = 'dead_lettered'`,
+         WHERE delivery_id = $2 AND partner_id = $3 AND ${REPLAYABLE}`,
         [now, deliveryId, partnerId]
       )
     ).pipe(Effect.map((result) => result.rowCount === 1)),
+  replaySince: (partnerId, since, now, limit) =>
+    transaction(pool, "replay webhook deliveries", async (statement) => {
+      // the oldest first, in one statement: a quote's earlier event is pending again before its later one
+      const replayed = await statement(
+        `UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = $1, first_attempt_at = NULL
+         WHERE delivery_id IN (
+           SELECT delivery_id FROM webhook_deliveries
+           WHERE partner_id = $3 AND created_at >= $2 AND ${REPLAYABLE}
+           ORDER BY created_at, event_position
+           LIMIT $4
+           FOR UPDATE SKIP LOCKED)`,
+        [now, since, partnerId, limit]
+      )
+      const more = await statement<{ more: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM webhook_deliveries WHERE partner_id = $2 AND created_at >= $1 AND ${REPLAYABLE})
+           AS more`,
+        [since, partnerId]
+      )
+      return { replayed: replayed.rowCount ?? 0, more: more.rows[0]?.more === true }
+    }),
   backlog: attempt("read the webhook backlog", () =>
     pool.query<Row>(`
       SELECT (SELECT COUNT(*) FROM webhook_deliveries WHERE state = 'pending') AS pending,

@@ -9,7 +9,7 @@
  * millisecond with 100 000 deliveries pending) and no partner's backlog
  * delays another's new events or due deliveries.
  */
-import type { EventOutbox } from "@kasko/core"
+import { EventOutbox } from "@kasko/core"
 import { DeliveryAllowance } from "@kasko/core/storage"
 import { StoredRows } from "@kasko/sql"
 import type Database from "better-sqlite3"
@@ -129,8 +129,10 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
     UPDATE webhook_deliveries AS d
     SET state = o.state, attempts = d.attempts + 1, first_attempt_at = COALESCE(d.first_attempt_at, o.at),
         last_attempt_at = o.at, last_error = o.error, next_attempt_at = o.next, lease_owner = NULL, lease_until = NULL,
-        attempt_log = json_insert(COALESCE(d.attempt_log, '[]'), '$[#]',
-                                  json_object('at', o.at, 'status', o.status, 'error', o.error))
+        attempt_log = (SELECT CASE WHEN json_array_length(log) > ${EventOutbox.ATTEMPT_LOG_LENGTH}
+                                   THEN json_remove(log, '$[0]') ELSE log END
+                       FROM (SELECT json_insert(COALESCE(d.attempt_log, '[]'), '$[#]',
+                                                json_object('at', o.at, 'status', o.status, 'error', o.error)) AS log))
     FROM (SELECT value ->> 'delivery_id' AS delivery_id, value ->> 'state' AS state, value ->> 'at' AS at,
                  value ->> 'error' AS error, value ->> 'next' AS next, value ->> 'status' AS status
           FROM json_each(?)) AS o
@@ -143,20 +145,24 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
           FROM json_each(?) j JOIN webhook_deliveries d ON d.delivery_id = j.value ->> 'delivery_id'
           GROUP BY d.subscription_id) AS o
     WHERE s.subscription_id = o.subscription_id`)
-  const disable = database.prepare<{ subscription_id: string; reason: string; at: number }>(
+  // failing too long: only while the stored failing_since says so, not a delivery's stale read of it
+  const disable = database.prepare<{ subscription_id: string; reason: string; at: number; failing_by: number | null }>(
     `UPDATE webhook_subscriptions SET disabled_at = @at, disabled_reason = @reason
-     WHERE subscription_id = @subscription_id AND disabled_at IS NULL`
+     WHERE subscription_id = @subscription_id AND disabled_at IS NULL
+       AND (@failing_by IS NULL OR failing_since <= @failing_by)`
   )
   const deadLetterPendingOf = database.prepare<{ subscription_id: string; reason: string }>(
     `UPDATE webhook_deliveries SET state = 'dead_lettered', next_attempt_at = NULL, lease_owner = NULL,
        lease_until = NULL, last_error = 'the subscription was disabled: ' || @reason
      WHERE subscription_id = @subscription_id AND state = 'pending'`
   )
-  const disableWithDeliveries = database.transaction((subscription_id: string, reason: string, at: number) => {
-    if (disable.run({ subscription_id, reason, at }).changes === 0) return false
-    deadLetterPendingOf.run({ subscription_id, reason })
-    return true
-  })
+  const disableWithDeliveries = database.transaction(
+    (subscription_id: string, reason: string, at: number, failing_by: number | null) => {
+      if (disable.run({ subscription_id, reason, at, failing_by }).changes === 0) return false
+      deadLetterPendingOf.run({ subscription_id, reason })
+      return true
+    }
+  )
   const selectOfPartner = database.prepare<[string, number, number], Row>(`
     SELECT d.delivery_id, d.event_id, e.type AS event_type, d.quote_id, d.subscription_id, s.url, d.state, d.attempts,
            d.created_at, d.last_attempt_at, d.last_error, d.next_attempt_at, d.attempt_log
@@ -166,9 +172,27 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
     WHERE d.partner_id = ? AND (? = 0 OR d.state = 'dead_lettered')
     ORDER BY d.created_at DESC, d.event_position DESC
     LIMIT ?`)
-  const replay = database.prepare<[number, string, string]>(`
-    UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = ?, first_attempt_at = NULL
-    WHERE delivery_id = ? AND partner_id = ? AND state = 'dead_lettered'`)
+  // a disabled subscription's dead letters wait until it is enabled
+  const replayable = `state = 'dead_lettered' AND subscription_id NOT IN (
+      SELECT subscription_id FROM webhook_subscriptions WHERE partner_id = @partner_id AND disabled_at IS NOT NULL)`
+  const replay = database.prepare<{ now: number; delivery_id: string; partner_id: string }>(`
+    UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = @now, first_attempt_at = NULL
+    WHERE delivery_id = @delivery_id AND partner_id = @partner_id AND ${replayable}`)
+  // the oldest first, in one statement: a quote's earlier event is pending again before its later one can be claimed
+  const replaySince = database.prepare<{ now: number; partner_id: string; since: number; limit: number }>(`
+    UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = @now, first_attempt_at = NULL
+    WHERE delivery_id IN (
+      SELECT delivery_id FROM webhook_deliveries
+      WHERE partner_id = @partner_id AND created_at >= @since AND ${replayable}
+      ORDER BY created_at, event_position
+      LIMIT @limit)`)
+  const anyReplayableSince = database.prepare<{ partner_id: string; since: number }, { more: number }>(`
+    SELECT EXISTS (SELECT 1 FROM webhook_deliveries
+                   WHERE partner_id = @partner_id AND created_at >= @since AND ${replayable}) AS more`)
+  const replayOldestSince = database.transaction((partner_id: string, since: number, now: number, limit: number) => {
+    const replayed = replaySince.run({ now, partner_id, since, limit }).changes
+    return { replayed, more: anyReplayableSince.get({ partner_id, since })!.more === 1 }
+  })
 
   const selectBacklog = database.prepare<
     [],
@@ -253,8 +277,10 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
       attempt("record a webhook delivery", () => recordInOneWrite.immediate(owner, [{ deliveryId, outcome }]) === 1),
     recordAttempts: (owner, attempts) =>
       attempt("record webhook deliveries", () => recordInOneWrite.immediate(owner, attempts)),
-    disableSubscription: (subscriptionId, reason, at) =>
-      attempt("disable a webhook subscription", () => disableWithDeliveries.immediate(subscriptionId, reason, at)),
+    disableSubscription: (subscriptionId, reason, at, failingSinceAtOrBefore) =>
+      attempt("disable a webhook subscription", () =>
+        disableWithDeliveries.immediate(subscriptionId, reason, at, failingSinceAtOrBefore ?? null)
+      ),
     backlog: attempt("read the webhook backlog", () => {
       const row = selectBacklog.get()!
       return StoredRows.backlogOf(row.pending, row.oldest_pending, row.oldest_new)
@@ -264,6 +290,11 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
         selectOfPartner.all(partnerId, deadLetteredOnly ? 1 : 0, limit).map(deliveryRecordOfRow)
       ),
     replay: (partnerId, deliveryId, now) =>
-      attempt("replay a webhook delivery", () => replay.run(now, deliveryId, partnerId).changes === 1)
+      attempt(
+        "replay a webhook delivery",
+        () => replay.run({ now, delivery_id: deliveryId, partner_id: partnerId }).changes === 1
+      ),
+    replaySince: (partnerId, since, now, limit) =>
+      attempt("replay webhook deliveries", () => replayOldestSince.immediate(partnerId, since, now, limit))
   }
 }

@@ -180,6 +180,14 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     sql: `
       ALTER TABLE webhook_deliveries ADD COLUMN attempt_log TEXT;
     `
+  },
+  {
+    version: 11,
+    name: "a partner's dead letters by time: recovery since a time reads only them",
+    sql: `
+      CREATE INDEX webhook_deliveries_dead_by_partner ON webhook_deliveries (partner_id, created_at, event_position)
+        WHERE state = 'dead_lettered';
+    `
   }
 ]
 

@@ -21,9 +21,9 @@ export const safeLookup: LookupFunction = (hostname, options, callback) => {
     const refused = list.find((entry) => WebhookEndpoints.isPrivateAddress(entry.address))
     if (refused !== undefined)
       return callback(
-        new AddressRefused(
-          `${hostname} resolves to ${refused.address}, a loopback, private or other special-purpose address`
-        ),
+        // the address itself is not said: the error reaches the partner (its deliveries' last_error), and a
+        // partner's own name pointed at internal ones would read back the addresses they resolve to
+        new AddressRefused(`${hostname} resolves to a loopback, private or other special-purpose address`),
         "",
         0
       )

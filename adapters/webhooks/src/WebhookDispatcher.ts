@@ -79,8 +79,11 @@ interface FinishedAttempt {
   readonly delivery: EventOutbox.ClaimedDelivery
   readonly outcome: EventOutbox.AttemptOutcome
   readonly answeredAt: number
-  /** Why the answer disables the subscription, when it does. */
-  readonly disables: string | undefined
+  /**
+   * Why the answer disables the subscription, when it does; for failing too long, only while the store still
+   * has it failing since that long ago (this delivery's read of it may be stale).
+   */
+  readonly disables: { readonly reason: string; readonly failingSinceAtOrBefore?: number } | undefined
 }
 
 const DEFAULTS = { batchSize: 100, perPartnerInFlight: 10, perSubscriptionInFlight: 4, leaseMillis: 60_000 }
@@ -115,9 +118,7 @@ const attemptOf = (
       delivery,
       outcome,
       answeredAt,
-      disables: outcome.delivered
-        ? undefined
-        : DeliverySchedule.disablingReason(sent.delivered ? undefined : sent.status, delivery.failing_since, at)
+      disables: outcome.delivered ? undefined : disablingOf(sent.status, delivery.failing_since, at)
     }
   })
 
@@ -147,19 +148,34 @@ const recordFinished = (
           Effect.catchTag("StorageUnavailable", () => Effect.succeed(false))
         )
 
+const disablingOf = (
+  status: number | undefined,
+  failingSince: number | undefined,
+  at: number
+): FinishedAttempt["disables"] => {
+  const reason = DeliverySchedule.disablingReason(status, failingSince, at)
+  if (reason === undefined) return undefined
+  return status === 410
+    ? { reason }
+    : { reason, failingSinceAtOrBefore: at - DeliverySchedule.DISABLE_AFTER_FAILING_MILLIS }
+}
+
 /** Disables the subscriptions whose answers said to (once each), and tells the observer of each it disabled. */
 const disableWhereAnswered = (
   outbox: EventOutbox.EventOutbox["Service"],
   options: DispatcherOptions,
   finished: ReadonlyArray<FinishedAttempt>
 ): Effect.Effect<void> => {
-  const disabling = new Map<string, { delivery: EventOutbox.ClaimedDelivery; reason: string; at: number }>()
+  const disabling = new Map<
+    string,
+    { delivery: EventOutbox.ClaimedDelivery; reason: string; at: number; failingSinceAtOrBefore?: number }
+  >()
   for (const { delivery, disables, outcome } of finished)
-    if (disables !== undefined) disabling.set(delivery.subscription_id, { delivery, reason: disables, at: outcome.at })
+    if (disables !== undefined) disabling.set(delivery.subscription_id, { delivery, at: outcome.at, ...disables })
   return Effect.forEach(
     disabling.values(),
-    ({ delivery, reason, at }) =>
-      outbox.disableSubscription(delivery.subscription_id, reason, at).pipe(
+    ({ delivery, reason, at, failingSinceAtOrBefore }) =>
+      outbox.disableSubscription(delivery.subscription_id, reason, at, failingSinceAtOrBefore).pipe(
         Effect.tap((disabled) =>
           Effect.sync(() => {
             try {

@@ -33,9 +33,12 @@ export const webhookFailureLogOf = (logger: Logger, intervalMillis = ONE_MINUTE)
       last.unlogged++
       return
     }
-    if (lastLines.size >= REMEMBERED)
+    if (lastLines.size >= REMEMBERED) {
       for (const [remembered, line] of lastLines)
         if (answeredAt - line.at >= intervalMillis) lastLines.delete(remembered)
+      // every one logged within the minute: forget them all (each logs once more) rather than grow
+      if (lastLines.size >= REMEMBERED) lastLines.clear()
+    }
     lastLines.set(key, { at: answeredAt, unlogged: 0 })
     const fields = {
       subscription_id: delivery.subscription_id,

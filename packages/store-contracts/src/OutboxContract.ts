@@ -695,6 +695,88 @@ export const outboxContract = (name: string, makeLayer: () => Layer.Layer<Stores
       ])
     })
 
+    it("recovers a partner's dead letters since a time, oldest first, a limit at a time, none of a disabled subscription", async () => {
+      const fixture = fixtures[0]!
+      const partnerId = fixture.partner_id
+      const now = fixture.created_at + 10_000
+      const result = await withTools(({ store, outbox, subscriptions }) =>
+        Effect.gen(function* () {
+          yield* subscriptions.insert(subscription(partnerId, "up"), NO_LIMIT)
+          yield* subscriptions.insert(subscription(partnerId, "gone"), NO_LIMIT)
+          // three quotes' deliveries made a second apart, each dead-lettered
+          for (let index = 0; index < 3; index++) {
+            yield* store.insert(variantOf(fixture, 800 + index, { created_at: fixture.created_at + index }))
+            const claimed = yield* outbox.claimDeliveries({
+              now: fixture.created_at + index * 1_000,
+              owner: "a",
+              leaseMillis: LEASE,
+              limit: 10
+            })
+            yield* outbox.recordAttempts(
+              "a",
+              claimed.map(({ delivery_id }) => ({
+                deliveryId: delivery_id,
+                outcome: { delivered: false, at: now, error: "answered 500", retryAt: undefined }
+              }))
+            )
+          }
+          yield* outbox.disableSubscription("whk_gone", "the endpoint answered 410 Gone", now)
+          const goneOne = (yield* outbox.deliveriesOf(partnerId, { limit: 10, deadLetteredOnly: true })).find(
+            (delivery) => delivery.subscription_id === "whk_gone"
+          )!
+          const replayGone = yield* outbox.replay(partnerId, goneOne.delivery_id, now)
+          const notTheirs = yield* outbox.replaySince("someone-else", 0, now, 10)
+          // made at the second quote's time or after: two of "up"'s, the oldest first, one a call
+          const first = yield* outbox.replaySince(partnerId, fixture.created_at + 1_000, now, 1)
+          const pendingAfterFirst = (yield* outbox.deliveriesOf(partnerId, { limit: 10, deadLetteredOnly: false }))
+            .filter((delivery) => delivery.state === "pending")
+            .map((delivery) => delivery.quote_id)
+          const second = yield* outbox.replaySince(partnerId, fixture.created_at + 1_000, now, 1)
+          const third = yield* outbox.replaySince(partnerId, fixture.created_at + 1_000, now, 1)
+          return { replayGone, notTheirs, first, pendingAfterFirst, second, third }
+        })
+      )
+      expect(result.replayGone).toBe(false)
+      expect(result.notTheirs).toEqual({ replayed: 0, more: false })
+      expect(result.first).toEqual({ replayed: 1, more: true })
+      expect(result.pendingAfterFirst).toEqual([variantOf(fixtures[0]!, 801).quote_id])
+      expect(result.second).toEqual({ replayed: 1, more: false })
+      expect(result.third).toEqual({ replayed: 0, more: false })
+    })
+
+    it("disables for failing too long only while the stored failing_since says so, and keeps the latest attempts", async () => {
+      const fixture = fixtures[0]!
+      const partnerId = fixture.partner_id
+      const start = fixture.created_at + 1_000
+      const result = await withTools(({ store, outbox, subscriptions }) =>
+        Effect.gen(function* () {
+          yield* subscriptions.insert(subscription(partnerId, "flaky"), NO_LIMIT)
+          yield* store.insert(variantOf(fixture, 900, { created_at: fixture.created_at }))
+          // never failed: nothing stored to say so
+          const beforeAnyFailure = yield* outbox.disableSubscription("whk_flaky", "failing", start, start)
+          for (let attempt = 0; attempt < EventOutbox.ATTEMPT_LOG_LENGTH + 5; attempt++) {
+            const at = start + attempt * 10
+            const [claimed] = yield* outbox.claimDeliveries({ now: at, owner: "a", leaseMillis: LEASE, limit: 1 })
+            yield* outbox.recordAttempts("a", [
+              {
+                deliveryId: claimed!.delivery_id,
+                outcome: { delivered: false, at, error: `attempt ${attempt}`, retryAt: at + 10 }
+              }
+            ])
+          }
+          // failing since `start`: not since before it
+          const tooSoon = yield* outbox.disableSubscription("whk_flaky", "failing", start + 500, start - 1)
+          const [delivery] = yield* outbox.deliveriesOf(partnerId, { limit: 1, deadLetteredOnly: false })
+          const inTime = yield* outbox.disableSubscription("whk_flaky", "failing", start + 500, start)
+          return { beforeAnyFailure, tooSoon, inTime, log: delivery!.attempt_log }
+        })
+      )
+      expect([result.beforeAnyFailure, result.tooSoon, result.inTime]).toEqual([false, false, true])
+      expect(result.log).toHaveLength(EventOutbox.ATTEMPT_LOG_LENGTH)
+      expect(result.log.at(0)!.error).toBe("attempt 5")
+      expect(result.log.at(-1)!.error).toBe(`attempt ${EventOutbox.ATTEMPT_LOG_LENGTH + 4}`)
+    })
+
     it("stores a partner's subscription only while it has fewer than the limit; other partners' do not count", async () => {
       const stored = await withTools(({ subscriptions }) =>
         Effect.gen(function* () {

@@ -178,8 +178,8 @@ const decodeRecovery = (input: unknown): number | ConstraintViolation => {
 }
 
 /**
- * Puts back in line the partner's dead-lettered deliveries made since `since` (as Svix's recover does), newest
- * first and REPLAYS_AT_ONCE at most; answers how many, and whether older ones since then remain for another call.
+ * Puts back in line the partner's dead-lettered deliveries made since `since` (as Svix's recover does), oldest
+ * first, REPLAYS_AT_ONCE at most in one write; answers how many, and whether more since then remain for another call.
  */
 export const recoverDeadLetters = (
   partnerId: string,
@@ -193,14 +193,5 @@ export const recoverDeadLetters = (
     const since = decodeRecovery(input)
     if (typeof since !== "number") return yield* Effect.fail(since)
     const outbox = yield* EventOutbox
-    const now = yield* Clock.currentTimeMillis
-    // one more than a call replays, to tell whether more remain
-    const deadLetters = (yield* outbox.deliveriesOf(partnerId, {
-      limit: REPLAYS_AT_ONCE + 1,
-      deadLetteredOnly: true
-    })).filter((delivery) => delivery.created_at >= since)
-    let replayed = 0
-    for (const delivery of deadLetters.slice(0, REPLAYS_AT_ONCE))
-      if (yield* outbox.replay(partnerId, delivery.delivery_id, now)) replayed++
-    return { replayed, more: deadLetters.length > REPLAYS_AT_ONCE }
+    return yield* outbox.replaySince(partnerId, since, yield* Clock.currentTimeMillis, REPLAYS_AT_ONCE)
   })

@@ -49,8 +49,22 @@ export class EventOutbox extends Context.Service<
       partnerId: string,
       options: { readonly limit: number; readonly deadLetteredOnly: boolean }
     ) => Effect.Effect<ReadonlyArray<DeliveryRecord>, StorageUnavailable>
-    /** Puts a dead-lettered delivery of the partner back in line, due at `now`, its retry window restarted; answers whether it was dead-lettered. */
+    /**
+     * Puts a dead-lettered delivery of the partner back in line, due at `now`, its retry window restarted;
+     * answers whether it did — not for a delivery of a disabled subscription, which waits until it is enabled.
+     */
     readonly replay: (partnerId: string, deliveryId: string, now: number) => Effect.Effect<boolean, StorageUnavailable>
+    /**
+     * Puts back in line, in one write, the partner's oldest `limit` dead-lettered deliveries made at or after
+     * `since` (but a disabled subscription's), so that a quote's events go out in order again; answers how many,
+     * and whether more remain.
+     */
+    readonly replaySince: (
+      partnerId: string,
+      since: number,
+      now: number,
+      limit: number
+    ) => Effect.Effect<{ readonly replayed: number; readonly more: boolean }, StorageUnavailable>
     /**
      * Stops delivery to a subscription (`reason` shown to its partner): its pending deliveries are dead-lettered,
      * for replay once it is enabled again, and new events are not fanned out to it. Answers whether it was enabled.
@@ -58,7 +72,9 @@ export class EventOutbox extends Context.Service<
     readonly disableSubscription: (
       subscriptionId: string,
       reason: string,
-      at: number
+      at: number,
+      /** Only while it has been failing since this time or before (the stored value decides, not a stale read). */
+      failingSinceAtOrBefore?: number
     ) => Effect.Effect<boolean, StorageUnavailable>
     /** What waits to be delivered, for monitoring: events not yet fanned out, and pending deliveries. */
     readonly backlog: Effect.Effect<OutboxBacklog, StorageUnavailable>
@@ -135,6 +151,9 @@ export type AttemptOutcome =
       readonly status?: number
     }
 
+/** Attempts a delivery's log keeps, the latest: replayed again and again, a delivery's row stays bounded. */
+export const ATTEMPT_LOG_LENGTH = 20
+
 /** One attempt at a delivery, as its log keeps it: when, the answer's status if any, why it failed if it did. */
 export interface AttemptRecord {
   readonly at: number
@@ -156,6 +175,6 @@ export interface DeliveryRecord {
   readonly last_attempt_at: number | undefined
   readonly last_error: string | undefined
   readonly next_attempt_at: number | undefined
-  /** Every attempt made, oldest first. */
+  /** The latest ATTEMPT_LOG_LENGTH attempts, oldest first. */
   readonly attempt_log: ReadonlyArray<AttemptRecord>
 }

@@ -144,7 +144,9 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
     FROM (SELECT d.subscription_id, MAX(j.value ->> 'state' = 'delivered') AS delivered, MIN(j.value ->> 'at') AS first_failure
           FROM json_each(?) j JOIN webhook_deliveries d ON d.delivery_id = j.value ->> 'delivery_id'
           GROUP BY d.subscription_id) AS o
-    WHERE s.subscription_id = o.subscription_id`)
+    WHERE s.subscription_id = o.subscription_id
+      -- rows that would not change are not written (the happy path's every round)
+      AND s.failing_since IS NOT (CASE WHEN o.delivered THEN NULL ELSE COALESCE(s.failing_since, o.first_failure) END)`)
   // failing too long: only while the stored failing_since says so, not a delivery's stale read of it
   const disable = database.prepare<{ subscription_id: string; reason: string; at: number; failing_by: number | null }>(
     `UPDATE webhook_subscriptions SET disabled_at = @at, disabled_reason = @reason

@@ -4,6 +4,9 @@ import { type CommandResult, done, failed, UsageError } from "./CommandResult.js
 import { startService } from "./Service.js"
 import { readServiceConfig } from "./ServiceConfig.js"
 
+// longer than the HTTP server's 10 s grace for in-flight requests, shorter than an orchestrator's usual 30 s
+const STOP_DEADLINE_MILLIS = 20_000
+
 /** Resolves when the service has stopped after a signal. */
 export const serve = async (): Promise<CommandResult> => {
   const config = readServiceConfig(process.env)
@@ -19,6 +22,14 @@ export const serve = async (): Promise<CommandResult> => {
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       running.logger.info({ signal }, "stopping")
+      // A stop that has not ended by then is ended here: in-flight requests have had the grace, and every
+      // acknowledged write is committed. Under load a stop has been seen to leave the process running
+      // (test/webhooks/Fairness.test.ts, about one run in six with other suites beside it; cause not found).
+      setTimeout(() => {
+        running.logger.error({ signal, after_ms: STOP_DEADLINE_MILLIS }, "stop did not finish in time: exiting")
+        running.logger.flush()
+        process.exit(1)
+      }, STOP_DEADLINE_MILLIS).unref()
       void running.stop().then(resolve)
     }
     process.once("SIGTERM", () => stop("SIGTERM"))

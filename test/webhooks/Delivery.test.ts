@@ -26,6 +26,12 @@ const dispatch = WebhookDispatcher.dispatchOnce({ owner: "test", policy: LOCAL, 
 
 describe("webhook delivery", () => {
   let receiver: Receiver
+  /** The test clock started, and the partner subscribed to its quotes' creation at the receiver. */
+  const subscribedToCreations = () =>
+    Effect.andThen(
+      startClock,
+      WebhookAdministration.createSubscription(PARTNER, { url: receiver.url, event_types: ["quote.created"] }, LOCAL)
+    )
   beforeEach(async () => {
     receiver = await startReceiver()
   })
@@ -114,12 +120,7 @@ describe("webhook delivery", () => {
   it("waits as long as a 429 or 503 answer's Retry-After asks, an hour at most", async () => {
     const attempts = await Effect.runPromise(
       Effect.gen(function* () {
-        yield* startClock
-        yield* WebhookAdministration.createSubscription(
-          PARTNER,
-          { url: receiver.url, event_types: ["quote.created"] },
-          LOCAL
-        )
+        yield* subscribedToCreations()
         yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
         // two minutes asked, where the backoff alone would retry after 5 s (random 0)
         receiver.answerWith(503, { "retry-after": "120" })
@@ -196,12 +197,7 @@ describe("webhook delivery", () => {
   it("dead-letters a delivery that fails for the whole retry window, and delivers it once replayed", async () => {
     const result = await Effect.runPromise(
       Effect.gen(function* () {
-        yield* startClock
-        yield* WebhookAdministration.createSubscription(
-          PARTNER,
-          { url: receiver.url, event_types: ["quote.created"] },
-          LOCAL
-        )
+        yield* subscribedToCreations()
         yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
         receiver.answerWith(500)
         const outbox = yield* EventOutbox.EventOutbox
@@ -248,12 +244,7 @@ describe("webhook delivery", () => {
     })
     const result = await Effect.runPromise(
       Effect.gen(function* () {
-        yield* startClock
-        const subscription = yield* WebhookAdministration.createSubscription(
-          PARTNER,
-          { url: receiver.url, event_types: ["quote.created"] },
-          LOCAL
-        )
+        const subscription = yield* subscribedToCreations()
         yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
         receiver.answerWith(410)
         expect(yield* dispatchTelling).toBe(1)
@@ -285,12 +276,7 @@ describe("webhook delivery", () => {
   it("disables a subscription whose endpoint has failed every attempt for 5 days, not sooner", async () => {
     const states = await Effect.runPromise(
       Effect.gen(function* () {
-        yield* startClock
-        yield* WebhookAdministration.createSubscription(
-          PARTNER,
-          { url: receiver.url, event_types: ["quote.created"] },
-          LOCAL
-        )
+        yield* subscribedToCreations()
         receiver.answerWith(500)
         // a new quote every 12 hours, each delivery failing (and retried, then dead-lettered after a day)
         const seen: Array<boolean> = []

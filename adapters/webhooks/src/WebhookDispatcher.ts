@@ -52,7 +52,7 @@ export interface DispatcherOptions {
   ) => void
   /**
    * Told when an attempt's answer disabled its subscription (410 Gone, or failing for 5 days: the core's
-   * DeliverySchedule.disablingReason), once the outbox has disabled it.
+   * DeliverySchedule.disablingOf), once the outbox has disabled it.
    */
   readonly onDisabled?: (delivery: EventOutbox.ClaimedDelivery, reason: string, at: number) => void
   /**
@@ -83,7 +83,7 @@ interface FinishedAttempt {
    * Why the answer disables the subscription, when it does; for failing too long, only while the store still
    * has it failing since that long ago (this delivery's read of it may be stale).
    */
-  readonly disables: { readonly reason: string; readonly failingSinceAtOrBefore?: number } | undefined
+  readonly disables: DeliverySchedule.Disabling | undefined
 }
 
 const DEFAULTS = { batchSize: 100, perPartnerInFlight: 10, perSubscriptionInFlight: 4, leaseMillis: 60_000 }
@@ -118,7 +118,7 @@ const attemptOf = (
       delivery,
       outcome,
       answeredAt,
-      disables: outcome.delivered ? undefined : disablingOf(sent.status, delivery.failing_since, at)
+      disables: outcome.delivered ? undefined : DeliverySchedule.disablingOf(sent.status, delivery.failing_since, at)
     }
   })
 
@@ -147,18 +147,6 @@ const recordFinished = (
           Effect.as(true),
           Effect.catchTag("StorageUnavailable", () => Effect.succeed(false))
         )
-
-const disablingOf = (
-  status: number | undefined,
-  failingSince: number | undefined,
-  at: number
-): FinishedAttempt["disables"] => {
-  const reason = DeliverySchedule.disablingReason(status, failingSince, at)
-  if (reason === undefined) return undefined
-  return status === 410
-    ? { reason }
-    : { reason, failingSinceAtOrBefore: at - DeliverySchedule.DISABLE_AFTER_FAILING_MILLIS }
-}
 
 /** Disables the subscriptions whose answers said to (once each), and tells the observer of each it disabled. */
 const disableWhereAnswered = (

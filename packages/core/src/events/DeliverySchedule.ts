@@ -53,18 +53,28 @@ export const retryAfterMillisOf = (header: string | undefined, now: number): num
   return Number.isNaN(date) ? 0 : Math.max(0, date - now)
 }
 
+/** Why a failed attempt disables its subscription, and — for failing too long — up to when it must have been failing. */
+export interface Disabling {
+  readonly reason: string
+  /** The store disables only while its own failing_since is at or before this: a claimed delivery's read may be stale. */
+  readonly failingSinceAtOrBefore?: number
+}
+
 /**
- * Why a failed attempt disables its subscription, or undefined when it does not: its endpoint answered
- * 410 Gone (the receiver's way to say it wants no more, per Standard Webhooks), or every attempt at it has
- * failed since `failingSince`, DISABLE_AFTER_FAILING_MILLIS or longer before `failedAt`.
+ * Whether a failed attempt disables its subscription: its endpoint answered 410 Gone (the receiver's way to say
+ * it wants no more, per Standard Webhooks), or every attempt at it has failed since `failingSince`,
+ * DISABLE_AFTER_FAILING_MILLIS or longer before `failedAt`.
  */
-export const disablingReason = (
+export const disablingOf = (
   status: number | undefined,
   failingSince: number | undefined,
   failedAt: number
-): string | undefined => {
-  if (status === 410) return "the endpoint answered 410 Gone"
+): Disabling | undefined => {
+  if (status === 410) return { reason: "the endpoint answered 410 Gone" }
   if (failingSince !== undefined && failedAt - failingSince >= DISABLE_AFTER_FAILING_MILLIS)
-    return "every attempt at the endpoint failed for 5 days"
+    return {
+      reason: "every attempt at the endpoint failed for 5 days",
+      failingSinceAtOrBefore: failedAt - DISABLE_AFTER_FAILING_MILLIS
+    }
   return undefined
 }

@@ -2,8 +2,9 @@
  * The dispatcher's attempts run on a sending thread of their own, off the
  * event loop the service's requests run on. These tests hold what that thread
  * must keep: the service's dispatcher delivers through it, signed as ever; an
- * attempt the thread holds when it stops fails (to be retried), never hangs;
- * and the next attempt starts a new thread.
+ * attempt the thread holds when it dies fails (to be retried), never hangs,
+ * and the next attempt starts a new thread; a closed sender starts none, and
+ * the thread never keeps the process running.
  */
 import { type EventOutbox, Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
 import { WebhookAdministration } from "@kasko/core/administration"
@@ -144,21 +145,87 @@ describe("the sending thread", () => {
     }
   })
 
-  it("fails the attempts it holds when it stops, and the next attempt starts a new thread", async () => {
+  it("fails the attempts it holds when its thread dies, and the next attempt starts a new thread", async () => {
     const silent = await startSilentEndpoint()
     const sender = makeThreadSender({ timeoutMillis: 60_000, policy: LOCAL, userAgent: "test" })
+    // the thread the sender posts to, to end it as a crash would
+    const postMessage = Worker.prototype.postMessage
+    let thread: Worker | undefined
+    Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker["postMessage"]>) {
+      thread = this
+      postMessage.apply(this, args)
+    }
     try {
       const held = sender.send(deliveryTo(silent.url), Date.now())
       // the attempt has reached the endpoint, and waits there for an answer that never comes
       await new Promise((resolve) => setTimeout(resolve, 300))
-      await sender.close()
+      await thread!.terminate()
       expect(await held).toEqual({ delivered: false, error: expect.stringMatching(/sending thread stopped/) })
 
       expect(await sender.send(deliveryTo(receiver.url), Date.now())).toEqual({ delivered: true, status: 204 })
       expect(receiver.received).toHaveLength(1)
     } finally {
+      Worker.prototype.postMessage = postMessage
       await sender.close()
       await silent.close()
     }
+  })
+
+  it("once closed, fails later attempts without starting a thread", async () => {
+    const sender = makeThreadSender({ timeoutMillis: 60_000, policy: LOCAL, userAgent: "test" })
+    expect(await sender.send(deliveryTo(receiver.url), Date.now())).toEqual({ delivered: true, status: 204 })
+    await sender.close()
+    const started = Worker.prototype.postMessage
+    let posted = 0
+    Worker.prototype.postMessage = function (this: Worker, ...args: Parameters<Worker["postMessage"]>) {
+      posted += 1
+      started.apply(this, args)
+    }
+    try {
+      expect(await sender.send(deliveryTo(receiver.url), Date.now())).toEqual({
+        delivered: false,
+        error: "the sender is closed"
+      })
+      expect(posted).toBe(0)
+      expect(receiver.received).toHaveLength(1)
+    } finally {
+      Worker.prototype.postMessage = started
+    }
+  })
+
+  it("never keeps its process running: a process that made an attempt and never closed the sender ends", async () => {
+    // `kasko serve` was seen to stay up after its stop when a thread outlived it (the port's listener had
+    // re-referenced it)
+    const adapter = new URL("../../adapters/webhooks/dist/src/index.js", import.meta.url).href
+    const script = `
+      import(${JSON.stringify(adapter)}).then(async ({ makeThreadSender }) => {
+        const sender = makeThreadSender({ timeoutMillis: 5000, policy: { allowInsecure: true, allowPrivateAddresses: true }, userAgent: "test" })
+        // what keeps a service running is its own (its server): here, a timer until the outcome is in
+        const running = setInterval(() => undefined, 1000)
+        const outcome = await sender.send(${JSON.stringify(deliveryTo(receiver.url))}, Date.now())
+        clearInterval(running)
+        console.log(JSON.stringify(outcome))
+      })
+    `
+    const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    let errors = ""
+    child.stdout.setEncoding("utf8").on("data", (text: string) => (output += text))
+    child.stderr.setEncoding("utf8").on("data", (text: string) => (errors += text))
+    const ended = await new Promise<number | string>((resolve) => {
+      const deadline = setTimeout(() => {
+        child.kill("SIGKILL")
+        resolve("still running after 10 s")
+      }, 10_000)
+      child.on("exit", (code) => {
+        clearTimeout(deadline)
+        resolve(code ?? "killed")
+      })
+    })
+    expect({ ended, output, errors }).toEqual({
+      ended: 0,
+      output: `${JSON.stringify({ delivered: true, status: 204 })}\n`,
+      errors: ""
+    })
   })
 })

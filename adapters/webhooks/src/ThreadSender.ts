@@ -24,7 +24,7 @@ export interface OutcomeMessage {
 
 export interface ThreadSender {
   readonly send: (delivery: EventOutbox.ClaimedDelivery, at: number) => Promise<SendOutcome>
-  /** Stops the thread; attempts under way fail. */
+  /** Stops the thread for good; attempts under way fail, and so do later ones. */
   readonly close: () => Promise<void>
 }
 
@@ -39,10 +39,9 @@ export const makeThreadSender = (options: SenderOptions): ThreadSender => {
     for (const settle of waiting.values()) settle({ delivered: false, error })
     waiting.clear()
   }
+  let closed = false
   const start = () => {
     const worker = new Worker(THREAD_FILE, { workerData: options })
-    // the service's stop, not this thread, decides when the process ends
-    worker.unref()
     worker.on("message", (outcomes: ReadonlyArray<OutcomeMessage>) => {
       for (const { id, outcome } of outcomes) {
         waiting.get(id)?.(outcome)
@@ -54,18 +53,24 @@ export const makeThreadSender = (options: SenderOptions): ThreadSender => {
       if (thread?.worker === worker) thread = undefined
       failAll(`the sending thread stopped (exit code ${code})`)
     })
+    // the service's stop, not this thread, decides when the process ends. After the listeners: adding a
+    // "message" listener refs the thread's port again, and an unref made before it would not hold
+    worker.unref()
     return { worker, post: coalesced<AttemptMessage>((attempts) => worker.postMessage(attempts)) }
   }
 
   return {
     send: (delivery, at) =>
       new Promise((resolve) => {
+        // an attempt that comes after the stop (a round still finishing) starts no thread nobody would stop
+        if (closed) return resolve({ delivered: false, error: "the sender is closed" })
         thread ??= start()
         const id = nextId++
         waiting.set(id, resolve)
         thread.post({ id, delivery, at })
       }),
     close: async () => {
+      closed = true
       const current = thread
       thread = undefined
       if (current !== undefined) await current.worker.terminate()

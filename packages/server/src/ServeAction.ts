@@ -23,8 +23,8 @@ export const serve = async (): Promise<CommandResult> => {
     const stop = (signal: string) => {
       running.logger.info({ signal }, "stopping")
       // A stop that has not ended by then is ended here: in-flight requests have had the grace, and every
-      // acknowledged write is committed. Under load a stop has been seen to leave the process running
-      // (test/webhooks/Fairness.test.ts, about one run in six with other suites beside it; cause not found).
+      // acknowledged write is committed. (A webhook sending thread that outlived its sender once kept the process
+      // running after its stop; test/webhooks/SendingThread.test.ts holds that it no longer can.)
       setTimeout(() => {
         running.logger.error({ signal, after_ms: STOP_DEADLINE_MILLIS }, "stop did not finish in time: exiting")
         running.logger.flush()

@@ -5,6 +5,7 @@
  * in time, requests are still served, counted by the instance alone — and
  * not counted again in the database once it answers.
  */
+import { type AddressInfo, connect, createServer, type Socket } from "node:net"
 import { afterEach, expect, it } from "vitest"
 import { burst, count, startInstances } from "../http/RateLimitBurst.js"
 import { startTestService, type TestService } from "../http/support.js"
@@ -87,4 +88,56 @@ it("prunes ended windows even when that takes longer than a count may wait", asy
   for (let waited = 0; (await remaining()) > 0 && waited < 2_000; waited += 20)
     await new Promise((resolve) => setTimeout(resolve, 20))
   expect(await remaining()).toBe(0)
+})
+
+/** A TCP proxy to `target` that opens each connection `delayMillis` late: a slow way to the database. */
+const slowProxy = async (target: URL, delayMillis: number) => {
+  const sockets = new Set<Socket>()
+  const server = createServer((client) => {
+    sockets.add(client)
+    client.pause()
+    setTimeout(() => {
+      const upstream = connect(Number(target.port || 5432), target.hostname, () => client.resume())
+      sockets.add(upstream)
+      client.pipe(upstream).pipe(client)
+      const close = () => {
+        client.destroy()
+        upstream.destroy()
+      }
+      client.on("error", close).on("close", close)
+      upstream.on("error", close).on("close", close)
+    }, delayMillis)
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const url = new URL(target)
+  url.hostname = "127.0.0.1"
+  url.port = String((server.address() as AddressInfo).port)
+  return {
+    url: url.toString(),
+    close: () => {
+      for (const socket of sockets) socket.destroy()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  }
+}
+
+it("prunes ended windows when connecting takes longer than a count may wait", async () => {
+  const client = admin()
+  await client.query(`INSERT INTO ${schema}.rate_limits (key, points, expire) VALUES ('slow-a', 1, 0)`)
+  // each connection opens 600 ms late: a count gives up on its own after 250 ms, the pruning must not
+  const proxy = await slowProxy(new URL(testDatabaseUrl), 600)
+  try {
+    started.push(await startTestService({ environment: { ...ENVIRONMENT, KASKO_DATABASE_URL: proxy.url } }))
+    const remaining = async () =>
+      Number(
+        (await client.query(`SELECT count(*) AS count FROM ${schema}.rate_limits WHERE key LIKE 'slow-%'`)).rows[0]
+          .count
+      )
+    for (let waited = 0; (await remaining()) > 0 && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(await remaining()).toBe(0)
+  } finally {
+    await Promise.all(started.splice(0).map((service) => service.stop()))
+    await proxy.close()
+  }
 })

@@ -33,23 +33,30 @@ const PRUNE_TIMEOUT_MILLIS = 60_000
 const PRUNED_AFTER_MILLIS = 60 * 60 * 1000
 
 /**
- * Deletes the rows whose window ended before `before`. Many rows can take longer than a count may: the pruning
- * lifts the connection's timeouts for its own statement, in a transaction of its own (rate-limiter-flexible's
- * own clearing runs under the pool's 250 ms and would give up on a large table).
+ * Deletes the rows whose window ended before `before`, on a connection of its own: many rows can take longer than
+ * a count may wait (rate-limiter-flexible's own clearing runs under the pool's 250 ms and would give up on a large
+ * table), and neither the connecting nor the deleting may take one of the counts' few pooled connections or be
+ * held to their 250 ms — a pruning that could not connect in 250 ms was given up until the next, 5 minutes later.
  */
-const prune = async (pool: pg.Pool, before: number) => {
-  const client = await pool.connect()
+const prune = async (options: PostgresRateLimiterOptions, before: number, signal: AbortSignal) => {
+  const client = new pg.Client({
+    connectionString: options.connectionString,
+    options: `-c search_path=${options.schema}`,
+    application_name: `kasko:${options.schema}:rate-limit-pruning`,
+    connectionTimeoutMillis: PRUNE_TIMEOUT_MILLIS,
+    statement_timeout: PRUNE_TIMEOUT_MILLIS,
+    query_timeout: PRUNE_TIMEOUT_MILLIS + CANCELLATION_MARGIN_MILLIS
+  })
+  client.on("error", () => undefined)
+  // the service's stop does not wait for a pruning under way: it ends the connection, and the server rolls it back
+  const stopped = () => void client.end().catch(() => undefined)
+  signal.addEventListener("abort", stopped, { once: true })
   try {
-    await client.query("BEGIN")
-    await client.query(`SET LOCAL statement_timeout = ${PRUNE_TIMEOUT_MILLIS}`)
-    // pg reads a query's own query_timeout over the connection's; its types do not list it
-    await client.query({ text: PRUNE, values: [before], query_timeout: PRUNE_TIMEOUT_MILLIS } as pg.QueryConfig)
-    await client.query("COMMIT")
-    client.release()
-  } catch (error) {
-    // the connection's state is unknown (in a transaction, or a statement still running): not for reuse
-    client.release(error as Error)
-    throw error
+    await client.connect()
+    await client.query(PRUNE, [before])
+  } finally {
+    signal.removeEventListener("abort", stopped)
+    await client.end().catch(() => undefined)
   }
 }
 
@@ -82,7 +89,7 @@ export const layer = (options: PostgresRateLimiterOptions): Layer.Layer<RateLimi
       )
       yield* Effect.forkScoped(
         Effect.clockWith((clock) =>
-          Effect.tryPromise(() => prune(pool, clock.currentTimeMillisUnsafe() - PRUNED_AFTER_MILLIS))
+          Effect.tryPromise((signal) => prune(options, clock.currentTimeMillisUnsafe() - PRUNED_AFTER_MILLIS, signal))
         ).pipe(Effect.ignore, Effect.repeat(Schedule.spaced(Duration.minutes(5))))
       )
       return RateLimiter.fromLimiters(

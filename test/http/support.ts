@@ -12,6 +12,7 @@ import {
   TariffBook,
   WebhookSubscriptions
 } from "@kasko/core"
+import { PdfDocuments } from "@kasko/documents"
 import { type Services, WebhookPolicy } from "@kasko/express"
 import { MemoryQuoteStore, MemoryRateLimiter } from "@kasko/memory"
 import { makeAdjustableClock, readServiceConfig, startService, type RunningService } from "@kasko/server"
@@ -54,6 +55,7 @@ export const servicesOver = (store: Layer.Layer<QuoteStore.QuoteStore>): Layer.L
     MemoryRateLimiter.layer,
     IdGenerator.layerSequential,
     TariffBook.shipped,
+    PdfDocuments.layer(),
     Layer.succeed(WebhookSubscriptions.WebhookSubscriptions, webhooks.subscriptions),
     Layer.succeed(EventOutbox.EventOutbox, webhooks.outbox),
     Layer.succeed(WebhookPolicy, { allowInsecure: false, allowPrivateAddresses: false })

@@ -124,7 +124,9 @@ export const makeApp = (options: AppOptions): Express => {
     operationId: string,
     traceId?: string
   ) => {
-    const list = [...answerHeaders, "X-Request-Id", id, "Content-Length", String(Buffer.byteLength(answer.body))]
+    const list = [...answerHeaders, "X-Request-Id", id]
+    // a 304 has no body, and no length of the one it stands for
+    if (answer.status !== 304) list.push("Content-Length", String(Buffer.byteLength(answer.body)))
     for (const name in answer.headers) list.push(name, answer.headers[name]!)
     // a body whose reading began and stopped before its end (too large once decompressed, undecodable, over the
     // time budget) leaves the rest of it on the connection, where Node would parse it as the next request: close

@@ -88,7 +88,7 @@ const factsOf = (pdf: Pdf, rows: ReadonlyArray<readonly [string, string]>) => {
   pdf.x = pdf.page.margins.left
   pdf.font("regular").fontSize(SIZES.body).fillColor(INK)
   pdf.table({
-    columnStyles: [{ width: width * 0.34 }, { width: width * 0.66 }],
+    columnStyles: [{ width: width * 0.36 }, { width: width * 0.64 }],
     defaultStyle: { border: 0, padding: [1.5, 4, 1.5, 0] },
     data: rows.map(([label, value]) => [{ text: label, textColor: MUTED }, value])
   })

@@ -133,13 +133,11 @@ const amountsCell = (amounts: ReadonlyArray<number>, sometimesNone: boolean): st
   return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(", ")} eller ${words.at(-1)}`
 }
 
-const featureCell = (coverage: VariantCoverage, features: ReadonlyArray<{ name: FeatureName; title: string }>) =>
-  coverage.features.length === features.length
-    ? "Alle"
-    : features
-        .filter((feature) => coverage.features.includes(feature.name))
-        .map((feature) => feature.title)
-        .join(", ")
+/** The features that give a coverage, by their titles: "Standard og Premium", "Premium". */
+const featureCell = (coverage: VariantCoverage, features: ReadonlyArray<{ name: FeatureName; title: string }>) => {
+  const titles = features.filter((feature) => coverage.features.includes(feature.name)).map((feature) => feature.title)
+  return titles.length <= 1 ? (titles[0] ?? "–") : `${titles.slice(0, -1).join(", ")} og ${titles.at(-1)}`
+}
 
 const withTariffFigures = (text: string, tariff: Tariff): string =>
   text.replaceAll("{monthly_surcharge_percent}", String(tariff.monthly_surcharge_percent))
@@ -181,10 +179,10 @@ const makeProductInformation = (tariff: Tariff, variant: Variant, pricingDate: C
       blocks: [
         table(
           [
-            { title: "Dækning", width: 2.2 },
-            { title: "Med i", width: 0.9 },
-            { title: "Forsikringssum", figures: true, width: 1.3 },
-            { title: "Selvrisiko", figures: true, width: 1.3 }
+            { title: "Dækning", width: 2 },
+            { title: "Med i", width: 1.5 },
+            { title: "Forsikringssum", figures: true, width: 1.2 },
+            { title: "Selvrisiko", figures: true, width: 1.2 }
           ],
           coverages.map((coverage) => [
             coverageTitle(coverage.name),

@@ -37,24 +37,27 @@ const partyName = (party: Party): string =>
     .filter((name) => name !== undefined)
     .join(" / ")
 
-const partyNumbers = (party: Party): string =>
-  [
-    party.person === undefined ? undefined : `CPR ${maskedCprNumber(party.person.cpr_number)}`,
-    party.organization === undefined ? undefined : `CVR ${party.organization.cvr_number}`
-  ]
-    .filter((number) => number !== undefined)
-    .join(", ")
-
-const partyAddress = (party: Party): string => {
+const partyAddress = (party: Party): string | undefined => {
   const address = party.address
-  if (address === undefined) return "–"
+  if (address === undefined) return undefined
   if (address.protected === true) return "Adressebeskyttet"
   const floorAndDoor = [address.floor, address.door].filter((part) => part !== undefined).join(" ")
   return `${address.street} ${address.house_number}${floorAndDoor === "" ? "" : `, ${floorAndDoor}`}, ${String(address.postal_code).padStart(4, "0")} ${address.city}`
 }
 
-const partyContact = (party: Party): string =>
-  [party.phone, party.email].filter((contact) => contact !== undefined).join(", ") || "–"
+/** A party as registered, one label–value row per thing known of it; its CPR number masked. */
+const partyRows = (party: Party, index: number): Array<readonly [string, string]> => {
+  const rows: Array<readonly [string, string | undefined]> = [
+    [`Part ${index + 1}`, partyName(party)],
+    ["CPR-nummer", party.person === undefined ? undefined : maskedCprNumber(party.person.cpr_number)],
+    ["CVR-nummer", party.organization?.cvr_number],
+    ["Roller", partyRoles(party)],
+    ["Adresse", partyAddress(party)],
+    ["Telefon", party.phone],
+    ["E-mail", party.email]
+  ]
+  return rows.flatMap(([label, value]) => (value === undefined || value === "" ? [] : [[label, value] as const]))
+}
 
 const partyRoles = (party: Party): string =>
   (Object.keys(ROLE_TITLES) as Array<keyof typeof ROLE_TITLES>)
@@ -109,38 +112,22 @@ export const quoteDocument = (stored: StoredQuote, links: DocumentLinksShape, no
       heading: "Forsikringsselskab og formidler",
       blocks: [
         facts([
+          ["Forsikringsselskab", `${INSURER.organization.name}, CVR ${INSURER.organization.cvr_number}`],
           [
-            "Forsikringsselskab",
-            `${INSURER.organization.name}, CVR ${INSURER.organization.cvr_number}, ${INSURER.address.street} ${INSURER.address.house_number}, ${INSURER.address.postal_code} ${INSURER.address.city}`
+            "Adresse",
+            `${INSURER.address.street} ${INSURER.address.house_number}, ${INSURER.address.postal_code} ${INSURER.address.city}`
           ],
-          [
-            "Formidler",
-            `${quote.agent.organization.name}, CVR ${quote.agent.organization.cvr_number}${quote.agent.organization.cvrp_number === undefined ? "" : `, P-nummer ${quote.agent.organization.cvrp_number}`}`
-          ],
+          ["Formidler", `${quote.agent.organization.name}, CVR ${quote.agent.organization.cvr_number}`],
+          ...(quote.agent.organization.cvrp_number === undefined
+            ? []
+            : [["P-nummer", quote.agent.organization.cvrp_number] as const]),
           ["Sælger", quote.agent.user_id]
         ])
       ]
     },
     {
       heading: "Parter",
-      blocks: [
-        table(
-          [
-            { title: "Navn", width: 1.5 },
-            { title: "CPR / CVR", width: 1.3 },
-            { title: "Roller", width: 1.2 },
-            { title: "Adresse", width: 1.8 },
-            { title: "Kontakt", width: 1.6 }
-          ],
-          policy.parties.map((party) => [
-            partyName(party),
-            partyNumbers(party),
-            partyRoles(party),
-            partyAddress(party),
-            partyContact(party)
-          ])
-        )
-      ]
+      blocks: policy.parties.map((party, index) => facts(partyRows(party, index)))
     },
     {
       heading: "Køretøj",
@@ -164,7 +151,8 @@ export const quoteDocument = (stored: StoredQuote, links: DocumentLinksShape, no
       heading: "Produkt",
       blocks: [
         facts([
-          ["Produkt", `${definition.title} (${quote.product.product_name})`],
+          ["Produkt", definition.title],
+          ["Produktnavn", quote.product.product_name],
           ["Variant", terms.variantTitle],
           ["Dækningsniveau", feature?.title ?? quote.product.features[0]?.name ?? "–"],
           ...parameterRows
@@ -195,15 +183,13 @@ export const quoteDocument = (stored: StoredQuote, links: DocumentLinksShape, no
       blocks: [
         facts([
           [
-            paymentsPerYear === 1
-              ? "Pris pr. år (1 betaling)"
-              : `Pris pr. betaling (${paymentsPerYear} betalinger pr. år)`,
-            danishKroner(quote.price.amount)
+            "Pris pr. betaling",
+            `${danishKroner(quote.price.amount)} (${paymentsPerYear === 1 ? "1 betaling" : `${paymentsPerYear} betalinger`} pr. år)`
           ],
           ["I alt pr. år", danishKroner(quote.price.amount * paymentsPerYear)],
-          ["Årspræmie ved 1 betaling om året", danishKroner(worksheet.annually)],
+          ["Årspræmie ved årlig betaling", danishKroner(worksheet.annually)],
           ...Object.entries(quote.price.details).map(
-            ([charge, amount]) => [`Heraf ${charge} pr. betaling`, danishKronerAndOre(amount)] as const
+            ([charge, amount]) => [`Heraf ${charge}`, `${danishKronerAndOre(amount)} pr. betaling`] as const
           )
         ]),
         paragraph(`Alle beløb er i ${quote.price.currency} og indeholder afgifter og bidrag.`)

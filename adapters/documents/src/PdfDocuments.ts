@@ -25,6 +25,32 @@ const loadFont = (file: string): Font => create(readFileSync(require.resolve(`de
 let fonts: { readonly regular: Font; readonly bold: Font } | undefined
 const loadedFonts = () => (fonts ??= { regular: loadFont("DejaVuSans.ttf"), bold: loadFont("DejaVuSans-Bold.ttf") })
 
+/**
+ * Word layouts (fontkit's shaping of each word, the widths a line break needs) kept across documents, per font:
+ * pdfkit keeps them per document only, and shaping the same words again was a third of a quote document's time.
+ * Given to pdfkit's embedded font as its `layoutCache` (pdfkit's own, used when present: a pdfkit without it
+ * only loses the gain); a layout depends on the font alone, which every document shares. Emptied when it holds
+ * more than MAX_KEPT_LAYOUTS words, as names and numbers differ from quote to quote.
+ */
+const MAX_KEPT_LAYOUTS = 20_000
+const LAYOUT_CHECK_EVERY = 256
+const keptLayouts: Record<string, Record<string, unknown>> = {}
+let rendersSinceCheck = 0
+
+const shareLayouts = (pdf: Pdf) => {
+  if (++rendersSinceCheck >= LAYOUT_CHECK_EVERY) {
+    rendersSinceCheck = 0
+    for (const name of Object.keys(keptLayouts))
+      if (Object.keys(keptLayouts[name]!).length > MAX_KEPT_LAYOUTS) delete keptLayouts[name]
+  }
+  for (const name of ["bold", "regular"]) {
+    pdf.font(name)
+    const embedded = (pdf as unknown as { readonly _font?: { layoutCache?: Record<string, unknown> } })._font
+    if (embedded !== undefined && "layoutCache" in embedded)
+      embedded.layoutCache = keptLayouts[name] ??= Object.create(null)
+  }
+}
+
 const MARGIN = 56
 const FOOTER_HEIGHT = 36
 const INK = "#1a1a1a"
@@ -32,6 +58,7 @@ const MUTED = "#555555"
 const ACCENT = "#1f3a5f"
 const RULE = "#c8d0da"
 const TABLE_HEAD = "#e8eef5"
+const FACT_GAP = 3
 const SIZES = { title: 18, subtitle: 10.5, heading: 12, body: 9.5, small: 8 } as const
 
 type Pdf = PDFKit.PDFDocument
@@ -83,16 +110,29 @@ const tableOf = (
   pdf.moveDown(0.6)
 }
 
+/**
+ * Label–value rows, as two columns of text. Not a pdfkit table: a table measures each cell twice and merges its
+ * styles per cell, which made facts a third of a quote document's time; a row is measured once here.
+ */
 const factsOf = (pdf: Pdf, rows: ReadonlyArray<readonly [string, string]>) => {
+  const left = pdf.page.margins.left
   const width = contentWidth(pdf)
-  pdf.x = pdf.page.margins.left
-  pdf.font("regular").fontSize(SIZES.body).fillColor(INK)
-  pdf.table({
-    columnStyles: [{ width: width * 0.36 }, { width: width * 0.64 }],
-    defaultStyle: { border: 0, padding: [1.5, 4, 1.5, 0] },
-    data: rows.map(([label, value]) => [{ text: label, textColor: MUTED }, value])
-  })
-  pdf.x = pdf.page.margins.left
+  const labelWidth = width * 0.36 - 4
+  const valueLeft = left + width * 0.36
+  const valueWidth = width * 0.64
+  pdf.font("regular").fontSize(SIZES.body)
+  for (const [label, value] of rows) {
+    const height = Math.max(
+      pdf.heightOfString(label, { width: labelWidth }),
+      pdf.heightOfString(value, { width: valueWidth })
+    )
+    ensureRoom(pdf, height + FACT_GAP)
+    const top = pdf.y
+    pdf.fillColor(MUTED).text(label, left, top, { width: labelWidth })
+    pdf.fillColor(INK).text(value, valueLeft, top, { width: valueWidth })
+    pdf.y = top + height + FACT_GAP
+  }
+  pdf.x = left
   pdf.moveDown(0.6)
 }
 
@@ -166,9 +206,13 @@ export const renderPdf = (document: Document): Promise<Uint8Array> => {
     // no Helvetica by default: every glyph comes from the embedded font
     font: null as unknown as string
   })
-  // pdfkit accepts a parsed fontkit font (its types name only files and buffers)
-  pdf.registerFont("regular", regular as unknown as Buffer)
-  pdf.registerFont("bold", bold as unknown as Buffer)
+  // pdfkit accepts a parsed fontkit font (its types name only files and buffers). Each font is registered under
+  // its PostScript name as family: a table restores the font after every cell by its source and family, and with
+  // the family pdfkit finds the font it has already embedded at once; without, it opens it again and compares the
+  // two fonts' name tables as JSON, a fifth of a quote document's time
+  pdf.registerFont("regular", regular as unknown as Buffer, regular.postscriptName)
+  pdf.registerFont("bold", bold as unknown as Buffer, bold.postscriptName)
+  shareLayouts(pdf)
   const chunks: Array<Buffer> = []
   const ended = new Promise<Uint8Array>((resolve, reject) => {
     pdf.on("data", (chunk: Buffer) => chunks.push(chunk))

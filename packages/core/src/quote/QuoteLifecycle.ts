@@ -106,6 +106,10 @@ export const relinkedContent = (content: QuoteContent, links: DocumentLinksShape
 const PRODUCT_NAME_KEY = '"product":{"product_name":'
 const IPID_HREF_KEY = '"ipid_href":'
 const POLICY_HREF_KEY = '"privacy":{"policy_href":'
+// printable ASCII but `"` and `\`, as a URL normally is: JSON.stringify leaves such a string as it is, in quotes
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
+
+const jsonString = (value: string): string => (PLAIN_ASCII.test(value) ? `"${value}"` : JSON.stringify(value))
 
 /** Where the JSON string starting at `start` (its opening quote) ends: the index after its closing quote. */
 const endOfJsonString = (text: string, start: number): number => {
@@ -114,37 +118,32 @@ const endOfJsonString = (text: string, start: number): number => {
   return index + 1
 }
 
-/** `text` with the JSON string value after each `key` (from `from` on) replaced by `value`'s JSON. */
-const withStringsAfter = (text: string, key: string, value: string, from: number): string => {
-  const encoded = JSON.stringify(value)
-  let result = text
-  let at = result.indexOf(key, from)
-  while (at !== -1) {
-    const start = at + key.length
-    const end = endOfJsonString(result, start)
-    if (result.slice(start, end) !== encoded) result = `${result.slice(0, start)}${encoded}${result.slice(end)}`
-    at = result.indexOf(key, start + encoded.length)
-  }
-  return result
+/** `text` with the JSON string value after `key`'s occurrence at `at` replaced by `value`'s JSON (`text` when it is it). */
+const withStringAt = (text: string, at: number, key: string, value: string): string => {
+  const start = at + key.length
+  const end = endOfJsonString(text, start)
+  const encoded = jsonString(value)
+  return text.slice(start, end) === encoded ? text : `${text.slice(0, start)}${encoded}${text.slice(end)}`
 }
 
 /**
- * `JSON.stringify(relinkedContent(JSON.parse(text), links))`, from the content's text without parsing it: the
- * links are strings at keys no client text can forge (a client's `"` is escaped in the text), the same text when
- * they are current.
+ * `JSON.stringify(relinkedContent(JSON.parse(text), links))`, from the content's text without parsing it (every
+ * retrieval answers this way): the links are strings at keys no client text can forge (a client's `"` is escaped
+ * in the text), and a quote has one policy (`quoteOf`, spec §2.9). The same text when the links are current.
  */
 export const relinkedText = (text: string, links: DocumentLinksShape | undefined): string => {
   if (links === undefined) return text
   const productAt = text.indexOf(PRODUCT_NAME_KEY)
   if (productAt === -1) return text
   const nameStart = productAt + PRODUCT_NAME_KEY.length
-  const quotedName = JSON.parse(text.slice(nameStart, endOfJsonString(text, nameStart))) as string
+  const nameText = text.slice(nameStart, endOfJsonString(text, nameStart))
+  const quotedName = nameText.includes("\\") ? (JSON.parse(nameText) as string) : nameText.slice(1, -1)
   const current = currentLinks(quotedName, links)
-  const withIpid =
-    current.ipidHref === undefined ? text : withStringsAfter(text, IPID_HREF_KEY, current.ipidHref, nameStart)
+  const ipidAt = current.ipidHref === undefined ? -1 : text.indexOf(IPID_HREF_KEY, nameStart)
+  const withIpid = ipidAt === -1 ? text : withStringAt(text, ipidAt, IPID_HREF_KEY, current.ipidHref!)
   // privacy is the content's last member: its one occurrence is the last
   const privacyAt = withIpid.lastIndexOf(POLICY_HREF_KEY)
-  return privacyAt === -1 ? withIpid : withStringsAfter(withIpid, POLICY_HREF_KEY, current.privacyPolicyHref, privacyAt)
+  return privacyAt === -1 ? withIpid : withStringAt(withIpid, privacyAt, POLICY_HREF_KEY, current.privacyPolicyHref)
 }
 
 /** A quote awaiting activation as every answer gives it (spec §2.9): its content, then its status and expiry. */

@@ -43,6 +43,9 @@ describe("the documents over HTTP", () => {
     expect(first.headers.get("cache-control")).toBe("public, max-age=3600")
     expect(first.headers.get("content-disposition")).toBe('inline; filename="ipid-insurance-car-leasing-standard.pdf"')
     expect(first.headers.get("x-content-type-options")).toBe("nosniff")
+    // the security headers of every answer, but a browser's PDF viewer (a plugin) may show it
+    expect(first.headers.get("content-security-policy")).toContain("object-src 'self'")
+    expect(first.headers.get("content-security-policy")).toContain("frame-ancestors 'self'")
     expect(first.headers.get("x-request-id")).toMatch(/\S/)
     expect(first.headers.get("ratelimit-limit")).toBe("40")
     const etag = first.headers.get("etag")!
@@ -93,6 +96,7 @@ describe("the documents over HTTP", () => {
     expect(document.status).toBe(200)
     expect(document.headers.get("content-type")).toBe("application/pdf")
     expect(document.headers.get("cache-control")).toBe("no-store")
+    expect(document.headers.get("content-security-policy")).toContain("object-src 'self'")
     expect(document.headers.get("etag")).toBeNull()
     expect(document.headers.get("content-disposition")).toBe(`inline; filename="tilbud-${quote.body.quote_id}.pdf"`)
 

@@ -5,6 +5,7 @@ import { cpus } from "node:os"
 import { join } from "node:path"
 import { runCoreBench } from "./core.mjs"
 import { runDecoderBench } from "./decoder.mjs"
+import { runDocumentsBench } from "./documents.mjs"
 import { runHttpBench } from "./http.mjs"
 import { runMemoryBench } from "./memory.mjs"
 import { runObservabilityBench } from "./observability.mjs"
@@ -104,6 +105,12 @@ printTable(
   decoders
 )
 
+const documents = await runDocumentsBench()
+printTable(
+  "10. Documents: a quote's document printed as PDF, each timed alone (budget: p99 ≤ 50 ms); the IPID rendered once per tariff version, then kept",
+  documents
+)
+
 const results = {
   measured_at: new Date().toISOString(),
   seconds: Math.round((Date.now() - started) / 1000),
@@ -119,7 +126,8 @@ const results = {
   webhooks_hanging_endpoints: hanging,
   webhooks_delivery_latency: latency,
   observability,
-  decoders
+  decoders,
+  documents
 }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })

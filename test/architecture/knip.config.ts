@@ -36,6 +36,10 @@ export default {
       // test/Soak.test.ts, test/GroupCommit.test.ts and test/Crash.test.ts start these as child processes, by path
       entry: ["test/soak-child.mjs", "test/group-commit-child.mjs", "test/crash-writer.mjs"]
     },
+    "adapters/documents": {
+      // PdfDocuments.ts reads DejaVu Sans's TrueType files from the package (createRequire(…).resolve): never imported
+      ignoreDependencies: ["dejavu-fonts-ttf"]
+    },
     "adapters/express": {
       // /docs serves swagger-ui-dist's files from its directory, found with createRequire(…).resolve: never imported
       ignoreDependencies: ["swagger-ui-dist"]

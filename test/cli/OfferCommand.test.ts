@@ -44,7 +44,7 @@ describe("kasko offer", () => {
     expect(result.stdout).toBe(
       "insurance-car-leasing, standard feature: 13.002 kr a year, paid as 1.138 kr a month\n" +
         "coverages: kasko (deductible 5.000 kr), ansvar, påkørsel_af_dyr, afleveringsforsikring, vejhjælp\n" +
-        "product information: https://documents.kasko.example/ipid/insurance-car-leasing-standard.pdf\n"
+        "product information: http://localhost:8080/products/insurance-car-leasing/variants/standard/ipid\n"
     )
   })
 

@@ -51,9 +51,13 @@ describe("the document's examples", () => {
         ...(operation.requestBody === undefined
           ? []
           : [["request", ["requestBody", "content", "application/json"]] as const]),
-        ...Object.entries(operation.responses as Record<string, Json>).map(
-          ([status, response]) => [status, ["responses", status, "content", Object.keys(response.content)[0]!]] as const
-        )
+        // JSON answers; a document's (a PDF's bytes) and a 304's (no body) have nothing to show
+        ...Object.entries(operation.responses as Record<string, Json>)
+          .filter(([, response]) => Object.keys(response.content ?? {}).some((mediaType) => mediaType.includes("json")))
+          .map(
+            ([status, response]) =>
+              [status, ["responses", status, "content", Object.keys(response.content)[0]!]] as const
+          )
       ]
       for (const [what, at] of bodies) {
         const mediaType = at.reduce((node: Json, key) => node[key], operation)
@@ -67,6 +71,27 @@ describe("the document's examples", () => {
       }
     }
     expect(problems).toEqual([])
+  })
+
+  it("describe documents as bytes of their media type, with the headers that cache them", () => {
+    const document = service.client.document as Json
+    const documents = operationsOf(document).filter(
+      ({ operation }) => operation.responses["200"].content["application/pdf"]
+    )
+    expect(documents.map(({ path }) => path).sort()).toEqual([
+      "/insurance/car/quotes/{quote_id}/document",
+      "/privacy-policy",
+      "/products/{product_name}/variants/{variant}/ipid"
+    ])
+    for (const { operation } of documents) {
+      expect(operation.responses["200"].content["application/pdf"].schema).toEqual({ type: "string", format: "binary" })
+      expect(Object.keys(operation.responses["200"].headers)).toEqual(
+        expect.arrayContaining(["Cache-Control", "Content-Disposition"])
+      )
+    }
+    const ipid = document.paths["/products/{product_name}/variants/{variant}/ipid"].get
+    expect(Object.keys(ipid.responses["200"].headers)).toContain("ETag")
+    expect(Object.keys(ipid.responses["304"].headers)).toEqual(expect.arrayContaining(["ETag", "Cache-Control"]))
   })
 
   it("work when sent with real credentials: each request example gets a status its operation documents, bodies 200", async () => {
@@ -135,6 +160,8 @@ describe("the document's declarations", () => {
       "/docs/init.js",
       "/health",
       "/openapi.json",
+      "/privacy-policy",
+      "/products/{product_name}/variants/{variant}/ipid",
       "/ready"
     ])
     for (const { operation } of publicOnes) expect(operation.security).toEqual([])

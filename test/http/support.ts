@@ -12,6 +12,7 @@ import {
   TariffBook,
   WebhookSubscriptions
 } from "@kasko/core"
+import { PdfDocuments } from "@kasko/documents"
 import { type Services, WebhookPolicy } from "@kasko/express"
 import { MemoryQuoteStore, MemoryRateLimiter } from "@kasko/memory"
 import { makeAdjustableClock, readServiceConfig, startService, type RunningService } from "@kasko/server"
@@ -54,6 +55,7 @@ export const servicesOver = (store: Layer.Layer<QuoteStore.QuoteStore>): Layer.L
     MemoryRateLimiter.layer,
     IdGenerator.layerSequential,
     TariffBook.shipped,
+    PdfDocuments.layer(),
     Layer.succeed(WebhookSubscriptions.WebhookSubscriptions, webhooks.subscriptions),
     Layer.succeed(EventOutbox.EventOutbox, webhooks.outbox),
     Layer.succeed(WebhookPolicy, { allowInsecure: false, allowPrivateAddresses: false })
@@ -123,6 +125,8 @@ export class Conformance {
       template === undefined
         ? undefined
         : this.document.paths[template]?.[method.toLowerCase()]?.responses?.[String(status)]
+    // a documented answer without a body (304 Not Modified) has no schema: the answer must have no body either
+    if (response !== undefined && response.content === undefined) return "no body"
     if (response?.content?.[mediaType] !== undefined) {
       return `openapi.json#/${pointer("paths", template!, method.toLowerCase(), "responses", String(status), "content", mediaType, "schema")}`
     }
@@ -137,6 +141,11 @@ export class Conformance {
   check(method: string, path: string, answer: Answer): void {
     const schema = this.schemaFor(method, path, answer.status, answer.headers.get("content-type") ?? "")
     if (schema instanceof Error) throw schema
+    if (schema === "no body") {
+      if (answer.text !== "")
+        throw new Error(`${method} ${path} → ${answer.status} has a body its document does not give it`)
+      return
+    }
     if (!(answer.headers.get("content-type") ?? "").includes("json")) return
     const validate = this.ajv.getSchema(schema) ?? this.ajv.compile({ $ref: schema })
     if (!validate(answer.body)) {

@@ -36,7 +36,9 @@ describe("the quote document", () => {
       expect(policy.parties).toEqual(request.policy.parties)
       expect(policy.insurer).toMatchObject({ organization: { name: "Kasko Forsikring A/S" } })
       expect(quote.agent).toEqual(request.agent)
-      expect(quote.privacy.policy_href).toMatch(/^https:\/\//)
+      // no DocumentLinks provided: kasko's own documents' paths, below the partner API's root
+      expect(quote.privacy.policy_href).toBe("/privacy-policy")
+      expect(policy.ipid_href).toBe("/products/insurance-car-leasing/variants/standard/ipid")
     }).pipe(Effect.provide(memoryEngine))
   )
 

@@ -34,7 +34,9 @@ export const twoInstancesOnOneSchema = (name: string, partnerId: string, databas
     // these suites load the service on purpose: the rate limit is not under test here
     KASKO_RATE_LIMIT_PER_MINUTE: "1000000",
     // webhook suites subscribe a receiver on 127.0.0.1 over http
-    KASKO_WEBHOOKS_ALLOW_INSECURE: "true"
+    KASKO_WEBHOOKS_ALLOW_INSECURE: "true",
+    // one public URL for both, as instances behind one load balancer have: the quotes' document links name it
+    KASKO_PUBLIC_URL: "https://api.forsikring.example"
   }
   const instances: Array<ServiceInstance> = []
   let headers: Record<string, string> = {}

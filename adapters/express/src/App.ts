@@ -79,6 +79,12 @@ export const makeApp = (options: AppOptions): Express => {
   const headers = securityHeaderList()
   // every operation's answer starts with these, as the flat [name, value, …] list writeHead takes without a header map
   const answerHeaders = headers.flat()
+  // a document's (a PDF's): a browser shows a PDF in its viewer, a plugin, which `object-src 'none'` would block
+  const documentAnswerHeaders = headers.flatMap(([name, value]) =>
+    name.toLowerCase() === "content-security-policy"
+      ? [name, value.replace("object-src 'none'", "object-src 'self'")]
+      : [name, value]
+  )
   const settings: ProgramSettings = {
     bodyLimitBytes: options.bodyLimitBytes,
     budgetMillis: options.requestTimeoutMillis,
@@ -124,7 +130,9 @@ export const makeApp = (options: AppOptions): Express => {
     operationId: string,
     traceId?: string
   ) => {
-    const list = [...answerHeaders, "X-Request-Id", id, "Content-Length", String(Buffer.byteLength(answer.body))]
+    const list = [...(typeof answer.body === "string" ? answerHeaders : documentAnswerHeaders), "X-Request-Id", id]
+    // a 304 has no body, and no length of the one it stands for
+    if (answer.status !== 304) list.push("Content-Length", String(Buffer.byteLength(answer.body)))
     for (const name in answer.headers) list.push(name, answer.headers[name]!)
     // a body whose reading began and stopped before its end (too large once decompressed, undecodable, over the
     // time budget) leaves the rest of it on the connection, where Node would parse it as the next request: close

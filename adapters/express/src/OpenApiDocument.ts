@@ -7,7 +7,7 @@
  * spells differently. Every body and answer carries a working example.
  */
 import { Schema, SchemaAST } from "effect"
-import { OPEN_API_SCHEMA } from "./Operation.js"
+import { type DocumentResponse, OPEN_API_SCHEMA } from "./Operation.js"
 import type { Operation } from "./Operations.js"
 import { ConstraintViolationProblem, PROBLEM_CONTENT_TYPE, PROBLEMS, Problem } from "./Problem.js"
 import {
@@ -154,6 +154,7 @@ const identifierOf = (schema: Schema.Top): string => {
 }
 
 const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
+  304: "Not Modified: the client's copy (its ETag in If-None-Match) is the current version; no body",
   400: "Constraint Violation: the request breaks one or more rules, each named in `violations`",
   401: 'Unauthorized: missing or invalid credentials, or the token lacks the operation\'s scope. `detail` and WWW-Authenticate (RFC 6750) say which: no error code when no credentials were sent; error="invalid_request" for a malformed Authorization header or a missing subscription key; error="invalid_token" with error_description for a refused token or subscription key; error="insufficient_scope" with scope="…". A missing scope answers 401, not RFC 6750\'s 403, as the specification requires.',
   404: "Not Found: unknown, expired (30 days) or another partner's resource",
@@ -203,16 +204,35 @@ const HEADERS = {
   },
   RateLimitLimit: { description: "Requests the subscription key may make per window", schema: { type: "integer" } },
   RateLimitRemaining: { description: "Requests left in the current window", schema: { type: "integer" } },
-  RateLimitReset: { description: "Seconds until the window resets", schema: { type: "integer" } }
+  RateLimitReset: { description: "Seconds until the window resets", schema: { type: "integer" } },
+  ETag: {
+    description: "The document's version: the same until its content changes (an IPID: until the tariff version does)",
+    schema: { type: "string" }
+  },
+  CacheControl: {
+    description: "public, max-age=… for public documents (revalidate with If-None-Match); no-store for private ones",
+    schema: { type: "string" }
+  },
+  ContentDisposition: {
+    description: "inline, with the file name to save the document under",
+    schema: { type: "string" }
+  }
 } as const
 
 const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` })
 
-const headersOf = (status: number, rateLimited: boolean): JsonObject => ({
+const headersOf = (status: number, rateLimited: boolean, document?: DocumentResponse): JsonObject => ({
   "X-Request-Id": header("XRequestId"),
+  ...(document !== undefined && (status === 200 || status === 304)
+    ? {
+        "Cache-Control": header("CacheControl"),
+        ...(document.maxAgeSeconds === undefined ? {} : { ETag: header("ETag") }),
+        ...(status === 200 ? { "Content-Disposition": header("ContentDisposition") } : {})
+      }
+    : {}),
   ...(status === 401 ? { "WWW-Authenticate": header("WWWAuthenticate") } : {}),
   ...(status === 429 || status === 503 ? { "Retry-After": header("RetryAfter") } : {}),
-  ...(rateLimited && (status === 200 || status === 429)
+  ...(rateLimited && (status === 200 || status === 304 || status === 429)
     ? {
         "RateLimit-Limit": header("RateLimitLimit"),
         "RateLimit-Remaining": header("RateLimitRemaining"),
@@ -231,15 +251,35 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   example: "order-2026-0042-quote"
 }
 
-/** The error statuses the document lists for an operation: its own, 401 and 429 where it needs credentials, and 500. */
+/** Whether an operation's requests count against a rate limit: its subscription key's, or a public one's address. */
+const isRateLimited = (operation: Operation): boolean =>
+  operation.scope !== undefined || operation.countedByAddress === true
+
+/** The error statuses the document lists for an operation: its own, 401 where it needs credentials, 429 where it is counted, and 500. */
 const documentedErrorStatuses = (operation: Operation): ReadonlyArray<number> =>
-  [...new Set([...(operation.errorStatuses ?? []), ...(operation.scope === undefined ? [] : [401, 429]), 500])].sort()
+  [
+    ...new Set([
+      ...(operation.errorStatuses ?? []),
+      ...(operation.scope === undefined ? [] : [401]),
+      ...(isRateLimited(operation) ? [429] : []),
+      500
+    ])
+  ].sort()
+
+/** Whether an operation answers 304 to a client that has the current version (a public document with an ETag). */
+const answersNotModified = (operation: Operation): boolean => operation.document?.maxAgeSeconds !== undefined
 
 /** Every status the OpenAPI document lists for an operation, 200 first: the answers a client (or a metric) can expect. */
 export const documentedStatuses = (operation: Operation): ReadonlyArray<number> => [
   200,
+  ...(answersNotModified(operation) ? [304] : []),
   ...documentedErrorStatuses(operation)
 ]
+
+/** The 200 content of an operation that answers a document: its bytes, in its media type. */
+const documentContent = (document: DocumentResponse): JsonObject => ({
+  [document.mediaType]: { schema: { type: "string", format: "binary" } }
+})
 
 /** The document's entry for one operation. */
 const operationObject = (
@@ -247,7 +287,8 @@ const operationObject = (
   components: Components,
   rootServers: ReadonlyArray<object> | undefined
 ): JsonObject => {
-  const rateLimited = operation.scope !== undefined
+  const rateLimited = isRateLimited(operation)
+  const credentialed = operation.scope !== undefined
   const errorStatuses = documentedErrorStatuses(operation)
   const responseSchemas = operation.responses.map((schema) => components.reference(schema, "response"))
   const [onlyExample] = operation.responseExamples
@@ -259,11 +300,11 @@ const operationObject = (
     operationId: operation.operationId,
     tags: [operation.tag],
     summary: operation.summary,
-    description: rateLimited
+    description: credentialed
       ? `${operation.description} Requires a bearer token with the scope \`${operation.scope}\` and the partner's subscription key.`
       : `${operation.description} Public: no credentials needed.`,
-    security: rateLimited ? [{ bearerToken: [], subscriptionKey: [] }] : [],
-    ...(rateLimited ? { "x-required-scopes": [operation.scope] } : {}),
+    security: credentialed ? [{ bearerToken: [], subscriptionKey: [] }] : [],
+    ...(credentialed ? { "x-required-scopes": [operation.scope] } : {}),
     ...(rootServers === undefined ? {} : { servers: rootServers }),
     ...(parameters.length === 0 ? {} : { parameters }),
     ...(operation.requestBody === undefined
@@ -282,30 +323,40 @@ const operationObject = (
     responses: {
       "200": {
         description: operation.responseDescription,
-        headers: headersOf(200, rateLimited),
-        content: {
-          "application/json": {
-            schema:
-              responseSchemas.length === 1
-                ? responseSchemas[0]
-                : {
-                    oneOf: responseSchemas,
-                    ...(operation.discriminator === undefined
-                      ? {}
+        headers: headersOf(200, rateLimited, operation.document),
+        content:
+          operation.document !== undefined
+            ? documentContent(operation.document)
+            : {
+                "application/json": {
+                  schema:
+                    responseSchemas.length === 1
+                      ? responseSchemas[0]
                       : {
-                          discriminator: discriminatorOf(operation.discriminator, responseSchemas, components.schemas)
-                        })
-                  },
-            ...(operation.responseExamples.length === 1 && onlyExample !== undefined
-              ? { example: onlyExample.value }
-              : {
-                  examples: Object.fromEntries(
-                    operation.responseExamples.map(({ name, summary, value }) => [name, { summary, value }])
-                  )
-                })
-          }
-        }
+                          oneOf: responseSchemas,
+                          ...(operation.discriminator === undefined
+                            ? {}
+                            : {
+                                discriminator: discriminatorOf(
+                                  operation.discriminator,
+                                  responseSchemas,
+                                  components.schemas
+                                )
+                              })
+                        },
+                  ...(operation.responseExamples.length === 1 && onlyExample !== undefined
+                    ? { example: onlyExample.value }
+                    : {
+                        examples: Object.fromEntries(
+                          operation.responseExamples.map(({ name, summary, value }) => [name, { summary, value }])
+                        )
+                      })
+                }
+              }
       },
+      ...(answersNotModified(operation)
+        ? { "304": { description: STATUS_DESCRIPTIONS[304], headers: headersOf(304, rateLimited, operation.document) } }
+        : {}),
       ...Object.fromEntries(
         errorStatuses.map((status) => [
           String(status),
@@ -389,6 +440,11 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
         name: "webhooks",
         description:
           "Endpoints the partner's quote events are delivered to, signed per Standard Webhooks; the events themselves are described at /asyncapi.json"
+      },
+      {
+        name: "documents",
+        description:
+          "The documents offers and quotes link to, as PDF: a product variant's information document (IPID), the privacy policy, a quote's document for the customer"
       },
       { name: "operations", description: "Liveness and readiness" },
       { name: "documentation", description: "This document and its reference page" }

@@ -25,6 +25,38 @@ export class EncodedJson {
   }
 }
 
+/**
+ * A document answered as it is (a PDF), not as JSON: its bytes and media type, the name it is saved under, and —
+ * for one that stays the same until a new version of it (an IPID, per tariff version) — that version, which the
+ * answer carries as its ETag.
+ */
+export class DocumentAnswer {
+  readonly mediaType: string
+  readonly bytes: Uint8Array
+  readonly fileName: string
+  readonly version: string | undefined
+  constructor(
+    document: { readonly mediaType: string; readonly bytes: Uint8Array },
+    fileName: string,
+    version?: string
+  ) {
+    this.mediaType = document.mediaType
+    this.bytes = document.bytes
+    this.fileName = fileName
+    this.version = version
+  }
+}
+
+/** The answers of an operation that answers a document (a PDF) instead of JSON. */
+export interface DocumentResponse {
+  readonly mediaType: string
+  /**
+   * Public and the same until it changes (an IPID): cacheable for `maxAgeSeconds`, with an ETag a client
+   * revalidates with If-None-Match (304). Otherwise a private document (a quote's): `noStore`.
+   */
+  readonly maxAgeSeconds?: number
+}
+
 /** `text` when there is one, written as it is; else what `encode` answers. */
 export const encodedAs = (text: string | undefined, encode: () => unknown): unknown =>
   text === undefined ? encode() : new EncodedJson(text)
@@ -76,6 +108,13 @@ export interface OperationOf<R> {
   readonly requestExample?: unknown
   /** Served at the service's root even when the partner API has a base path (probes). */
   readonly servedAtRoot?: true
+  /** Answers a document of this media type (the handler's `DocumentAnswer`), not JSON: `responses` are then none. */
+  readonly document?: DocumentResponse
+  /**
+   * A public operation counted against the client's address under the per-minute limit a subscription key has
+   * (a credentialed operation is counted against its key). Probes are not counted.
+   */
+  readonly countedByAddress?: true
   /** The 200 body, as one schema or the alternatives of a `oneOf`. */
   readonly responses: ReadonlyArray<Schema.Top>
   /** The property whose one value tells the alternatives of `responses` apart (the `oneOf`'s discriminator). */
@@ -89,6 +128,6 @@ export interface OperationOf<R> {
   readonly noStore?: true
   /** The operation honours an `Idempotency-Key` header. */
   readonly idempotent?: true
-  /** Runs the operation; answers the 200 body, to be encoded (or already encoded: `EncodedJson`). */
+  /** Runs the operation; answers the 200 body, to be encoded (or already encoded: `EncodedJson`; a `DocumentAnswer`). */
   readonly handle: (request: OperationRequest) => Effect.Effect<unknown, CoreError, R>
 }

@@ -18,6 +18,7 @@ import { Offer, ProductCatalogue, Quote, QuoteRequest } from "@kasko/core/transp
 import { Effect, Schema } from "effect"
 import { encodedAs, encodedOnce, type OperationOf, type PathParameter } from "./Operation.js"
 import { WEBHOOK_OPERATIONS, type WebhookServices } from "./WebhookOperations.js"
+import { DOCUMENT_OPERATIONS, type DocumentServices } from "./DocumentOperations.js"
 
 /** The services a request's program uses; the composition root provides them once. */
 export type Services =
@@ -28,6 +29,7 @@ export type Services =
   | Authentication.Authentication
   | RateLimiter.RateLimiter
   | WebhookServices
+  | DocumentServices
 
 /** The scopes a token may carry, one per operation. */
 export const SCOPES = Authentication.SCOPES
@@ -222,5 +224,6 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     handle: () =>
       Effect.flatMap(Readiness.Readiness, (readiness) => readiness.check).pipe(Effect.as({ status: "ready" }))
   },
+  ...DOCUMENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS
 ]

@@ -18,17 +18,17 @@ import { createHash } from "node:crypto"
 import type { IncomingMessage } from "node:http"
 import type { Logger } from "pino"
 import { isServerFault, problemOfCoreError } from "./CoreErrorProblems.js"
-import { EncodedJson } from "./Operation.js"
+import { DocumentAnswer, EncodedJson } from "./Operation.js"
 import type { Operation, Services } from "./Operations.js"
 import { constraintViolation, PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemAnswer } from "./Problem.js"
 import { readJsonBody, type BodyRefused } from "./RequestBody.js"
 import { redact } from "./RequestLog.js"
 
-/** What a request is answered with: a status, its own headers, and the body as JSON text. */
+/** What a request is answered with: a status, its own headers, and the body: JSON text, or a document's bytes. */
 export interface Answer {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
-  readonly body: string
+  readonly body: string | Uint8Array
 }
 
 export interface ProgramSettings {
@@ -176,6 +176,59 @@ interface Admitted {
   readonly rateHeaders: Record<string, string>
 }
 
+/** A public caller within its address's per-minute limit (the one a subscription key has), with its RateLimit headers. */
+const admitByAddress = (exchange: Exchange, settings: ProgramSettings) =>
+  RateLimiter.RateLimiter.use((limiter) =>
+    Effect.flatMap(limiter.hit(`public:${exchange.address}`, settings.requestsPerMinute, MINUTE), (window) =>
+      Effect.clockWith((clock) => {
+        const now = clock.currentTimeMillisUnsafe()
+        const rateHeaders = rateLimitHeaders(window, now)
+        return RateLimiter.isExceeded(window)
+          ? Effect.fail(tooManyRequests(window, now, rateHeaders))
+          : Effect.succeed({ principal: { partnerId: "", rateLimitKey: "" }, rateHeaders })
+      })
+    )
+  )
+
+/** The ETag of a document's version: weak, as the same version is the same content, not always the same bytes. */
+const etagOf = (version: string) => `W/"${version.replace(/[^\x21\x23-\x7e]/g, "_")}"`
+
+/** Whether If-None-Match names the ETag (`*`, or one of a list; weak comparison, RFC 9110 §13.1.2). */
+const isNotModified = (ifNoneMatch: string | undefined, etag: string): boolean => {
+  if (ifNoneMatch === undefined) return false
+  const opaque = etag.replace(/^W\//, "")
+  return ifNoneMatch
+    .split(",")
+    .map((tag) => tag.trim())
+    .some((tag) => tag === "*" || tag.replace(/^W\//, "") === opaque)
+}
+
+/** The answer of a document: its bytes and media type, how caches may keep it, and its ETag (304 when the client has it). */
+const documentAnswer = (
+  exchange: Exchange,
+  document: DocumentAnswer,
+  rateHeaders: Record<string, string> | undefined
+): Answer => {
+  const maxAge = exchange.operation.document?.maxAgeSeconds
+  const etag = document.version === undefined ? undefined : etagOf(document.version)
+  const headers: Record<string, string> = {
+    "Cache-Control": maxAge === undefined ? "no-store" : `public, max-age=${maxAge}`,
+    ...(etag === undefined ? {} : { ETag: etag }),
+    ...rateHeaders
+  }
+  if (etag !== undefined && isNotModified(exchange.request.headers["if-none-match"], etag))
+    return { status: 304, headers, body: "" }
+  return {
+    status: 200,
+    headers: {
+      "Content-Type": document.mediaType,
+      "Content-Disposition": `inline; filename="${document.fileName.replace(/[^\w.-]/g, "_")}"`,
+      ...headers
+    },
+    body: document.bytes
+  }
+}
+
 type Failure = CoreError | AuthenticationRefused | BodyRefused | RequestRefused
 
 /** The answer to a failure, logging the service's own faults. */
@@ -213,24 +266,29 @@ export const requestProgram = (
             .pipe(
               withinBudget(exchange.budget, settings.budgetMillis),
               Effect.map(
-                (value): Answer => ({
-                  status: 200,
-                  headers: {
-                    "Content-Type": "application/json; charset=utf-8",
-                    ...(operation.noStore ? { "Cache-Control": "no-store" } : {}),
-                    ...admitted?.rateHeaders
-                  },
-                  body: value instanceof EncodedJson ? value.text : JSON.stringify(value)
-                })
+                (value): Answer =>
+                  value instanceof DocumentAnswer
+                    ? documentAnswer(exchange, value, admitted?.rateHeaders)
+                    : {
+                        status: 200,
+                        headers: {
+                          "Content-Type": "application/json; charset=utf-8",
+                          ...(operation.noStore ? { "Cache-Control": "no-store" } : {}),
+                          ...admitted?.rateHeaders
+                        },
+                        body: value instanceof EncodedJson ? value.text : JSON.stringify(value)
+                      }
               )
             )
         )
     )
   // the request was checked before its program (Host: Protection.ts `hostRefusal`)
   const program =
-    operation.scope === undefined
-      ? handled(undefined)
-      : Effect.flatMap(admit(exchange, operation.scope, settings), handled)
+    operation.scope !== undefined
+      ? Effect.flatMap(admit(exchange, operation.scope, settings), handled)
+      : operation.countedByAddress
+        ? Effect.flatMap(admitByAddress(exchange, settings), handled)
+        : handled(undefined)
   const answered = program.pipe(
     Effect.catch(answerOfFailure(exchange, settings)),
     Effect.catchCause((cause) =>

@@ -16,9 +16,10 @@ export class ConstraintViolation extends Schema.TaggedError<ConstraintViolation>
   violations: Schema.NonEmptyArray(Violation)
 }) {}
 
-/** No product of that name exists. */
+/** No product of that name exists (or, when `variant` is given, no such variant of it). */
 export class ProductNotFound extends Schema.TaggedError<ProductNotFound>()("ProductNotFound", {
-  product_name: Schema.String
+  product_name: Schema.String,
+  variant: Schema.optionalKey(Schema.String)
 }) {}
 
 /** The quote does not exist for this partner: unknown, malformed id, another partner's, or expired. */

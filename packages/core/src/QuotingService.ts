@@ -14,6 +14,12 @@ import {
   type StorageUnavailable
 } from "./Errors.js"
 import { IdGenerator } from "./ports/IdGenerator.js"
+import { DocumentLinks, type DocumentLinksShape } from "./ports/DocumentLinks.js"
+import { DocumentRenderer, type RenderedDocument } from "./ports/DocumentRenderer.js"
+import { productInformationDocument } from "./documents/ProductInformation.js"
+import { PRIVACY_POLICY } from "./documents/PrivacyPolicy.js"
+import { quoteDocument } from "./documents/QuoteDocument.js"
+import { isVariant } from "./product/Variant.js"
 import { isQuoteId } from "./quote/QuoteIdentifiers.js"
 import { decodeOfferRequest, offerOf, type PriceOffer } from "./quote/Offer.js"
 import {
@@ -92,23 +98,24 @@ const priceSelection = (
  */
 const pricedOfferRequest = <A>(
   input: unknown,
-  answer: (priced: PricedOffer) => A
+  answer: (priced: PricedOffer, links: DocumentLinksShape) => A
 ): Effect.Effect<A, ConstraintViolation | TariffNotInForce, TariffBook> =>
   // the book and the clock read from the fiber's context in one step, the answer made in the same step when the
   // tariff is compiled: each step of an Effect costs more than the plain pricing it wraps
   Effect.contextWith(
     (context: Context.Context<TariffBook>): Effect.Effect<A, ConstraintViolation | TariffNotInForce> => {
       const book = Context.get(context, TariffBook)
+      const links = Context.get(context as Context.Context<never>, DocumentLinks)
       const pricingDate = calendarDateOfMillis(Context.get(context, Clock.Clock).currentTimeMillisUnsafe())
       if (book.rules === "compiled") {
         const priced = priceOfferRequest(book.tariffs, input, pricingDate)
-        return Result.isFailure(priced) ? Effect.fail(priced.failure) : Effect.succeed(answer(priced.success))
+        return Result.isFailure(priced) ? Effect.fail(priced.failure) : Effect.succeed(answer(priced.success, links))
       }
       return Result.match(decodeOfferRequest(input, pricingDate), {
         onFailure: Effect.fail,
         onSuccess: (request) =>
           Effect.map(priceSelection(book, request.product, pricingDate), (computed) =>
-            answer({ request, price: computed })
+            answer({ request, price: computed }, links)
           )
       })
     }
@@ -124,7 +131,7 @@ export const explainPrice = (
 export const createOffer = (
   input: unknown
 ): Effect.Effect<PriceOffer, ConstraintViolation | TariffNotInForce, TariffBook> =>
-  pricedOfferRequest(input, (priced) => offerOf(priced.request, priced.price))
+  pricedOfferRequest(input, (priced, links) => offerOf(priced.request, priced.price, links))
 
 /** How long an Idempotency-Key answers with the quote it first created. */
 const IDEMPOTENCY_KEY_VALIDITY_MILLIS = 24 * 60 * 60 * 1000
@@ -158,7 +165,13 @@ export const createQuote = (
       yield* traced(priceSelection(yield* TariffBook, request.product, pricingDate), PRICING_SPAN)
     )
     const ids = yield* IdGenerator
-    const quote = quoteOf(request, worksheet, { quote_id: yield* ids.quoteId, policy_number: yield* ids.policyNumber })
+    const links = yield* DocumentLinks
+    const quote = quoteOf(
+      request,
+      worksheet,
+      { quote_id: yield* ids.quoteId, policy_number: yield* ids.policyNumber },
+      links
+    )
     const stored: StoredQuote = {
       quote_id: quote.quote_id,
       partner_id: partnerId,
@@ -172,17 +185,17 @@ export const createQuote = (
     const store = yield* QuoteStore
     if (idempotency === undefined) {
       yield* store.insert(stored)
-      return createdQuote(stored)
+      return createdQuote(stored, links)
     }
     const earlier = yield* store.insertIdempotent(stored, {
       ...idempotency,
       unused_before: now - IDEMPOTENCY_KEY_VALIDITY_MILLIS
     })
-    if (Option.isNone(earlier)) return createdQuote(stored)
+    if (Option.isNone(earlier)) return createdQuote(stored, links)
     if (earlier.value.fingerprint !== idempotency.fingerprint)
       return yield* new IdempotencyKeyReused({ idempotency_key: idempotency.key })
     // a retry is answered what the first request was, activated since or not: the answer of a creation
-    return createdQuote(earlier.value.quote)
+    return createdQuote(earlier.value.quote, links)
   })
 
 /** The partner's live quote, or QuoteNotFound: unknown, malformed id, another partner's, or 30 days old. */
@@ -197,15 +210,17 @@ const findLiveQuote = (partnerId: string, quoteId: string, now: number) => {
   )
 }
 
-/** Retrieves a quote: the §2.9 form while awaiting activation, the §2.10 form after. */
+/** Retrieves a quote: the §2.9 form while awaiting activation, the §2.10 form after; its links as configured now. */
 export const getQuote = (
   partnerId: string,
   quoteId: string
 ): Effect.Effect<RetrievedQuote, QuoteNotFound | StorageUnavailable, QuoteStore> =>
   // a chain, not a generator: retrieval is the hottest read, and each generator step costs a resumption
-  Effect.clockWith((clock) =>
-    Effect.map(findLiveQuote(partnerId, quoteId, clock.currentTimeMillisUnsafe()), retrievedForm)
-  )
+  Effect.contextWith((context: Context.Context<never>) => {
+    const links = Context.get(context, DocumentLinks)
+    const now = Context.get(context, Clock.Clock).currentTimeMillisUnsafe()
+    return Effect.map(findLiveQuote(partnerId, quoteId, now), (stored) => retrievedForm(stored, links))
+  })
 
 /**
  * Activates a quote; activating an activated quote changes nothing. Never re-prices. Answers the quote's
@@ -247,4 +262,53 @@ export const purgeExpiredQuotes = (
     const now = yield* Clock.currentTimeMillis
     const store = yield* QuoteStore
     return yield* store.purge(purgeCutoffs(now, activatedRetentionMillis))
+  })
+
+/** A document as rendered, with the version that tells it apart from its other versions (an ETag's). */
+export interface VersionedDocument {
+  readonly document: RenderedDocument
+  readonly version: string
+}
+
+/**
+ * A product variant's information document (IPID), from the catalogue and the tariff in force: made and
+ * rendered once per tariff version, its version (an ETag's) the same until the tariff or its words change.
+ * Unknown product or variant: ProductNotFound.
+ */
+export const getProductInformation = (
+  productName: string,
+  variant: string
+): Effect.Effect<VersionedDocument, ProductNotFound | TariffNotInForce, TariffBook | DocumentRenderer> =>
+  Effect.gen(function* () {
+    const definition = productDefinition(productName)
+    if (definition === undefined || !isVariant(variant))
+      return yield* new ProductNotFound({ product_name: productName, variant })
+    const pricingDate = calendarDateOfMillis(yield* Clock.currentTimeMillis)
+    const tariff = tariffInForce((yield* TariffBook).tariffs, definition.product_name, pricingDate)
+    if (tariff === undefined)
+      return yield* new TariffNotInForce({ product_name: definition.product_name, pricing_date: pricingDate })
+    const printed = productInformationDocument(tariff, variant, pricingDate)
+    const renderer = yield* DocumentRenderer
+    return { document: yield* renderer.render(printed), version: printed.cacheKey! }
+  })
+
+/** The insurer's privacy policy, as kasko serves it when the insurer keeps none at a URL of its own. */
+export const getPrivacyPolicy: Effect.Effect<VersionedDocument, never, DocumentRenderer> = DocumentRenderer.use(
+  (renderer) =>
+    Effect.map(renderer.render(PRIVACY_POLICY), (document) => ({ document, version: PRIVACY_POLICY.cacheKey! }))
+)
+
+/**
+ * The document of a partner's quote for its customer, as of now (CPR numbers masked). The same quotes are found
+ * as by `getQuote`: another partner's, an unknown and a 30-day-old quote are QuoteNotFound.
+ */
+export const getQuoteDocument = (
+  partnerId: string,
+  quoteId: string
+): Effect.Effect<RenderedDocument, QuoteNotFound | StorageUnavailable, QuoteStore | DocumentRenderer> =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const stored = yield* findLiveQuote(partnerId, quoteId, now)
+    const renderer = yield* DocumentRenderer
+    return yield* renderer.render(quoteDocument(stored, yield* DocumentLinks, now))
   })

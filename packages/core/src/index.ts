@@ -27,6 +27,8 @@ export {
 
 // The ports: each a Context.Service an adapter (or the core itself) provides.
 export * as Authentication from "./ports/Authentication.js"
+export * as DocumentLinks from "./ports/DocumentLinks.js"
+export * as DocumentRenderer from "./ports/DocumentRenderer.js"
 export * as EventOutbox from "./ports/EventOutbox.js"
 export * as IdGenerator from "./ports/IdGenerator.js"
 export * as PartnerStore from "./ports/PartnerStore.js"

@@ -271,7 +271,7 @@ describe("the reference tariff v1", () => {
       { id: "CL-STD-AFLEVERING", name: "afleveringsforsikring", limit: 15000 },
       { id: "CL-STD-VEJHJAELP", name: "vejhjælp" }
     ])
-    expect(offer.policies[0]!.ipid_href).toContain("insurance-car-leasing-standard")
+    expect(offer.policies[0]!.ipid_href).toBe("/products/insurance-car-leasing/variants/standard/ipid")
   })
 
   it("lists statsafgift as a coverage of the Extended variant, with limits and the retshjælp deductible", async () => {

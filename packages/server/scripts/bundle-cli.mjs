@@ -8,7 +8,8 @@
 // Left out of the bundle, and imported as they are at run time:
 // - packages with native code or files found relative to themselves
 //   (better-sqlite3, pg, pino, express and its adapter, the workbench and its
-//   web page, swagger-ui-dist): imported by their absolute path, resolved here
+//   web page, swagger-ui-dist, the PDF documents adapter with pdfkit and its
+//   font files): imported by their absolute path, resolved here
 //   from the package that imports them — the bundle serves this checkout;
 // - the long-running commands' modules (serve, workbench) and the actuary's
 //   commands (charts): their start-up time is not the point, and they stay
@@ -31,6 +32,7 @@ const UNBUNDLED_PACKAGES = new Set([
   "pino",
   "express",
   "@kasko/express",
+  "@kasko/documents",
   "@kasko/workbench",
   "@kasko/workbench-web",
   "swagger-ui-dist"

@@ -11,6 +11,7 @@
 import yargs, { type Argv } from "yargs"
 import { ADMIN_COMMANDS } from "./AdminCommands.js"
 import { BACKUP_COMMANDS } from "./BackupCommands.js"
+import { DOCUMENT_COMMANDS } from "./DocumentCommands.js"
 import { WEBHOOK_COMMANDS } from "./WebhookCommands.js"
 import { type CommandResult, done, EXIT_USAGE, failed, isUsageError } from "./CommandResult.js"
 import type { KaskoCommand } from "./KaskoCommand.js"
@@ -23,6 +24,7 @@ export const COMMANDS: ReadonlyArray<KaskoCommand> = [
   OFFER_COMMAND,
   ...ADMIN_COMMANDS,
   ...WEBHOOK_COMMANDS,
+  ...DOCUMENT_COMMANDS,
   ...BACKUP_COMMANDS,
   ...WORKBENCH_COMMANDS
 ]
@@ -85,7 +87,7 @@ const program = (report: (result: CommandResult) => void): Argv =>
   define(yargs(), COMMANDS, [], report)
     .scriptName("kasko")
     .usage(
-      "kasko <command> [options]\n\nkasko's quoting engine from the command line: serve the API, administer partners, back up, price, check tariffs."
+      "kasko <command> [options]\n\nkasko's quoting engine from the command line: serve the API, administer partners, back up, price, check tariffs, print documents."
     )
     .epilogue(ROOT_EPILOGUE)
     .completion("completion", "print a bash or zsh completion script (kasko completion >> ~/.bashrc)")

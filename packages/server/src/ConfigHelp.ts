@@ -14,6 +14,8 @@ export const CONFIG_HELP = `environment:
   KASKO_BODY_LIMIT_BYTES           largest request body (default 102400)
   KASKO_PUBLIC_URL                 the URL clients use, for the OpenAPI document (default http://localhost:PORT)
   KASKO_BASE_PATH                  mounts the partner API under a prefix such as /partner/car/v1 (default: none; /health and /ready stay at the root)
+  KASKO_DOCUMENTS_BASE_URL         where the insurer keeps its IPIDs: ipid_href is {this}/ipid/{product_name}-{variant}.pdf (default: kasko's own, under KASKO_PUBLIC_URL)
+  KASKO_PRIVACY_POLICY_URL         the insurer's privacy policy, which privacy.policy_href names (default: kasko's own, {KASKO_PUBLIC_URL}{KASKO_BASE_PATH}/privacy-policy)
   KASKO_PURGE_INTERVAL_MINUTES     how often expired quotes are deleted (default 60)
   KASKO_ACTIVATED_RETENTION_DAYS   how long activated quotes are kept after they expire (default 365)
   KASKO_TOKEN_ISSUER               the iss tokens must carry (default kasko; required with KASKO_JWKS_URL)

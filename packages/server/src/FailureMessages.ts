@@ -6,6 +6,8 @@ interface TaggedFailure {
   readonly key_prefix?: string
   readonly subscription_id?: string
   readonly product_name?: string
+  readonly variant?: string
+  readonly quote_id?: string
   readonly pricing_date?: string
   readonly reason?: string
   readonly limit?: number
@@ -29,7 +31,11 @@ export const messageOf = (error: unknown): string => {
     case "SubscriptionLimitReached":
       return `the partner has ${failure.limit} webhook subscriptions, as many as one partner may have (KASKO_WEBHOOK_SUBSCRIPTIONS_PER_PARTNER): remove one first`
     case "ProductNotFound":
-      return `no product named "${failure.product_name}"`
+      return failure.variant === undefined || failure.variant === ""
+        ? `no product named "${failure.product_name}"`
+        : `no variant "${failure.variant}" of a product named "${failure.product_name}" (the variants are standard and extended)`
+    case "QuoteNotFound":
+      return `no quote "${failure.quote_id}" of this partner (unknown, another partner's, or 30 days old)`
     case "TariffNotInForce":
       return `no tariff of ${failure.product_name} is in force on ${failure.pricing_date}`
     case "StorageUnavailable":

@@ -3,11 +3,12 @@
  * prints the price in words, the offer as JSON (`--json`) or the rating
  * worksheet (`--explain`).
  */
-import { Examples, QuotingService, TariffBook } from "@kasko/core"
+import { DocumentLinks, Examples, QuotingService, TariffBook } from "@kasko/core"
 import type { Offer } from "@kasko/core/transport"
-import { Cause, Effect, Exit } from "effect"
+import { Cause, Effect, Exit, Layer, Result } from "effect"
 import { type CommandResult, done, failed, json, UsageError } from "./CommandResult.js"
 import { messageOf } from "./FailureMessages.js"
+import { apiRootOf, documentLinksOf, readServiceConfig } from "./ServiceConfig.js"
 
 type Arguments = Readonly<Record<string, unknown>>
 
@@ -51,7 +52,17 @@ export const priceOffer = async (argv: Arguments): Promise<CommandResult> => {
     const exit = await Effect.runPromiseExit(Effect.provide(QuotingService.explainPrice(request), TariffBook.shipped))
     return Exit.isSuccess(exit) ? done(json(exit.value), note) : failed("offer", messageOf(Cause.squash(exit.cause)))
   }
-  const exit = await Effect.runPromiseExit(Effect.provide(QuotingService.createOffer(request), TariffBook.shipped))
+  // the offer links where the service configured in this environment would (its own documents, or the insurer's)
+  const config = readServiceConfig(process.env)
+  const links = Result.isSuccess(config)
+    ? Layer.succeed(
+        DocumentLinks.DocumentLinks,
+        documentLinksOf(config.success, () => apiRootOf(config.success, config.success.port))
+      )
+    : Layer.empty
+  const exit = await Effect.runPromiseExit(
+    Effect.provide(QuotingService.createOffer(request), Layer.merge(TariffBook.shipped, links))
+  )
   if (Exit.isFailure(exit)) return failed("offer", messageOf(Cause.squash(exit.cause)))
   return done(argv["json"] === true ? json(exit.value) : offerText(exit.value), note)
 }

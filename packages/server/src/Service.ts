@@ -7,6 +7,7 @@
  */
 import {
   type Authentication,
+  DocumentLinks,
   EventOutbox,
   IdGenerator,
   type PartnerStore,
@@ -16,6 +17,7 @@ import {
   type WebhookSubscriptions
 } from "@kasko/core"
 import { Authentication as TokenAuthentication } from "@kasko/credentials"
+import { PdfDocuments } from "@kasko/documents"
 import { makeApp, type Services, WebhookPolicy } from "@kasko/express"
 import { isTrustedProxy } from "@kasko/express/toolkit"
 import { makeWakeups, WebhookDispatcher } from "@kasko/webhooks"
@@ -43,6 +45,8 @@ import { tracerLayer } from "./Tracing.js"
 import { databaseName, storeKindOf } from "./Stores.js"
 import {
   API_VERSION,
+  apiRootOf,
+  documentLinksOf,
   endpointPolicyOf,
   publicUrlOf,
   type ServiceConfig,
@@ -138,6 +142,8 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   // events this instance writes wake its dispatcher; other instances' wait for its poll
   const wakeups = makeWakeups()
   const stores = wakingOnEvents(serviceStores(config, metrics, traced), wakeups)
+  // where the links to kasko's own documents point: the configured port's URL, the listening one's once it listens
+  let apiRoot = apiRootOf(config, config.port)
   const authentication: Layer.Layer<Authentication.Authentication, unknown> =
     options.authentication ??
     TokenAuthentication.layer(tokenKeysOf(config), tokenRulesOf(config)).pipe(Layer.provide(stores))
@@ -151,6 +157,11 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     rateLimiterLayer(config, logger),
     IdGenerator.layerFromRandomBytes(randomBytes),
     TariffBook.shipped,
+    PdfDocuments.layer(),
+    Layer.succeed(
+      DocumentLinks.DocumentLinks,
+      documentLinksOf(config, () => apiRoot)
+    ),
     Layer.succeed(WebhookPolicy, endpointPolicyOf(config))
   )
   const tracing = tracerLayer(config, metrics)
@@ -212,6 +223,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   let metricsListener: MetricsListener | undefined
   try {
     port = await listen(server, config.port, config.host)
+    apiRoot = apiRootOf(config, port)
     if (metrics !== undefined && Option.isSome(config.metricsPort))
       metricsListener = await listenForMetrics(metrics.registry, config.metricsPort.value, config.metricsHost)
   } catch (error) {

@@ -2,6 +2,7 @@
  * The service's configuration, from environment variables, validated at start
  * with messages that name the variable.
  */
+import { DocumentLinks } from "@kasko/core"
 import { Config, ConfigProvider, Effect, Option, Result, Schema, SchemaIssue } from "effect"
 
 /** The version of the API this service implements (OpenAPI `info.version`). */
@@ -43,6 +44,12 @@ const integer = (name: string) =>
 
 const url = (name: string): Config.Config<URL> =>
   parsed(name, "an URL value", (text) => (URL.canParse(text) ? new URL(text) : undefined))
+
+/** An http(s) URL, as the links answers carry: its normalised form (`new URL(text).href`). */
+const webUrl = (name: string): Config.Config<string> =>
+  parsed(name, "an http or https URL", (text) =>
+    URL.canParse(text) && /^https?:$/.test(new URL(text).protocol) ? new URL(text).href : undefined
+  )
 
 const literal =
   <const L extends ReadonlyArray<string>>(...literals: L) =>
@@ -90,6 +97,9 @@ const FIELDS = {
   sqliteSynchronous: literal("FULL", "NORMAL")("KASKO_SQLITE_SYNCHRONOUS").pipe(Config.withDefault("FULL" as const)),
   bodyLimitBytes: integerBetween("KASKO_BODY_LIMIT_BYTES", 100 * 1024, 1024, 10 * 1024 * 1024),
   publicUrl: Config.option(Config.String("KASKO_PUBLIC_URL")),
+  // where the insurer keeps its documents; kasko serves its own where it keeps none
+  documentsBaseUrl: Config.option(webUrl("KASKO_DOCUMENTS_BASE_URL")),
+  privacyPolicyUrl: Config.option(webUrl("KASKO_PRIVACY_POLICY_URL")),
   basePath: Config.String("KASKO_BASE_PATH").pipe(
     Config.withDefault(""),
     validate({
@@ -265,3 +275,21 @@ export const tokenRulesOf = (config: ServiceConfig) => ({
 /** The URL the OpenAPI document names as the server. */
 export const publicUrlOf = (config: ServiceConfig, port: number): string =>
   Option.getOrElse(config.publicUrl, () => `http://localhost:${port}`)
+
+/** The partner API's public URL: KASKO_PUBLIC_URL (or http://localhost:PORT) and KASKO_BASE_PATH. */
+export const apiRootOf = (config: ServiceConfig, port: number): string =>
+  `${publicUrlOf(config, port).replace(/\/+$/, "")}${config.basePath}`
+
+/**
+ * The links offers and quotes answer: to the insurer's documents where it keeps them (KASKO_DOCUMENTS_BASE_URL,
+ * KASKO_PRIVACY_POLICY_URL), else to kasko's own below `apiRoot()` (`apiRootOf`; read at each answer, as a
+ * service learns its port once it listens).
+ */
+export const documentLinksOf = (config: ServiceConfig, apiRoot: () => string): DocumentLinks.DocumentLinksShape =>
+  DocumentLinks.keptByInsurer(
+    {
+      documentsBaseUrl: Option.getOrUndefined(config.documentsBaseUrl),
+      privacyPolicyUrl: Option.getOrUndefined(config.privacyPolicyUrl)
+    },
+    DocumentLinks.servedBy(apiRoot)
+  )

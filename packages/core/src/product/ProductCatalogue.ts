@@ -156,12 +156,19 @@ export const quotedProductName = (name: ProductName, variant: Variant): string =
 /** Every product name a quote may answer with: one per product × variant. */
 export const QUOTED_PRODUCT_NAMES: ReadonlyArray<string> = Object.values(QUOTED_NAMES).flatMap(Object.values)
 
-/** URL of the product information document (IPID) of a product variant. */
-export const ipidHref = (name: ProductName, variant: Variant): string =>
-  `https://documents.kasko.example/ipid/${name}-${variant}.pdf`
+const PRODUCT_VARIANTS_BY_QUOTED_NAME: ReadonlyMap<string, { product_name: ProductName; variant: Variant }> = new Map(
+  PRODUCT_NAMES.flatMap((product_name) =>
+    (Object.entries(QUOTED_NAMES[product_name]) as Array<[Variant, string]>).map(
+      ([variant, quoted]) => [quoted, { product_name, variant }] as const
+    )
+  )
+)
 
-/** URL of the insurer's privacy policy. */
-export const PRIVACY_POLICY_HREF = "https://documents.kasko.example/privacy-policy.pdf"
+/** The product and variant a quote's product name stands for; undefined for a name no quote answers with. */
+export const productVariantOfQuotedName = (
+  quotedName: string
+): { readonly product_name: ProductName; readonly variant: Variant } | undefined =>
+  PRODUCT_VARIANTS_BY_QUOTED_NAME.get(quotedName)
 
 /** The insurer, shown on Standard variant policies (spec §2.9). */
 export const INSURER = {

@@ -1,7 +1,12 @@
 /** The variant of a product, derived from its parameters (spec §1). */
 import type { ProductParameters } from "./Parameters.js"
 
-export type Variant = "standard" | "extended"
+/** The two variants of every product (spec §1), as the documents' paths name them. */
+export const VARIANTS = ["standard", "extended"] as const
+export type Variant = (typeof VARIANTS)[number]
+
+/** True for a variant's name. */
+export const isVariant = (name: string): name is Variant => (VARIANTS as ReadonlyArray<string>).includes(name)
 
 /**
  * What makes a case Standard: every one of these parameters has this value;

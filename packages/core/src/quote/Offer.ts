@@ -9,7 +9,7 @@ import { constraintViolationOf, type ConstraintViolation } from "../Errors.js"
 import { checkDriverAge } from "../product/Parameters.js"
 import { RequestObject } from "../input/Fields.js"
 import { Coverage } from "../product/Coverage.js"
-import { ipidHref, PRIVACY_POLICY_HREF } from "../product/ProductCatalogue.js"
+import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.js"
 import { acceptSelection, echoSelection, ProductEcho, ProductSelection } from "../product/ProductSelection.js"
 import type { PriceComputation } from "../pricing/PricingPlan.js"
 
@@ -41,16 +41,21 @@ export const PriceOffer = Schema.Struct({
 })
 export type PriceOffer = typeof PriceOffer.Type
 
-const PRIVACY = { policy_href: PRIVACY_POLICY_HREF } as const
-
-/** The offer a price makes. */
-export const offerOf = (request: OfferRequest, price: PriceComputation): PriceOffer => ({
+/** The offer a price makes, linking to the documents `links` names (kasko's own paths unless given). */
+export const offerOf = (
+  request: OfferRequest,
+  price: PriceComputation,
+  links: DocumentLinksShape = DocumentLinks.defaultValue()
+): PriceOffer => ({
   price: { annually: price.annually, monthly: price.monthly },
   product: echoSelection(request.product),
   policies: [
-    { ipid_href: ipidHref(request.product.product_name, price.facts.variant), coverages: price.recipe.coverages }
+    {
+      ipid_href: links.ipidHref(request.product.product_name, price.facts.variant),
+      coverages: price.recipe.coverages
+    }
   ],
-  privacy: PRIVACY
+  privacy: { policy_href: links.privacyPolicyHref() }
 })
 
 /** Decodes an offer request, reporting every violation together. */

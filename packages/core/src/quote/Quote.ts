@@ -7,7 +7,8 @@ import { Coverage, coveragesOf } from "../product/Coverage.js"
 import { formatKroner, roundHalfUp } from "../pricing/Money.js"
 import { Privacy } from "./Offer.js"
 import { Party } from "./Parties.js"
-import { INSURER, ipidHref, PRIVACY_POLICY_HREF, quotedProductName } from "../product/ProductCatalogue.js"
+import { INSURER, quotedProductName } from "../product/ProductCatalogue.js"
+import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.js"
 import { echoSelection, QuotedProductEcho } from "../product/ProductSelection.js"
 import { Agent, Vehicle, type QuoteRequest } from "./QuoteRequest.js"
 import type { RatingWorksheet } from "../pricing/RatingWorksheet.js"
@@ -120,8 +121,16 @@ interface QuoteIds {
   readonly policy_number: string
 }
 
-/** The quote a request and its worksheet make. Extended variant: parties without phone and email, no insurer. */
-export const quoteOf = (request: QuoteRequest, worksheet: RatingWorksheet, ids: QuoteIds): QuoteContent => {
+/**
+ * The quote a request and its worksheet make, linking to the documents `links` names (kasko's own paths unless
+ * given). Extended variant: parties without phone and email, no insurer.
+ */
+export const quoteOf = (
+  request: QuoteRequest,
+  worksheet: RatingWorksheet,
+  ids: QuoteIds,
+  links: DocumentLinksShape = DocumentLinks.defaultValue()
+): QuoteContent => {
   const product_name = request.product.product_name
   const variant = worksheet.facts.variant
   const parameters = request.product.parameters
@@ -133,7 +142,7 @@ export const quoteOf = (request: QuoteRequest, worksheet: RatingWorksheet, ids: 
     policies: [
       {
         policy_number: ids.policy_number,
-        ipid_href: ipidHref(product_name, variant),
+        ipid_href: links.ipidHref(product_name, variant),
         insurable_object: {
           vehicle: {
             ...request.policy.insurable_object.vehicle,
@@ -149,6 +158,6 @@ export const quoteOf = (request: QuoteRequest, worksheet: RatingWorksheet, ids: 
       }
     ],
     agent: request.agent,
-    privacy: { policy_href: PRIVACY_POLICY_HREF }
+    privacy: { policy_href: links.privacyPolicyHref() }
   }
 }

@@ -4,8 +4,10 @@
  * Every quote answer says which state and until when (`status`, `expires_at`).
  */
 import { dateTimeOfMillis } from "../input/CalendarDate.js"
-import type { ActivatedQuote, Quote, QuoteActivation } from "./Quote.js"
+import type { ActivatedQuote, Quote, QuoteActivation, QuoteContent } from "./Quote.js"
+import type { DocumentLinksShape } from "../ports/DocumentLinks.js"
 import type { PurgeCutoffs, StoredQuote } from "../ports/QuoteStore.js"
+import { productVariantOfQuotedName } from "../product/ProductCatalogue.js"
 
 const QUOTE_VALIDITY_DAYS = 30
 export const QUOTE_VALIDITY_MILLIS = QUOTE_VALIDITY_DAYS * 24 * 60 * 60 * 1000
@@ -67,9 +69,86 @@ export const keepQuoteText = <A extends { readonly quote: object }>(holder: A, t
 /** `JSON.stringify(holder.quote)` as a store kept it, when one did (a retrieval's §2.9 form: the kept content and its state). */
 export const quoteTextOf = (holder: { readonly quote: object }): string | undefined => quoteTexts.get(holder)
 
+/**
+ * A quote's links as answers give them: a stored quote keeps the links it was created with, and every answer
+ * gives the ones the configuration names now (`DocumentLinks`), so that a changed configuration is seen by every
+ * quote. `links` undefined keeps the stored ones (the events a store writes are a record of their moment).
+ */
+interface CurrentLinks {
+  readonly ipidHref: string | undefined
+  readonly privacyPolicyHref: string
+}
+
+const currentLinks = (quotedProductName: string, links: DocumentLinksShape): CurrentLinks => {
+  const product = productVariantOfQuotedName(quotedProductName)
+  return {
+    ipidHref: product === undefined ? undefined : links.ipidHref(product.product_name, product.variant),
+    privacyPolicyHref: links.privacyPolicyHref()
+  }
+}
+
+/** The content with the links `links` names now; the content itself when it has them already. */
+export const relinkedContent = (content: QuoteContent, links: DocumentLinksShape | undefined): QuoteContent => {
+  if (links === undefined) return content
+  const current = currentLinks(content.product.product_name, links)
+  const ipidHref = current.ipidHref
+  const policiesLinked = ipidHref === undefined || content.policies.every((policy) => policy.ipid_href === ipidHref)
+  if (policiesLinked && content.privacy.policy_href === current.privacyPolicyHref) return content
+  return {
+    ...content,
+    policies: policiesLinked
+      ? content.policies
+      : content.policies.map((policy) => ({ ...policy, ipid_href: ipidHref })),
+    privacy: { policy_href: current.privacyPolicyHref }
+  }
+}
+
+const PRODUCT_NAME_KEY = '"product":{"product_name":'
+const IPID_HREF_KEY = '"ipid_href":'
+const POLICY_HREF_KEY = '"privacy":{"policy_href":'
+// printable ASCII but `"` and `\`, as a URL normally is: JSON.stringify leaves such a string as it is, in quotes
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
+
+const jsonString = (value: string): string => (PLAIN_ASCII.test(value) ? `"${value}"` : JSON.stringify(value))
+
+/** Where the JSON string starting at `start` (its opening quote) ends: the index after its closing quote. */
+const endOfJsonString = (text: string, start: number): number => {
+  let index = start + 1
+  while (index < text.length && text[index] !== '"') index += text[index] === "\\" ? 2 : 1
+  return index + 1
+}
+
+/** `text` with the JSON string value after `key`'s occurrence at `at` replaced by `value`'s JSON (`text` when it is it). */
+const withStringAt = (text: string, at: number, key: string, value: string): string => {
+  const start = at + key.length
+  const end = endOfJsonString(text, start)
+  const encoded = jsonString(value)
+  return text.slice(start, end) === encoded ? text : `${text.slice(0, start)}${encoded}${text.slice(end)}`
+}
+
+/**
+ * `JSON.stringify(relinkedContent(JSON.parse(text), links))`, from the content's text without parsing it (every
+ * retrieval answers this way): the links are strings at keys no client text can forge (a client's `"` is escaped
+ * in the text), and a quote has one policy (`quoteOf`, spec §2.9). The same text when the links are current.
+ */
+export const relinkedText = (text: string, links: DocumentLinksShape | undefined): string => {
+  if (links === undefined) return text
+  const productAt = text.indexOf(PRODUCT_NAME_KEY)
+  if (productAt === -1) return text
+  const nameStart = productAt + PRODUCT_NAME_KEY.length
+  const nameText = text.slice(nameStart, endOfJsonString(text, nameStart))
+  const quotedName = nameText.includes("\\") ? (JSON.parse(nameText) as string) : nameText.slice(1, -1)
+  const current = currentLinks(quotedName, links)
+  const ipidAt = current.ipidHref === undefined ? -1 : text.indexOf(IPID_HREF_KEY, nameStart)
+  const withIpid = ipidAt === -1 ? text : withStringAt(text, ipidAt, IPID_HREF_KEY, current.ipidHref!)
+  // privacy is the content's last member: its one occurrence is the last
+  const privacyAt = withIpid.lastIndexOf(POLICY_HREF_KEY)
+  return privacyAt === -1 ? withIpid : withStringAt(withIpid, privacyAt, POLICY_HREF_KEY, current.privacyPolicyHref)
+}
+
 /** A quote awaiting activation as every answer gives it (spec §2.9): its content, then its status and expiry. */
-export const awaitingQuote = (stored: StoredQuote): Quote => ({
-  ...stored.quote,
+export const awaitingQuote = (stored: StoredQuote, links?: DocumentLinksShape): Quote => ({
+  ...relinkedContent(stored.quote, links),
   status: "await_activation",
   expires_at: dateTimeOfMillis(expiresAt(stored))
 })
@@ -84,13 +163,13 @@ export const awaitingQuoteText = (stored: StoredQuote): string =>
   awaitingText(quoteText(stored), dateTimeOfMillis(expiresAt(stored)))
 
 /**
- * What creating a quote answers (its retry under an Idempotency-Key too): `awaitingQuote(stored)`, its JSON
- * text kept (`jsonTextOf`) when a store kept the content's.
+ * What creating a quote answers (its retry under an Idempotency-Key too): `awaitingQuote(stored, links)`, its
+ * JSON text kept (`jsonTextOf`) when a store kept the content's.
  */
-export const createdQuote = (stored: StoredQuote): Quote => {
+export const createdQuote = (stored: StoredQuote, links?: DocumentLinksShape): Quote => {
   const text = quoteTexts.get(stored) ?? jsonTexts.get(stored.quote)
-  const quote = awaitingQuote(stored)
-  return text === undefined ? quote : keepJsonText(quote, awaitingText(text, quote.expires_at))
+  const quote = awaitingQuote(stored, links)
+  return text === undefined ? quote : keepJsonText(quote, awaitingText(relinkedText(text, links), quote.expires_at))
 }
 
 /** What activating a quote answers, the first time and every time after. */
@@ -99,31 +178,33 @@ export const activationOf = (stored: StoredQuote): QuoteActivation => ({
   expires_at: dateTimeOfMillis(expiresAt(stored))
 })
 
-export const retrievedForm = (stored: StoredQuote): RetrievedQuote => {
+/** What retrieving a stored quote answers, with the links `links` names now (the stored ones when undefined). */
+export const retrievedForm = (stored: StoredQuote, links?: DocumentLinksShape): RetrievedQuote => {
   if (stored.activated_at === null) {
     // a store that kept the content's JSON text answers that text and the state, unparsed (a row's is kept on
     // the stored quote, before its content is parsed: read it first)
     const text = quoteTexts.get(stored) ?? jsonTexts.get(stored.quote)
-    if (text === undefined) return { state: "await_activation", quote: awaitingQuote(stored) }
+    if (text === undefined) return { state: "await_activation", quote: awaitingQuote(stored, links) }
     let quote: Quote | undefined
     return keepQuoteText<RetrievedQuote>(
       {
         state: "await_activation",
         get quote() {
-          if (quote === undefined) quote = awaitingQuote(stored)
+          if (quote === undefined) quote = awaitingQuote(stored, links)
           return quote
         }
       },
-      awaitingText(text, dateTimeOfMillis(expiresAt(stored)))
+      awaitingText(relinkedText(text, links), dateTimeOfMillis(expiresAt(stored)))
     )
   }
+  const content = relinkedContent(stored.quote, links)
   return {
     state: "activated",
     quote: {
-      ...stored.quote,
+      ...content,
       status: "activated",
       expires_at: dateTimeOfMillis(expiresAt(stored)),
-      polices: stored.quote.policies,
+      polices: content.policies,
       quote_number: stored.quote_number,
       created_at: dateTimeOfMillis(stored.created_at),
       activated_at: dateTimeOfMillis(stored.activated_at)

@@ -1,0 +1,1 @@
+export * as PdfDocuments from "./PdfDocuments.js"

@@ -1,0 +1,113 @@
+// Documents section: what printing costs. A quote's document (QuotingService.getQuoteDocument: the quote found
+// in the store, its document written by the core, printed as PDF by @kasko/documents) over 500 documents of
+// different quotes after a warm-up, each timed alone: p50, p99 and max in ms against the 50 ms p99 budget
+// (issue 31). Then the IPID: its first rendering of a tariff version (cold) and every later answer (kept).
+import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { PdfDocuments } from "@kasko/documents"
+import { MemoryQuoteStore } from "@kasko/memory"
+import { Layer, ManagedRuntime } from "effect"
+
+const DOCUMENTS = Number(process.env.KASKO_BENCH_DOCUMENTS ?? 500)
+const WARM_UP = 50
+const BUDGET_P99_MS = 50
+
+const percentile = (sorted, fraction) => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]
+
+/** Wall time of one run, and the CPU time the process spent meanwhile (a wait for the CPU shows as wall, not CPU). */
+const timed = async (run) => {
+  const cpu = process.cpuUsage()
+  const started = process.hrtime.bigint()
+  const value = await run()
+  const ms = Number(process.hrtime.bigint() - started) / 1e6
+  const spent = process.cpuUsage(cpu)
+  return { value, ms, cpuMs: (spent.user + spent.system) / 1000 }
+}
+
+/** Quote requests of every shape: both products, both variants, both features, monthly or yearly, 1–3 parties. */
+const requestOf = (index) => {
+  const extended = index % 2 === 1
+  const parameters = Examples.standardParameters({
+    payments_per_year: index % 3 === 0 ? "12" : "1",
+    vehicle_price: String(150_000 + (index % 50) * 10_000),
+    ...(extended ? { policy_holder: "organization", vehicle_user: "organization", vehicle_usage: "godstransport" } : {})
+  })
+  return Examples.quoteRequest(
+    parameters,
+    index % 4 < 2 ? "insurance-car-leasing" : "insurance-car-standalone",
+    index % 5 === 0 ? "premium" : "standard"
+  )
+}
+
+export const runDocumentsBench = async () => {
+  const runtime = ManagedRuntime.make(
+    Layer.mergeAll(MemoryQuoteStore.layer, IdGenerator.layerSequential, TariffBook.shipped, PdfDocuments.layer())
+  )
+  try {
+    const quoteIds = []
+    for (let index = 0; index < DOCUMENTS + WARM_UP; index++)
+      quoteIds.push((await runtime.runPromise(QuotingService.createQuote("bench", requestOf(index)))).quote_id)
+    const times = []
+    const cpuTimes = []
+    let bytes = 0
+    for (const [index, quoteId] of quoteIds.entries()) {
+      const { value, ms, cpuMs } = await timed(() =>
+        runtime.runPromise(QuotingService.getQuoteDocument("bench", quoteId))
+      )
+      if (index < WARM_UP) continue
+      times.push(ms)
+      cpuTimes.push(cpuMs)
+      bytes += value.bytes.length
+    }
+    times.sort((a, b) => a - b)
+    cpuTimes.sort((a, b) => a - b)
+    const p99 = percentile(times, 0.99)
+
+    const ipidRuntime = ManagedRuntime.make(Layer.merge(TariffBook.shipped, PdfDocuments.layer()))
+    const ipid = () => ipidRuntime.runPromise(QuotingService.getProductInformation("insurance-car-leasing", "standard"))
+    const cold = await timed(ipid)
+    const kept = []
+    const keptCpu = []
+    for (let round = 0; round < 200; round++) {
+      const answer = await timed(ipid)
+      kept.push(answer.ms)
+      keptCpu.push(answer.cpuMs)
+    }
+    kept.sort((a, b) => a - b)
+    keptCpu.sort((a, b) => a - b)
+    await ipidRuntime.dispose()
+    return [
+      {
+        document: `quote document, ${times.length} quotes (after ${WARM_UP} warm-up)`,
+        p50_ms: percentile(times, 0.5),
+        p99_ms: p99,
+        max_ms: times.at(-1),
+        p99_vs_budget: p99 / BUDGET_P99_MS,
+        cpu_p50_ms: percentile(cpuTimes, 0.5),
+        cpu_p99_ms: percentile(cpuTimes, 0.99),
+        kb_each: bytes / times.length / 1024
+      },
+      {
+        document: "IPID, first answer of a tariff version (written and rendered)",
+        p50_ms: cold.ms,
+        p99_ms: cold.ms,
+        max_ms: cold.ms,
+        p99_vs_budget: cold.ms / BUDGET_P99_MS,
+        cpu_p50_ms: cold.cpuMs,
+        cpu_p99_ms: cold.cpuMs,
+        kb_each: cold.value.document.bytes.length / 1024
+      },
+      {
+        document: "IPID, every later answer (kept), 200 answers",
+        p50_ms: percentile(kept, 0.5),
+        p99_ms: percentile(kept, 0.99),
+        max_ms: kept.at(-1),
+        p99_vs_budget: percentile(kept, 0.99) / BUDGET_P99_MS,
+        cpu_p50_ms: percentile(keptCpu, 0.5),
+        cpu_p99_ms: percentile(keptCpu, 0.99),
+        kb_each: cold.value.document.bytes.length / 1024
+      }
+    ]
+  } finally {
+    await runtime.dispose()
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * A document as the core writes it and a renderer prints it: a title, sections of paragraphs, lists, label–value
+ * facts and tables, in words and figures already formatted for the reader. The core decides what a document says;
+ * the renderer (`DocumentRenderer`, PDF in `@kasko/documents`) only how it looks.
+ */
+
+/** One column of a table: its title, and whether its cells are figures (right-aligned). */
+export interface TableColumn {
+  readonly title: string
+  readonly figures?: boolean
+  /** Its share of the table's width, relative to the other columns' (1 by default). */
+  readonly width?: number
+}
+
+export type Block =
+  | { readonly kind: "paragraph"; readonly text: string }
+  | { readonly kind: "list"; readonly items: ReadonlyArray<string> }
+  | { readonly kind: "facts"; readonly rows: ReadonlyArray<readonly [label: string, value: string]> }
+  | {
+      readonly kind: "table"
+      readonly columns: ReadonlyArray<TableColumn>
+      readonly rows: ReadonlyArray<ReadonlyArray<string>>
+    }
+
+export interface Section {
+  readonly heading: string
+  readonly blocks: ReadonlyArray<Block>
+}
+
+export interface PrintedDocument {
+  /** BCP 47, the language its words are in. */
+  readonly language: string
+  readonly title: string
+  /** The line under the title: whose document, about what. */
+  readonly subtitle: string
+  readonly sections: ReadonlyArray<Section>
+  /** Printed at the foot of every page. */
+  readonly footer: string
+  readonly author: string
+  /** The instant the document's content is as of (epoch ms): the same document, the same bytes. */
+  readonly dated: number
+  /**
+   * Set when the document is the same every time it carries this key (an IPID of one tariff version): a renderer
+   * may keep its bytes and answer them again.
+   */
+  readonly cacheKey?: string
+}
+
+/** A paragraph block. */
+export const paragraph = (text: string): Block => ({ kind: "paragraph", text })
+
+/** A bulleted list block. */
+export const list = (items: ReadonlyArray<string>): Block => ({ kind: "list", items })
+
+/** A block of label–value rows. */
+export const facts = (rows: ReadonlyArray<readonly [string, string]>): Block => ({ kind: "facts", rows })
+
+/** A table block. */
+export const table = (columns: ReadonlyArray<TableColumn>, rows: ReadonlyArray<ReadonlyArray<string>>): Block => ({
+  kind: "table",
+  columns,
+  rows
+})
+
+/** Digits grouped by thousands with Danish points: 1234567 → "1.234.567". */
+const groupedDigits = (whole: number): string => String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ".")
+
+/** Whole kroner as a Danish reader reads them: 15000 → "15.000 kr." */
+export const danishKroner = (kroner: number): string => `${kroner < 0 ? "-" : ""}${groupedDigits(Math.abs(kroner))} kr.`
+
+/** Kroner with two decimals, from the engine's "1234.50" form: "1.234,50 kr." */
+export const danishKronerAndOre = (decimal: string): string => {
+  const [whole = "0", fraction = "00"] = decimal.replace(/^-/, "").split(".")
+  return `${decimal.startsWith("-") ? "-" : ""}${groupedDigits(Number(whole))},${fraction} kr.`
+}
+
+const MONTHS = [
+  "januar",
+  "februar",
+  "marts",
+  "april",
+  "maj",
+  "juni",
+  "juli",
+  "august",
+  "september",
+  "oktober",
+  "november",
+  "december"
+]
+
+/** A calendar date in Danish words: "2026-03-02" → "2. marts 2026". */
+export const danishDate = (date: string): string => {
+  const [year, month, day] = date.split("-").map(Number)
+  return `${day}. ${MONTHS[(month ?? 1) - 1]} ${year}`
+}
+
+/** An instant (epoch ms) as a Danish date and a UTC time: "2. marts 2026 kl. 09.00 UTC". */
+export const danishInstant = (epochMillis: number): string => {
+  const iso = new Date(epochMillis).toISOString()
+  return `${danishDate(iso.slice(0, 10))} kl. ${iso.slice(11, 13)}.${iso.slice(14, 16)} UTC`
+}
+
+/**
+ * A short, stable fingerprint of a text (FNV-1a, 32 bits, in hex): what tells one version of a document from
+ * another in its cache key and ETag. Not a security measure.
+ */
+export const fingerprint = (text: string): string => {
+  let hash = 0x811c9dc5
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return (hash >>> 0).toString(16).padStart(8, "0")
+}

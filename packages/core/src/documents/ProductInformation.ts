@@ -1,0 +1,226 @@
+/**
+ * The insurance product information document (IPID) of a product variant: the standardised summary the Insurance
+ * Distribution Directive (Art. 20(5)–(8), Implementing Regulation (EU) 2017/1469) requires before a contract, in
+ * its nine sections. What is insured comes from the tariff in force — the coverages its rules give the variant
+ * under each feature, with their limits and deductibles, found by pricing every combination of the facts its
+ * rules read — and the words from the catalogue (`ProductTerms`). Made once per tariff version and day.
+ */
+import { INSURER, productDefinition, type FeatureName, type ProductName } from "../product/ProductCatalogue.js"
+import { COVERAGE_TERMS, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
+import type { Variant } from "../product/Variant.js"
+import { STANDARD_WHEN } from "../product/Variant.js"
+import { planOf } from "../pricing/PricingPlan.js"
+import type { PricingFacts } from "../pricing/PricingFacts.js"
+import type { Tariff } from "../pricing/Tariff.js"
+import type { CalendarDate } from "../input/CalendarDate.js"
+import {
+  danishDate,
+  danishKroner,
+  fingerprint,
+  list,
+  paragraph,
+  table,
+  type PrintedDocument,
+  type Section
+} from "./PrintedDocument.js"
+
+/** A coverage of a variant, as the IPID lists it: which features give it, and every limit and deductible it can have. */
+export interface VariantCoverage {
+  readonly name: string
+  readonly id: string
+  /** The features that give it, in the catalogue's order. */
+  readonly features: ReadonlyArray<FeatureName>
+  /** Every limit the tariff can set on it (whole kroner, ascending); none when it has no limit. */
+  readonly limits: ReadonlyArray<number>
+  /** Every deductible the tariff can set on it (whole kroner, ascending). */
+  readonly deductibles: ReadonlyArray<number>
+  /** True when some priced case of a feature that gives it has no limit (or no deductible): "ingen" is among them. */
+  readonly sometimesWithoutLimit: boolean
+  readonly sometimesWithoutDeductible: boolean
+}
+
+const VEHICLE_TYPES = ["personbil", "varevogn"] as const
+const VEHICLE_USAGES = [
+  "privat_person_koersel",
+  "godstransport_halv_omsaetning",
+  "godstransport",
+  "godstransport_erhverv",
+  "godstransport_privat/erhverv"
+] as const
+// the bounds of the vehicle_price parameter and the reference tariff's band edge on either side, and the youngest
+// driver's ages on either side of its loadings' bounds (or none given): every value a rule may tell apart in the
+// shipped tariffs, and a spread of others
+const VEHICLE_PRICES = [1_000, 150_000, 300_000, 300_001, 1_000_000, 10_000_000]
+const DRIVER_AGES = [null, 17, 20, 21, 24, 25, 27, 28, 45, 99]
+
+/** The facts a case of the variant can have: its usages are the ones that make that variant. */
+const factsOfVariant = (productName: ProductName, variant: Variant, feature: FeatureName): Array<PricingFacts> => {
+  const usages = variant === "standard" ? [STANDARD_WHEN.vehicle_usage] : VEHICLE_USAGES
+  return VEHICLE_TYPES.flatMap((vehicle_type) =>
+    usages.flatMap((vehicle_usage) =>
+      VEHICLE_PRICES.flatMap((vehicle_price) =>
+        DRIVER_AGES.map((youngest_driver_age) => ({
+          product_name: productName,
+          variant,
+          feature,
+          vehicle_type,
+          vehicle_usage,
+          vehicle_price,
+          youngest_driver_age
+        }))
+      )
+    )
+  )
+}
+
+const ascending = (values: Iterable<number>): Array<number> => [...new Set(values)].sort((a, b) => a - b)
+
+/** The coverages the tariff gives a variant, in tariff order, each with the features that give it and its figures. */
+export const coveragesOfVariant = (
+  tariff: Tariff,
+  variant: Variant,
+  pricingDate: CalendarDate
+): ReadonlyArray<VariantCoverage> => {
+  const plan = planOf(tariff)
+  const found = new Map<
+    string,
+    {
+      id: string
+      features: Set<FeatureName>
+      limits: Set<number>
+      deductibles: Set<number>
+      withoutLimit: boolean
+      withoutDeductible: boolean
+    }
+  >()
+  const features = productDefinition(tariff.product_name)!.features.map((feature) => feature.name)
+  for (const feature of features) {
+    for (const facts of factsOfVariant(tariff.product_name, variant, feature)) {
+      for (const coverage of plan.price(facts, pricingDate, plan.fire(facts)).recipe.coverages) {
+        const seen = found.get(coverage.name) ?? {
+          id: coverage.id,
+          features: new Set<FeatureName>(),
+          limits: new Set<number>(),
+          deductibles: new Set<number>(),
+          withoutLimit: false,
+          withoutDeductible: false
+        }
+        seen.features.add(feature)
+        if (coverage.limit === undefined) seen.withoutLimit = true
+        else seen.limits.add(coverage.limit)
+        if (coverage.deductible === undefined) seen.withoutDeductible = true
+        else seen.deductibles.add(coverage.deductible)
+        found.set(coverage.name, seen)
+      }
+    }
+  }
+  return [...found].map(([name, seen]) => ({
+    name,
+    id: seen.id,
+    features: features.filter((feature) => seen.features.has(feature)),
+    limits: ascending(seen.limits),
+    deductibles: ascending(seen.deductibles),
+    sometimesWithoutLimit: seen.withoutLimit,
+    sometimesWithoutDeductible: seen.withoutDeductible
+  }))
+}
+
+/** Amounts as a cell: one figure, or every figure it can be ("5.000 kr. eller 10.000 kr."), "ingen" among them. */
+const amountsCell = (amounts: ReadonlyArray<number>, sometimesNone: boolean): string => {
+  const words = amounts.map(danishKroner)
+  if (words.length === 0) return "–"
+  if (sometimesNone) words.unshift("ingen")
+  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(", ")} eller ${words.at(-1)}`
+}
+
+/** The features that give a coverage, by their titles: "Standard og Premium", "Premium". */
+const featureCell = (coverage: VariantCoverage, features: ReadonlyArray<{ name: FeatureName; title: string }>) => {
+  const titles = features.filter((feature) => coverage.features.includes(feature.name)).map((feature) => feature.title)
+  return titles.length <= 1 ? (titles[0] ?? "–") : `${titles.slice(0, -1).join(", ")} og ${titles.at(-1)}`
+}
+
+const withTariffFigures = (text: string, tariff: Tariff): string =>
+  text.replaceAll("{monthly_surcharge_percent}", String(tariff.monthly_surcharge_percent))
+
+const documents = new WeakMap<Tariff, Map<string, PrintedDocument>>()
+
+/**
+ * The IPID of a product variant under a tariff version, priced as of `pricingDate` (the charges in force then).
+ * The same tariff, variant and day answer the same document, made once.
+ */
+export const productInformationDocument = (
+  tariff: Tariff,
+  variant: Variant,
+  pricingDate: CalendarDate
+): PrintedDocument => {
+  const byVariant = documents.get(tariff) ?? new Map<string, PrintedDocument>()
+  documents.set(tariff, byVariant)
+  const key = `${variant}/${pricingDate}`
+  const kept = byVariant.get(key)
+  if (kept !== undefined) return kept
+  // only the latest day's documents are kept: a day's answers are the next day's until the tariff changes
+  byVariant.clear()
+  const made = makeProductInformation(tariff, variant, pricingDate)
+  byVariant.set(key, made)
+  return made
+}
+
+const makeProductInformation = (tariff: Tariff, variant: Variant, pricingDate: CalendarDate): PrintedDocument => {
+  const definition = productDefinition(tariff.product_name)!
+  const terms = productTerms(tariff.product_name, variant)
+  const coverages = coveragesOfVariant(tariff, variant, pricingDate)
+  const figures = (text: string) => withTariffFigures(text, tariff)
+  const paymentsPerYear = definition.parameters.find((parameter) => parameter.name === "payments_per_year")
+  const paymentOptions = (paymentsPerYear?.options ?? []).map((option) => option.id).join(" eller ")
+  const sections: Array<Section> = [
+    { heading: IPID_HEADINGS.kind, blocks: [paragraph(terms.kind)] },
+    {
+      heading: IPID_HEADINGS.insured,
+      blocks: [
+        table(
+          [
+            { title: "Dækning", width: 2 },
+            { title: "Med i", width: 1.5 },
+            { title: "Forsikringssum", figures: true, width: 1.2 },
+            { title: "Selvrisiko", figures: true, width: 1.2 }
+          ],
+          coverages.map((coverage) => [
+            coverageTitle(coverage.name),
+            featureCell(coverage, definition.features),
+            amountsCell(coverage.limits, coverage.sometimesWithoutLimit),
+            amountsCell(coverage.deductibles, coverage.sometimesWithoutDeductible)
+          ])
+        ),
+        list(
+          coverages.map(
+            (coverage) =>
+              `${coverageTitle(coverage.name)}: ${COVERAGE_TERMS[coverage.name]?.covers ?? "som beskrevet i forsikringsbetingelserne."}`
+          )
+        )
+      ]
+    },
+    { heading: IPID_HEADINGS.notInsured, blocks: [list(terms.notInsured)] },
+    { heading: IPID_HEADINGS.restrictions, blocks: [list(terms.restrictions)] },
+    { heading: IPID_HEADINGS.where, blocks: [list(terms.where)] },
+    { heading: IPID_HEADINGS.obligations, blocks: [list(terms.obligations)] },
+    {
+      heading: IPID_HEADINGS.payment,
+      blocks: [list([...terms.payment.map(figures), `Betalinger pr. år: ${paymentOptions}.`])]
+    },
+    { heading: IPID_HEADINGS.startAndEnd, blocks: [list(terms.startAndEnd)] },
+    { heading: IPID_HEADINGS.cancellation, blocks: [list(terms.cancellation)] }
+  ]
+  const content = {
+    language: "da-DK",
+    title: "Forsikringsproduktinformation (IPID)",
+    subtitle: `${definition.title} – ${terms.variantTitle}`,
+    sections,
+    footer: `${INSURER.organization.name}, CVR ${INSURER.organization.cvr_number}, Danmark · Tarif ${tariff.version}, gældende fra ${danishDate(tariff.effective_from)} · Dette dokument er et resumé; de fulde vilkår står i forsikringsbetingelserne og policen.`,
+    author: INSURER.organization.name,
+    dated: Date.parse(`${tariff.effective_from}T00:00:00.000Z`)
+  }
+  return {
+    ...content,
+    cacheKey: `ipid/${tariff.product_name}/${variant}/${tariff.version}/${fingerprint(JSON.stringify(content))}`
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * The quote document a dealer prints or e-mails to the customer: the quote as stored — insurer, partner and
+ * agent, the parties as registered (CPR numbers masked but for their last four digits, protected addresses left
+ * out), the vehicle, the product and variant, the coverages with their limits and deductibles, the price per
+ * year and per payment with its charges, the tariff version, the quote number, when it was created and until
+ * when it is valid, and whether it is activated. Every figure is the quote's own; nothing is priced again.
+ */
+import type { DocumentLinksShape } from "../ports/DocumentLinks.js"
+import type { StoredQuote } from "../ports/QuoteStore.js"
+import { INSURER, productDefinition, type ProductName } from "../product/ProductCatalogue.js"
+import { coverageTitle, productTerms } from "../product/ProductTerms.js"
+import type { Party } from "../quote/Parties.js"
+import { expiresAt } from "../quote/QuoteLifecycle.js"
+import {
+  danishDate,
+  danishInstant,
+  danishKroner,
+  danishKronerAndOre,
+  facts,
+  list,
+  paragraph,
+  table,
+  type PrintedDocument,
+  type Section
+} from "./PrintedDocument.js"
+
+/** A CPR number with all but its last four digits hidden: "0101901234" → "xxxxxx-1234". */
+export const maskedCprNumber = (cprNumber: string): string => `xxxxxx-${cprNumber.slice(-4)}`
+
+const ROLE_TITLES = { policy_holder: "forsikringstager", vehicle_user: "bruger", vehicle_owner: "ejer" } as const
+
+const partyName = (party: Party): string =>
+  [
+    party.person === undefined ? undefined : `${party.person.first_name} ${party.person.last_name}`,
+    party.organization?.name
+  ]
+    .filter((name) => name !== undefined)
+    .join(" / ")
+
+const partyAddress = (party: Party): string | undefined => {
+  const address = party.address
+  if (address === undefined) return undefined
+  if (address.protected === true) return "Adressebeskyttet"
+  const floorAndDoor = [address.floor, address.door].filter((part) => part !== undefined).join(" ")
+  return `${address.street} ${address.house_number}${floorAndDoor === "" ? "" : `, ${floorAndDoor}`}, ${String(address.postal_code).padStart(4, "0")} ${address.city}`
+}
+
+/** A party as registered, one label–value row per thing known of it; its CPR number masked. */
+const partyRows = (party: Party, index: number): Array<readonly [string, string]> => {
+  const rows: Array<readonly [string, string | undefined]> = [
+    [`Part ${index + 1}`, partyName(party)],
+    ["CPR-nummer", party.person === undefined ? undefined : maskedCprNumber(party.person.cpr_number)],
+    ["CVR-nummer", party.organization?.cvr_number],
+    ["Roller", partyRoles(party)],
+    ["Adresse", partyAddress(party)],
+    ["Telefon", party.phone],
+    ["E-mail", party.email]
+  ]
+  return rows.flatMap(([label, value]) => (value === undefined || value === "" ? [] : [[label, value] as const]))
+}
+
+const partyRoles = (party: Party): string =>
+  (Object.keys(ROLE_TITLES) as Array<keyof typeof ROLE_TITLES>)
+    .filter((role) => party[role] === true)
+    .map((role) => ROLE_TITLES[role])
+    .join(", ")
+
+/** A parameter's value in the catalogue's words: the option's title, or the value itself. */
+const parameterWords = (productName: ProductName, name: string, value: string): string => {
+  const option = productDefinition(productName)
+    ?.parameters.find((parameter) => parameter.name === name)
+    ?.options?.find((candidate) => candidate.id === value)
+  return option === undefined ? value : String(option.title)
+}
+
+/** The quote's document as of `now`, linking to the documents `links` names. */
+export const quoteDocument = (stored: StoredQuote, links: DocumentLinksShape, now: number): PrintedDocument => {
+  const quote = stored.quote
+  const worksheet = stored.worksheet
+  const productName = worksheet.product_name
+  const variant = worksheet.facts.variant
+  const definition = productDefinition(productName)!
+  const terms = productTerms(productName, variant)
+  const policy = quote.policies[0]!
+  const parameters = quote.product.parameters
+  const vehicle = policy.insurable_object.vehicle
+  const paymentsPerYear = quote.price.payments_per_year
+  const feature = definition.features.find((candidate) => candidate.name === quote.product.features[0]?.name)
+  const state = stored.activated_at === null ? "Afventer aktivering" : `Aktiveret ${danishInstant(stored.activated_at)}`
+  const parameterRows = definition.parameters
+    .filter((parameter) => parameters[parameter.name] !== undefined)
+    .map(
+      (parameter) =>
+        [parameter.title, parameterWords(productName, parameter.name, parameters[parameter.name]!)] as const
+    )
+  const sections: Array<Section> = [
+    {
+      heading: "Tilbuddet",
+      blocks: [
+        facts([
+          ["Tilbudsnummer", stored.quote_number],
+          ["Policenummer", policy.policy_number],
+          ["Tilbuds-id", stored.quote_id],
+          ["Status", state],
+          ["Oprettet", danishInstant(stored.created_at)],
+          ["Gyldigt til", danishInstant(expiresAt(stored))],
+          ["Tarifversion", `${stored.tariff_version} (priser pr. ${danishDate(worksheet.pricing_date)})`]
+        ])
+      ]
+    },
+    {
+      heading: "Forsikringsselskab og formidler",
+      blocks: [
+        facts([
+          ["Forsikringsselskab", `${INSURER.organization.name}, CVR ${INSURER.organization.cvr_number}`],
+          [
+            "Adresse",
+            `${INSURER.address.street} ${INSURER.address.house_number}, ${INSURER.address.postal_code} ${INSURER.address.city}`
+          ],
+          ["Formidler", `${quote.agent.organization.name}, CVR ${quote.agent.organization.cvr_number}`],
+          ...(quote.agent.organization.cvrp_number === undefined
+            ? []
+            : [["P-nummer", quote.agent.organization.cvrp_number] as const]),
+          ["Sælger", quote.agent.user_id]
+        ])
+      ]
+    },
+    {
+      heading: "Parter",
+      blocks: policy.parties.map((party, index) => facts(partyRows(party, index)))
+    },
+    {
+      heading: "Køretøj",
+      blocks: [
+        facts([
+          ["Mærke og model", [vehicle.make, vehicle.model, vehicle.variant].filter((part) => part).join(" ")],
+          ["Stelnummer (VIN)", vehicle.vin ?? "–"],
+          ["Registreringsnummer", vehicle.registration_number ?? "–"],
+          [
+            "Køretøjstype",
+            `${parameterWords(productName, "vehicle_type", parameters["vehicle_type"] ?? "")} (kode ${vehicle.vehicle_type})`
+          ],
+          [
+            "Anvendelse",
+            `${parameterWords(productName, "vehicle_usage", parameters["vehicle_usage"] ?? "")} (kode ${vehicle.vehicle_usage})`
+          ]
+        ])
+      ]
+    },
+    {
+      heading: "Produkt",
+      blocks: [
+        facts([
+          ["Produkt", definition.title],
+          ["Produktnavn", quote.product.product_name],
+          ["Variant", terms.variantTitle],
+          ["Dækningsniveau", feature?.title ?? quote.product.features[0]?.name ?? "–"],
+          ...parameterRows
+        ])
+      ]
+    },
+    {
+      heading: "Dækninger",
+      blocks: [
+        table(
+          [
+            { title: "Dækning", width: 2.2 },
+            { title: "Id", width: 1.6 },
+            { title: "Forsikringssum", figures: true, width: 1.2 },
+            { title: "Selvrisiko", figures: true, width: 1.2 }
+          ],
+          policy.coverages.map((coverage) => [
+            coverageTitle(coverage.name),
+            coverage.id,
+            coverage.limit === undefined ? "–" : danishKroner(coverage.limit),
+            coverage.deductible === undefined ? "–" : danishKroner(coverage.deductible)
+          ])
+        )
+      ]
+    },
+    {
+      heading: "Pris",
+      blocks: [
+        facts([
+          [
+            "Pris pr. betaling",
+            `${danishKroner(quote.price.amount)} (${paymentsPerYear === 1 ? "1 betaling" : `${paymentsPerYear} betalinger`} pr. år)`
+          ],
+          ["I alt pr. år", danishKroner(quote.price.amount * paymentsPerYear)],
+          ["Årspræmie ved årlig betaling", danishKroner(worksheet.annually)],
+          ...Object.entries(quote.price.details).map(
+            ([charge, amount]) => [`Heraf ${charge}`, `${danishKronerAndOre(amount)} pr. betaling`] as const
+          )
+        ]),
+        paragraph(`Alle beløb er i ${quote.price.currency} og indeholder afgifter og bidrag.`)
+      ]
+    },
+    {
+      heading: "Dokumenter",
+      blocks: [
+        list([
+          `Produktinformation (IPID): ${links.ipidHref(productName, variant)}`,
+          `Privatlivspolitik: ${links.privacyPolicyHref()}`
+        ])
+      ]
+    }
+  ]
+  return {
+    language: "da-DK",
+    title: "Tilbud på bilforsikring",
+    subtitle: `${definition.title} – ${terms.variantTitle} · Tilbudsnummer ${stored.quote_number}`,
+    sections,
+    footer: `${INSURER.organization.name}, CVR ${INSURER.organization.cvr_number} · Tilbuddet gælder til ${danishInstant(expiresAt(stored))} og er ikke en police, før det er aktiveret.`,
+    author: INSURER.organization.name,
+    dated: now
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The port that prints documents: the core writes what a document says (`PrintedDocument`: the IPID, a quote's
+ * document, the privacy policy); a renderer lays it out and answers its bytes. `@kasko/documents` renders PDF.
+ */
+import { Context, type Effect } from "effect"
+import type { PrintedDocument } from "../documents/PrintedDocument.js"
+
+export type { PrintedDocument } from "../documents/PrintedDocument.js"
+
+/** A rendered document: its bytes and their media type. */
+export interface RenderedDocument {
+  readonly mediaType: string
+  readonly bytes: Uint8Array
+}
+
+export class DocumentRenderer extends Context.Service<
+  DocumentRenderer,
+  {
+    /**
+     * The document's bytes. A document with a `cacheKey` is the same every time it carries it: the renderer may
+     * keep its bytes and answer them again without rendering.
+     */
+    readonly render: (document: PrintedDocument) => Effect.Effect<RenderedDocument>
+  }
+>()("@kasko/core/DocumentRenderer") {}

@@ -1,0 +1,162 @@
+/**
+ * The documents over HTTP, with real credentials: the IPID and the privacy policy public — no credentials, but
+ * the rate limit, the security headers and the request id as every answer — cacheable with an ETag per version
+ * (If-None-Match answers 304); a quote's document only for its partner with `quotes:read`, never stored by a
+ * cache, 404 as the quote. Every answer is checked against the served OpenAPI document.
+ */
+import { Examples } from "@kasko/core"
+import { describe, expect, it } from "vitest"
+import { addPartner, serviceWithPartners } from "../http/credentials.js"
+import { startTestService } from "../http/support.js"
+import { pdfLines, skipPoppler } from "./Poppler.js"
+
+const service = serviceWithPartners("documents-http", ["bilhuset", "autohuset"], { KASKO_RATE_LIMIT_PER_MINUTE: "40" })
+const IPID = "/products/insurance-car-leasing/variants/standard/ipid"
+
+const bytesOf = async (path: string, headers: Record<string, string> = {}) => {
+  const answer = await fetch(`${service.server.url}${path}`, { headers })
+  return { answer, bytes: new Uint8Array(await answer.arrayBuffer()) }
+}
+
+describe("the documents over HTTP", () => {
+  it("link from offers and quotes to kasko's own documents on this service, by default", async () => {
+    const headers = service.partners["bilhuset"]!.headers
+    const port = new URL(service.server.url).port
+    const offer = await service.client.request("POST", "/insurance/car/offers", {
+      headers,
+      body: Examples.offerRequest()
+    })
+    expect(offer.body.policies[0].ipid_href).toBe(`http://localhost:${port}${IPID}`)
+    expect(offer.body.privacy.policy_href).toBe(`http://localhost:${port}/privacy-policy`)
+    const quote = await service.client.request("POST", "/insurance/car/quotes", {
+      headers,
+      body: Examples.quoteRequest()
+    })
+    expect(quote.body.policies[0].ipid_href).toBe(`http://localhost:${port}${IPID}`)
+    expect(quote.body.privacy.policy_href).toBe(`http://localhost:${port}/privacy-policy`)
+  })
+
+  it("serve the IPID to anyone as PDF: cacheable, with an ETag that answers 304, the rate limit and security headers", async () => {
+    const first = await service.client.request("GET", IPID)
+    expect(first.status).toBe(200)
+    expect(first.headers.get("content-type")).toBe("application/pdf")
+    expect(first.headers.get("cache-control")).toBe("public, max-age=3600")
+    expect(first.headers.get("content-disposition")).toBe('inline; filename="ipid-insurance-car-leasing-standard.pdf"')
+    expect(first.headers.get("x-content-type-options")).toBe("nosniff")
+    // the security headers of every answer, but a browser's PDF viewer (a plugin) may show it
+    expect(first.headers.get("content-security-policy")).toContain("object-src 'self'")
+    expect(first.headers.get("content-security-policy")).toContain("frame-ancestors 'self'")
+    expect(first.headers.get("x-request-id")).toMatch(/\S/)
+    expect(first.headers.get("ratelimit-limit")).toBe("40")
+    const etag = first.headers.get("etag")!
+    expect(etag).toMatch(/^W\/"ipid\/insurance-car-leasing\/standard\/v1\/[0-9a-f]{8}"$/)
+    const again = await bytesOf(IPID)
+    expect(again.answer.headers.get("etag")).toBe(etag)
+    expect(Buffer.from(again.bytes).subarray(0, 5).toString()).toBe("%PDF-")
+    const notModified = await service.client.request("GET", IPID, { headers: { "if-none-match": etag } })
+    expect(notModified.status).toBe(304)
+    expect(notModified.text).toBe("")
+    expect(notModified.headers.get("etag")).toBe(etag)
+    const listed = await service.client.request("GET", IPID, { headers: { "if-none-match": `"other", ${etag}` } })
+    expect(listed.status).toBe(304)
+    const stale = await service.client.request("GET", IPID, { headers: { "if-none-match": 'W/"ipid/old"' } })
+    expect(stale.status).toBe(200)
+    const extended = await bytesOf("/products/insurance-car-standalone/variants/extended/ipid")
+    expect(extended.answer.status).toBe(200)
+    expect(extended.answer.headers.get("etag")).not.toBe(etag)
+  })
+
+  it("serve the privacy policy to anyone as PDF", async () => {
+    const answer = await service.client.request("GET", "/privacy-policy")
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get("content-type")).toBe("application/pdf")
+    expect(answer.headers.get("etag")).toMatch(/^W\/"privacy-policy\/[0-9a-f]{8}"$/)
+  })
+
+  it("answer 404 problem+json for an unknown product or variant", async () => {
+    for (const path of [
+      "/products/insurance-car-leasing/variants/premium/ipid",
+      "/products/insurance-boat/variants/standard/ipid"
+    ]) {
+      const answer = await service.client.request("GET", path)
+      expect(answer.status, path).toBe(404)
+      expect(answer.headers.get("content-type")).toContain("application/problem+json")
+      expect(answer.body.status).toBe(404)
+    }
+  })
+
+  it("serve a quote's document to its partner only, with quotes:read, never to be stored", async () => {
+    const own = service.partners["bilhuset"]!.headers
+    const quote = await service.client.request("POST", "/insurance/car/quotes", {
+      headers: own,
+      body: Examples.quoteRequest()
+    })
+    const path = `/insurance/car/quotes/${quote.body.quote_id}/document`
+    const document = await service.client.request("GET", path, { headers: own })
+    expect(document.status).toBe(200)
+    expect(document.headers.get("content-type")).toBe("application/pdf")
+    expect(document.headers.get("cache-control")).toBe("no-store")
+    expect(document.headers.get("content-security-policy")).toContain("object-src 'self'")
+    expect(document.headers.get("etag")).toBeNull()
+    expect(document.headers.get("content-disposition")).toBe(`inline; filename="tilbud-${quote.body.quote_id}.pdf"`)
+
+    const anonymous = await service.client.request("GET", path)
+    expect(anonymous.status).toBe(401)
+    const other = await service.client.request("GET", path, { headers: service.partners["autohuset"]!.headers })
+    expect(other.status).toBe(404)
+    const unknown = await service.client.request(
+      "GET",
+      "/insurance/car/quotes/0195574f-8e28-7c3a-9b1d-5f2e8a4c6d10/document",
+      {
+        headers: own
+      }
+    )
+    expect(unknown.status).toBe(404)
+
+    const reader = await addPartner(service.directory.path, "reader-less", "quotes:create")
+    const created = await service.client.request("POST", "/insurance/car/quotes", {
+      headers: reader.headers,
+      body: Examples.quoteRequest()
+    })
+    const withoutScope = await service.client.request(
+      "GET",
+      `/insurance/car/quotes/${created.body.quote_id}/document`,
+      {
+        headers: reader.headers
+      }
+    )
+    expect(withoutScope.status).toBe(401)
+    expect(withoutScope.headers.get("www-authenticate")).toContain('scope="quotes:read"')
+  })
+
+  it("count public documents against the client's address: 429 past the per-minute limit", async () => {
+    const limited = await startTestService({ environment: { KASKO_RATE_LIMIT_PER_MINUTE: "3" } })
+    try {
+      const statuses: Array<number> = []
+      for (let request = 0; request < 5; request++) statuses.push((await fetch(`${limited.url}/privacy-policy`)).status)
+      expect(statuses).toEqual([200, 200, 200, 429, 429])
+      const refused = await fetch(`${limited.url}${IPID}`)
+      expect(refused.status).toBe(429)
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/)
+    } finally {
+      await limited.stop()
+    }
+  })
+})
+
+describe.skipIf(skipPoppler)("the documents served", () => {
+  it("are the documents the engine writes: the IPID's sections, the quote's masked CPR number", async () => {
+    const ipid = await bytesOf(IPID)
+    expect(pdfLines(ipid.bytes)).toContain("Hvad dækker forsikringen?")
+    const own = service.partners["bilhuset"]!.headers
+    const quote = await service.client.request("POST", "/insurance/car/quotes", {
+      headers: own,
+      body: Examples.quoteRequest()
+    })
+    const document = await bytesOf(`/insurance/car/quotes/${quote.body.quote_id}/document`, own)
+    const lines = pdfLines(document.bytes)
+    expect(lines).toContain("CPR-nummer xxxxxx-1234")
+    expect(lines).toContain(`Policenummer ${quote.body.policies[0].policy_number}`)
+    expect(lines.join("\n")).not.toContain("0101901234")
+  })
+})

@@ -1,0 +1,223 @@
+/**
+ * A quote's document for the customer, read back with pdftotext: the insurer, the partner and its agent, the
+ * parties as registered with their CPR numbers masked but for the last four digits (and never whole), the
+ * vehicle, the product and variant, every coverage with the limit and deductible the quote answers, the price
+ * per payment and per year with each of its `price.details`, the tariff version, the quote number, when it was
+ * created and until when it is valid, and whether it is activated — each figure the engine's. Found as the
+ * quote is: not for another partner, not after 30 days.
+ */
+import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { PdfDocuments } from "@kasko/documents"
+import { MemoryQuoteStore } from "@kasko/memory"
+import { Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { describe, expect, it } from "vitest"
+import { NOW } from "../support.js"
+import { danishDecimalKroner, danishKroner, firstPagePicture, pdfLines, pdfText, skipPoppler } from "./Poppler.js"
+
+const TITLES: Readonly<Record<string, string>> = {
+  kasko: "Kasko",
+  ansvar: "Lovpligtig ansvarsforsikring",
+  påkørsel_af_dyr: "Påkørsel af dyr",
+  lånebil: "Lånebil",
+  udvidet_glas: "Udvidet glasdækning",
+  udvidet_førerulykke: "Udvidet førerulykke",
+  afleveringsforsikring: "Afleveringsforsikring",
+  vejhjælp: "Vejhjælp",
+  førerulykke: "Førerulykke",
+  retshjælp: "Retshjælp",
+  redning_i_udlandet: "Redning i udlandet",
+  friskade: "Friskade",
+  statsafgift: "Statsafgift"
+}
+
+const engine = Layer.mergeAll(
+  MemoryQuoteStore.layer,
+  IdGenerator.layerSequential,
+  TariffBook.shipped,
+  PdfDocuments.layer()
+)
+
+/** Runs a program on a fresh engine whose clock stands at NOW. */
+const onEngine = <A, E>(program: Effect.Effect<A, E, Layer.Success<typeof engine> | TestClock.TestClock>): Promise<A> =>
+  Effect.runPromise(
+    Effect.andThen(TestClock.setTime(NOW), program).pipe(Effect.provide(Layer.merge(engine, TestClock.layer())))
+  )
+
+const CPR = "0101901234"
+
+/** A Standard leasing quote paid monthly, for a person whose address is protected beside the example's parties. */
+const monthlyRequest = () => {
+  const request = Examples.quoteRequest(
+    Examples.standardParameters({ payments_per_year: "12", vehicle_price: "350000", youngest_user_age: "23" }),
+    "insurance-car-leasing",
+    "premium"
+  )
+  const parties = [
+    ...request.policy.parties,
+    {
+      vehicle_user: true,
+      person: { cpr_number: "2512851122", first_name: "Åse", last_name: "Ørnbøl" },
+      address: { protected: true, street: "Hemmeligvej", house_number: "3", postal_code: 2100, city: "København Ø" }
+    }
+  ]
+  return { ...request, policy: { ...request.policy, parties } }
+}
+
+interface Printed {
+  readonly quote: any
+  readonly annually: number
+  readonly pdf: Uint8Array
+}
+
+const printedQuote = (request: unknown, activate: boolean) =>
+  Effect.gen(function* () {
+    const created = yield* QuotingService.createQuote("bilhuset", request)
+    if (activate) {
+      yield* TestClock.adjust("2 hours")
+      yield* QuotingService.activateQuote("bilhuset", created.quote_id)
+    }
+    const retrieved = yield* QuotingService.getQuote("bilhuset", created.quote_id)
+    const worksheet = yield* QuotingService.explainQuote("bilhuset", created.quote_id)
+    const document = yield* QuotingService.getQuoteDocument("bilhuset", created.quote_id)
+    const printed: Printed = { quote: retrieved.quote, annually: worksheet.annually, pdf: document.bytes }
+    return printed
+  })
+
+describe.skipIf(skipPoppler)("a quote's document", () => {
+  it("shows the insurer, the partner and agent, the parties with masked CPR numbers, the vehicle and the product", async () => {
+    const printed = await onEngine(printedQuote(monthlyRequest(), false))
+    const text = pdfText(printed.pdf)
+    const lines = pdfLines(printed.pdf)
+    expect(text).toContain("Tilbud på bilforsikring")
+    expect(lines).toContain("Forsikringsselskab Kasko Forsikring A/S, CVR 12345674")
+    expect(lines).toContain("Adresse Forsikringsvej 1, 2100 København Ø")
+    expect(lines).toContain("Formidler Bilhuset Øst A/S, CVR 12345690")
+    expect(lines).toContain("P-nummer 1012345678")
+    expect(lines).toContain("Sælger agent-7")
+    // the parties as registered: names, roles, address, contact; CPR numbers masked, CVR numbers shown
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "Part 1 Søren Kierkegård",
+        "CPR-nummer xxxxxx-1234",
+        "Roller forsikringstager, bruger",
+        "Adresse Æblevej 7, 2 tv, 8000 Aarhus C",
+        "Telefon +45 12 34 56 78",
+        "E-mail soeren@example.dk",
+        "Part 2 Leasing Partner ApS",
+        "CVR-nummer 12345682",
+        "Roller ejer",
+        "Part 3 Åse Ørnbøl",
+        "CPR-nummer xxxxxx-1122",
+        "Roller bruger",
+        "Adresse Adressebeskyttet"
+      ])
+    )
+    expect(text).not.toContain("Hemmeligvej")
+    // the vehicle, coded as the quote codes it
+    expect(lines).toContain("Mærke og model Škoda Enyaq 80 iV")
+    expect(lines).toContain("Stelnummer (VIN) TMBJB7NY5MF012345")
+    expect(lines).toContain("Registreringsnummer AB 12 345")
+    expect(lines).toContain("Køretøjstype Personbil (kode 01)")
+    expect(lines).toContain("Anvendelse Privat personkørsel (kode 01)")
+    // the product and variant: the quote's product name, the catalogue's titles, the parameters
+    expect(lines).toContain("Produkt Partnerbilforsikring, leasing")
+    expect(lines).toContain(`Produktnavn ${printed.quote.product.product_name}`)
+    expect(printed.quote.product.product_name).toBe("private-insurance-car-leasing")
+    expect(lines).toContain("Variant Standard, privat")
+    expect(lines).toContain("Dækningsniveau Premium")
+    expect(lines).toContain("Yngste brugers alder 23")
+    expect(lines).toContain("Betalinger pr. år 12")
+    firstPagePicture(printed.pdf, "quote")
+  })
+
+  it("shows no CPR number whole, in any form", async () => {
+    const text = pdfText((await onEngine(printedQuote(monthlyRequest(), false))).pdf)
+    const digitsOnly = text.replace(/\D/g, "")
+    for (const cpr of [CPR, "2512851122"]) {
+      expect(digitsOnly).not.toContain(cpr)
+      expect(text).not.toContain(`${cpr.slice(0, 6)}-${cpr.slice(6)}`)
+      // nor the birth date it starts with
+      expect(text).not.toContain(cpr.slice(0, 6))
+    }
+  })
+
+  it("lists every coverage with the quote's limit and deductible, and the price per payment and per year with its details", async () => {
+    const printed = await onEngine(printedQuote(monthlyRequest(), false))
+    const lines = pdfLines(printed.pdf)
+    const policy = printed.quote.policies[0]!
+    expect(policy.coverages.length).toBeGreaterThanOrEqual(8)
+    for (const coverage of policy.coverages) {
+      const limit = coverage.limit === undefined ? "–" : danishKroner(coverage.limit)
+      const deductible = coverage.deductible === undefined ? "–" : danishKroner(coverage.deductible)
+      expect(lines, coverage.name).toContain(`${TITLES[coverage.name]} ${coverage.id} ${limit} ${deductible}`)
+    }
+    const price = printed.quote.price
+    expect(price.payments_per_year).toBe(12)
+    expect(lines).toContain(`Pris pr. betaling ${danishKroner(price.amount)} (12 betalinger pr. år)`)
+    expect(lines).toContain(`I alt pr. år ${danishKroner(price.amount * 12)}`)
+    expect(lines).toContain(`Årspræmie ved årlig betaling ${danishKroner(printed.annually)}`)
+    expect(Object.keys(price.details).sort()).toEqual(["garantifondsbidrag", "miljøbidrag", "skadesforsikringsafgift"])
+    for (const [charge, amount] of Object.entries(price.details as Record<string, string>))
+      expect(lines).toContain(`Heraf ${charge} ${danishDecimalKroner(amount)} pr. betaling`)
+  })
+
+  it("shows the tariff version, the quote's numbers and dates, and its state: awaiting activation, then activated", async () => {
+    const awaiting = await onEngine(printedQuote(monthlyRequest(), false))
+    const awaitingLines = pdfLines(awaiting.pdf)
+    expect(awaitingLines).toContain("Status Afventer aktivering")
+    expect(awaitingLines).toContain("Oprettet 2. marts 2026 kl. 09.00 UTC")
+    expect(awaitingLines).toContain("Gyldigt til 1. april 2026 kl. 09.00 UTC")
+    expect(awaitingLines).toContain("Tarifversion v1 (priser pr. 2. marts 2026)")
+    expect(awaitingLines).toContain(`Policenummer ${awaiting.quote.policies[0].policy_number}`)
+    expect(awaitingLines).toContain(`Tilbuds-id ${awaiting.quote.quote_id}`)
+
+    const activated = await onEngine(printedQuote(monthlyRequest(), true))
+    const activatedLines = pdfLines(activated.pdf)
+    expect(activated.quote.status).toBe("activated")
+    expect(activatedLines).toContain("Status Aktiveret 2. marts 2026 kl. 11.00 UTC")
+    expect(activatedLines).toContain(`Tilbudsnummer ${activated.quote.quote_number}`)
+  })
+
+  it("of an Extended quote shows the business product, no phone or e-mail, and the statsafgift line", async () => {
+    const request = Examples.quoteRequest(
+      Examples.standardParameters({
+        policy_holder: "organization",
+        vehicle_user: "organization",
+        vehicle_usage: "godstransport"
+      }),
+      "insurance-car-standalone",
+      "premium"
+    )
+    const printed = await onEngine(printedQuote(request, false))
+    const lines = pdfLines(printed.pdf)
+    expect(printed.quote.product.product_name).toBe("business-car-insurance-standalone")
+    expect(lines).toContain("Produkt Partnerbilforsikring, standalone")
+    expect(lines).toContain("Produktnavn business-car-insurance-standalone")
+    expect(lines).toContain("Variant Udvidet, erhverv")
+    expect(lines).toContain("Anvendelse Godstransport (kode 40)")
+    expect(lines).toContain(`Pris pr. betaling ${danishKroner(printed.quote.price.amount)} (1 betaling pr. år)`)
+    expect(lines).toContain(`I alt pr. år ${danishKroner(printed.annually)}`)
+    expect(lines).not.toContain("Telefon +45 12 34 56 78")
+    for (const coverage of printed.quote.policies[0].coverages) {
+      const limit = coverage.limit === undefined ? "–" : danishKroner(coverage.limit)
+      const deductible = coverage.deductible === undefined ? "–" : danishKroner(coverage.deductible)
+      expect(lines, coverage.name).toContain(`${TITLES[coverage.name]} ${coverage.id} ${limit} ${deductible}`)
+    }
+    expect(pdfText(printed.pdf)).not.toContain("@")
+  })
+
+  it("is found as the quote is: not for another partner, not for a malformed id, not once 30 days old", async () => {
+    const failures = await onEngine(
+      Effect.gen(function* () {
+        const created = yield* QuotingService.createQuote("bilhuset", Examples.quoteRequest())
+        const otherPartner = yield* Effect.flip(QuotingService.getQuoteDocument("another-partner", created.quote_id))
+        const malformed = yield* Effect.flip(QuotingService.getQuoteDocument("bilhuset", "not-a-quote"))
+        yield* TestClock.adjust("30 days")
+        const expired = yield* Effect.flip(QuotingService.getQuoteDocument("bilhuset", created.quote_id))
+        return [otherPartner, malformed, expired]
+      })
+    )
+    expect(failures.map((failure) => failure._tag)).toEqual(["QuoteNotFound", "QuoteNotFound", "QuoteNotFound"])
+  })
+})

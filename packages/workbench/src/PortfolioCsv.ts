@@ -14,7 +14,8 @@ export class PortfolioFormatError extends Error {
   override readonly name = "PortfolioFormatError"
   constructor(
     readonly line: number,
-    problem: string
+    /** What is wrong, without the line. */
+    readonly problem: string
   ) {
     super(`line ${line}: ${problem}`)
   }

@@ -60,3 +60,12 @@ export {
   type MonotoneProblem
 } from "./TargetFactor.js"
 export { generatedPortfolioLines, PORTFOLIO_DISTRIBUTIONS, type PortfolioGeneration } from "./PortfolioGenerator.js"
+export {
+  runImpact,
+  type ImpactPass,
+  type ImpactResult,
+  type ImpactTarget,
+  type RunPass,
+  type TargetResult
+} from "./ImpactRun.js"
+export { impactCsv, impactText } from "./ImpactReportText.js"

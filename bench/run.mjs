@@ -6,6 +6,7 @@ import { join } from "node:path"
 import { runCoreBench } from "./core.mjs"
 import { runDecoderBench } from "./decoder.mjs"
 import { runHttpBench } from "./http.mjs"
+import { runImpactBench } from "./impact.mjs"
 import { runMemoryBench } from "./memory.mjs"
 import { runObservabilityBench } from "./observability.mjs"
 import { runServiceStartupBench, runStartupBench } from "./startup.mjs"
@@ -104,6 +105,15 @@ printTable(
   decoders
 )
 
+const impact = await runImpactBench()
+printTable(
+  `10. Rate impact: ${impact.rows[0].cases.toLocaleString("en")} generated policies through kasko tariff impact under two versions, 1 and 2 worker threads, medians of ${impact.rounds} interleaved rounds (targets: ≤ ${impact.targets.seconds} s, ≤ ${impact.targets.rss_mb} MB, speed-up ≥ ${impact.targets.speed_up})`,
+  impact.rows
+)
+console.log(
+  `load average (1 min) before ${impact.load_average_1min.before}, after ${impact.load_average_1min.after}; targets met: ${JSON.stringify(impact.met)}`
+)
+
 const results = {
   measured_at: new Date().toISOString(),
   seconds: Math.round((Date.now() - started) / 1000),
@@ -119,7 +129,8 @@ const results = {
   webhooks_hanging_endpoints: hanging,
   webhooks_delivery_latency: latency,
   observability,
-  decoders
+  decoders,
+  impact
 }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })

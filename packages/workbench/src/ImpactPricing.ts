@@ -76,7 +76,8 @@ const KRONER = /^(\d{1,9})(?:\.(\d{1,2}))?$/
 
 /** The weight × WEIGHT_SCALE, or undefined when the text is not a weight. */
 export const weightUnitsOf = (text: string): number | undefined => {
-  if (text === "") return WEIGHT_SCALE
+  // the usual weights, without the regular expression
+  if (text === "" || text === "1") return WEIGHT_SCALE
   const match = WEIGHT.exec(text)
   return match === null ? undefined : Number(match[1]) * WEIGHT_SCALE + Number((match[2] ?? "").padEnd(4, "0"))
 }

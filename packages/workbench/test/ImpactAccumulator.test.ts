@@ -122,6 +122,21 @@ describe("the impact of a tariff change on a generated book", () => {
     expect(top.moved_lines.find((line) => line.item === "kasko")!.new_explanation).toMatch(/% of \d+ kr/)
   })
 
+  it("keeps the earliest lines among movers that move alike, whatever order they arrive in", () => {
+    const price = impactPricer(comparison)
+    const moving = rows.find((row) => {
+      const outcome = price(row)
+      return outcome.kind === "priced" && outcome.new.annual_total_ore > outcome.old.annual_total_ore
+    })!
+    const copies = [7, 3, 11, 0, 9, 5, 1, 10, 2, 8, 6, 4].map((offset) => ({ ...moving, line: 100 + offset }))
+    const [first, second] = [new ImpactAccumulator({ top_movers: 5 }), new ImpactAccumulator({ top_movers: 5 })]
+    for (const [index, row] of copies.entries()) (index % 2 === 0 ? first : second).add(price(row))
+    const merged = new ImpactAccumulator({ top_movers: 5 })
+    merged.merge(second.state())
+    merged.merge(first.state())
+    expect(merged.finish().movers.increases.map((mover) => mover.line)).toEqual([100, 101, 102, 103, 104])
+  })
+
   it("gives the same report however the book is split between accumulators", () => {
     const price = impactPricer(comparison)
     const parts = [0, 1, 2].map(() => new ImpactAccumulator({ top_movers: 5 }))

@@ -28,13 +28,14 @@ describe("the impact example (examples/actuary-workbench/impact)", () => {
     expect(summary.target).toMatchObject({ on: "kasko", applies_to: "capped premium", within_one_krone: true })
   })
 
-  it("totals the old premiums as the by-hand reference tariff prices them", () => {
+  it("totals the old premiums of the leasing book as the by-hand reference tariff prices them", () => {
     const [header, ...lines] = bookText.trimEnd().split("\n")
     const columns = header!.split(",")
     let hundredthsOfOre = 0n
     for (const line of lines) {
       const cell = Object.fromEntries(line.split(",").map((value, index) => [columns[index]!, value]))
-      const leasing = cell["product_name"] === "insurance-car-leasing"
+      // NEW names the leasing product only: the standalone policies are not compared
+      if (cell["product_name"] !== "insurance-car-leasing") continue
       const age = cell["youngest_user_age"]
         ? Number(cell["youngest_user_age"])
         : cell["youngest_user_birthdate"]
@@ -48,11 +49,13 @@ describe("the impact example (examples/actuary-workbench/impact)", () => {
         vehicle_type: cell["vehicle_type"] as HandCase["vehicle_type"],
         vehicle_usage: cell["vehicle_usage"]!,
         vehicle_price: Number(cell["vehicle_price"]),
-        // the standalone product does not price the youngest driver's age
-        driver_age: leasing ? age : undefined
+        driver_age: age
       })
       hundredthsOfOre += BigInt(Math.round(Number(cell["weight"]) * 100)) * BigInt(price.annual_total_ore)
     }
     expect(summary.report.totals.old_kroner).toBe(Number((hundredthsOfOre + 50n) / 100n) / 100)
+    expect(summary.report.not_compared).toEqual([
+      { product_name: "insurance-car-standalone", cases: BOOK.size - summary.report.totals.policies }
+    ])
   })
 })

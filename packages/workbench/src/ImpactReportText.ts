@@ -20,13 +20,19 @@ const percent = (value: number | null | undefined, decimals = 2): string =>
     : `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value).toFixed(decimals)} %`
 const plural = (value: number, word: string) => `${count(value)} ${word}${value === 1 ? "" : "s"}`
 
-/** Columns padded to their widest cell; text left, numbers right. */
-const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>, textColumns = 1): string => {
+/** Columns padded to their widest cell; text (the first column, and `textColumns`) left, numbers right. */
+const table = (
+  header: ReadonlyArray<string>,
+  rows: ReadonlyArray<ReadonlyArray<string>>,
+  textColumns: ReadonlyArray<number> = [0]
+): string => {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
   return [header, ...rows]
     .map((row) =>
       row
-        .map((cell, column) => (column < textColumns ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .map((cell, column) =>
+          textColumns.includes(column) ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)
+        )
         .join("  ")
         .trimEnd()
     )
@@ -125,8 +131,8 @@ export const impactText = (result: ImpactResult): string => {
           percent(mover.change_percent),
           moverLines(mover)
         ]),
-        1
-      ).replace(/ +$/gm, "")}`
+        [0, 6]
+      )}`
     )
   }
   if (result.target !== null) {

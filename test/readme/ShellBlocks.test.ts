@@ -228,7 +228,8 @@ describe("the README's shell blocks", () => {
     expect(readFileSync(join(ROOT, "grid.csv"), "utf8").split("\n").length).toBeGreaterThan(8)
     expect(actuary).toContain("0 errors, 0 warnings")
     // the impact of the rebalanced proposal on the example's book, and the factor hitting its target
-    expect(actuary).toMatch(/10 000 policies priced/)
+    expect(actuary).toMatch(/6 414 policies priced \(exposure [\d.]+\): 6 410 affected/)
+    expect(actuary).toContain("Not compared: 3 586 cases of insurance-car-standalone")
     expect(actuary).toMatch(/Target \+2\.0000 % on the capped premium: a factor of [\d.]+ on the rates of kasko/)
     expect(readFileSync(join(ROOT, "book.csv"), "utf8").split("\n")).toHaveLength(100_002)
   }, 600_000)

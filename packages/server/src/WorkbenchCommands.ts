@@ -188,7 +188,8 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
               describe: "print CSV (one table, a section column) instead of text"
             })
             .epilogue(`A policy's premium is its annual premium with the charges (the worksheet's annual total), weighted by its
-weight; a case that fails validation is counted and listed by reason, never dropped. Example:
+weight; a current_premium column is reconciled with OLD's price, not used in its place; a case that fails
+validation is counted and listed by reason, never dropped. Example:
   kasko portfolio generate --size 100000 --seed 1 --as-of 2027-01-01 --out book.csv
   kasko tariff impact packages/core/tariffs examples/actuary-workbench/impact \\
     --portfolio book.csv --cap-increase 10% --target +3% --factor-on kasko`),

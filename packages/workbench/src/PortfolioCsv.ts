@@ -84,6 +84,33 @@ export const headerFields = (firstLine: string): Array<string> =>
 const QUOTE = 34
 const NEWLINE = 10
 
+/** How many line breaks the bytes (UTF-8 text) hold: the lines a chunk spans, quoted line breaks included. */
+export const lineBreaks = (bytes: Uint8Array): number => {
+  let count = 0
+  for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) count++
+  return count
+}
+
+/**
+ * Where the whole rows of a piece of a portfolio file end: just after its last line break outside a quoted
+ * field (with `first`, its first), 0 when there is none — where to cut the file into chunks for
+ * `forEachPortfolioRow`. The piece must start outside quotes, as every chunk cut this way does.
+ */
+export const wholeRowsEnd = (bytes: Uint8Array, first = false): number => {
+  if (!first && bytes.indexOf(QUOTE) === -1) return bytes.lastIndexOf(NEWLINE) + 1
+  let quoted = false
+  let end = 0
+  for (let index = 0; index < bytes.length; index++) {
+    const byte = bytes[index]
+    if (byte === QUOTE) quoted = !quoted
+    else if (byte === NEWLINE && !quoted) {
+      end = index + 1
+      if (first) return end
+    }
+  }
+  return end
+}
+
 /**
  * The line each row of a chunk starts on, when quoted fields may hold line breaks; and the line a
  * quote left open starts on (a file cut in the middle of a quoted field is malformed).

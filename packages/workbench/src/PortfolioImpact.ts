@@ -14,7 +14,14 @@ import { ImpactAccumulator, type ImpactOptions, type ImpactState } from "./Impac
 import { comparedProducts, type PortfolioRow } from "./ImpactPricing.js"
 import { type ImpactPass, type ImpactResult, type ImpactTarget, runImpact } from "./ImpactRun.js"
 import type { ImpactWorkerAnswer, ImpactWorkerData, ImpactWorkerMessage } from "./ImpactWorker.js"
-import { headerFields, PortfolioFormatError, portfolioColumns, type PortfolioColumns } from "./PortfolioCsv.js"
+import {
+  headerFields,
+  lineBreaks,
+  PortfolioFormatError,
+  portfolioColumns,
+  wholeRowsEnd,
+  type PortfolioColumns
+} from "./PortfolioCsv.js"
 
 /** Where the book comes from: a CSV file, or pages of rows (the store's quotes), read anew on each pass. */
 export type PortfolioSource =
@@ -75,9 +82,6 @@ export const portfolioImpact = async (options: PortfolioImpactOptions): Promise<
 type Send = (message: ImpactWorkerMessage, transfer?: ReadonlyArray<ArrayBuffer>) => Promise<void>
 type Feed = (send: Send) => Promise<void>
 
-const QUOTE = 34
-const NEWLINE = 10
-
 /** The header's columns, how many bytes it takes (its line break included) and how many lines. */
 const readHeader = async (
   file: string
@@ -89,43 +93,17 @@ const readHeader = async (
       const buffer = Buffer.alloc(64 * 1024)
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, read.length)
       read = Buffer.concat([read, buffer.subarray(0, bytesRead)])
-      const end = rowsEnd(read, true)
+      const end = wholeRowsEnd(read, true)
       if (end > 0 || bytesRead === 0) {
         const bytes = end > 0 ? end : read.length
         if (bytes === 0) throw new PortfolioFormatError(1, "the file is empty: a portfolio starts with its header line")
         const text = read.subarray(0, bytes).toString("utf8")
-        return { columns: portfolioColumns(headerFields(text)), bytes, lines: newlines(read.subarray(0, bytes)) || 1 }
+        return { columns: portfolioColumns(headerFields(text)), bytes, lines: lineBreaks(read.subarray(0, bytes)) || 1 }
       }
     }
   } finally {
     await handle.close()
   }
-}
-
-/** How many line breaks the bytes hold. */
-const newlines = (bytes: Uint8Array): number => {
-  let count = 0
-  for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) count++
-  return count
-}
-
-/**
- * Where the whole rows of `data` end: just after its last line break outside a quoted field (or,
- * with `first`, its first), 0 when there is none. Chunks start outside quotes, so each scan does too.
- */
-const rowsEnd = (data: Buffer, first = false): number => {
-  if (!first && data.indexOf(QUOTE) === -1) return data.lastIndexOf(NEWLINE) + 1
-  let quoted = false
-  let end = 0
-  for (let index = 0; index < data.length; index++) {
-    const byte = data[index]
-    if (byte === QUOTE) quoted = !quoted
-    else if (byte === NEWLINE && !quoted) {
-      end = index + 1
-      if (first) return end
-    }
-  }
-  return end
 }
 
 /** The file from `start` in chunks of whole rows, each with the line it starts on, in bytes the chunk owns. */
@@ -139,7 +117,7 @@ async function* fileChunks(
   let carry: Buffer = Buffer.alloc(0)
   for await (const buffer of createReadStream(file, { start, highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {
     const data = carry.length === 0 ? buffer : Buffer.concat([carry, buffer])
-    const end = rowsEnd(data)
+    const end = wholeRowsEnd(data)
     if (end === 0) {
       carry = Buffer.from(data)
       continue
@@ -147,7 +125,7 @@ async function* fileChunks(
     const bytes = new Uint8Array(end)
     bytes.set(data.subarray(0, end))
     // counted before the bytes are sent away (transferred, they are gone from here)
-    const next = line + newlines(bytes)
+    const next = line + lineBreaks(bytes)
     yield { bytes, first_line: line }
     line = next
     carry = Buffer.from(data.subarray(end))

@@ -46,8 +46,10 @@ export {
 export {
   forEachPortfolioRow,
   headerFields,
+  lineBreaks,
   PortfolioFormatError,
   portfolioColumns,
+  wholeRowsEnd,
   type PortfolioColumns
 } from "./PortfolioCsv.js"
 export {

@@ -58,8 +58,10 @@ export {
 export {
   forEachPortfolioRow,
   headerFields,
+  lineBreaks,
   PortfolioFormatError,
   portfolioColumns,
+  wholeRowsEnd,
   type PortfolioColumns
 } from "./PortfolioCsv.js"
 export { generatedPortfolioLines, PORTFOLIO_DISTRIBUTIONS, type PortfolioGeneration } from "./PortfolioGenerator.js"

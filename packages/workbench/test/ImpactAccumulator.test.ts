@@ -5,7 +5,14 @@
 import { describe, expect, it } from "vitest"
 import { ImpactAccumulator, type ImpactReport } from "../src/ImpactAccumulator.js"
 import { impactPricer, type PortfolioRow, type TariffComparison } from "../src/ImpactPricing.js"
-import { forEachPortfolioRow, headerFields, PortfolioFormatError, portfolioColumns } from "../src/PortfolioCsv.js"
+import {
+  forEachPortfolioRow,
+  headerFields,
+  lineBreaks,
+  PortfolioFormatError,
+  portfolioColumns,
+  wholeRowsEnd
+} from "../src/PortfolioCsv.js"
 import {
   generatedBook,
   leasingV1,
@@ -272,6 +279,15 @@ describe("cases a portfolio gets wrong", () => {
     expect(() => rowsOf(header, `A,insurance-car-leasing,standard,${valid},250000,30,1,\n"B,x\n`)).toThrow(
       new PortfolioFormatError(3, "a quoted field is never closed")
     )
+  })
+
+  it("cuts a file's bytes after the last whole row, never inside a quoted field, and counts the lines a chunk spans", () => {
+    const bytes = new TextEncoder().encode('A,1\nB,"two\nlines"\nC,"open\nstill')
+    const end = wholeRowsEnd(bytes)
+    expect(new TextDecoder().decode(bytes.subarray(0, end))).toBe('A,1\nB,"two\nlines"\n')
+    expect(lineBreaks(bytes.subarray(0, end))).toBe(3)
+    expect(wholeRowsEnd(bytes, true)).toBe(4)
+    expect(wholeRowsEnd(new TextEncoder().encode("no line break yet"))).toBe(0)
   })
 
   it("refuses a header with an unknown, doubled or missing column, naming line 1", () => {

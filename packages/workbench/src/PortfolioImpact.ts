@@ -166,6 +166,7 @@ class WorkerPool {
   }>
   private failure: Error | undefined
   private wake: (() => void) | undefined
+  private closing = false
 
   constructor(count: number, data: ImpactWorkerData) {
     if (!Number.isInteger(count) || count < 1) throw new Error(`workers must be a whole number from 1, not ${count}`)
@@ -192,6 +193,12 @@ class WorkerPool {
       })
       entry.worker.on("error", (error) => {
         this.failure ??= error
+        this.notify()
+      })
+      // a thread gone for any other reason (killed, out of memory) must not leave the pass waiting for it
+      entry.worker.on("exit", (code) => {
+        if (this.closing) return
+        this.failure ??= new Error(`a worker thread stopped (exit code ${code}) before the impact test ended`)
         this.notify()
       })
       return entry
@@ -222,6 +229,7 @@ class WorkerPool {
   }
 
   async close(): Promise<void> {
+    this.closing = true
     await Promise.all(this.workers.map((entry) => entry.worker.terminate()))
   }
 

@@ -652,13 +652,16 @@ export class ImpactAccumulator {
   /** The report of everything added and merged so far. */
   finish(): ImpactReport {
     const capping = this.capIncrease !== undefined || this.capDecrease !== undefined
+    // the change is the difference of the totals as printed, so the three always add up
+    const change = (before: bigint, after: bigint) =>
+      (Math.round(kronerOfUnits(after) * 100) - Math.round(kronerOfUnits(before) * 100)) / 100
     const row = (totals: TotalsState): TotalsRow => ({
       policies: totals.policies,
       affected: totals.affected,
       exposure: Number(totals.weight) / WEIGHT_SCALE,
       old_kroner: kronerOfUnits(totals.old),
       new_kroner: kronerOfUnits(totals.new),
-      change_kroner: kronerOfUnits(totals.new - totals.old),
+      change_kroner: change(totals.old, totals.new),
       change_percent: percentChange(totals.old, totals.new),
       ...(capping
         ? {

@@ -108,6 +108,11 @@ describe("the impact of a tariff change on a generated book", () => {
       "unchanged"
     ])
     for (const band of report.bands) expect(band.policies, band.band).toBe(expected(band.from_percent, band.to_percent))
+    // each row's change is its printed after less its printed before, to the øre
+    for (const row of [report.totals, ...report.bands, ...Object.values(report.segments).flat()])
+      expect(Math.round(row.change_kroner * 100)).toBe(
+        Math.round(row.new_kroner * 100) - Math.round(row.old_kroner * 100)
+      )
     expect(report.bands.reduce((sum, band) => sum + band.policies, 0)).toBe(independent.length)
   })
 

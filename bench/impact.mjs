@@ -3,7 +3,8 @@
 // examples/actuary-workbench/impact), the command as a user runs it, once with one worker thread and
 // once with two, interleaved in rounds, medians: wall time from spawn to exit, cases per second, the
 // process's peak resident set (VmHWM from /proc, sampled while it runs: the worker threads are in it)
-// and the speed-up the second worker gives. Targets: ≤ 10 s, ≤ 400 MB, speed-up ≥ 1.6.
+// and the speed-up the second worker gives (of the medians; beside it, of each side's least disturbed
+// round). Targets: ≤ 10 s, ≤ 400 MB, speed-up ≥ 1.6.
 import { spawn, spawnSync } from "node:child_process"
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
@@ -114,6 +115,8 @@ export const runImpactBench = async () => {
         workers,
         cases: CASES,
         seconds,
+        // the least disturbed round: on a shared machine, the closest to what the command does alone
+        best_seconds: Math.min(...runs[workers].map((run) => run.seconds)),
         cases_per_second: CASES / seconds,
         peak_rss_mb: rss_mb,
         cpu_seconds,
@@ -128,6 +131,7 @@ export const runImpactBench = async () => {
         { ...two, speed_up_vs_one_worker: speed_up }
       ],
       speed_up,
+      speed_up_of_best_rounds: one.best_seconds / two.best_seconds,
       targets: TARGETS,
       met: {
         seconds: two.seconds <= TARGETS.seconds,

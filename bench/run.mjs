@@ -7,6 +7,7 @@ import { runCoreBench } from "./core.mjs"
 import { runDecoderBench } from "./decoder.mjs"
 import { runDocumentsBench } from "./documents.mjs"
 import { runHttpBench } from "./http.mjs"
+import { runImpactBench } from "./impact.mjs"
 import { runMemoryBench } from "./memory.mjs"
 import { runObservabilityBench } from "./observability.mjs"
 import { runServiceStartupBench, runStartupBench } from "./startup.mjs"
@@ -109,6 +110,16 @@ const documents = await runDocumentsBench()
 printTable(
   "10. Documents: a quote's document printed as PDF, each timed alone (budget: p99 ≤ 50 ms); the IPID rendered once per tariff version, then kept",
   documents
+
+)
+
+const impact = await runImpactBench()
+printTable(
+  `11. Rate impact: ${impact.rows[0].cases.toLocaleString("en")} generated policies through kasko tariff impact under two versions, 1 and 2 worker threads, medians of ${impact.rounds} interleaved rounds (targets: ≤ ${impact.targets.seconds} s, ≤ ${impact.targets.rss_mb} MB, speed-up ≥ ${impact.targets.speed_up})`,
+  impact.rows
+)
+console.log(
+  `load average (1 min) before ${impact.load_average_1min.before}, after ${impact.load_average_1min.after}; targets met: ${JSON.stringify(impact.met)}`
 )
 
 const results = {
@@ -127,7 +138,8 @@ const results = {
   webhooks_delivery_latency: latency,
   observability,
   decoders,
-  documents
+  documents,
+  impact
 }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })

@@ -158,6 +158,24 @@ export const DEPENDENCY_RULES: IFlattenedRuleSet = {
       to: { dependencyTypes: ["core"] }
     },
     {
+      name: "workbench-browser-modules-import-no-node",
+      comment:
+        "@kasko/workbench/browser is what the page and its web workers load: the workbench's modules import no Node built-in, but for its Node entry, the impact's worker threads and their pool",
+      severity: "error",
+      from: {
+        path: "^packages/workbench/src/",
+        pathNot: "^packages/workbench/src/(index|PortfolioImpact|ImpactWorker)[.]ts$"
+      },
+      to: { dependencyTypes: ["core"] }
+    },
+    {
+      name: "workbench-browser-entry-reaches-no-node-module",
+      comment: "@kasko/workbench/browser never reaches the workbench's Node-only modules (the worker pool, the worker)",
+      severity: "error",
+      from: { path: "^packages/workbench/src/browser[.]ts$" },
+      to: { path: "^packages/workbench/src/(index|PortfolioImpact|ImpactWorker)[.]ts$", reachable: true }
+    },
+    {
       name: "workbench-page-imports-no-server-module",
       comment:
         "the workbench page (workbench-web/src/browser and src/model) never imports workbench-web/src/server, which runs in Node",

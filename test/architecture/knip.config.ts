@@ -46,8 +46,8 @@ export default {
     },
     "examples/*": {},
     "examples/actuary-workbench": {
-      // `golden:generate` runs its compiled form, dist/src/generateGoldenTable.js
-      entry: ["src/generateGoldenTable.ts"]
+      // `golden:generate` and `impact:generate` run their compiled forms, dist/src/generate*.js
+      entry: ["src/generateGoldenTable.ts", "src/generateImpactSummary.ts"]
     },
     bench: {
       // besides run.mjs (`pnpm bench`): the sections start http-server.mjs and memory-child.mjs as child

@@ -28,6 +28,7 @@ const serveWithStore = async (failure: Effect.Effect<never, StorageUnavailable>,
     find: () => failure,
     markActivated: () => failure,
     purge: () => failure,
+    listPortfolio: () => failure,
     checkWritable: failure
   })
   const runtime = ManagedRuntime.make(servicesOver(store))

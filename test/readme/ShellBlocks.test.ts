@@ -42,7 +42,7 @@ const SERVES = /npx --yes pnpm@10 (start|example:todo|example:receiver)( &)?$|np
 // where the README's webhook receiver listens (examples/webhook-receiver's default port)
 const RECEIVER_ADDRESS = "127.0.0.1:9000"
 // files the blocks write in the repository, as a user's terminal would; removed afterwards
-const WRITTEN_FILES = ["grid.csv", "grid.svg"]
+const WRITTEN_FILES = ["grid.csv", "grid.svg", "book.csv"]
 const TEST_COMMAND = "npx --yes pnpm@10 test"
 const DOCUMENTED_DATABASE = "postgres://kasko@db.internal:5432/kasko"
 // the documented schema, run as one of this run's own on the shared test server: a schema named `kasko` there is
@@ -227,6 +227,11 @@ describe("the README's shell blocks", () => {
     expect(readFileSync(join(ROOT, "grid.svg"), "utf8")).toMatch(/^<svg/)
     expect(readFileSync(join(ROOT, "grid.csv"), "utf8").split("\n").length).toBeGreaterThan(8)
     expect(actuary).toContain("0 errors, 0 warnings")
+    // the impact of the rebalanced proposal on the example's book, and the factor hitting its target
+    expect(actuary).toMatch(/6 414 policies priced \(exposure [\d.]+\): 6 410 affected/)
+    expect(actuary).toContain("Not compared: 3 586 cases of insurance-car-standalone")
+    expect(actuary).toMatch(/Target \+2\.0000 % on the capped premium: a factor of [\d.]+ on the rates of kasko/)
+    expect(readFileSync(join(ROOT, "book.csv"), "utf8").split("\n")).toHaveLength(100_002)
   }, 600_000)
 })
 

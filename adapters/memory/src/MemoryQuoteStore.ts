@@ -77,6 +77,14 @@ export const makeStores = (): {
         eventLog.prune(activatedCreatedAtOrBefore)
         return deleted
       }),
+    listPortfolio: ({ after, limit }) =>
+      Effect.sync(() =>
+        [...quotes.values()]
+          .filter((quote) => after === undefined || quote.quote_id > after)
+          .sort((a, b) => (a.quote_id < b.quote_id ? -1 : 1))
+          .slice(0, limit)
+          .map((quote) => structuredClone(QuoteStore.portfolioQuoteOf(quote)))
+      ),
     // memory can always take a write
     checkWritable: Effect.void
   }

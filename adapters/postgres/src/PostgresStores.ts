@@ -219,6 +219,18 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Service"] 
         await statement("DELETE FROM quote_events WHERE occurred_at <= $1", [activatedCreatedAtOrBefore])
         return expiring.rows.length + (activated.rowCount ?? 0)
       }),
+    // the product selection and two figures of the worksheet: the parties in quote_json are never read out
+    listPortfolio: ({ after, limit }) =>
+      attempt("list the portfolio", () =>
+        pool.query<StoredRows.PortfolioRow>(
+          `SELECT quote_id, created_at, activated_at, tariff_version,
+                  (quote_json::jsonb -> 'product')::text AS product_json,
+                  worksheet_json::jsonb #>> '{facts,product_name}' AS product_name,
+                  (worksheet_json::jsonb ->> 'annual_total_ore')::bigint AS annual_total_ore
+           FROM quotes WHERE quote_id > $1 ORDER BY quote_id LIMIT $2`,
+          [after ?? "", limit]
+        )
+      ).pipe(Effect.map((result) => result.rows.map(StoredRows.portfolioQuoteOfRow))),
     checkWritable: Effect.clockWith((clock) =>
       attempt("probe a write", () =>
         pool.query(

@@ -44,6 +44,13 @@ export const makeQuoteStore = (
   const selectExpiring = database.prepare<[number], QuoteReadRow>(
     `SELECT ${QUOTE_READ_COLUMNS} FROM quotes WHERE activated_at IS NULL AND created_at <= ?`
   )
+  // the product selection and two figures of the worksheet: the parties in quote_json are never read out
+  const selectPortfolio = database.prepare<[string, number], StoredRows.PortfolioRow>(`
+    SELECT quote_id, created_at, activated_at, tariff_version,
+           json_extract(quote_json, '$.product') AS product_json,
+           json_extract(worksheet_json, '$.facts.product_name') AS product_name,
+           json_extract(worksheet_json, '$.annual_total_ore') AS annual_total_ore
+    FROM quotes WHERE quote_id > ? ORDER BY quote_id LIMIT ?`)
   const insertEvent = database.prepare<[QuoteEvents.QuoteEvent]>(
     `INSERT INTO quote_events (${EVENT_COLUMNS}) VALUES (@event_id, @type, @occurred_at, @partner_id, @quote_id, @payload)
      ON CONFLICT (event_id) DO NOTHING`
@@ -178,6 +185,10 @@ export const makeQuoteStore = (
       ),
     purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
       attempt("purge quotes", () => purgeQuotes.immediate(awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore)),
+    listPortfolio: ({ after, limit }) =>
+      attempt("list the portfolio", () => selectPortfolio.all(after ?? "", limit)).pipe(
+        Effect.map((rows) => rows.map(StoredRows.portfolioQuoteOfRow))
+      ),
     checkWritable: Effect.clockWith((clock) =>
       attempt("probe a write", () => probeWrite.immediate(new Date(clock.currentTimeMillisUnsafe()).toISOString()))
     )

@@ -18,6 +18,8 @@ export interface HandCase {
 }
 
 export interface HandPrice {
+  /** The annual total with the charges, øre: what `annually` rounds. */
+  readonly annual_total_ore: number
   readonly annually: number
   readonly monthly: number
   /** Coverage → premium in øre. */
@@ -96,6 +98,7 @@ export const priceByHand = (c: HandCase): HandPrice => {
   const statsafgift = halfUp(BigInt(premiums["ansvar"]!) * 4290n, 10_000n)
   const total = linesTotal + skadesforsikringsafgift + statsafgift + 4000 + 8400
   return {
+    annual_total_ore: total,
     annually: halfUp(BigInt(total), 100n),
     monthly: Number((BigInt(total) * 105n + 120_000n - 1n) / 120_000n),
     premiums

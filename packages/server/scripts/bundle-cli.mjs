@@ -38,7 +38,9 @@ const UNBUNDLED_PACKAGES = new Set([
   "swagger-ui-dist"
 ])
 const UNBUNDLED_MODULES = new Set(
-  ["ServeAction.js", "Service.js", "WorkbenchActions.js", "WorkbenchServeAction.js"].map((file) => join(compiled, file))
+  ["ServeAction.js", "Service.js", "WorkbenchActions.js", "WorkbenchServeAction.js", "ImpactActions.js"].map((file) =>
+    join(compiled, file)
+  )
 )
 const BUILTINS = new Set(builtinModules)
 const WORKSPACE = [join(packageDirectory, "..", "..", "packages"), join(packageDirectory, "..", "..", "adapters")].map(

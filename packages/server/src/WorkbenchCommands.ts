@@ -9,6 +9,7 @@ import type { KaskoCommand } from "./KaskoCommand.js"
 import { runWithWorkbench } from "./OptionalWorkbench.js"
 
 const actions = () => import("./WorkbenchActions.js")
+const impactActions = () => import("./ImpactActions.js")
 
 /** The options that name one case: product, feature, parameters, pricing date and the tariffs. */
 const caseOptions = (argv: Argv) =>
@@ -34,6 +35,24 @@ const caseOptions = (argv: Argv) =>
       describe:
         "a tariff file replacing the shipped tariffs; repeat for several versions (the one in force on --date prices)"
     })
+
+// @kasko/workbench's PORTFOLIO_DISTRIBUTIONS (the help cannot load the optional package; a test keeps them equal)
+const PORTFOLIO_HELP = `Distributions (each policy drawn independently):
+  product         insurance-car-leasing 65 %, insurance-car-standalone 35 %
+  feature         standard 62 %, premium 38 %
+  payments        12 a year 70 %, 1 a year 30 %
+  policy holder   person 70 %, organization 30 %
+  vehicle user    holder a person: person 97 %; holder an organization: person 55 % (company cars), organization 45 %
+  vehicle owner   organization (the partner owns the vehicle)
+  vehicle type    holder a person: personbil 94 %, varevogn 6 %; an organization: personbil 60 %, varevogn 40 %
+  usage           personbil of a person for a person: privat_person_koersel 96 %, godstransport_privat/erhverv 4 %;
+                  other personbiler: privat 60 %, erhverv 15 %, privat/erhverv 15 %, halv omsætning 5 %, godstransport 5 %;
+                  varevogne: godstransport 35 %, erhverv 25 %, halv omsætning 15 %, privat/erhverv 15 %, privat 10 %
+  vehicle price   personbil: 80–150k 15 %, 150–250k 30 %, 250–350k 25 %, 350–500k 18 %, 500–800k 9 %, 0.8–1.5M 3 %;
+                  varevogn: 120–200k 25 %, 200–300k 40 %, 300–450k 28 %, 450–700k 7 % (uniform within, whole 1 000 kr)
+  youngest driver user a person: age 65 %, birth date 20 %, not given 15 %; an organization: age 30 %, not given 70 %
+  driver's age    18–20 3 %, 21–24 7 %, 25–27 7 %, 28–34 15 %, 35–49 33 %, 50–64 25 %, 65–85 10 % (on --as-of)
+  weight          1 for 85 %; otherwise the part of the year written, 0.05–0.95`
 
 const asJson = (argv: Argv) =>
   argv.option("json", { type: "boolean", default: false, describe: "print JSON instead of text" })
@@ -100,11 +119,114 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
         run: (argv) => runWithWorkbench("tariff diff", actions, (module) => module.diffTariffs(argv))
       },
       {
+        command: "impact <old> <new>",
+        describe:
+          "re-rate a portfolio under both versions on every core: policies affected, premium before and after in total and per segment, the change per policy in bands of per cent, the largest movers; caps, and the factor that hits a target",
+        options: (argv) =>
+          asJson(argv)
+            .positional("old", {
+              type: "string",
+              describe: "the tariff in force: a tariff file, or a directory of them (<product>/<version>.json)"
+            })
+            .positional("new", { type: "string", describe: "the proposed tariff: a file or a directory, as OLD" })
+            .option("portfolio", {
+              type: "string",
+              requiresArg: true,
+              describe:
+                "the book as CSV: a header naming the product parameters and optionally policy_id, product_name, feature, weight (or exposure) and current_premium; one policy a line (kasko portfolio generate makes one)"
+            })
+            .option("from-store", {
+              type: "boolean",
+              describe:
+                "the book is the quotes in the store (KASKO_DATABASE_URL, else the SQLite file in KASKO_DATA_DIR), awaiting and activated; their parties are never read"
+            })
+            .option("date", {
+              type: "string",
+              requiresArg: true,
+              describe: "the date both versions price on, YYYY-MM-DD (default: NEW's effective_from)"
+            })
+            .option("cap-increase", {
+              type: "string",
+              requiresArg: true,
+              describe: "hold each policy's increase to this, like 15%: capped totals are reported beside the uncapped"
+            })
+            .option("cap-decrease", {
+              type: "string",
+              requiresArg: true,
+              describe: "hold each decrease to this, like 10%"
+            })
+            .option("target", {
+              type: "string",
+              requiresArg: true,
+              describe:
+                "solve for the uniform factor that makes the overall change this, like +3% (on the capped total when capped)"
+            })
+            .option("factor-on", {
+              type: "string",
+              requiresArg: true,
+              describe:
+                "what --target's factor multiplies: premium (the whole premium, default; solved exactly) or a coverage's rates, like kasko (solved by re-pricing)"
+            })
+            .option("bands", {
+              type: "string",
+              requiresArg: true,
+              describe: "the edges of the bands of change per policy, in per cent (default -20,-10,-5,-2,0,2,5,10,20)"
+            })
+            .option("top", {
+              type: "number",
+              requiresArg: true,
+              describe: "how many movers to list each way (default 10)"
+            })
+            .option("workers", {
+              type: "number",
+              requiresArg: true,
+              describe: "worker threads pricing the book (default: one per core)"
+            })
+            .option("csv", {
+              type: "boolean",
+              default: false,
+              describe: "print CSV (one table, a section column) instead of text"
+            })
+            .epilogue(`A policy's premium is its annual premium with the charges (the worksheet's annual total), weighted by its
+weight; a current_premium column is reconciled with OLD's price, not used in its place; a case that fails
+validation is counted and listed by reason, never dropped. Example:
+  kasko portfolio generate --size 100000 --seed 1 --as-of 2027-01-01 --out book.csv
+  kasko tariff impact packages/core/tariffs examples/actuary-workbench/impact \\
+    --portfolio book.csv --cap-increase 10% --target +3% --factor-on kasko`),
+        run: (argv) => runWithWorkbench("tariff impact", impactActions, (module) => module.tariffImpact(argv))
+      },
+      {
         command: "check <tariff>",
         describe:
           "decode a tariff and report unreachable rules, coverages with no premium and undefined parameters; exits 1 on errors",
         options: (argv) => asJson(argv).positional("tariff", { type: "string", describe: "the tariff file (JSON)" }),
         run: (argv) => runWithWorkbench("tariff check", actions, (module) => module.checkTariff(argv))
+      }
+    ]
+  },
+  {
+    command: "portfolio",
+    describe: "make portfolios for impact tests",
+    subcommands: [
+      {
+        command: "generate",
+        describe: "write a seeded, realistic book of policies as CSV (the same seed, the same book, on any machine)",
+        options: (argv) =>
+          asJson(argv)
+            .option("size", { type: "number", demandOption: true, requiresArg: true, describe: "how many policies" })
+            .option("seed", { type: "number", demandOption: true, requiresArg: true, describe: "any whole number" })
+            .option("as-of", {
+              type: "string",
+              requiresArg: true,
+              describe: "the date the drivers' ages hold on, YYYY-MM-DD (default today): use the impact's pricing date"
+            })
+            .option("out", {
+              type: "string",
+              requiresArg: true,
+              describe: "the CSV file to write (default: standard output)"
+            })
+            .epilogue(PORTFOLIO_HELP),
+        run: (argv) => runWithWorkbench("portfolio generate", impactActions, (module) => module.generatePortfolio(argv))
       }
     ]
   },

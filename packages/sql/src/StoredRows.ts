@@ -95,6 +95,38 @@ export const quoteOfRow = (row: QuoteReadRow): StoredQuote => {
   return QuoteLifecycle.keepQuoteText(stored as StoredQuote, row.quote_json)
 }
 
+/** A portfolio case's columns, as both SQL stores select them: the product selection as JSON text, never the parties. */
+export interface PortfolioRow {
+  readonly quote_id: string
+  readonly created_at: number | string
+  readonly activated_at: number | string | null
+  readonly tariff_version: string
+  /** The quote's `product` (name, parameters, features) as JSON text. */
+  readonly product_json: string
+  /** The worksheet's `facts.product_name`. */
+  readonly product_name: string
+  /** The worksheet's `annual_total_ore` (PostgreSQL answers a bigint as text). */
+  readonly annual_total_ore: number | string
+}
+
+/** A portfolio case from its row. */
+export const portfolioQuoteOfRow = (row: PortfolioRow): QuoteStore.PortfolioQuote => {
+  const product = JSON.parse(row.product_json) as {
+    readonly parameters: Readonly<Record<string, string>>
+    readonly features: ReadonlyArray<{ readonly name: string }>
+  }
+  return {
+    quote_id: row.quote_id,
+    state: row.activated_at === null ? "await_activation" : "activated",
+    created_at: Number(row.created_at),
+    tariff_version: row.tariff_version,
+    product_name: row.product_name,
+    feature: product.features[0]?.name ?? "standard",
+    parameters: product.parameters,
+    annual_total_ore: Number(row.annual_total_ore)
+  }
+}
+
 /** The columns of a partner. */
 export interface PartnerRow {
   readonly partner_id: string

@@ -262,6 +262,48 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
       expect(readBack.map(found)).toEqual(quotes)
     }, 120_000)
 
+    it("lists the portfolio a page at a time: every quote once, its pricing inputs and state, never its parties", async () => {
+      const quotes = Array.from({ length: 7 }, (_, index) => variantOf(fixtures[index % fixtures.length]!, 7 - index))
+      const pages = await withStore((store) =>
+        Effect.gen(function* () {
+          for (const quote of quotes) yield* store.insert(quote)
+          yield* store.markActivated(quotes[1]!.partner_id, quotes[1]!.quote_id, quotes[1]!.created_at + HOUR)
+          const listed: Array<ReadonlyArray<QuoteStore.PortfolioQuote>> = []
+          let after: string | undefined
+          for (;;) {
+            const page = yield* store.listPortfolio({ after, limit: 3 })
+            if (page.length === 0) break
+            listed.push(page)
+            after = page.at(-1)!.quote_id
+          }
+          return { listed, whole: yield* store.listPortfolio({ after: undefined, limit: 100 }) }
+        })
+      )
+      expect(pages.listed.map((page) => page.length)).toEqual([3, 3, 1])
+      expect(pages.listed.flat()).toEqual(pages.whole)
+      expect(new Set(pages.whole.map((entry) => entry.quote_id))).toEqual(
+        new Set(quotes.map((quote) => quote.quote_id))
+      )
+      for (const quote of quotes) {
+        const entry = pages.whole.find((listed) => listed.quote_id === quote.quote_id)!
+        expect(entry).toEqual({
+          quote_id: quote.quote_id,
+          state: quote === quotes[1] ? "activated" : "await_activation",
+          created_at: quote.created_at,
+          tariff_version: quote.tariff_version,
+          product_name: quote.worksheet.facts.product_name,
+          feature: quote.quote.product.features[0]!.name,
+          parameters: quote.quote.product.parameters,
+          annual_total_ore: quote.worksheet.annual_total_ore
+        })
+      }
+      expect(JSON.stringify(pages.whole)).not.toMatch(/parties|Ærtebølle|cpr_number/)
+      // both products, as the quotes were created
+      expect(new Set(pages.whole.map((entry) => entry.product_name))).toEqual(
+        new Set(["insurance-car-leasing", "insurance-car-standalone"])
+      )
+    })
+
     describe("through the engine, with the test clock", () => {
       const engineLayer = () => Layer.mergeAll(makeLayer(), IdGenerator.layerSequential, TariffBook.shipped)
       const run = <A, E>(

@@ -17,6 +17,7 @@ const capturingStore = (captured: Array<StoredQuote>) =>
     find: () => Effect.succeed(Option.none()),
     markActivated: () => Effect.succeed(Option.none()),
     purge: () => Effect.succeed(0),
+    listPortfolio: () => Effect.succeed([]),
     checkWritable: Effect.void
   })
 

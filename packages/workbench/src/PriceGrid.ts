@@ -5,8 +5,7 @@
  */
 import type { Tariff } from "@kasko/core/actuarial"
 import { stringify } from "csv-stringify/sync"
-import * as vega from "vega"
-import * as vegaLite from "vega-lite"
+import type * as VegaLite from "vega-lite"
 import { parameterLabel } from "./ParameterLabels.js"
 import { priceCase, type PricingCase } from "./PricingCase.js"
 
@@ -104,7 +103,9 @@ export const gridChartSvg = async (
   y: GridAxis,
   caption: ChartCaption
 ): Promise<string> => {
-  const spec: vegaLite.TopLevelSpec = {
+  // loaded only to draw: the other tools of the package (an impact test, a diff) never pay for Vega
+  const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")])
+  const spec: VegaLite.TopLevelSpec = {
     title: { text: caption.title, subtitle: caption.subtitle, anchor: "start" },
     data: { values: cells.map((cell) => ({ ...cell })) },
     width: { step: Math.max(28, Math.min(70, 900 / x.values.length)) },

@@ -17,3 +17,57 @@ export { CaseRejected, priceCase, type PricingCase, type RuleEngine } from "./Pr
 export { diffReport, diffTariffs, type PriceChange } from "./TariffDiff.js"
 export { lintReport, lintTariff, type Finding } from "./TariffLint.js"
 export { worksheetTable } from "./WorksheetTable.js"
+export {
+  DEFAULT_PERCENT_EDGES,
+  ImpactAccumulator,
+  SEGMENT_DIMENSIONS,
+  type BandRow,
+  type CaseOutcome,
+  type ImpactOptions,
+  type ImpactReport,
+  type ImpactState,
+  type MovedLine,
+  type Mover,
+  type PricedCase,
+  type RejectedCase,
+  type RejectionReason,
+  type SegmentDimension,
+  type SegmentRow,
+  type TotalsRow,
+  type UncomparedCase
+} from "./ImpactAccumulator.js"
+export {
+  comparedProducts,
+  impactPricer,
+  type ComparedProduct,
+  type PortfolioRow,
+  type TariffComparison
+} from "./ImpactPricing.js"
+export {
+  forEachPortfolioRow,
+  headerFields,
+  lineBreaks,
+  PortfolioFormatError,
+  portfolioColumns,
+  wholeRowsEnd,
+  type PortfolioColumns
+} from "./PortfolioCsv.js"
+export {
+  FACTOR_DENOMINATOR,
+  factorText,
+  linearFactor,
+  solveMonotone,
+  targetTotal,
+  type FactorSolution,
+  type MonotoneProblem
+} from "./TargetFactor.js"
+export { generatedPortfolioLines, PORTFOLIO_DISTRIBUTIONS, type PortfolioGeneration } from "./PortfolioGenerator.js"
+export {
+  runImpact,
+  type ImpactPass,
+  type ImpactResult,
+  type ImpactTarget,
+  type RunPass,
+  type TargetResult
+} from "./ImpactRun.js"
+export { impactCsv, impactText } from "./ImpactReportText.js"

@@ -56,12 +56,54 @@ export class QuoteStore extends Context.Service<
      */
     readonly purge: (cutoffs: PurgeCutoffs) => Effect.Effect<number, StorageUnavailable>
     /**
+     * The pricing inputs of stored quotes, awaiting activation and activated, in `quote_id` order
+     * from after `page.after` (none: from the first), at most `page.limit` of them: what an impact
+     * test of a new tariff version re-prices. Never their parties: a store reads the product
+     * selection and the worksheet's facts and annual total, not the rest of the quote.
+     */
+    readonly listPortfolio: (page: PortfolioPage) => Effect.Effect<ReadonlyArray<PortfolioQuote>, StorageUnavailable>
+    /**
      * Proves the store can commit now, with a cheap write no reader ever sees
      * (readiness: a full disk fails it while reads still work).
      */
     readonly checkWritable: Effect.Effect<void, StorageUnavailable>
   }
 >()("@kasko/core/QuoteStore") {}
+
+/** Where a page of `listPortfolio` starts, and how long it is. */
+export interface PortfolioPage {
+  /** The last quote_id of the page before; undefined for the first page. */
+  readonly after: string | undefined
+  readonly limit: number
+}
+
+/** A stored quote as a portfolio case: what prices it, and what it was priced at. */
+export interface PortfolioQuote {
+  readonly quote_id: string
+  readonly state: "await_activation" | "activated"
+  /** Epoch milliseconds. */
+  readonly created_at: number
+  readonly tariff_version: string
+  /** The product (not the variant's name a quote answers with). */
+  readonly product_name: string
+  readonly feature: string
+  /** The parameters as the quote echoes them: strings, defaults filled in. */
+  readonly parameters: Readonly<Record<string, string>>
+  /** The annual premium it was priced at: its worksheet's annual total, øre. */
+  readonly annual_total_ore: number
+}
+
+/** A stored quote as a portfolio case, from its stored form (the memory store's way; SQL stores select the same). */
+export const portfolioQuoteOf = (quote: StoredQuote): PortfolioQuote => ({
+  quote_id: quote.quote_id,
+  state: quote.activated_at === null ? "await_activation" : "activated",
+  created_at: quote.created_at,
+  tariff_version: quote.tariff_version,
+  product_name: quote.worksheet.facts.product_name,
+  feature: quote.quote.product.features[0]?.name ?? "standard",
+  parameters: quote.quote.product.parameters,
+  annual_total_ore: quote.worksheet.annual_total_ore
+})
 
 /** An Idempotency-Key as a quote creation uses it. */
 export interface IdempotencyKeyUse {

@@ -10,14 +10,14 @@ import type { CalendarDate } from "../input/CalendarDate.js"
 import { TariffNotInForce, type ConstraintViolation } from "../Errors.js"
 import { decodeOfferRequest, offerOf, type OfferRequest, type PriceOffer } from "../quote/Offer.js"
 import { youngestDriverAge, type ProductParameters } from "../product/Parameters.js"
-import { planOf, type PriceComputation } from "./PricingPlan.js"
+import { planOf, scaledPlanOf, type CoverageScaling, type PriceComputation } from "./PricingPlan.js"
 import type { FeatureName, ProductName } from "../product/ProductCatalogue.js"
 import { chosenFeature, type ProductSelection } from "../product/ProductSelection.js"
 import { worksheetOf, type PricingFacts, type RatingWorksheet } from "./RatingWorksheet.js"
 import { tariffInForce, type Tariff } from "./Tariff.js"
 import { deriveVariant, type Variant } from "../product/Variant.js"
 
-export type { PriceComputation } from "./PricingPlan.js"
+export type { CoverageScaling, PriceComputation } from "./PricingPlan.js"
 
 /** What a price depends on, and nothing else. */
 export interface PricingRequest {
@@ -51,6 +51,27 @@ export const priceWith = (tariff: Tariff, request: PricingRequest): PriceComputa
   const plan = planOf(tariff)
   const facts = pricingFacts(request)
   return plan.price(facts, request.pricing_date, plan.fire(facts))
+}
+
+/**
+ * Prices with one tariff version whose coverage `scaling.coverage` has its rates scaled by
+ * `scaling.factor` exactly (`PricingPlan.scaledPlanOf`): the actuary's workbench solves for
+ * the factor that makes a book's premium hit a target. Makes a plan per call: price many
+ * requests with `scaledPricer`.
+ */
+export const priceWithScaling = (tariff: Tariff, request: PricingRequest, scaling: CoverageScaling): PriceComputation =>
+  scaledPricer(tariff, scaling)(request)
+
+/** A function pricing requests with the tariff scaled as `priceWithScaling` says, its plan made once. */
+export const scaledPricer = (
+  tariff: Tariff,
+  scaling: CoverageScaling
+): ((request: PricingRequest) => PriceComputation) => {
+  const plan = scaledPlanOf(tariff, scaling)
+  return (request) => {
+    const facts = pricingFacts(request)
+    return plan.price(facts, request.pricing_date, plan.fire(facts))
+  }
 }
 
 /**

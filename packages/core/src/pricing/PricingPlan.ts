@@ -137,7 +137,20 @@ const chargeBaseOf = (charge: RecipeCharge, premiums: ReadonlyArray<number>): nu
 export const chargeBase = (computation: PriceComputation, index: number): number =>
   chargeBaseOf(computation.recipe.charges[index]!, computation.premiums)
 
-const makePlan = (tariff: Tariff): PricingPlan => {
+/**
+ * One coverage's premiums scaled by an exact factor, on top of its loadings: what the tariff
+ * prices with that coverage's rates (fixed amounts and price-band rates) all multiplied by
+ * `factor` exactly — finer than a tariff document can write them (whole øre, whole basis
+ * points). The actuary's workbench solves for such a factor; the service never scales.
+ */
+export interface CoverageScaling {
+  readonly coverage: string
+  readonly factor: ExactOre
+}
+
+const UNSCALED: ExactOre = { numerator: 1, denominator: 1 }
+
+const makePlan = (tariff: Tariff, scaling?: CoverageScaling): PricingPlan => {
   const coverages: Array<string> = []
   const slotOf = new Map<string, number>()
   for (const rule of tariff.rules) {
@@ -182,7 +195,8 @@ const makePlan = (tariff: Tariff): PricingPlan => {
           ? loading.slots.filter((slot) => slot === rule.slot).map(() => loading)
           : []
       )
-      let factor: ExactOre = { numerator: 1, denominator: 1 }
+      let factor: ExactOre =
+        scaling !== undefined && scaling.coverage === coverages[rule.slot] ? scaling.factor : UNSCALED
       for (const loading of loadings) {
         const percent = loading.instruction.type === "apply_loading" ? loading.instruction.params.percent : 0
         factor = { numerator: times(factor.numerator, 100 + percent), denominator: times(factor.denominator, 100) }
@@ -342,6 +356,13 @@ const listedCoverages = (lines: ReadonlyArray<RecipeLine>, charges: ReadonlyArra
 }
 
 const plans = new WeakMap<Tariff, PricingPlan>()
+
+/**
+ * A plan of the tariff with one coverage scaled (`CoverageScaling`), made anew on each call: the
+ * same pricing arithmetic — each line rounded half up once, the charges levied on the scaled
+ * premiums — so it prices what the scaled tariff would.
+ */
+export const scaledPlanOf = (tariff: Tariff, scaling: CoverageScaling): PricingPlan => makePlan(tariff, scaling)
 
 /** The plan of a decoded tariff, made the first time it is asked for (TariffBook asks at load time). */
 export const planOf = (tariff: Tariff): PricingPlan => {

@@ -1,0 +1,210 @@
+/**
+ * What `kasko tariff impact` and `kasko portfolio generate` do: an impact test
+ * of two tariff versions over a portfolio file or the store's quotes (on every
+ * core, `@kasko/workbench`'s `portfolioImpact`), printed as text, JSON or CSV;
+ * and a seeded book written as CSV.
+ */
+import { QuoteStore } from "@kasko/core"
+import { CalendarDate, Money, type Tariff, TariffDocuments } from "@kasko/core/actuarial"
+import {
+  generatedPortfolioLines,
+  impactCsv,
+  impactText,
+  PortfolioFormatError,
+  portfolioImpact,
+  type PortfolioRow
+} from "@kasko/workbench"
+import { Cause, Effect, Exit, ManagedRuntime, Option } from "effect"
+import { createWriteStream, readdirSync, readFileSync, statSync } from "node:fs"
+import { join } from "node:path"
+import { configuration } from "./AdminActions.js"
+import { type CommandResult, done, failed, json, UsageError } from "./CommandResult.js"
+import { messageOf } from "./FailureMessages.js"
+import { storesLayer } from "./Stores.js"
+
+type Arguments = Readonly<Record<string, unknown>>
+
+/** Every JSON file of a directory and its folders (`<product>/<version>.json`), or the file itself. */
+const tariffFiles = (path: string): Array<string> => {
+  let directory: boolean
+  try {
+    directory = statSync(path).isDirectory()
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`)
+  }
+  if (!directory) return [path]
+  return (readdirSync(path, { recursive: true, encoding: "utf8" }) as Array<string>)
+    .filter((entry) => entry.endsWith(".json"))
+    .sort()
+    .map((entry) => join(path, entry))
+}
+
+/** The tariffs of one side: a tariff file, or a directory of them. */
+const tariffsOf = (path: string, side: string): ReadonlyArray<Tariff.Tariff> => {
+  const files = tariffFiles(path)
+  if (files.length === 0) throw new UsageError(`${side} ${path}: no tariff file (*.json) there`)
+  const documents = files.map((file) => {
+    try {
+      return JSON.parse(readFileSync(file, "utf8")) as unknown
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`)
+    }
+  })
+  try {
+    return TariffDocuments.decodeTariffs(documents)
+  } catch (error) {
+    throw new UsageError(`${side} ${path}: ${(error as Error).message}`)
+  }
+}
+
+const PERCENT = /^([+-]?\d{1,7}(?:\.\d{1,4})?)\s*%?$/
+
+/** A per cent as the options take it: `15%`, `15`, `+3%`, `-2.5%`. */
+const percentOption = (argv: Arguments, name: string): number | undefined => {
+  const value = argv[name]
+  if (value === undefined) return undefined
+  const match = PERCENT.exec(String(value).trim())
+  if (match === null) throw new UsageError(`--${name} takes a per cent like 15% or +3%, not "${String(value)}"`)
+  return Number(match[1])
+}
+
+const wholeOption = (argv: Arguments, name: string, minimum: number): number | undefined => {
+  const value = argv[name]
+  if (value === undefined) return undefined
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < minimum)
+    throw new UsageError(`--${name} takes a whole number from ${minimum}, not ${String(value)}`)
+  return value
+}
+
+const bandEdges = (argv: Arguments): ReadonlyArray<number> | undefined => {
+  const value = argv["bands"]
+  if (value === undefined) return undefined
+  const edges = String(value)
+    .split(",")
+    .map((edge) => PERCENT.exec(edge.trim()))
+  if (edges.some((edge) => edge === null))
+    throw new UsageError(`--bands takes per cents separated by commas, like -10,-5,0,5,10, not "${String(value)}"`)
+  return edges.map((edge) => Number(edge![1]))
+}
+
+/** The stored quotes as portfolio rows, a page at a time; each pass lists them anew. */
+const storeRows = (runtime: ManagedRuntime.ManagedRuntime<QuoteStore.QuoteStore, unknown>) =>
+  async function* (): AsyncGenerator<ReadonlyArray<PortfolioRow>> {
+    let after: string | undefined
+    let line = 0
+    for (;;) {
+      const exit = await runtime.runPromiseExit(
+        Effect.flatMap(QuoteStore.QuoteStore, (store) => store.listPortfolio({ after, limit: 5_000 }))
+      )
+      if (Exit.isFailure(exit)) {
+        const failure = Cause.findErrorOption(exit.cause)
+        throw new Error(Option.isSome(failure) ? messageOf(failure.value) : Cause.pretty(exit.cause))
+      }
+      const page = exit.value
+      if (page.length === 0) return
+      after = page.at(-1)!.quote_id
+      yield page.map(
+        (quote): PortfolioRow => ({
+          line: ++line,
+          policy_id: quote.quote_id,
+          product_name: quote.product_name,
+          feature: quote.feature,
+          parameters: quote.parameters,
+          weight: "",
+          current_premium: Money.formatKroner(quote.annual_total_ore)
+        })
+      )
+    }
+  }
+
+export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
+  const portfolioFile = argv["portfolio"] as string | undefined
+  const fromStore = argv["from-store"] === true
+  if ((portfolioFile === undefined) === !fromStore)
+    throw new UsageError("name the portfolio: --portfolio <file.csv>, or --from-store for the quotes in the store")
+  if (argv["json"] === true && argv["csv"] === true) throw new UsageError("--json and --csv: choose one")
+  const date = argv["date"] as string | undefined
+  if (date !== undefined && !CalendarDate.isCalendarDate(date))
+    throw new UsageError(`--date takes YYYY-MM-DD, not "${date}"`)
+  const old = tariffsOf(argv["old"] as string, "OLD")
+  const next = tariffsOf(argv["new"] as string, "NEW")
+  const capIncrease = percentOption(argv, "cap-increase")
+  const capDecrease = percentOption(argv, "cap-decrease")
+  const target = percentOption(argv, "target")
+  const top = wholeOption(argv, "top", 0)
+  const workers = wholeOption(argv, "workers", 1)
+  const edges = bandEdges(argv)
+  if (capIncrease !== undefined && capIncrease < 0)
+    throw new UsageError(`--cap-increase takes the largest increase, a per cent from 0, not ${capIncrease}%`)
+  if (argv["factor-on"] !== undefined && target === undefined)
+    throw new UsageError("--factor-on says what --target's factor is on: give --target too")
+  if (portfolioFile !== undefined) {
+    try {
+      statSync(portfolioFile)
+    } catch (error) {
+      throw new UsageError(`cannot read the portfolio ${portfolioFile}: ${(error as Error).message}`)
+    }
+  }
+  const runtime = fromStore ? ManagedRuntime.make(storesLayer(configuration())) : undefined
+  try {
+    const result = await portfolioImpact({
+      old,
+      new: next,
+      ...(date === undefined ? {} : { pricing_date: date }),
+      portfolio: runtime === undefined ? { file: portfolioFile! } : { rows: storeRows(runtime) },
+      impact: {
+        ...(capIncrease === undefined ? {} : { cap_increase_percent: capIncrease }),
+        // a decrease cap may be written either way: -10% and 10% both hold decreases to 10 %
+        ...(capDecrease === undefined ? {} : { cap_decrease_percent: Math.abs(capDecrease) }),
+        ...(top === undefined ? {} : { top_movers: top }),
+        ...(edges === undefined ? {} : { percent_edges: edges })
+      },
+      ...(target === undefined
+        ? {}
+        : { target: { percent: target, on: (argv["factor-on"] as string | undefined) ?? "premium" } }),
+      ...(workers === undefined ? {} : { workers })
+    })
+    if (argv["json"] === true) return done(json(result))
+    if (argv["csv"] === true) return done(impactCsv(result))
+    return done(impactText(result))
+  } catch (error) {
+    if (error instanceof PortfolioFormatError)
+      return failed("tariff impact", `the portfolio ${portfolioFile ?? "in the store"}, ${error.message}`)
+    if (error instanceof UsageError) throw error
+    return failed("tariff impact", messageOf(error))
+  } finally {
+    await runtime?.dispose()
+  }
+}
+
+export const generatePortfolio = async (argv: Arguments): Promise<CommandResult> => {
+  const size = wholeOption(argv, "size", 0)!
+  const seed = argv["seed"] as number
+  if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed takes a whole number, not ${String(seed)}`)
+  const asOf = (argv["as-of"] as string | undefined) ?? new Date().toISOString().slice(0, 10)
+  if (!CalendarDate.isCalendarDate(asOf)) throw new UsageError(`--as-of takes YYYY-MM-DD, not "${asOf}"`)
+  const lines = generatedPortfolioLines({ size, seed, as_of: asOf })
+  const out = argv["out"] as string | undefined
+  if (out === undefined) return done(`${[...lines].join("\n")}\n`)
+  const file = createWriteStream(out)
+  const written = new Promise<void>((resolve, reject) => {
+    file.on("error", reject)
+    file.on("finish", resolve)
+  })
+  let batch: Array<string> = []
+  for (const line of lines) {
+    batch.push(line)
+    if (batch.length === 10_000) {
+      // wait for the disk when it falls behind, so a large book never piles up in memory
+      if (!file.write(`${batch.join("\n")}\n`))
+        await new Promise<void>((resolve) => file.once("drain", () => resolve()))
+      batch = []
+    }
+  }
+  file.end(batch.length === 0 ? "" : `${batch.join("\n")}\n`)
+  await written
+  return done(
+    argv["json"] === true ? json({ file: out, policies: size, seed, as_of: asOf }) : "",
+    `wrote ${size} policies (seed ${seed}, ages as of ${asOf}) to ${out}\n`
+  )
+}

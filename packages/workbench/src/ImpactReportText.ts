@@ -1,0 +1,255 @@
+/**
+ * An impact test's result as people read it — aligned text tables — and as a
+ * spreadsheet takes it: one CSV table, a row per total, band, segment, mover,
+ * rejection reason and target, its section in the first column. Browser-safe.
+ */
+import { csvFormatRows } from "d3-dsv"
+import { SEGMENT_DIMENSIONS, type Mover, type TotalsRow } from "./ImpactAccumulator.js"
+import type { ImpactResult } from "./ImpactRun.js"
+
+/** 1234567.8 → "1 234 567.80". */
+const money = (kroner: number): string => {
+  const [whole, fraction] = Math.abs(kroner).toFixed(2).split(".") as [string, string]
+  return `${kroner < 0 ? "−" : ""}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, " ")}.${fraction}`
+}
+const count = (value: number): string => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, " ")
+const signedMoney = (kroner: number) => (kroner > 0 ? `+${money(kroner)}` : money(kroner))
+const percent = (value: number | null | undefined, decimals = 2): string =>
+  value === null || value === undefined
+    ? "—"
+    : `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value).toFixed(decimals)} %`
+const plural = (value: number, word: string) => `${count(value)} ${word}${value === 1 ? "" : "s"}`
+
+/** Columns padded to their widest cell; text (the first column, and `textColumns`) left, numbers right. */
+const table = (
+  header: ReadonlyArray<string>,
+  rows: ReadonlyArray<ReadonlyArray<string>>,
+  textColumns: ReadonlyArray<number> = [0]
+): string => {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, column) =>
+          textColumns.includes(column) ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)
+        )
+        .join("  ")
+        .trimEnd()
+    )
+    .join("\n")
+}
+
+const totalsCells = (row: TotalsRow, capped: boolean): Array<string> => [
+  count(row.policies),
+  count(row.affected),
+  row.exposure.toFixed(2),
+  money(row.old_kroner),
+  money(row.new_kroner),
+  percent(row.change_percent),
+  ...(capped ? [money(row.capped_kroner ?? 0), percent(row.capped_change_percent)] : [])
+]
+
+const TOTALS_HEADER = ["policies", "affected", "exposure", "before kr", "after kr", "change"]
+const CAPPED_HEADER = ["capped kr", "capped change"]
+
+const DIMENSION_TITLES: Readonly<Record<(typeof SEGMENT_DIMENSIONS)[number], string>> = {
+  product: "product",
+  variant: "variant",
+  feature: "feature",
+  vehicle_type: "vehicle type",
+  driver_age_band: "youngest driver's age",
+  vehicle_price_band: "vehicle price (kr)"
+}
+
+const moverLines = (mover: Mover): string =>
+  mover.moved_lines
+    .map(
+      (line) =>
+        `${line.item} ${line.old_kroner === null ? "—" : money(line.old_kroner)} → ${line.new_kroner === null ? "—" : money(line.new_kroner)}`
+    )
+    .join("; ")
+
+/** The result as text tables: the totals, capping, the bands of change, each segment, the movers, rejections, the target. */
+export const impactText = (result: ImpactResult): string => {
+  const { report } = result
+  const { totals } = report
+  const capped = report.caps !== null
+  const versions = result.compared
+    .map((entry) => `${entry.product_name} ${entry.old_version} → ${entry.new_version}`)
+    .join(", ")
+  const lines = [
+    `Rate impact of ${versions || "no product both sides price"}, both priced on ${result.pricing_date}`,
+    `${count(totals.policies)} ${totals.policies === 1 ? "policy" : "policies"} priced (exposure ${totals.exposure.toFixed(2)}): ${count(totals.affected)} affected, ${count(totals.increased)} up, ${count(totals.decreased)} down, ${count(totals.unchanged)} unchanged`,
+    `Premium ${money(totals.old_kroner)} kr before, ${money(totals.new_kroner)} kr after: ${signedMoney(totals.change_kroner)} kr (${percent(totals.change_percent, 4)})`
+  ]
+  if (report.caps !== null)
+    lines.push(
+      `Capped (increases at ${report.caps.increase_percent === null ? "no cap" : `+${report.caps.increase_percent} %`}, decreases at ${report.caps.decrease_percent === null ? "no cap" : `−${report.caps.decrease_percent} %`}): ${money(totals.capped_kroner ?? 0)} kr (${percent(totals.capped_change_percent, 4)}); ${count(report.caps.capped_increases)} increases and ${count(report.caps.capped_decreases)} decreases held back`
+    )
+  if (report.current !== null)
+    lines.push(
+      `Current premiums of ${count(report.current.policies)} policies: ${money(report.current.current_kroner)} kr; the old version prices them at ${money(report.current.old_kroner)} kr; ${count(report.current.differing)} differ by 0.50 kr or more`
+    )
+  if (report.rejected.cases > 0) {
+    lines.push(`Rejected: ${plural(report.rejected.cases, "case")}, by reason:`)
+    for (const reason of report.rejected.reasons)
+      lines.push(
+        `  ${reason.reason} — ${plural(reason.cases, "case")}, line${reason.lines.length === 1 ? "" : "s"} ${reason.lines.join(", ")}${reason.cases > reason.lines.length ? ", …" : ""}`
+      )
+  }
+  for (const entry of report.not_compared)
+    lines.push(`Not compared: ${plural(entry.cases, "case")} of ${entry.product_name} (a side has no tariff of it)`)
+  const sections = [lines.join("\n")]
+  const capHeader = capped ? CAPPED_HEADER : []
+  sections.push(
+    `Change per policy\n${table(
+      ["band", ...TOTALS_HEADER, ...capHeader],
+      report.bands.map((band) => [band.band, ...totalsCells(band, capped)])
+    )}`
+  )
+  for (const dimension of SEGMENT_DIMENSIONS)
+    sections.push(
+      `By ${DIMENSION_TITLES[dimension]}\n${table(
+        [DIMENSION_TITLES[dimension], ...TOTALS_HEADER, ...capHeader],
+        report.segments[dimension].map((row) => [row.segment, ...totalsCells(row, capped)])
+      )}`
+    )
+  for (const [title, movers] of [
+    ["Largest increases", report.movers.increases],
+    ["Largest decreases", report.movers.decreases]
+  ] as const) {
+    if (movers.length === 0) continue
+    sections.push(
+      `${title}\n${table(
+        ["policy", "line", "before kr", "after kr", "change kr", "change", "worksheet lines moved"],
+        movers.map((mover) => [
+          mover.policy_id,
+          String(mover.line),
+          money(mover.old_kroner),
+          money(mover.new_kroner),
+          signedMoney(mover.change_kroner),
+          percent(mover.change_percent),
+          moverLines(mover)
+        ]),
+        [0, 6]
+      )}`
+    )
+  }
+  if (result.target !== null) {
+    const target = result.target
+    sections.push(
+      [
+        `Target ${percent(target.target_percent, 4)} on the ${target.applies_to}: a factor of ${target.factor} on ${target.on === "premium" ? "the whole premium" : `the rates of ${target.on}`}`,
+        `  ${money(target.achieved_kroner)} kr (${percent(target.achieved_change_percent, 4)}), ${signedMoney(target.difference_kroner)} kr from the target of ${money(target.target_kroner)} kr${target.within_one_krone ? "" : " — not within one krone: no factor of 15 decimals gets closer"}`,
+        ...(target.uncapped_kroner === undefined
+          ? []
+          : [`  uncapped with the factor: ${money(target.uncapped_kroner)} kr`]),
+        `  ${target.passes === 0 ? "solved exactly (the total is linear in the factor)" : `found in ${plural(target.passes, "re-pricing")} of the book`}`
+      ].join("\n")
+    )
+  }
+  return `${sections.join("\n\n")}\n`
+}
+
+const CSV_HEADER = [
+  "section",
+  "key",
+  "policies",
+  "affected",
+  "exposure",
+  "old_kroner",
+  "new_kroner",
+  "change_kroner",
+  "change_percent",
+  "capped_kroner",
+  "capped_change_percent",
+  "detail"
+]
+
+const csvTotals = (section: string, key: string, row: TotalsRow, detail = ""): Array<string> => [
+  section,
+  key,
+  String(row.policies),
+  String(row.affected),
+  String(row.exposure),
+  row.old_kroner.toFixed(2),
+  row.new_kroner.toFixed(2),
+  row.change_kroner.toFixed(2),
+  row.change_percent === null ? "" : String(row.change_percent),
+  row.capped_kroner === undefined ? "" : row.capped_kroner.toFixed(2),
+  row.capped_change_percent === undefined || row.capped_change_percent === null
+    ? ""
+    : String(row.capped_change_percent),
+  detail
+]
+
+/** The result as one CSV table: a row per total, band, segment, mover, rejection reason, product not compared and target. */
+export const impactCsv = (result: ImpactResult): string => {
+  const { report } = result
+  const rows: Array<Array<string>> = [CSV_HEADER]
+  rows.push(
+    csvTotals(
+      "total",
+      result.compared.map((entry) => `${entry.product_name} ${entry.old_version}→${entry.new_version}`).join(" "),
+      report.totals,
+      `priced on ${result.pricing_date}`
+    )
+  )
+  for (const band of report.bands) rows.push(csvTotals("band", band.band, band))
+  for (const dimension of SEGMENT_DIMENSIONS)
+    for (const row of report.segments[dimension]) rows.push(csvTotals(`segment ${dimension}`, row.segment, row))
+  for (const [section, movers] of [
+    ["increase", report.movers.increases],
+    ["decrease", report.movers.decreases]
+  ] as const)
+    for (const mover of movers)
+      rows.push([
+        section,
+        mover.policy_id,
+        "1",
+        "1",
+        "",
+        mover.old_kroner.toFixed(2),
+        mover.new_kroner.toFixed(2),
+        mover.change_kroner.toFixed(2),
+        mover.change_percent === null ? "" : String(mover.change_percent),
+        "",
+        "",
+        `line ${mover.line}: ${moverLines(mover)}`
+      ])
+  for (const reason of report.rejected.reasons)
+    rows.push([
+      "rejected",
+      reason.reason,
+      String(reason.cases),
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      "",
+      `lines ${reason.lines.join(" ")}`
+    ])
+  for (const entry of report.not_compared)
+    rows.push(["not compared", entry.product_name, String(entry.cases), "", "", "", "", "", "", "", "", ""])
+  if (result.target !== null) {
+    const target = result.target
+    rows.push([
+      "target",
+      target.on,
+      "",
+      "",
+      "",
+      target.old_kroner.toFixed(2),
+      target.achieved_kroner.toFixed(2),
+      (target.achieved_kroner - target.old_kroner).toFixed(2),
+      target.achieved_change_percent === null ? "" : String(target.achieved_change_percent),
+      "",
+      "",
+      `factor ${target.factor} on the ${target.applies_to}; target ${target.target_kroner.toFixed(2)}; ${target.passes} re-pricings`
+    ])
+  }
+  return `${csvFormatRows(rows)}\n`
+}

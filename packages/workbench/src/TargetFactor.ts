@@ -1,0 +1,166 @@
+/**
+ * The uniform factor that makes a book's premium hit a target change. On the
+ * whole premium, uncapped, the total is linear in the factor and it is solved
+ * exactly: factor = target total ÷ new total. Otherwise — a factor on one
+ * coverage's rates (each line rounded to the øre, the charges levied on it), or
+ * caps binding policy by policy — the total is monotone in the factor but not
+ * linear, and the factor is found by secant steps kept inside a bracket
+ * (bisection when they stall), each step a re-pricing of the book, until the
+ * total is within one krone of the target. Browser-safe: whoever re-prices (the
+ * command's worker threads, the page's web workers) passes `evaluate`.
+ */
+
+/** Factors are decimals with this many places: exact rationals the engine multiplies by. */
+export const FACTOR_DECIMALS = 15
+/** A factor f is the integer f × FACTOR_DENOMINATOR. */
+export const FACTOR_DENOMINATOR = 10n ** BigInt(FACTOR_DECIMALS)
+
+/** The factor as a decimal, trailing zeros dropped: 1032571398412345n → "1.032571398412345". */
+export const factorText = (numerator: bigint): string => {
+  const whole = numerator / FACTOR_DENOMINATOR
+  const fraction = (numerator % FACTOR_DENOMINATOR).toString().padStart(FACTOR_DECIMALS, "0").replace(/0+$/, "")
+  return fraction === "" ? whole.toString() : `${whole}.${fraction}`
+}
+
+/** n / d rounded half up, for non-negative n and positive d. */
+const divideHalfUp = (numerator: bigint, denominator: bigint): bigint =>
+  (2n * numerator + denominator) / (2n * denominator)
+
+/** The target total of a change of `percent` (at most four decimals) on `old`, both in the same units. */
+export const targetTotal = (
+  old: bigint,
+  percent: number
+): { readonly numerator: bigint; readonly denominator: bigint } => {
+  const millionths = Math.round(percent * 10_000)
+  if (Math.abs(millionths - percent * 10_000) > 1e-6 || percent <= -100)
+    throw new Error(`the target must be a per cent above -100 with at most four decimals, not ${percent}`)
+  return { numerator: old * BigInt(1_000_000 + millionths), denominator: 1_000_000n }
+}
+
+/** The factor on the whole premium that makes `newTotal` hit the target exactly (uncapped): its numerator. */
+export const linearFactor = (
+  newTotal: bigint,
+  target: { readonly numerator: bigint; readonly denominator: bigint }
+): bigint => {
+  if (newTotal <= 0n) throw new Error("the new premium total is zero: no factor on it reaches the target")
+  return divideHalfUp(target.numerator * FACTOR_DENOMINATOR, target.denominator * newTotal)
+}
+
+/** What a solve found: the factor, the total it gives, and how many re-pricings it took. */
+export interface FactorSolution {
+  /** The factor × FACTOR_DENOMINATOR. */
+  readonly numerator: bigint
+  readonly total: bigint
+  /** Re-pricings of the book (`evaluate` calls). */
+  readonly passes: number
+  /** Whether |total − target| ≤ the tolerance. */
+  readonly hit: boolean
+}
+
+export interface MonotoneProblem {
+  /** The target total, as a fraction in the units `evaluate` answers in. */
+  readonly target: { readonly numerator: bigint; readonly denominator: bigint }
+  /** How far from the target the total may land (one krone, in the same units). */
+  readonly tolerance: bigint
+  /** The total at factor numerator/FACTOR_DENOMINATOR: non-decreasing in the factor. */
+  readonly evaluate: (numerator: bigint) => Promise<bigint>
+  /** A point already known (the book at factor 1, from the impact's own pass): costs no pass. */
+  readonly known: { readonly numerator: bigint; readonly total: bigint }
+  /** The first factor to try (the linear estimate). */
+  readonly first: bigint
+  /** At most this many re-pricings (default 40). */
+  readonly max_passes?: number
+}
+
+/** A factor tried, its total, and its residual: total − target, over the target's denominator. */
+interface Point {
+  readonly numerator: bigint
+  readonly total: bigint
+  residual: bigint
+}
+
+/**
+ * Finds a factor whose total lies within the tolerance of the target, for a total that does not
+ * decrease as the factor grows. Until the target is bracketed, secant steps through the last two
+ * factors tried (at least doubling the step, so a bracket is soon found); then the Illinois
+ * variant of regula falsi, which stays inside the bracket and halves a stale end's weight so the
+ * bracket shrinks from both sides. Answers the closest factor found when the bracket narrows to
+ * one step of the factor's last decimal (a total jumping over the target there cannot land closer).
+ */
+export const solveMonotone = async (problem: MonotoneProblem): Promise<FactorSolution> => {
+  const { target, tolerance, evaluate } = problem
+  const maxPasses = problem.max_passes ?? 40
+  const pointOf = (numerator: bigint, total: bigint): Point => ({
+    numerator,
+    total,
+    residual: total * target.denominator - target.numerator
+  })
+  const within = (point: Point) => abs(point.residual) <= tolerance * target.denominator
+  const known = pointOf(problem.known.numerator, problem.known.total)
+  let best = known
+  if (within(known)) return { numerator: known.numerator, total: known.total, passes: 0, hit: true }
+  let lower: Point | undefined = known.residual < 0n ? known : undefined
+  let upper: Point | undefined = known.residual < 0n ? undefined : known
+  let previous = known
+  let retained: "lower" | "upper" | undefined
+  let candidate = problem.first < 0n ? 0n : problem.first
+  let passes = 0
+  while (passes < maxPasses) {
+    if (lower !== undefined && upper !== undefined) {
+      if (upper.numerator - lower.numerator <= 1n) break
+      candidate = interpolate(lower, upper)
+    }
+    if (candidate < 0n) candidate = 0n
+    // even a factor of 0 leaves the total above the target: no factor reaches it
+    if (candidate === 0n && upper?.numerator === 0n) break
+    if (candidate === previous.numerator) candidate = lower === undefined ? candidate - 1n : candidate + 1n
+    if (candidate < 0n) candidate = 0n
+    const point = pointOf(candidate, await evaluate(candidate))
+    passes++
+    if (abs(point.residual) < abs(best.residual)) best = point
+    if (within(point)) return { numerator: point.numerator, total: point.total, passes, hit: true }
+    if (lower === undefined || upper === undefined) {
+      const slopeFrom = previous
+      previous = point
+      // a total that no longer moves with the factor (every policy held by a cap, say) never reaches the target
+      if (point.total === slopeFrom.total) break
+      if (point.residual < 0n) lower = lower === undefined || point.numerator > lower.numerator ? point : lower
+      else upper = upper === undefined || point.numerator < upper.numerator ? point : upper
+      if (lower === undefined || upper === undefined) candidate = secantStep(slopeFrom, point, lower !== undefined)
+      continue
+    }
+    // Illinois: an end kept twice running has its residual halved, so the next interpolation moves off it
+    if (point.residual < 0n) {
+      lower = point
+      if (retained === "upper") upper.residual /= 2n
+      retained = "upper"
+    } else {
+      upper = point
+      if (retained === "lower") lower.residual /= 2n
+      retained = "lower"
+    }
+    previous = point
+  }
+  return { numerator: best.numerator, total: best.total, passes, hit: within(best) }
+}
+
+const abs = (value: bigint) => (value < 0n ? -value : value)
+
+/** Where the straight line between the bracket's ends meets the target, strictly inside the bracket. */
+const interpolate = (lower: Point, upper: Point): bigint => {
+  const width = upper.numerator - lower.numerator
+  const span = upper.residual - lower.residual
+  const at = span > 0n ? lower.numerator + (width * -lower.residual) / span : lower.numerator + width / 2n
+  return at <= lower.numerator ? lower.numerator + 1n : at >= upper.numerator ? upper.numerator - 1n : at
+}
+
+/** The secant through two points, towards the target, at least twice their distance when it falls short. */
+const secantStep = (from: Point, to: Point, goUp: boolean): bigint => {
+  const slopeTotal = to.residual - from.residual
+  const slopeFactor = to.numerator - from.numerator
+  const step = (slopeFactor < 0n ? -slopeFactor : slopeFactor) || to.numerator / 100n + 1n
+  const secant =
+    slopeTotal !== 0n && slopeFactor !== 0n ? to.numerator - (to.residual * slopeFactor) / slopeTotal : undefined
+  if (goUp) return secant !== undefined && secant > to.numerator ? secant : to.numerator + 2n * step
+  return secant !== undefined && secant < to.numerator ? secant : to.numerator - 2n * step
+}

@@ -1,0 +1,241 @@
+/** `kasko portfolio generate` and `kasko tariff impact` from the command line: a file, the store, and what goes wrong. */
+import { QuoteStore } from "@kasko/core"
+import { TariffDocuments, Tariff } from "@kasko/core/actuarial"
+import { runCli } from "@kasko/server"
+import { SqliteStores } from "@kasko/sqlite"
+import { makeFixtures, variantOf } from "@kasko/store-contracts"
+import { PORTFOLIO_DISTRIBUTIONS, portfolioImpact } from "@kasko/workbench"
+import { parse } from "csv-parse/sync"
+import { Effect, Result } from "effect"
+import { readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { temporaryDirectory } from "../support.js"
+
+const ROOT = join(import.meta.dirname, "..", "..")
+const SHIPPED = join(ROOT, "packages", "core", "tariffs")
+const LEASING_V1 = join(SHIPPED, "insurance-car-leasing", "v1.json")
+const REBALANCE = join(ROOT, "examples", "actuary-workbench", "impact", "insurance-car-leasing-v2-rebalance.json")
+const directory = temporaryDirectory("kasko-impact-")
+afterAll(() => directory.remove())
+
+const kasko = async (environment: Record<string, string>, ...args: Array<string>) => {
+  Object.assign(process.env, environment)
+  try {
+    return await runCli(args)
+  } finally {
+    for (const key of Object.keys(environment)) delete process.env[key]
+  }
+}
+
+const generate = (size: number, seed: number) =>
+  runCli(["portfolio", "generate", "--size", String(size), "--seed", String(seed), "--as-of", "2027-01-01"])
+
+describe("kasko portfolio generate", () => {
+  it("writes the same book for the same seed, another for another seed", async () => {
+    const [first, again, other] = await Promise.all([generate(300, 7), generate(300, 7), generate(300, 8)])
+    expect(first.exitCode).toBe(0)
+    expect(again.stdout).toBe(first.stdout)
+    expect(other.stdout).not.toBe(first.stdout)
+    const lines = first.stdout.trimEnd().split("\n")
+    expect(lines).toHaveLength(301)
+    expect(lines[0]).toBe(
+      "policy_id,product_name,feature,payments_per_year,policy_holder,vehicle_type,vehicle_user,vehicle_owner,vehicle_usage,vehicle_price,youngest_user_age,youngest_user_birthdate,weight"
+    )
+    expect(lines[1]).toMatch(/^P0000001,insurance-car-(leasing|standalone),(standard|premium),/)
+  })
+
+  it("states its distributions in its help, as the generator has them", async () => {
+    const help = await runCli(["portfolio", "generate", "--help"])
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(PORTFOLIO_DISTRIBUTIONS.replace(/\s+/g, " "))
+  })
+
+  it("writes a file with --out, saying so on standard error", async () => {
+    const out = directory.newFile("book.csv")
+    const result = await runCli([
+      "portfolio",
+      "generate",
+      "--size",
+      "50",
+      "--seed",
+      "1",
+      "--as-of",
+      "2027-01-01",
+      "--out",
+      out
+    ])
+    expect(result).toMatchObject({ exitCode: 0, stdout: "" })
+    expect(result.stderr).toBe(`wrote 50 policies (seed 1, ages as of 2027-01-01) to ${out}\n`)
+    expect(readFileSync(out, "utf8")).toBe((await generate(50, 1)).stdout)
+  })
+})
+
+describe("kasko tariff impact", () => {
+  const book = directory.newFile("impact-book.csv")
+  const written = generate(3_000, 99).then((result) => writeFileSync(book, result.stdout))
+  const tariffs = () => {
+    const shipped = TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS)
+    const rebalance = Result.getOrThrow(Tariff.decodeTariff(JSON.parse(readFileSync(REBALANCE, "utf8"))))
+    return { shipped, rebalance }
+  }
+
+  it("prints as JSON what portfolioImpact reports for the same versions and book", async () => {
+    await written
+    const result = await runCli([
+      "tariff",
+      "impact",
+      SHIPPED,
+      REBALANCE,
+      "--portfolio",
+      book,
+      "--cap-increase",
+      "10%",
+      "--json"
+    ])
+    expect(result.exitCode).toBe(0)
+    const { shipped, rebalance } = tariffs()
+    const expected = await portfolioImpact({
+      old: shipped,
+      new: [rebalance],
+      portfolio: { file: book },
+      impact: { cap_increase_percent: 10 }
+    })
+    expect(JSON.parse(result.stdout)).toEqual(JSON.parse(JSON.stringify(expected)))
+    // the new side names only leasing: the standalone policies are counted apart, not priced
+    expect(expected.compared).toEqual([
+      { product_name: "insurance-car-leasing", old_version: "v1", new_version: "v2-rebalance" }
+    ])
+    expect(expected.report.not_compared).toEqual([
+      { product_name: "insurance-car-standalone", cases: 3_000 - expected.report.totals.policies }
+    ])
+  })
+
+  it("prints text tables, and CSV with the same totals", async () => {
+    await written
+    const text = await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", book, "--top", "3"])
+    expect(text.exitCode).toBe(0)
+    expect(text.stdout).toMatch(/^Rate impact of insurance-car-leasing v1 → v2-rebalance, both priced on 2027-01-01\n/)
+    for (const heading of [
+      "Change per policy",
+      "By variant",
+      "By youngest driver's age",
+      "Largest increases",
+      "Largest decreases"
+    ])
+      expect(text.stdout).toContain(`\n${heading}\n`)
+    const json = JSON.parse(
+      (await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", book, "--json"])).stdout
+    )
+    const csv = parse(
+      (await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", book, "--csv"])).stdout,
+      {
+        columns: true
+      }
+    ) as Array<Record<string, string>>
+    const total = csv.find((row) => row["section"] === "total")!
+    expect(Number(total["old_kroner"])).toBe(json.report.totals.old_kroner)
+    expect(Number(total["new_kroner"])).toBe(json.report.totals.new_kroner)
+    expect(csv.filter((row) => row["section"] === "band")).toHaveLength(json.report.bands.length)
+    expect(csv.filter((row) => row["section"] === "increase")).toHaveLength(10)
+  })
+
+  it("reports the factor that hits a target, on the whole premium and on a coverage", async () => {
+    await written
+    const premium = JSON.parse(
+      (await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", book, "--target", "+3%", "--json"]))
+        .stdout
+    )
+    expect(premium.target).toMatchObject({ on: "premium", target_percent: 3, passes: 0, within_one_krone: true })
+    const onKasko = await runCli([
+      "tariff",
+      "impact",
+      LEASING_V1,
+      REBALANCE,
+      "--portfolio",
+      book,
+      "--target",
+      "-1%",
+      "--factor-on",
+      "kasko",
+      "--cap-decrease",
+      "-5%"
+    ])
+    expect(onKasko.stdout).toMatch(/Target −1\.0000 % on the capped premium: a factor of 0\.\d+ on the rates of kasko/)
+    expect(onKasko.stdout).toMatch(/found in \d+ re-pricings? of the book/)
+  })
+
+  it.each([
+    [["--portfolio"], "Not enough arguments following: portfolio"],
+    [[], "name the portfolio: --portfolio <file.csv>, or --from-store"],
+    [
+      ["--portfolio", "book.csv", "--cap-increase", "lots"],
+      '--cap-increase takes a per cent like 15% or +3%, not "lots"'
+    ],
+    [
+      ["--portfolio", "book.csv", "--factor-on", "kasko"],
+      "--factor-on says what --target's factor is on: give --target too"
+    ],
+    [["--portfolio", "book.csv", "--date", "2027-02-30"], '--date takes YYYY-MM-DD, not "2027-02-30"'],
+    [["--portfolio", "no-such-book.csv"], "cannot read the portfolio no-such-book.csv"]
+  ])("refuses %j with the usage (exit 2)", async (options, message) => {
+    await written
+    const args = options.map((option) => (option === "book.csv" ? book : option))
+    const result = await runCli(["tariff", "impact", LEASING_V1, REBALANCE, ...args])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain(message)
+  })
+
+  it("fails naming the line of a malformed portfolio (exit 1), and lists rejected cases by reason", async () => {
+    const broken = directory.newFile("broken.csv")
+    writeFileSync(
+      broken,
+      "policy_id,policy_holder,vehicle_type,vehicle_user,vehicle_owner,vehicle_usage,vehicle_price\nA,person,personbil,person,organization,privat_person_koersel,250000\nB,person\n"
+    )
+    const result = await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", broken])
+    expect(result).toMatchObject({ exitCode: 1, stdout: "" })
+    expect(result.stderr).toBe(`kasko tariff impact: the portfolio ${broken}, line 3: has 2 fields, the header 7\n`)
+    const rejecting = directory.newFile("rejecting.csv")
+    writeFileSync(
+      rejecting,
+      "policy_id,policy_holder,vehicle_type,vehicle_user,vehicle_owner,vehicle_usage,vehicle_price\nA,person,personbil,person,organization,privat_person_koersel,250000\nB,person,lastbil,person,organization,privat_person_koersel,250000\n"
+    )
+    const rejected = await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", rejecting])
+    expect(rejected.exitCode).toBe(0)
+    expect(rejected.stdout).toContain(
+      "Rejected: 1 case, by reason:\n  vehicle_type: must be one of: personbil, varevogn — 1 case, line 3\n"
+    )
+  })
+
+  it("re-rates the quotes in the store with --from-store, their current premiums beside, no party read", async () => {
+    const dataDirectory = directory.newFile("store")
+    const fixtures = await makeFixtures()
+    const quotes = Array.from({ length: 12 }, (_, index) => variantOf(fixtures[index % fixtures.length]!, index))
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const store = yield* QuoteStore.QuoteStore
+        for (const quote of quotes) yield* store.insert(quote)
+        yield* store.markActivated(quotes[0]!.partner_id, quotes[0]!.quote_id, quotes[0]!.created_at + 1_000)
+      }).pipe(Effect.provide(SqliteStores.layer({ filename: join(dataDirectory, "kasko.db") })), Effect.scoped)
+    )
+    const result = await kasko(
+      { KASKO_DATA_DIR: dataDirectory },
+      "tariff",
+      "impact",
+      SHIPPED,
+      SHIPPED,
+      "--from-store",
+      "--date",
+      "2026-03-02",
+      "--json"
+    )
+    expect(result.exitCode).toBe(0)
+    const printed = JSON.parse(result.stdout)
+    expect(printed.report.totals).toMatchObject({ policies: 12, affected: 0 })
+    // the quotes were priced with the shipped tariffs on 2026-03-02: re-rating them there gives what they were quoted
+    expect(printed.report.current).toMatchObject({ policies: 12, differing: 0 })
+    expect(printed.report.current.current_kroner).toBe(printed.report.totals.old_kroner)
+    expect(result.stdout).not.toMatch(/Ærtebølle|cpr_number|parties/)
+    const moved = await kasko({ KASKO_DATA_DIR: dataDirectory }, "tariff", "impact", SHIPPED, REBALANCE, "--from-store")
+    expect(moved.stdout).toMatch(/policies priced .*: \d+ affected/)
+  })
+})

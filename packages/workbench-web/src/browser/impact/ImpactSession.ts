@@ -5,7 +5,7 @@
  */
 import type { Tariff } from "@kasko/core/actuarial"
 import { type ImpactResult, ImpactStopped, PortfolioFormatError } from "@kasko/workbench/browser"
-import type { ImpactSettings } from "../../model/ImpactSettings.js"
+import type { ImpactChoices, ImpactSettings } from "../../model/ImpactSettings.js"
 import { IMPACT_RUN } from "../Timing.js"
 import { type ImpactProgress, type RunningImpact, startPortfolioImpact } from "./PortfolioImpactRun.js"
 
@@ -18,6 +18,8 @@ export type ImpactOutcome =
       readonly file: string
       /** The same test as a command line. */
       readonly command: string
+      /** The view's fields it ran with: the result is out of date once they say otherwise. */
+      readonly choices: ImpactChoices
       readonly workers: number
       readonly milliseconds: number
     }
@@ -31,6 +33,7 @@ export interface ImpactRequest {
   readonly new: Tariff.Tariff
   readonly settings: ImpactSettings
   readonly command: string
+  readonly choices: ImpactChoices
 }
 
 export class ImpactSession {
@@ -77,6 +80,7 @@ export class ImpactSession {
           result,
           file,
           command: request.command,
+          choices: request.choices,
           workers: this.progress?.workers ?? 1,
           milliseconds: performance.now() - started
         })

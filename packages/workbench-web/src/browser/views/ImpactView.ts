@@ -274,7 +274,12 @@ const resultView = (outcome: Extract<ImpactOutcome, { kind: "done" }>): Array<HT
   const summary = h(
     "p",
     { class: "summary", "data-summary": "impact" },
-    `${versions.join(", ") || "No product both versions price"}, priced on ${result.pricing_date}: ${outcome.file}, ${policies(report.totals.policies)} priced on ${plural(outcome.workers, "web worker")} in ${(outcome.milliseconds / 1000).toFixed(1)} s`
+    `${versions.join(", ") || "No product both versions price"}, priced on ${result.pricing_date}: ${outcome.file}, ${policies(report.totals.policies)} priced`,
+    h(
+      "span",
+      { class: "impact-timing" },
+      ` on ${plural(outcome.workers, "web worker")} in ${(outcome.milliseconds / 1000).toFixed(1)} s`
+    )
   )
   const versionTitle = result.compared.map((entry) => `${entry.old_version} → ${entry.new_version}`).join(", ")
   const segmentRows = SEGMENT_DIMENSIONS.flatMap((dimension) =>
@@ -455,6 +460,7 @@ export const renderImpactView = (app: App): HTMLElement => {
       old: before,
       new: after,
       settings: settings.success,
+      choices: chosen,
       command: shellLine(
         impactCommandLine(versionFile(current.old), versionFile(current.new), file.name, settings.success)
       )
@@ -493,6 +499,17 @@ export const renderImpactView = (app: App): HTMLElement => {
     replaceChildren(status, session.outcome?.kind === "stopped" ? `Stopped: ${session.outcome.file}.` : "")
   }
 
+  /** Dims a result that the fields no longer describe. */
+  const markStale = () => {
+    const outcome = session.outcome
+    const current = choices()
+    const ran = outcome?.kind === "done" ? outcome.choices : undefined
+    results.classList.toggle(
+      "stale",
+      ran !== undefined && (Object.keys(ran) as Array<keyof ImpactChoices>).some((key) => ran[key] !== current[key])
+    )
+  }
+
   const drawOutcome = () => {
     drawStatus()
     const outcome = session.outcome
@@ -501,7 +518,7 @@ export const renderImpactView = (app: App): HTMLElement => {
     if (outcome?.kind === "failed") problem.textContent = outcome.problem
     else if (session.isRunning || outcome?.kind === "done") problem.textContent = ""
     replaceChildren(results, outcome?.kind === "done" ? resultView(outcome) : null)
-    if (outcome?.kind === "done") results.classList.toggle("stale", false)
+    markStale()
   }
 
   // kept across redraws, so that the input still holds the file chosen
@@ -536,8 +553,7 @@ export const renderImpactView = (app: App): HTMLElement => {
       "aria-describedby": `${id}-hint ${id}-message`,
       oninput: (event) => {
         setChoices({ [field]: (event.target as HTMLInputElement).value })
-        // what the result shows is no longer what the fields say
-        results.classList.toggle("stale", session.outcome?.kind === "done")
+        markStale()
       }
     })
     messages.set(field, message)
@@ -668,7 +684,10 @@ export const renderImpactView = (app: App): HTMLElement => {
                 [WHOLE_PREMIUM, "the whole premium (solved exactly)"] as const,
                 ...coverages.map((coverage) => [coverage, `the rates of ${coverage} (solved by re-pricing)`] as const)
               ],
-              (value) => setChoices({ factor_on: value })
+              (value) => {
+                setChoices({ factor_on: value })
+                markStale()
+              }
             )
           ),
           h(

@@ -13,7 +13,7 @@ import { runObservabilityBench } from "./observability.mjs"
 import { runServiceStartupBench, runStartupBench } from "./startup.mjs"
 import { runStorageBench } from "./storage.mjs"
 import { runDeliveryLatencyBench, runHangingEndpointsBench, runWebhooksBench } from "./webhooks.mjs"
-import { runWorkbenchBench } from "./workbench.mjs"
+import { runImpactPageBench, runWorkbenchBench } from "./workbench.mjs"
 
 const format = (value) =>
   typeof value === "number"
@@ -71,6 +71,13 @@ if (Array.isArray(workbench))
     workbench
   )
 else console.log(`\n6. The workbench page: not measured, ${workbench.skipped}`)
+const impactPage = await runImpactPageBench()
+if (Array.isArray(impactPage))
+  printTable(
+    "6. The workbench's impact page in Chromium: a generated book re-rated in its web workers, against kasko tariff impact with as many worker threads (medians of interleaved rounds)",
+    impactPage
+  )
+else console.log(`\n6. The impact page: not measured, ${impactPage.skipped}`)
 
 const webhooks = await runWebhooksBench()
 printTable(
@@ -133,6 +140,7 @@ const results = {
   startup,
   service_startup: serviceStartup,
   workbench,
+  impact_page: impactPage,
   webhooks,
   webhooks_hanging_endpoints: hanging,
   webhooks_delivery_latency: latency,

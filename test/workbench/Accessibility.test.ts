@@ -2,14 +2,17 @@
  * The workbench for keyboard and screen-reader users: axe-core finds no
  * serious or critical violation in any view, every view is reached from the
  * navigation by keyboard, the form prices by keyboard, the heat map's cells
- * are reached with the arrow keys, and the editor lets Tab go.
+ * are reached with the arrow keys, an impact test runs by keyboard (its
+ * portfolio chosen too), and the editor lets Tab go.
  */
+import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   launchChromium,
   openPage,
   PROPOSAL,
+  ROOT,
   seriousAccessibilityViolations,
   skipBrowser,
   startTestWorkbench,
@@ -38,6 +41,7 @@ const VIEWS = [
   { name: "price", ready: '[data-price="annually"]' },
   { name: "grid", ready: ".heat-map" },
   { name: "compare", ready: '.changes[aria-busy="false"]' },
+  { name: "impact", ready: 'input[name="portfolio"]' },
   { name: "check", ready: '.check-results[aria-busy="false"] [data-summary="golden"]' },
   { name: "edit", ready: ".cm-content" }
 ] as const
@@ -64,6 +68,14 @@ describe.skipIf(skipBrowser)("the workbench's accessibility", () => {
       if (name === "check")
         await page.locator('main select[name="check-version"]').selectOption("insurance-car-leasing/v2-proposal.json")
       await page.locator(`main ${ready}`).first().waitFor()
+      // the impact view with a result: its figures, histogram, tables and movers
+      if (name === "impact") {
+        await page.locator('main input[name="cap_increase"]').fill("10%")
+        await page
+          .locator('main input[name="portfolio"]')
+          .setInputFiles(join(ROOT, "examples", "actuary-workbench", "impact", "portfolio-10000.csv"))
+        await page.locator('main .impact-status[data-state="done"]').waitFor({ timeout: 60_000 })
+      }
       if (name === "grid") await page.locator('main rect[data-x="300000"][data-y="21"]').hover()
       expect(await seriousAccessibilityViolations(page)).toEqual([])
       await close()
@@ -122,6 +134,25 @@ describe.skipIf(skipBrowser)("the workbench's accessibility", () => {
     )
     await close()
   }, 60_000)
+
+  it("runs an impact test by keyboard alone, the portfolio chosen from the keyboard", async () => {
+    const { page, close } = await openPage(browser, workbench)
+    await page.goto(`${workbench.url}/#impact`)
+    await page.locator('main input[name="portfolio"]').waitFor()
+    await tabTo(page, 'main input[name="portfolio"]')
+    const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Space")])
+    await chooser.setFiles(join(ROOT, "examples", "actuary-workbench", "impact", "portfolio-10000.csv"))
+    const figure = (name: string) => page.locator(`main [data-figure="${name}"]`)
+    await figure("policies").waitFor({ timeout: 60_000 })
+    expect(await figure("capped").count()).toBe(0)
+    await tabTo(page, 'main input[name="cap_increase"]')
+    await page.keyboard.type("10%")
+    await tabTo(page, 'main button[type="submit"]')
+    await page.keyboard.press("Enter")
+    await figure("capped").waitFor({ timeout: 60_000 })
+    expect(await figure("capped").textContent()).toContain("increases held at +10 %")
+    await close()
+  }, 90_000)
 
   it("lets Tab leave the tariff editor, and types into it from the keyboard", async () => {
     const { page, close } = await openPage(browser, workbench)

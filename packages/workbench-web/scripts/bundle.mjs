@@ -1,7 +1,9 @@
 // Builds the workbench page ahead of time into dist/browser: the TypeScript
 // of src/browser bundled by esbuild with the core and the workbench from
 // their sources (the "source" export condition), split so that the editor
-// loads only with the edit view; then the static files beside it.
+// loads only with the edit view; the impact view's web workers' script
+// (impact-worker.js) shares the engine's chunks with the page; then the static
+// files beside it.
 // Run by the root's build (so by install, test and start): when nothing the
 // last build read has changed since, it does nothing (and prints nothing,
 // so output captured from a script stays its own).
@@ -16,7 +18,8 @@ const staticDirectory = join(packageDirectory, "static")
 
 /** Whether the last build is newer than everything it read (sources, packages, static files, this script). */
 const upToDate = () => {
-  if (!existsSync(metafilePath) || !existsSync(join(outdir, "app.js"))) return false
+  if (!existsSync(metafilePath) || !existsSync(join(outdir, "app.js")) || !existsSync(join(outdir, "impact-worker.js")))
+    return false
   const builtAt = statSync(metafilePath).mtimeMs
   const inputs = [
     ...Object.keys(JSON.parse(readFileSync(metafilePath, "utf8")).inputs).map((input) => join(packageDirectory, input)),
@@ -62,7 +65,7 @@ if (!upToDate()) {
   const { build } = await import("esbuild")
   const result = await build({
     absWorkingDir: packageDirectory,
-    entryPoints: { app: "src/browser/main.ts" },
+    entryPoints: { app: "src/browser/main.ts", "impact-worker": "src/browser/impact/ImpactWebWorker.ts" },
     outdir,
     bundle: true,
     splitting: true,

@@ -52,6 +52,13 @@ const tariffOf = (
   return versions.length === 1 ? versions[0] : Tariff.tariffInForce(versions, product, date)
 }
 
+/** The date an impact test prices on unless told: the day the newest version of the new side takes effect. */
+export const defaultPricingDate = (tariffs: ReadonlyArray<Tariff.Tariff>): string =>
+  tariffs
+    .map((tariff) => tariff.effective_from)
+    .sort()
+    .at(-1) ?? "0000-01-01"
+
 /** The products both sides of a comparison price, with their versions. */
 export const comparedProducts = (comparison: TariffComparison): Array<ComparedProduct> => {
   if (!CalendarDate.isCalendarDate(comparison.pricing_date))

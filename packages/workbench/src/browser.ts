@@ -38,6 +38,7 @@ export {
 } from "./ImpactAccumulator.js"
 export {
   comparedProducts,
+  defaultPricingDate,
   impactPricer,
   type ComparedProduct,
   type PortfolioRow,
@@ -52,6 +53,27 @@ export {
   wholeRowsEnd,
   type PortfolioColumns
 } from "./PortfolioCsv.js"
+export {
+  portfolioChunks,
+  portfolioHeader,
+  type PortfolioChunk,
+  type PortfolioHeader
+} from "./PortfolioChunks.js"
+export {
+  impactWorkerJob,
+  type ImpactWorkerAnswer,
+  type ImpactWorkerData,
+  type ImpactWorkerMessage
+} from "./ImpactWorkerJob.js"
+export {
+  ImpactStopped,
+  ImpactWorkerPool,
+  portfolioFeed,
+  type ImpactFeed,
+  type ImpactSend,
+  type ImpactWorkerPort,
+  type StartImpactWorker
+} from "./ImpactWorkerPool.js"
 export {
   FACTOR_DENOMINATOR,
   factorText,

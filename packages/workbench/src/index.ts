@@ -41,6 +41,7 @@ export {
 } from "./ImpactAccumulator.js"
 export {
   comparedProducts,
+  defaultPricingDate,
   impactPricer,
   type ComparedProduct,
   type PortfolioRow,
@@ -64,9 +65,29 @@ export {
   wholeRowsEnd,
   type PortfolioColumns
 } from "./PortfolioCsv.js"
+export {
+  portfolioChunks,
+  portfolioHeader,
+  type PortfolioChunk,
+  type PortfolioHeader
+} from "./PortfolioChunks.js"
+export {
+  impactWorkerJob,
+  type ImpactWorkerAnswer,
+  type ImpactWorkerData,
+  type ImpactWorkerMessage
+} from "./ImpactWorkerJob.js"
+export {
+  ImpactStopped,
+  ImpactWorkerPool,
+  portfolioFeed,
+  type ImpactFeed,
+  type ImpactSend,
+  type ImpactWorkerPort,
+  type StartImpactWorker
+} from "./ImpactWorkerPool.js"
 export { generatedPortfolioLines, PORTFOLIO_DISTRIBUTIONS, type PortfolioGeneration } from "./PortfolioGenerator.js"
 export {
-  defaultPricingDate,
   portfolioImpact,
   type PortfolioImpactOptions,
   type PortfolioSource

@@ -2,12 +2,16 @@
 import type { Tariff } from "@kasko/core/actuarial"
 import { tariffsFor, type CaseInput } from "../model/CaseInput.js"
 import type { TariffVersion } from "../model/TariffVersion.js"
+import { ImpactSession } from "./impact/ImpactSession.js"
 import { Store } from "./Store.js"
 import { initialState, type WorkbenchState } from "./WorkbenchState.js"
 import { loadWorkspace, type Workspace } from "./Workspace.js"
 
 export class App {
   readonly store: Store<WorkbenchState>
+
+  /** The impact view's portfolio and test, kept while other views are shown. */
+  readonly impact = new ImpactSession()
 
   /** Applies edits still waiting for a pause in the typing (set by the edit view while it has some). */
   settleEdits: (() => void) | undefined

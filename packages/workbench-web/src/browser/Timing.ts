@@ -12,6 +12,8 @@ export const FIRST_PRICE = "kasko:first-price"
 export const FIRST_PRICE_PAINTED = "kasko:first-price-painted"
 /** Measured from an input event's time stamp to the end of the re-price it caused. */
 export const REPRICE = "kasko:reprice"
+/** Measured from the start of an impact test in the page to its result (every pass). */
+export const IMPACT_RUN = "kasko:impact-run"
 
 let firstPriceMarked = false
 

@@ -1,6 +1,7 @@
 /** What the views share: the case being priced, the grid's axes, and each view's choices. */
 import { IN_FORCE, sampleCase, type CaseInput } from "../model/CaseInput.js"
 import { defaultAxisText } from "../model/GridAxis.js"
+import { DEFAULT_IMPACT_CHOICES, type ImpactChoices } from "../model/ImpactSettings.js"
 import { versionsOf, type TariffVersion } from "../model/TariffVersion.js"
 import type { Workspace } from "./Workspace.js"
 
@@ -16,6 +17,8 @@ export interface WorkbenchState {
   readonly y: AxisInput
   /** Version keys of the compare view, and which golden table's cases it re-prices (`ALL_TABLES` for all). */
   readonly compare: { readonly old: string; readonly new: string; readonly cases: string }
+  /** The impact view's product, its two versions and the options as typed. */
+  readonly impact: ImpactChoices & { readonly product: string }
   /** The version key the check view runs. */
   readonly check: string
   /** The version key the editor's text was opened from. */
@@ -46,6 +49,13 @@ export const initialState = (workspace: Workspace): WorkbenchState => {
     x: { parameter: "vehicle_price", values: defaultAxisText("vehicle_price") },
     y: { parameter: "youngest_user_age", values: defaultAxisText("youngest_user_age") },
     compare: { old: leasing.at(0)?.key ?? "", new: leasing.at(-1)?.key ?? "", cases: ALL_TABLES },
+    // the version in force against the newest: what a change about to go live does to the book
+    impact: {
+      ...DEFAULT_IMPACT_CHOICES,
+      product: start.product_name,
+      old: current?.key ?? leasing.at(0)?.key ?? "",
+      new: leasing.at(-1)?.key ?? ""
+    },
     check: current?.key ?? workspace.versions[0]?.key ?? "",
     opened: current?.key ?? workspace.versions[0]?.key ?? "",
     draft: undefined

@@ -1,6 +1,6 @@
 /**
  * The workbench page: loads the workspace, then shows one view at a time,
- * chosen by the address' fragment (#price, #grid, #compare, #check, #edit)
+ * chosen by the address' fragment (#price, #grid, #compare, #impact, #check, #edit)
  * from the navigation's links.
  */
 import { App } from "./App.js"
@@ -10,6 +10,7 @@ import { renderCheckView } from "./views/CheckView.js"
 import { renderCompareView } from "./views/CompareView.js"
 import { renderEditView } from "./views/EditView.js"
 import { renderGridView } from "./views/GridView.js"
+import { renderImpactView } from "./views/ImpactView.js"
 import { renderPriceView } from "./views/PriceView.js"
 import { loadWorkspace } from "./Workspace.js"
 
@@ -17,6 +18,7 @@ const VIEWS = {
   price: { title: "Price", render: renderPriceView },
   grid: { title: "Price grid", render: renderGridView },
   compare: { title: "Compare versions", render: renderCompareView },
+  impact: { title: "Impact", render: renderImpactView },
   check: { title: "Check", render: renderCheckView },
   edit: { title: "Edit", render: renderEditView }
 } as const

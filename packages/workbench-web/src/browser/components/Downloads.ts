@@ -11,9 +11,12 @@ const download = (name: string, blob: Blob) => {
   setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
+/** Saves text of a media type under a file name. */
+export const downloadText = (name: string, text: string, type: string): void =>
+  download(name, new Blob([text], { type }))
+
 /** Saves text (a CSV) under a file name. */
-export const downloadCsv = (name: string, csv: string): void =>
-  download(name, new Blob([csv], { type: "text/csv;charset=utf-8" }))
+export const downloadCsv = (name: string, csv: string): void => downloadText(name, csv, "text/csv;charset=utf-8")
 
 /** The chart as a standalone SVG document. */
 export const svgDocument = (svg: SVGSVGElement): string => {

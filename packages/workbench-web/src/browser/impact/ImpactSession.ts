@@ -1,0 +1,120 @@
+/**
+ * The impact view's test, kept by the app rather than the view: the portfolio
+ * chosen, the test running (it goes on while another view is shown) with its
+ * progress, and how the last test ended — so coming back to the view shows it.
+ */
+import type { Tariff } from "@kasko/core/actuarial"
+import { type ImpactResult, ImpactStopped, PortfolioFormatError } from "@kasko/workbench/browser"
+import type { ImpactChoices, ImpactSettings } from "../../model/ImpactSettings.js"
+import { IMPACT_RUN } from "../Timing.js"
+import { type ImpactProgress, type RunningImpact, startPortfolioImpact } from "./PortfolioImpactRun.js"
+
+/** How the last test ended. */
+export type ImpactOutcome =
+  | {
+      readonly kind: "done"
+      readonly result: ImpactResult
+      /** The portfolio's file name. */
+      readonly file: string
+      /** The same test as a command line. */
+      readonly command: string
+      /** The view's fields it ran with: the result is out of date once they say otherwise. */
+      readonly choices: ImpactChoices
+      readonly workers: number
+      readonly milliseconds: number
+    }
+  /** A malformed file (`problem` names the line) or a test that cannot run (a factor on a coverage NEW lacks). */
+  | { readonly kind: "failed"; readonly file: string; readonly problem: string }
+  | { readonly kind: "stopped"; readonly file: string }
+
+export interface ImpactRequest {
+  readonly file: File
+  readonly old: Tariff.Tariff
+  readonly new: Tariff.Tariff
+  readonly settings: ImpactSettings
+  readonly command: string
+  readonly choices: ImpactChoices
+}
+
+export class ImpactSession {
+  portfolio: File | undefined
+  progress: ImpactProgress | undefined
+  outcome: ImpactOutcome | undefined
+  private running: RunningImpact | undefined
+  /** The view shown listens: to each step of progress, and to the end of a test. */
+  onProgress: (() => void) | undefined
+  onOutcome: (() => void) | undefined
+
+  get isRunning(): boolean {
+    return this.running !== undefined
+  }
+
+  /** Starts a test, stopping one under way. */
+  start(request: ImpactRequest): void {
+    this.stop()
+    const started = performance.now()
+    const running = startPortfolioImpact({
+      file: request.file,
+      old: [request.old],
+      new: [request.new],
+      pricing_date: request.settings.pricing_date,
+      impact: request.settings.impact,
+      target: request.settings.target,
+      onProgress: (progress) => {
+        if (this.running !== running) return
+        this.progress = progress
+        this.onProgress?.()
+      }
+    })
+    this.running = running
+    this.progress = undefined
+    this.outcome = undefined
+    this.onOutcome?.()
+    const file = request.file.name
+    running.result.then(
+      (result) => {
+        if (this.running !== running) return
+        performance.measure(IMPACT_RUN, { start: started, end: performance.now() })
+        this.finish({
+          kind: "done",
+          result,
+          file,
+          command: request.command,
+          choices: request.choices,
+          workers: this.progress?.workers ?? 1,
+          milliseconds: performance.now() - started
+        })
+      },
+      (error: unknown) => {
+        if (this.running !== running) return
+        this.finish(
+          error instanceof ImpactStopped
+            ? { kind: "stopped", file }
+            : {
+                kind: "failed",
+                file,
+                problem:
+                  // as the command says it: "the portfolio book.csv, line 7: has 3 fields, the header 13"
+                  error instanceof PortfolioFormatError
+                    ? `The portfolio ${file}, ${error.message}`
+                    : `The impact test of ${file} could not run: ${(error as Error).message ?? String(error)}`
+              }
+        )
+      }
+    )
+  }
+
+  /** Stops the test under way, if any. */
+  stop(): void {
+    const running = this.running
+    if (running === undefined) return
+    running.stop()
+  }
+
+  private finish(outcome: ImpactOutcome): void {
+    this.running = undefined
+    this.progress = undefined
+    this.outcome = outcome
+    this.onOutcome?.()
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * A portfolio file as bytes cut into its header and chunks of whole rows, each
+ * with the line it starts on: what the command's main thread and the
+ * workbench page hand to their workers, so both number lines alike. Cut on
+ * bytes at `wholeRowsEnd` (a line break inside a quoted field ends no row),
+ * never decoded here. Reads any source of byte blocks — a Node read stream, a
+ * browser File's slices — and holds at most a block and a partial row.
+ * Browser-safe.
+ */
+import {
+  headerFields,
+  lineBreaks,
+  PortfolioFormatError,
+  portfolioColumns,
+  type PortfolioColumns,
+  wholeRowsEnd
+} from "./PortfolioCsv.js"
+
+/** Whole rows of a portfolio, in bytes the chunk owns (so they can be transferred to a worker). */
+export interface PortfolioChunk {
+  readonly bytes: Uint8Array<ArrayBuffer>
+  /** The line of the file the chunk's first row starts on. */
+  readonly first_line: number
+}
+
+/** A portfolio's header: its columns, how many bytes it takes (its line break included) and how many lines. */
+export interface PortfolioHeader {
+  readonly columns: PortfolioColumns
+  readonly bytes: number
+  readonly lines: number
+}
+
+/** A copy of the bytes in a buffer of their own (a Node Buffer's `slice` would share its pool). */
+const ownCopy = (bytes: Uint8Array): Uint8Array<ArrayBuffer> => {
+  const copy = new Uint8Array(bytes.length)
+  copy.set(bytes)
+  return copy
+}
+
+const joined = (first: Uint8Array, second: Uint8Array): Uint8Array<ArrayBuffer> => {
+  const bytes = new Uint8Array(first.length + second.length)
+  bytes.set(first)
+  bytes.set(second, first.length)
+  return bytes
+}
+
+/**
+ * The header of a portfolio read from the start of `source` (only as far as its first row's end):
+ * its columns, or a PortfolioFormatError naming line 1 for an empty file or a header that is not a portfolio's.
+ */
+export const portfolioHeader = async (source: AsyncIterable<Uint8Array>): Promise<PortfolioHeader> => {
+  let read: Uint8Array = new Uint8Array(0)
+  let end = 0
+  for await (const block of source) {
+    read = joined(read, block)
+    end = wholeRowsEnd(read, true)
+    if (end > 0) break
+  }
+  const bytes = end > 0 ? end : read.length
+  if (bytes === 0) throw new PortfolioFormatError(1, "the file is empty: a portfolio starts with its header line")
+  const header = read.subarray(0, bytes)
+  return {
+    columns: portfolioColumns(headerFields(new TextDecoder().decode(header))),
+    bytes,
+    lines: lineBreaks(header) || 1
+  }
+}
+
+/**
+ * The rows of `source` (the file after its header) in chunks of whole rows, each as large as the
+ * source's blocks give and no larger but for a row the blocks cut; `firstLine` is the line the
+ * source starts on. A last row without a line break is a chunk of its own.
+ */
+export async function* portfolioChunks(
+  source: AsyncIterable<Uint8Array>,
+  firstLine: number
+): AsyncGenerator<PortfolioChunk> {
+  let line = firstLine
+  let carry = new Uint8Array(0)
+  for await (const block of source) {
+    const data = carry.length === 0 ? block : joined(carry, block)
+    const end = wholeRowsEnd(data)
+    if (end === 0) {
+      carry = ownCopy(data)
+      continue
+    }
+    const bytes = ownCopy(data.subarray(0, end))
+    // counted before the bytes are sent away (transferred, they are gone from here)
+    const next = line + lineBreaks(bytes)
+    carry = ownCopy(data.subarray(end))
+    yield { bytes, first_line: line }
+    line = next
+  }
+  if (carry.length > 0) yield { bytes: carry, first_line: line }
+}

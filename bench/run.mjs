@@ -117,7 +117,6 @@ const documents = await runDocumentsBench()
 printTable(
   "10. Documents: a quote's document printed as PDF, each timed alone (budget: p99 ≤ 50 ms); the IPID rendered once per tariff version, then kept",
   documents
-
 )
 
 const impact = await runImpactBench()

@@ -1,7 +1,8 @@
 // Documents section: what printing costs. A quote's document (QuotingService.getQuoteDocument: the quote found
 // in the store, its document written by the core, printed as PDF by @kasko/documents) over 500 documents of
 // different quotes after a warm-up, each timed alone: p50, p99 and max in ms against the 50 ms p99 budget
-// (issue 31). Then the IPID: its first rendering of a tariff version (cold) and every later answer (kept).
+// (issue 31). Then the IPID: its first rendering of a tariff version (cold) and every later answer (kept), asked
+// for the four product × variants in turn, as a public link checker or a crawler would.
 import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
 import { PdfDocuments } from "@kasko/documents"
 import { MemoryQuoteStore } from "@kasko/memory"
@@ -10,6 +11,10 @@ import { Layer, ManagedRuntime } from "effect"
 const DOCUMENTS = Number(process.env.KASKO_BENCH_DOCUMENTS ?? 500)
 const WARM_UP = 50
 const BUDGET_P99_MS = 50
+const IPID_ANSWERS = 200
+const IPIDS = ["insurance-car-leasing", "insurance-car-standalone"].flatMap((product) =>
+  ["standard", "extended"].map((variant) => [product, variant])
+)
 
 const percentile = (sorted, fraction) => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]
 
@@ -63,12 +68,14 @@ export const runDocumentsBench = async () => {
     const p99 = percentile(times, 0.99)
 
     const ipidRuntime = ManagedRuntime.make(Layer.merge(TariffBook.shipped, PdfDocuments.layer()))
-    const ipid = () => ipidRuntime.runPromise(QuotingService.getProductInformation("insurance-car-leasing", "standard"))
-    const cold = await timed(ipid)
+    const ipid = (product, variant) => ipidRuntime.runPromise(QuotingService.getProductInformation(product, variant))
+    const cold = await timed(() => ipid("insurance-car-leasing", "standard"))
+    for (const [product, variant] of IPIDS) await ipid(product, variant)
     const kept = []
     const keptCpu = []
-    for (let round = 0; round < 200; round++) {
-      const answer = await timed(ipid)
+    for (let round = 0; round < IPID_ANSWERS; round++) {
+      const [product, variant] = IPIDS[round % IPIDS.length]
+      const answer = await timed(() => ipid(product, variant))
       kept.push(answer.ms)
       keptCpu.push(answer.cpuMs)
     }
@@ -97,7 +104,7 @@ export const runDocumentsBench = async () => {
         kb_each: cold.value.document.bytes.length / 1024
       },
       {
-        document: "IPID, every later answer (kept), 200 answers",
+        document: `IPID, every later answer (kept), ${IPID_ANSWERS} answers, the 4 product × variants in turn`,
         p50_ms: percentile(kept, 0.5),
         p99_ms: percentile(kept, 0.99),
         max_ms: kept.at(-1),

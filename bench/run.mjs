@@ -107,7 +107,7 @@ printTable(
 
 const documents = await runDocumentsBench()
 printTable(
-  "10. Documents: a quote's document printed as PDF, each timed alone (budget: p99 ≤ 50 ms); the IPID rendered once per tariff version, then kept",
+  "10. Documents: a quote's document printed as PDF, each timed alone (budget: p99 ≤ 50 ms); the IPID rendered once per tariff version, then kept (the 4 product × variants asked for in turn)",
   documents
 )
 

@@ -2,7 +2,7 @@
  * The product information document (IPID) of each product × variant, read back with pdftotext: its nine
  * sections, and every coverage the engine gives the variant — found by pricing offers of every kind of case of
  * it under both features — with the limit and the deductible the engine answers, in the row of that coverage.
- * Made once per tariff version: the same bytes and ETag until the tariff changes, another version after.
+ * Made once per tariff version and variant: the same bytes and ETag until the tariff changes, another version after.
  */
 import { it as effectIt } from "@effect/vitest"
 import { type DocumentRenderer, QuotingService, TariffBook } from "@kasko/core"

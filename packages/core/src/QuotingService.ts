@@ -272,7 +272,8 @@ export interface VersionedDocument {
 
 /**
  * A product variant's information document (IPID), from the catalogue and the tariff in force: made and
- * rendered once per tariff version, its version (an ETag's) the same until the tariff or its words change.
+ * rendered once per tariff version and variant (again only when the charges in force change), its version (an
+ * ETag's) the same until the tariff or its words change.
  * Unknown product or variant: ProductNotFound.
  */
 export const getProductInformation = (

@@ -3,7 +3,8 @@
  * Distribution Directive (Art. 20(5)–(8), Implementing Regulation (EU) 2017/1469) requires before a contract, in
  * its nine sections. What is insured comes from the tariff in force — the coverages its rules give the variant
  * under each feature, with their limits and deductibles, found by pricing every combination of the facts its
- * rules read — and the words from the catalogue (`ProductTerms`). Made once per tariff version and day.
+ * rules read — and the words from the catalogue (`ProductTerms`). Made once per tariff version and variant (again
+ * only when the charges in force change).
  */
 import { INSURER, productDefinition, type FeatureName, type ProductName } from "../product/ProductCatalogue.js"
 import { COVERAGE_TERMS, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
@@ -11,7 +12,7 @@ import type { Variant } from "../product/Variant.js"
 import { STANDARD_WHEN } from "../product/Variant.js"
 import { planOf } from "../pricing/PricingPlan.js"
 import type { PricingFacts } from "../pricing/PricingFacts.js"
-import type { Tariff } from "../pricing/Tariff.js"
+import { chargesInForce, type Charge, type Tariff } from "../pricing/Tariff.js"
 import type { CalendarDate } from "../input/CalendarDate.js"
 import {
   danishDate,
@@ -142,27 +143,45 @@ const featureCell = (coverage: VariantCoverage, features: ReadonlyArray<{ name: 
 const withTariffFigures = (text: string, tariff: Tariff): string =>
   text.replaceAll("{monthly_surcharge_percent}", String(tariff.monthly_surcharge_percent))
 
-const documents = new WeakMap<Tariff, Map<string, PrintedDocument>>()
+/** A variant's IPID as last made, with the day it was last asked for and the charges in force that day. */
+interface KeptDocument {
+  readonly document: PrintedDocument
+  readonly charges: ReadonlyArray<Charge>
+  pricingDate: CalendarDate
+}
+
+// per tariff version (the key: a tariff is one product's), one entry per variant: bounded, and alternating
+// variants never drops the other's
+const documents = new WeakMap<Tariff, Map<Variant, KeptDocument>>()
+
+const sameCharges = (a: ReadonlyArray<Charge>, b: ReadonlyArray<Charge>): boolean =>
+  a.length === b.length && a.every((charge, index) => charge === b[index])
 
 /**
- * The IPID of a product variant under a tariff version, priced as of `pricingDate` (the charges in force then).
- * The same tariff, variant and day answer the same document, made once.
+ * The IPID of a product variant under a tariff version, priced as of `pricingDate`. What it says depends on the
+ * day only through the charges in force (one may be listed among the coverages), so it is made once per tariff
+ * version and variant, and again only on a day whose charges in force differ from those it was made with.
  */
 export const productInformationDocument = (
   tariff: Tariff,
   variant: Variant,
   pricingDate: CalendarDate
 ): PrintedDocument => {
-  const byVariant = documents.get(tariff) ?? new Map<string, PrintedDocument>()
-  documents.set(tariff, byVariant)
-  const key = `${variant}/${pricingDate}`
-  const kept = byVariant.get(key)
-  if (kept !== undefined) return kept
-  // only the latest day's documents are kept: a day's answers are the next day's until the tariff changes
-  byVariant.clear()
-  const made = makeProductInformation(tariff, variant, pricingDate)
-  byVariant.set(key, made)
-  return made
+  let byVariant = documents.get(tariff)
+  if (byVariant === undefined) {
+    byVariant = new Map()
+    documents.set(tariff, byVariant)
+  }
+  const kept = byVariant.get(variant)
+  if (kept !== undefined && kept.pricingDate === pricingDate) return kept.document
+  const charges = chargesInForce(tariff, pricingDate)
+  if (kept !== undefined && sameCharges(kept.charges, charges)) {
+    kept.pricingDate = pricingDate
+    return kept.document
+  }
+  const document = makeProductInformation(tariff, variant, pricingDate)
+  byVariant.set(variant, { document, charges, pricingDate })
+  return document
 }
 
 const makeProductInformation = (tariff: Tariff, variant: Variant, pricingDate: CalendarDate): PrintedDocument => {

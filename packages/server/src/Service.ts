@@ -48,6 +48,7 @@ import {
   apiRootOf,
   documentLinksOf,
   endpointPolicyOf,
+  linksNameLocalhost,
   publicUrlOf,
   type ServiceConfig,
   tokenRulesOf,
@@ -259,6 +260,11 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   }, config.purgeIntervalMinutes * 60_000)
   purge.unref()
 
+  if (linksNameLocalhost(config))
+    logger.warn(
+      { port },
+      `KASKO_PUBLIC_URL is not set: the document links in offers and quotes (ipid_href, privacy.policy_href) name ${apiRoot}, which partners' customers cannot open; set KASKO_PUBLIC_URL to the address they reach this service at`
+    )
   logger.info(
     {
       port,

@@ -7,7 +7,7 @@
 import { Examples } from "@kasko/core"
 import { describe, expect, it } from "vitest"
 import { addPartner, serviceWithPartners } from "../http/credentials.js"
-import { startTestService } from "../http/support.js"
+import { asPartner, startTestService } from "../http/support.js"
 import { pdfLines, skipPoppler } from "./Poppler.js"
 
 const service = serviceWithPartners("documents-http", ["bilhuset", "autohuset"], { KASKO_RATE_LIMIT_PER_MINUTE: "40" })
@@ -140,6 +140,72 @@ describe("the documents over HTTP", () => {
       expect(refused.headers.get("retry-after")).toMatch(/^\d+$/)
     } finally {
       await limited.stop()
+    }
+  })
+})
+
+describe("quote documents, a partner's share of the printing", () => {
+  it("answers 429 naming the document limit to a partner past it, while its other requests and another partner are served", async () => {
+    const limited = await startTestService({ environment: { KASKO_DOCUMENT_RATE_LIMIT_PER_MINUTE: "3" } })
+    try {
+      const quoteOf = async (partner: string) => {
+        const created = await fetch(`${limited.url}/insurance/car/quotes`, {
+          method: "POST",
+          headers: { ...asPartner(partner), "content-type": "application/json" },
+          body: JSON.stringify(Examples.quoteRequest())
+        })
+        return ((await created.json()) as { quote_id: string }).quote_id
+      }
+      const documentOf = (partner: string, quoteId: string) =>
+        fetch(`${limited.url}/insurance/car/quotes/${quoteId}/document`, { headers: asPartner(partner) })
+      const busy = await quoteOf("bilhuset")
+      const answers = []
+      for (let request = 0; request < 4; request++) answers.push(await documentOf("bilhuset", busy))
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429])
+      // the document window is the tighter one: its RateLimit headers
+      expect(answers[0]!.headers.get("ratelimit-limit")).toBe("3")
+      expect(answers[2]!.headers.get("ratelimit-remaining")).toBe("0")
+      const refused = answers[3]!
+      expect(refused.headers.get("content-type")).toContain("application/problem+json")
+      expect(refused.headers.get("retry-after")).toMatch(/^[1-9]\d*$/)
+      expect(refused.headers.get("ratelimit-limit")).toBe("3")
+      const problem = (await refused.json()) as { status: number; title: string; detail: string }
+      expect(problem).toMatchObject({ status: 429, title: "Too Many Requests" })
+      expect(problem.detail).toContain("3 documents printed a minute")
+      expect(problem.detail).toContain("document rate limit")
+      // the partner's other requests are within their own limit
+      const retrieved = await fetch(`${limited.url}/insurance/car/quotes/${busy}`, { headers: asPartner("bilhuset") })
+      expect(retrieved.status).toBe(200)
+      expect(retrieved.headers.get("ratelimit-limit")).toBe("6000")
+      // another partner's documents are printed
+      const other = await documentOf("autohuset", await quoteOf("autohuset"))
+      expect(other.status).toBe(200)
+      expect(other.headers.get("content-type")).toBe("application/pdf")
+    } finally {
+      await limited.stop()
+    }
+  })
+
+  it("prints every one of a burst of documents within the limit and the queue", async () => {
+    const service = await startTestService({ environment: { KASKO_DOCUMENT_RATE_LIMIT_PER_MINUTE: "100" } })
+    try {
+      const created = await fetch(`${service.url}/insurance/car/quotes`, {
+        method: "POST",
+        headers: { ...asPartner("bilhuset"), "content-type": "application/json" },
+        body: JSON.stringify(Examples.quoteRequest())
+      })
+      const quoteId = ((await created.json()) as { quote_id: string }).quote_id
+      // 20 at once: 2 print, 18 wait (the queue holds 32)
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          fetch(`${service.url}/insurance/car/quotes/${quoteId}/document`, { headers: asPartner("bilhuset") })
+        )
+      )
+      expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 200))
+      const bodies = await Promise.all(answers.map(async (answer) => Buffer.from(await answer.arrayBuffer())))
+      for (const body of bodies) expect(body.subarray(0, 5).toString()).toBe("%PDF-")
+    } finally {
+      await service.stop()
     }
   })
 })

@@ -96,6 +96,7 @@ export const DOCUMENT_OPERATIONS: ReadonlyArray<OperationOf<DocumentServices>> =
     responseDescription: "The quote's document, as PDF",
     responseExamples: [],
     errorStatuses: [404, 503],
+    printsDocument: true,
     noStore: true,
     handle: ({ params, partnerId }) =>
       Effect.map(

@@ -199,6 +199,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     bodyLimitBytes: config.bodyLimitBytes,
     protection: {
       requestsPerMinute: config.rateLimitPerMinute,
+      documentsPerMinute: config.documentRateLimitPerMinute,
       failedAuthenticationsPerMinute: config.authFailuresPerMinute,
       corsOrigins: config.corsOrigins,
       trustProxy: config.trustProxy

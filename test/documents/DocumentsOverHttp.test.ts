@@ -36,7 +36,7 @@ describe("the documents over HTTP", () => {
     expect(quote.body.privacy.policy_href).toBe(`http://localhost:${port}/privacy-policy`)
   })
 
-  it("serve the IPID to anyone as PDF: cacheable, with an ETag that answers 304, the rate limit and security headers", async () => {
+  it("serve the IPID to anyone as PDF: cacheable, with an ETag that answers 304, and the security headers", async () => {
     const first = await service.client.request("GET", IPID)
     expect(first.status).toBe(200)
     expect(first.headers.get("content-type")).toBe("application/pdf")
@@ -47,7 +47,6 @@ describe("the documents over HTTP", () => {
     expect(first.headers.get("content-security-policy")).toContain("object-src 'self'")
     expect(first.headers.get("content-security-policy")).toContain("frame-ancestors 'self'")
     expect(first.headers.get("x-request-id")).toMatch(/\S/)
-    expect(first.headers.get("ratelimit-limit")).toBe("40")
     const etag = first.headers.get("etag")!
     expect(etag).toMatch(/^W\/"ipid\/insurance-car-leasing\/standard\/v1\/[0-9a-f]{8}"$/)
     const again = await bytesOf(IPID)
@@ -57,6 +56,7 @@ describe("the documents over HTTP", () => {
     expect(notModified.status).toBe(304)
     expect(notModified.text).toBe("")
     expect(notModified.headers.get("etag")).toBe(etag)
+    expect(notModified.headers.get("cache-control")).toBe("public, max-age=3600")
     const listed = await service.client.request("GET", IPID, { headers: { "if-none-match": `"other", ${etag}` } })
     expect(listed.status).toBe(304)
     const stale = await service.client.request("GET", IPID, { headers: { "if-none-match": 'W/"ipid/old"' } })
@@ -64,6 +64,39 @@ describe("the documents over HTTP", () => {
     const extended = await bytesOf("/products/insurance-car-standalone/variants/extended/ipid")
     expect(extended.answer.status).toBe(200)
     expect(extended.answer.headers.get("etag")).not.toBe(etag)
+  })
+
+  it("answer cacheable documents without the client's RateLimit headers, which a shared cache would hand to others", async () => {
+    const rateLimitHeaders = (headers: Headers) =>
+      [...headers.keys()].filter((name) => name.toLowerCase().startsWith("ratelimit"))
+    for (const path of [IPID, "/privacy-policy"]) {
+      const answer = await service.client.request("GET", path)
+      expect(answer.status, path).toBe(200)
+      expect(answer.headers.get("cache-control"), path).toBe("public, max-age=3600")
+      expect(rateLimitHeaders(answer.headers), path).toEqual([])
+      const notModified = await service.client.request("GET", path, {
+        headers: { "if-none-match": answer.headers.get("etag")! }
+      })
+      expect(notModified.status, path).toBe(304)
+      expect(rateLimitHeaders(notModified.headers), path).toEqual([])
+    }
+    // a partner's answers, never stored by a cache, carry them
+    const own = service.partners["bilhuset"]!.headers
+    const offer = await service.client.request("POST", "/insurance/car/offers", {
+      headers: own,
+      body: Examples.offerRequest()
+    })
+    expect(offer.headers.get("ratelimit-limit")).toBe("40")
+    // and the document says so
+    const document = (await service.client.request("GET", "/openapi.json")).body
+    for (const path of ["/products/{product_name}/variants/{variant}/ipid", "/privacy-policy"])
+      for (const status of ["200", "304"])
+        expect(Object.keys(document.paths[path].get.responses[status].headers), `${path} ${status}`).not.toContain(
+          "RateLimit-Limit"
+        )
+    expect(Object.keys(document.paths["/insurance/car/offers"].post.responses["200"].headers)).toContain(
+      "RateLimit-Limit"
+    )
   })
 
   it("serve the privacy policy to anyone as PDF", async () => {
@@ -138,6 +171,8 @@ describe("the documents over HTTP", () => {
       const refused = await fetch(`${limited.url}${IPID}`)
       expect(refused.status).toBe(429)
       expect(refused.headers.get("retry-after")).toMatch(/^\d+$/)
+      // a refusal is not cached: it tells the client its count
+      expect(refused.headers.get("ratelimit-limit")).toBe("3")
     } finally {
       await limited.stop()
     }

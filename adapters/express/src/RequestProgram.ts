@@ -261,7 +261,11 @@ const isNotModified = (ifNoneMatch: string | undefined, etag: string): boolean =
     .some((tag) => tag === "*" || tag.replace(/^W\//, "") === opaque)
 }
 
-/** The answer of a document: its bytes and media type, how caches may keep it, and its ETag (304 when the client has it). */
+/**
+ * The answer of a document: its bytes and media type, how caches may keep it, and its ETag (304 when the client
+ * has it). One that caches may keep carries no RateLimit headers: a shared cache would hand this client's count to
+ * every client it answers from its copy.
+ */
 const documentAnswer = (
   exchange: Exchange,
   document: DocumentAnswer,
@@ -272,7 +276,7 @@ const documentAnswer = (
   const headers: Record<string, string> = {
     "Cache-Control": maxAge === undefined ? "no-store" : `public, max-age=${maxAge}`,
     ...(etag === undefined ? {} : { ETag: etag }),
-    ...rateHeaders
+    ...(maxAge === undefined ? rateHeaders : {})
   }
   if (etag !== undefined && isNotModified(exchange.request.headers["if-none-match"], etag))
     return { status: 304, headers, body: "" }

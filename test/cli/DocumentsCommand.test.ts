@@ -106,6 +106,21 @@ describe.skipIf(skipPoppler)("kasko documents", () => {
     expect(pdfLines(readFileSync(out))).toContain("Privatlivspolitik")
   })
 
+  it("exits 1 naming an unknown product, not its variant", async () => {
+    const unknown = await kasko(
+      directory.path,
+      "documents",
+      "ipid",
+      "--product",
+      "insurance-boat",
+      "--out",
+      join(directory.path, "x.pdf")
+    )
+    expect(unknown.exitCode).toBe(1)
+    expect(unknown.stderr).toContain('no product named "insurance-boat"')
+    expect(unknown.stderr).not.toContain("variant")
+  })
+
   it("exits 1 naming an unknown variant, and 2 with the usage for a missing --out", async () => {
     const unknown = await kasko(
       directory.path,
@@ -117,7 +132,7 @@ describe.skipIf(skipPoppler)("kasko documents", () => {
       join(directory.path, "x.pdf")
     )
     expect(unknown.exitCode).toBe(1)
-    expect(unknown.stderr).toContain('no variant "premium"')
+    expect(unknown.stderr).toContain('the product "insurance-car-leasing" has no variant "premium"')
     const missing = await kasko(directory.path, "documents", "ipid")
     expect(missing.exitCode).toBe(2)
     expect(missing.stderr).toContain("Missing required argument: out")

@@ -106,16 +106,30 @@ describe("the documents over HTTP", () => {
     expect(answer.headers.get("etag")).toMatch(/^W\/"privacy-policy\/[0-9a-f]{8}"$/)
   })
 
-  it("answer 404 problem+json for an unknown product or variant", async () => {
-    for (const path of [
-      "/products/insurance-car-leasing/variants/premium/ipid",
-      "/products/insurance-boat/variants/standard/ipid"
-    ]) {
-      const answer = await service.client.request("GET", path)
+  it("answer 404 problem+json naming the unknown product_name or variant", async () => {
+    const problemAt = async (path: string, headers: Record<string, string> = {}) => {
+      const answer = await service.client.request("GET", path, { headers })
       expect(answer.status, path).toBe(404)
       expect(answer.headers.get("content-type")).toContain("application/problem+json")
-      expect(answer.body.status).toBe(404)
+      expect(answer.body).toMatchObject({ status: 404, title: "Not Found" })
+      return answer.body.detail as string
     }
+    expect(await problemAt("/products/insurance-car-leasing/variants/premium/ipid")).toBe(
+      'Product insurance-car-leasing has no variant "premium": variant is one of standard, extended.'
+    )
+    // the product is what is not found, whatever the variant
+    for (const variant of ["standard", "premium"])
+      expect(await problemAt(`/products/insurance-boat/variants/${variant}/ipid`)).toBe(
+        'No product with product_name "insurance-boat": it is one of insurance-car-leasing, insurance-car-standalone.'
+      )
+    // the product definition's 404 says the same
+    expect(await problemAt("/products/insurance-boat", service.partners["bilhuset"]!.headers)).toContain(
+      'product_name "insurance-boat"'
+    )
+    // an echoed name is cut short
+    const long = await problemAt(`/products/${"x".repeat(500)}/variants/standard/ipid`)
+    expect(long).toContain(`"${"x".repeat(64)}…"`)
+    expect(long.length).toBeLessThan(200)
   })
 
   it("serve a quote's document to its partner only, with quotes:read, never to be stored", async () => {

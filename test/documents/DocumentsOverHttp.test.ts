@@ -99,6 +99,35 @@ describe("the documents over HTTP", () => {
     )
   })
 
+  it("answer HEAD with a document's headers and no body: the IPID's, and a quote's for its partner", async () => {
+    const own = service.partners["bilhuset"]!.headers
+    const quote = await service.client.request("POST", "/insurance/car/quotes", {
+      headers: own,
+      body: Examples.quoteRequest()
+    })
+    for (const [path, headers] of [
+      [IPID, {}],
+      [`/insurance/car/quotes/${quote.body.quote_id}/document`, own]
+    ] as const) {
+      const got = await fetch(`${service.server.url}${path}`, { headers })
+      const whole = Buffer.from(await got.arrayBuffer())
+      const head = await fetch(`${service.server.url}${path}`, { method: "HEAD", headers })
+      expect(head.status, path).toBe(200)
+      expect(head.headers.get("content-type"), path).toBe("application/pdf")
+      expect(head.headers.get("content-disposition"), path).toBe(got.headers.get("content-disposition"))
+      expect(head.headers.get("cache-control"), path).toBe(got.headers.get("cache-control"))
+      expect(head.headers.get("etag"), path).toBe(got.headers.get("etag"))
+      expect(Number(head.headers.get("content-length")), path).toBe(whole.length)
+      expect((await head.arrayBuffer()).byteLength, path).toBe(0)
+    }
+    // and HEAD is refused as GET is: another partner's quote is not found
+    const other = await fetch(`${service.server.url}/insurance/car/quotes/${quote.body.quote_id}/document`, {
+      method: "HEAD",
+      headers: service.partners["autohuset"]!.headers
+    })
+    expect(other.status).toBe(404)
+  })
+
   it("serve the privacy policy to anyone as PDF", async () => {
     const answer = await service.client.request("GET", "/privacy-policy")
     expect(answer.status).toBe(200)

@@ -5,7 +5,7 @@ import { cpus } from "node:os"
 import { join } from "node:path"
 import { runCoreBench } from "./core.mjs"
 import { runDecoderBench } from "./decoder.mjs"
-import { runDocumentsBench } from "./documents.mjs"
+import { runDocumentFloodBench, runDocumentsBench } from "./documents.mjs"
 import { runHttpBench } from "./http.mjs"
 import { runMemoryBench } from "./memory.mjs"
 import { runObservabilityBench } from "./observability.mjs"
@@ -111,6 +111,12 @@ printTable(
   documents
 )
 
+const documentsFlood = await runDocumentFloodBench()
+printTable(
+  "10. Documents under a flood: offers at 500/s over HTTP, alone and while one partner asks for 100 quote documents/s (ms; p99 against offers alone)",
+  documentsFlood
+)
+
 const results = {
   measured_at: new Date().toISOString(),
   seconds: Math.round((Date.now() - started) / 1000),
@@ -127,7 +133,8 @@ const results = {
   webhooks_delivery_latency: latency,
   observability,
   decoders,
-  documents
+  documents,
+  documents_flood: documentsFlood
 }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })

@@ -159,11 +159,14 @@ const floodRound = async (label, documentLimit, flood) => {
     for (let document = 0; document < 5; document++) await (await fetch(documentUrl, { headers })).arrayBuffer()
     // with a limit, the partner has had this minute's documents already: the measurement is its steady state, in
     // which each minute's first ones are printed as fast as it asks (60 of them: 0.6 s of the unlimited flood)
-    if (flood && documentLimit < 10_000_000)
-      while (
-        (await fetch(documentUrl, { headers }).then(async (answer) => (await answer.arrayBuffer(), answer.status))) ===
-        200
-      );
+    if (flood && documentLimit < 10_000_000) {
+      let status = 200
+      while (status === 200) {
+        const answer = await fetch(documentUrl, { headers })
+        await answer.arrayBuffer()
+        status = answer.status
+      }
+    }
     const [offers, documents] = await Promise.all([
       load(
         {

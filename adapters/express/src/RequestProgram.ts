@@ -312,26 +312,34 @@ const answerOfFailure =
       }
     })
 
+/** An operation's handling, in its turn to print when it prints a document (`printsDocument`); as it is otherwise. */
+const inTurnWhenPrinting = <A, E, R>(
+  operation: Operation,
+  settings: ProgramSettings,
+  handling: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | RequestRefused, R> =>
+  operation.printsDocument
+    ? settings.printing
+        .inTurn(handling)
+        .pipe(
+          Effect.mapError((error) => (error instanceof PrintingQueueFull ? printingQueueFull(error) : (error as E)))
+        )
+    : handling
+
 /** The program of one request: always an answer, never a failure. */
 export const requestProgram = (
   exchange: Exchange,
   settings: ProgramSettings
 ): Effect.Effect<Answer, never, Services> => {
   const { operation, request } = exchange
-  const inTurnWhenPrinting = <A, E, R>(handling: Effect.Effect<A, E, R>) =>
-    operation.printsDocument
-      ? settings.printing
-          .inTurn(handling)
-          .pipe(
-            Effect.mapError((error) => (error instanceof PrintingQueueFull ? printingQueueFull(error) : (error as E)))
-          )
-      : handling
   const handled = (admitted: Admitted | undefined) =>
     Effect.flatMap(
       operation.requestBody === undefined ? Effect.undefined : readJsonBody(request, settings.bodyLimitBytes),
       (body) =>
         Effect.flatMap(idempotencyOf(exchange, body), (idempotency) =>
           inTurnWhenPrinting(
+            operation,
+            settings,
             operation.handle({
               params: exchange.params,
               body,

@@ -1,15 +1,28 @@
 // Documents section: what printing costs. A quote's document (QuotingService.getQuoteDocument: the quote found
 // in the store, its document written by the core, printed as PDF by @kasko/documents) over 500 documents of
 // different quotes after a warm-up, each timed alone: p50, p99 and max in ms against the 50 ms p99 budget
-// (issue 31). Then the IPID: its first rendering of a tariff version (cold) and every later answer (kept).
+// (issue 31). Then the IPID: its first rendering of a tariff version (cold) and every later answer (kept), asked
+// for the four product × variants in turn, as a public link checker or a crawler would.
+//
+// Then a flood (issue 31's review): the service over HTTP answering offers at a steady 500 a second while one
+// partner asks for 100 quote documents a second, with no document limit and with the default
+// KASKO_DOCUMENT_RATE_LIMIT_PER_MINUTE (60): the offers' p50 and p99 against offers alone, and what the flood got.
 import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
 import { PdfDocuments } from "@kasko/documents"
 import { MemoryQuoteStore } from "@kasko/memory"
 import { Layer, ManagedRuntime } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { benchPartner, load, startServer, stopServer } from "./http.mjs"
 
 const DOCUMENTS = Number(process.env.KASKO_BENCH_DOCUMENTS ?? 500)
 const WARM_UP = 50
 const BUDGET_P99_MS = 50
+const IPID_ANSWERS = 200
+const IPIDS = ["insurance-car-leasing", "insurance-car-standalone"].flatMap((product) =>
+  ["standard", "extended"].map((variant) => [product, variant])
+)
 
 const percentile = (sorted, fraction) => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]
 
@@ -63,12 +76,14 @@ export const runDocumentsBench = async () => {
     const p99 = percentile(times, 0.99)
 
     const ipidRuntime = ManagedRuntime.make(Layer.merge(TariffBook.shipped, PdfDocuments.layer()))
-    const ipid = () => ipidRuntime.runPromise(QuotingService.getProductInformation("insurance-car-leasing", "standard"))
-    const cold = await timed(ipid)
+    const ipid = (product, variant) => ipidRuntime.runPromise(QuotingService.getProductInformation(product, variant))
+    const cold = await timed(() => ipid("insurance-car-leasing", "standard"))
+    for (const [product, variant] of IPIDS) await ipid(product, variant)
     const kept = []
     const keptCpu = []
-    for (let round = 0; round < 200; round++) {
-      const answer = await timed(ipid)
+    for (let round = 0; round < IPID_ANSWERS; round++) {
+      const [product, variant] = IPIDS[round % IPIDS.length]
+      const answer = await timed(() => ipid(product, variant))
       kept.push(answer.ms)
       keptCpu.push(answer.cpuMs)
     }
@@ -97,7 +112,7 @@ export const runDocumentsBench = async () => {
         kb_each: cold.value.document.bytes.length / 1024
       },
       {
-        document: "IPID, every later answer (kept), 200 answers",
+        document: `IPID, every later answer (kept), ${IPID_ANSWERS} answers, the 4 product × variants in turn`,
         p50_ms: percentile(kept, 0.5),
         p99_ms: percentile(kept, 0.99),
         max_ms: kept.at(-1),
@@ -110,4 +125,99 @@ export const runDocumentsBench = async () => {
   } finally {
     await runtime.dispose()
   }
+}
+
+const FLOOD_SECONDS = Number(process.env.KASKO_BENCH_SECONDS ?? 10)
+const OFFERS_PER_SECOND = 500
+const DOCUMENTS_PER_SECOND = 100
+
+/** The status codes of a load's answers, as counts. */
+const statusCounts = (result) =>
+  Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, Number(count)]))
+
+/** Offers at a steady rate, alone or beside a partner's flood of quote documents, on a service with `documentLimit`. */
+const floodRound = async (label, documentLimit, flood) => {
+  const directory = mkdtempSync(join(tmpdir(), "kasko-documents-bench-"))
+  const previous = process.env.KASKO_BENCH_SERVICE_ENV
+  process.env.KASKO_BENCH_SERVICE_ENV = JSON.stringify({ KASKO_DOCUMENT_RATE_LIMIT_PER_MINUTE: String(documentLimit) })
+  const server = await startServer("kasko", directory).finally(() => {
+    if (previous === undefined) delete process.env.KASKO_BENCH_SERVICE_ENV
+    else process.env.KASKO_BENCH_SERVICE_ENV = previous
+  })
+  try {
+    const headers = await benchPartner(directory)
+    const created = await fetch(`${server.url}/insurance/car/quotes`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(Examples.quoteRequest())
+    })
+    const quoteId = (await created.json()).quote_id
+    const offerBody = JSON.stringify(Examples.offerRequest())
+    const documentUrl = `${server.url}/insurance/car/quotes/${quoteId}/document`
+    // warm: offers for 2 s and a few documents (pdfkit parses its fonts on the first), so no round measures a start
+    await load({ url: `${server.url}/insurance/car/offers`, method: "POST", headers, body: offerBody }, 2)
+    for (let document = 0; document < 5; document++) await (await fetch(documentUrl, { headers })).arrayBuffer()
+    // with a limit, the partner has had this minute's documents already: the measurement is its steady state, in
+    // which each minute's first ones are printed as fast as it asks (60 of them: 0.6 s of the unlimited flood)
+    if (flood && documentLimit < 10_000_000) {
+      let status = 200
+      while (status === 200) {
+        const answer = await fetch(documentUrl, { headers })
+        await answer.arrayBuffer()
+        status = answer.status
+      }
+    }
+    const [offers, documents] = await Promise.all([
+      load(
+        {
+          url: `${server.url}/insurance/car/offers`,
+          method: "POST",
+          headers,
+          body: offerBody,
+          connections: 8,
+          overallRate: OFFERS_PER_SECOND
+        },
+        FLOOD_SECONDS
+      ),
+      flood
+        ? load(
+            {
+              url: documentUrl,
+              headers,
+              connections: 4,
+              overallRate: DOCUMENTS_PER_SECOND
+            },
+            FLOOD_SECONDS
+          )
+        : undefined
+    ])
+    const documentStatuses = documents === undefined ? {} : statusCounts(documents)
+    return {
+      round: label,
+      offers_per_second: offers.requests.average,
+      offers_p50_ms: offers.latency.p50,
+      offers_p99_ms: offers.latency.p99,
+      offers_not_200: offers.non2xx,
+      documents_printed: documentStatuses["200"] ?? 0,
+      documents_refused_429: documentStatuses["429"] ?? 0,
+      documents_refused_503: documentStatuses["503"] ?? 0
+    }
+  } finally {
+    await stopServer(server)
+    rmSync(directory, { recursive: true, force: true })
+  }
+}
+
+export const runDocumentFloodBench = async () => {
+  const alone = await floodRound("offers alone", 60, false)
+  const unlimited = await floodRound(`+ ${DOCUMENTS_PER_SECOND} documents/s, no document limit`, 10_000_000, true)
+  const limited = await floodRound(
+    `+ ${DOCUMENTS_PER_SECOND} documents/s, document limit 60/min (this minute's 60 printed)`,
+    60,
+    true
+  )
+  return [alone, unlimited, limited].map((row) => ({
+    ...row,
+    p99_vs_alone: row.offers_p99_ms / alone.offers_p99_ms
+  }))
 }

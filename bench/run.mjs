@@ -5,7 +5,7 @@ import { cpus } from "node:os"
 import { join } from "node:path"
 import { runCoreBench } from "./core.mjs"
 import { runDecoderBench } from "./decoder.mjs"
-import { runDocumentsBench } from "./documents.mjs"
+import { runDocumentFloodBench, runDocumentsBench } from "./documents.mjs"
 import { runHttpBench } from "./http.mjs"
 import { runImpactBench } from "./impact.mjs"
 import { runMemoryBench } from "./memory.mjs"
@@ -115,8 +115,14 @@ printTable(
 
 const documents = await runDocumentsBench()
 printTable(
-  "10. Documents: a quote's document printed as PDF, each timed alone (budget: p99 ≤ 50 ms); the IPID rendered once per tariff version, then kept",
+  "10. Documents: a quote's document printed as PDF, each timed alone (budget: p99 ≤ 50 ms); the IPID rendered once per tariff version, then kept (the 4 product × variants asked for in turn)",
   documents
+)
+
+const documentsFlood = await runDocumentFloodBench()
+printTable(
+  "10. Documents under a flood: offers at 500/s over HTTP, alone and while one partner asks for 100 quote documents/s (ms; p99 against offers alone)",
+  documentsFlood
 )
 
 const impact = await runImpactBench()
@@ -146,6 +152,7 @@ const results = {
   observability,
   decoders,
   documents,
+  documents_flood: documentsFlood,
   impact
 }
 const directory = join(import.meta.dirname, "results")

@@ -47,13 +47,15 @@ describe.skipIf(skipPoppler)("kasko documents", () => {
     expect(lines).toContain("Retshjælp Premium 200.000 kr. 2.500 kr.")
   })
 
-  it("writes a stored quote's document, linking where the service would", async () => {
+  it("writes a stored quote's document, linking where the service would, with the youngest user's age and never the birth date", async () => {
     const dataDirectory = directory.newFile("quotes")
     const service = await startTestService({ dataDirectory })
+    // the policy holder's birth date (CPR 0101901234): the document must not let it complete the masked number
+    const request = Examples.quoteRequest(Examples.standardParameters({ youngest_user_birthdate: "1990-01-01" }))
     const created = await fetch(`${service.url}/insurance/car/quotes`, {
       method: "POST",
       headers: { ...asPartner("bilhuset"), "content-type": "application/json" },
-      body: JSON.stringify(Examples.quoteRequest())
+      body: JSON.stringify(request)
     }).then((answer) => answer.json() as Promise<{ quote_id: string; policies: Array<{ policy_number: string }> }>)
     await service.stop()
     const out = join(directory.path, "tilbud.pdf")
@@ -73,6 +75,10 @@ describe.skipIf(skipPoppler)("kasko documents", () => {
     const lines = pdfLines(readFileSync(out))
     expect(lines).toContain(`Policenummer ${created.policies[0]!.policy_number}`)
     expect(lines).toContain("CPR-nummer xxxxxx-1234")
+    const text = lines.join("\n")
+    for (const form of ["1990-01-01", "1. januar 1990", "01.01.1990", "010190", "0101901234"])
+      expect(text).not.toContain(form)
+    expect(lines.some((line) => /^Yngste brugers alder \d+$/.test(line))).toBe(true)
     // a link longer than its line wraps: read without the spaces and breaks
     expect(lines.join("").replace(/\s/g, "")).toContain(
       "Produktinformation(IPID):https://api.forsikring.example/products/insurance-car-leasing/variants/standard/ipid"
@@ -100,6 +106,21 @@ describe.skipIf(skipPoppler)("kasko documents", () => {
     expect(pdfLines(readFileSync(out))).toContain("Privatlivspolitik")
   })
 
+  it("exits 1 naming an unknown product, not its variant", async () => {
+    const unknown = await kasko(
+      directory.path,
+      "documents",
+      "ipid",
+      "--product",
+      "insurance-boat",
+      "--out",
+      join(directory.path, "x.pdf")
+    )
+    expect(unknown.exitCode).toBe(1)
+    expect(unknown.stderr).toContain('no product named "insurance-boat"')
+    expect(unknown.stderr).not.toContain("variant")
+  })
+
   it("exits 1 naming an unknown variant, and 2 with the usage for a missing --out", async () => {
     const unknown = await kasko(
       directory.path,
@@ -111,7 +132,7 @@ describe.skipIf(skipPoppler)("kasko documents", () => {
       join(directory.path, "x.pdf")
     )
     expect(unknown.exitCode).toBe(1)
-    expect(unknown.stderr).toContain('no variant "premium"')
+    expect(unknown.stderr).toContain('the product "insurance-car-leasing" has no variant "premium"')
     const missing = await kasko(directory.path, "documents", "ipid")
     expect(missing.exitCode).toBe(2)
     expect(missing.stderr).toContain("Missing required argument: out")

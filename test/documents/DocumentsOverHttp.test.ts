@@ -7,7 +7,7 @@
 import { Examples } from "@kasko/core"
 import { describe, expect, it } from "vitest"
 import { addPartner, serviceWithPartners } from "../http/credentials.js"
-import { startTestService } from "../http/support.js"
+import { asPartner, startTestService } from "../http/support.js"
 import { pdfLines, skipPoppler } from "./Poppler.js"
 
 const service = serviceWithPartners("documents-http", ["bilhuset", "autohuset"], { KASKO_RATE_LIMIT_PER_MINUTE: "40" })
@@ -36,7 +36,7 @@ describe("the documents over HTTP", () => {
     expect(quote.body.privacy.policy_href).toBe(`http://localhost:${port}/privacy-policy`)
   })
 
-  it("serve the IPID to anyone as PDF: cacheable, with an ETag that answers 304, the rate limit and security headers", async () => {
+  it("serve the IPID to anyone as PDF: cacheable, with an ETag that answers 304, and the security headers", async () => {
     const first = await service.client.request("GET", IPID)
     expect(first.status).toBe(200)
     expect(first.headers.get("content-type")).toBe("application/pdf")
@@ -47,7 +47,6 @@ describe("the documents over HTTP", () => {
     expect(first.headers.get("content-security-policy")).toContain("object-src 'self'")
     expect(first.headers.get("content-security-policy")).toContain("frame-ancestors 'self'")
     expect(first.headers.get("x-request-id")).toMatch(/\S/)
-    expect(first.headers.get("ratelimit-limit")).toBe("40")
     const etag = first.headers.get("etag")!
     expect(etag).toMatch(/^W\/"ipid\/insurance-car-leasing\/standard\/v1\/[0-9a-f]{8}"$/)
     const again = await bytesOf(IPID)
@@ -57,6 +56,7 @@ describe("the documents over HTTP", () => {
     expect(notModified.status).toBe(304)
     expect(notModified.text).toBe("")
     expect(notModified.headers.get("etag")).toBe(etag)
+    expect(notModified.headers.get("cache-control")).toBe("public, max-age=3600")
     const listed = await service.client.request("GET", IPID, { headers: { "if-none-match": `"other", ${etag}` } })
     expect(listed.status).toBe(304)
     const stale = await service.client.request("GET", IPID, { headers: { "if-none-match": 'W/"ipid/old"' } })
@@ -66,6 +66,68 @@ describe("the documents over HTTP", () => {
     expect(extended.answer.headers.get("etag")).not.toBe(etag)
   })
 
+  it("answer cacheable documents without the client's RateLimit headers, which a shared cache would hand to others", async () => {
+    const rateLimitHeaders = (headers: Headers) =>
+      [...headers.keys()].filter((name) => name.toLowerCase().startsWith("ratelimit"))
+    for (const path of [IPID, "/privacy-policy"]) {
+      const answer = await service.client.request("GET", path)
+      expect(answer.status, path).toBe(200)
+      expect(answer.headers.get("cache-control"), path).toBe("public, max-age=3600")
+      expect(rateLimitHeaders(answer.headers), path).toEqual([])
+      const notModified = await service.client.request("GET", path, {
+        headers: { "if-none-match": answer.headers.get("etag")! }
+      })
+      expect(notModified.status, path).toBe(304)
+      expect(rateLimitHeaders(notModified.headers), path).toEqual([])
+    }
+    // a partner's answers, never stored by a cache, carry them
+    const own = service.partners["bilhuset"]!.headers
+    const offer = await service.client.request("POST", "/insurance/car/offers", {
+      headers: own,
+      body: Examples.offerRequest()
+    })
+    expect(offer.headers.get("ratelimit-limit")).toBe("40")
+    // and the document says so
+    const document = (await service.client.request("GET", "/openapi.json")).body
+    for (const path of ["/products/{product_name}/variants/{variant}/ipid", "/privacy-policy"])
+      for (const status of ["200", "304"])
+        expect(Object.keys(document.paths[path].get.responses[status].headers), `${path} ${status}`).not.toContain(
+          "RateLimit-Limit"
+        )
+    expect(Object.keys(document.paths["/insurance/car/offers"].post.responses["200"].headers)).toContain(
+      "RateLimit-Limit"
+    )
+  })
+
+  it("answer HEAD with a document's headers and no body: the IPID's, and a quote's for its partner", async () => {
+    const own = service.partners["bilhuset"]!.headers
+    const quote = await service.client.request("POST", "/insurance/car/quotes", {
+      headers: own,
+      body: Examples.quoteRequest()
+    })
+    for (const [path, headers] of [
+      [IPID, {}],
+      [`/insurance/car/quotes/${quote.body.quote_id}/document`, own]
+    ] as const) {
+      const got = await fetch(`${service.server.url}${path}`, { headers })
+      const whole = Buffer.from(await got.arrayBuffer())
+      const head = await fetch(`${service.server.url}${path}`, { method: "HEAD", headers })
+      expect(head.status, path).toBe(200)
+      expect(head.headers.get("content-type"), path).toBe("application/pdf")
+      expect(head.headers.get("content-disposition"), path).toBe(got.headers.get("content-disposition"))
+      expect(head.headers.get("cache-control"), path).toBe(got.headers.get("cache-control"))
+      expect(head.headers.get("etag"), path).toBe(got.headers.get("etag"))
+      expect(Number(head.headers.get("content-length")), path).toBe(whole.length)
+      expect((await head.arrayBuffer()).byteLength, path).toBe(0)
+    }
+    // and HEAD is refused as GET is: another partner's quote is not found
+    const other = await fetch(`${service.server.url}/insurance/car/quotes/${quote.body.quote_id}/document`, {
+      method: "HEAD",
+      headers: service.partners["autohuset"]!.headers
+    })
+    expect(other.status).toBe(404)
+  })
+
   it("serve the privacy policy to anyone as PDF", async () => {
     const answer = await service.client.request("GET", "/privacy-policy")
     expect(answer.status).toBe(200)
@@ -73,16 +135,30 @@ describe("the documents over HTTP", () => {
     expect(answer.headers.get("etag")).toMatch(/^W\/"privacy-policy\/[0-9a-f]{8}"$/)
   })
 
-  it("answer 404 problem+json for an unknown product or variant", async () => {
-    for (const path of [
-      "/products/insurance-car-leasing/variants/premium/ipid",
-      "/products/insurance-boat/variants/standard/ipid"
-    ]) {
-      const answer = await service.client.request("GET", path)
+  it("answer 404 problem+json naming the unknown product_name or variant", async () => {
+    const problemAt = async (path: string, headers: Record<string, string> = {}) => {
+      const answer = await service.client.request("GET", path, { headers })
       expect(answer.status, path).toBe(404)
       expect(answer.headers.get("content-type")).toContain("application/problem+json")
-      expect(answer.body.status).toBe(404)
+      expect(answer.body).toMatchObject({ status: 404, title: "Not Found" })
+      return answer.body.detail as string
     }
+    expect(await problemAt("/products/insurance-car-leasing/variants/premium/ipid")).toBe(
+      'Product insurance-car-leasing has no variant "premium": variant is one of standard, extended.'
+    )
+    // the product is what is not found, whatever the variant
+    for (const variant of ["standard", "premium"])
+      expect(await problemAt(`/products/insurance-boat/variants/${variant}/ipid`)).toBe(
+        'No product with product_name "insurance-boat": it is one of insurance-car-leasing, insurance-car-standalone.'
+      )
+    // the product definition's 404 says the same
+    expect(await problemAt("/products/insurance-boat", service.partners["bilhuset"]!.headers)).toContain(
+      'product_name "insurance-boat"'
+    )
+    // an echoed name is cut short
+    const long = await problemAt(`/products/${"x".repeat(500)}/variants/standard/ipid`)
+    expect(long).toContain(`"${"x".repeat(64)}…"`)
+    expect(long.length).toBeLessThan(200)
   })
 
   it("serve a quote's document to its partner only, with quotes:read, never to be stored", async () => {
@@ -138,8 +214,76 @@ describe("the documents over HTTP", () => {
       const refused = await fetch(`${limited.url}${IPID}`)
       expect(refused.status).toBe(429)
       expect(refused.headers.get("retry-after")).toMatch(/^\d+$/)
+      // a refusal is not cached: it tells the client its count
+      expect(refused.headers.get("ratelimit-limit")).toBe("3")
     } finally {
       await limited.stop()
+    }
+  })
+})
+
+describe("quote documents, a partner's share of the printing", () => {
+  it("answers 429 naming the document limit to a partner past it, while its other requests and another partner are served", async () => {
+    const limited = await startTestService({ environment: { KASKO_DOCUMENT_RATE_LIMIT_PER_MINUTE: "3" } })
+    try {
+      const quoteOf = async (partner: string) => {
+        const created = await fetch(`${limited.url}/insurance/car/quotes`, {
+          method: "POST",
+          headers: { ...asPartner(partner), "content-type": "application/json" },
+          body: JSON.stringify(Examples.quoteRequest())
+        })
+        return ((await created.json()) as { quote_id: string }).quote_id
+      }
+      const documentOf = (partner: string, quoteId: string) =>
+        fetch(`${limited.url}/insurance/car/quotes/${quoteId}/document`, { headers: asPartner(partner) })
+      const busy = await quoteOf("bilhuset")
+      const answers = []
+      for (let request = 0; request < 4; request++) answers.push(await documentOf("bilhuset", busy))
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429])
+      // the document window is the tighter one: its RateLimit headers
+      expect(answers[0]!.headers.get("ratelimit-limit")).toBe("3")
+      expect(answers[2]!.headers.get("ratelimit-remaining")).toBe("0")
+      const refused = answers[3]!
+      expect(refused.headers.get("content-type")).toContain("application/problem+json")
+      expect(refused.headers.get("retry-after")).toMatch(/^[1-9]\d*$/)
+      expect(refused.headers.get("ratelimit-limit")).toBe("3")
+      const problem = (await refused.json()) as { status: number; title: string; detail: string }
+      expect(problem).toMatchObject({ status: 429, title: "Too Many Requests" })
+      expect(problem.detail).toContain("3 documents printed a minute")
+      expect(problem.detail).toContain("document rate limit")
+      // the partner's other requests are within their own limit
+      const retrieved = await fetch(`${limited.url}/insurance/car/quotes/${busy}`, { headers: asPartner("bilhuset") })
+      expect(retrieved.status).toBe(200)
+      expect(retrieved.headers.get("ratelimit-limit")).toBe("6000")
+      // another partner's documents are printed
+      const other = await documentOf("autohuset", await quoteOf("autohuset"))
+      expect(other.status).toBe(200)
+      expect(other.headers.get("content-type")).toBe("application/pdf")
+    } finally {
+      await limited.stop()
+    }
+  })
+
+  it("prints every one of a burst of documents within the limit and the queue", async () => {
+    const service = await startTestService({ environment: { KASKO_DOCUMENT_RATE_LIMIT_PER_MINUTE: "100" } })
+    try {
+      const created = await fetch(`${service.url}/insurance/car/quotes`, {
+        method: "POST",
+        headers: { ...asPartner("bilhuset"), "content-type": "application/json" },
+        body: JSON.stringify(Examples.quoteRequest())
+      })
+      const quoteId = ((await created.json()) as { quote_id: string }).quote_id
+      // 20 at once: 2 print, 18 wait (the queue holds 32)
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          fetch(`${service.url}/insurance/car/quotes/${quoteId}/document`, { headers: asPartner("bilhuset") })
+        )
+      )
+      expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 200))
+      const bodies = await Promise.all(answers.map(async (answer) => Buffer.from(await answer.arrayBuffer())))
+      for (const body of bodies) expect(body.subarray(0, 5).toString()).toBe("%PDF-")
+    } finally {
+      await service.stop()
     }
   })
 })

@@ -4,7 +4,7 @@
  * note, except in CI, where `.ci/run` installs them and a missing tool fails the suites.
  */
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
@@ -22,6 +22,14 @@ if (skipPoppler)
 
 /** The repository's docs/documents, where the first pages the tests render are kept (the README shows them). */
 export const PICTURES = join(import.meta.dirname, "..", "..", "docs", "documents")
+
+/**
+ * Whether the tests write the first pages they render into docs/documents: only when asked
+ * (KASKO_WRITE_DOCUMENT_PICTURES=1), as poppler's pixels differ between its versions and a test run must not
+ * leave the tree changed.
+ */
+export const writesPictures = (environment: Readonly<Record<string, string | undefined>> = process.env): boolean =>
+  environment["KASKO_WRITE_DOCUMENT_PICTURES"] === "1"
 
 const withFile = <A>(bytes: Uint8Array, use: (file: string) => A): A => {
   const directory = mkdtempSync(join(tmpdir(), "kasko-pdf-"))
@@ -51,14 +59,24 @@ export const pageCount = (bytes: Uint8Array): number =>
     .split("\f")
     .filter((page) => page.trim()).length
 
-/** Renders the PDF's first page into docs/documents/<name>.png (committed: the README shows them). */
-export const firstPagePicture = (bytes: Uint8Array, name: string): string => {
-  mkdirSync(PICTURES, { recursive: true })
-  const picture = join(PICTURES, name)
-  withFile(bytes, (file) =>
-    execFileSync(PDFTOPPM, ["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile", file, picture])
-  )
-  return `${picture}.png`
+/**
+ * Renders the PDF's first page as a PNG and answers its bytes (so that pdftoppm reads every document the tests
+ * print). Kept as docs/documents/<name>.png (committed: the README shows them) only when `writesPictures`;
+ * otherwise rendered into a temporary directory, removed afterwards.
+ */
+export const firstPagePicture = (bytes: Uint8Array, name: string): Buffer => {
+  const kept = writesPictures()
+  const directory = kept ? PICTURES : mkdtempSync(join(tmpdir(), "kasko-picture-"))
+  try {
+    mkdirSync(directory, { recursive: true })
+    const picture = join(directory, name)
+    withFile(bytes, (file) =>
+      execFileSync(PDFTOPPM, ["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile", file, picture])
+    )
+    return readFileSync(`${picture}.png`)
+  } finally {
+    if (!kept) rmSync(directory, { recursive: true, force: true })
+  }
 }
 
 /** Kroner as a Danish reader reads them, formatted by Node's ICU, not by kasko: 15000 → "15.000 kr." */

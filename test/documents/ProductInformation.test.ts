@@ -2,7 +2,7 @@
  * The product information document (IPID) of each product × variant, read back with pdftotext: its nine
  * sections, and every coverage the engine gives the variant — found by pricing offers of every kind of case of
  * it under both features — with the limit and the deductible the engine answers, in the row of that coverage.
- * Made once per tariff version: the same bytes and ETag until the tariff changes, another version after.
+ * Made once per tariff version and variant: the same bytes and ETag until the tariff changes, another version after.
  */
 import { it as effectIt } from "@effect/vitest"
 import { type DocumentRenderer, QuotingService, TariffBook } from "@kasko/core"
@@ -225,9 +225,11 @@ describe.skipIf(skipPoppler)("the product information document (IPID)", () => {
       _tag: "ProductNotFound",
       variant: "premium"
     })
-    expect(await failure("insurance-boat", "standard")).toMatchObject({
-      _tag: "ProductNotFound",
-      product_name: "insurance-boat"
-    })
+    // an unknown product's variant is not named: the product is what is not found
+    for (const variant of ["standard", "premium"]) {
+      const boat = await failure("insurance-boat", variant)
+      expect(boat).toMatchObject({ _tag: "ProductNotFound", product_name: "insurance-boat" })
+      expect(boat).not.toHaveProperty("variant")
+    }
   })
 })

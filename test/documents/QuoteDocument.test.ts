@@ -142,6 +142,37 @@ describe.skipIf(skipPoppler)("a quote's document", () => {
     }
   })
 
+  it("prints the youngest user's age, never the birth date that with a CPR number's last four digits gives it whole", async () => {
+    // the birth date of the example's policy holder, whose CPR number 0101901234 shows as xxxxxx-1234
+    const request = Examples.quoteRequest(
+      Examples.standardParameters({ youngest_user_birthdate: "1990-01-01" }),
+      "insurance-car-leasing",
+      "standard"
+    )
+    expect(request.policy.parties.some((party) => party.person?.cpr_number === CPR)).toBe(true)
+    const printed = await onEngine(printedQuote(request, false))
+    expect(printed.quote.product.parameters.youngest_user_birthdate).toBe("1990-01-01")
+    const text = pdfText(printed.pdf)
+    const lines = pdfLines(printed.pdf)
+    for (const form of ["1990-01-01", "1. januar 1990", "01.01.1990", "010190", CPR]) expect(text).not.toContain(form)
+    const digitsOnly = text.replace(/\D/g, "")
+    for (const form of ["19900101", "010190", "01011990", CPR]) expect(digitsOnly).not.toContain(form)
+    expect(text).not.toContain("fødselsdato")
+    // 36 on 2 March 2026, the day the quote was made
+    expect(lines).toContain("Yngste brugers alder 36")
+    expect(lines).toContain("CPR-nummer xxxxxx-1234")
+  })
+
+  it("prints the youngest user's age once when the request gives both the age and the birth date", async () => {
+    const request = Examples.quoteRequest(
+      Examples.standardParameters({ youngest_user_age: "36", youngest_user_birthdate: "1990-01-01" }),
+      "insurance-car-leasing",
+      "standard"
+    )
+    const lines = pdfLines((await onEngine(printedQuote(request, false))).pdf)
+    expect(lines.filter((line) => line.startsWith("Yngste brugers"))).toEqual(["Yngste brugers alder 36"])
+  })
+
   it("lists every coverage with the quote's limit and deductible, and the price per payment and per year with its details", async () => {
     const printed = await onEngine(printedQuote(monthlyRequest(), false))
     const lines = pdfLines(printed.pdf)

@@ -40,6 +40,18 @@ describe("kasko serve", () => {
     expect(stderr()).toContain("invalid configuration")
   })
 
+  it("refuses a public URL that is not an http(s) URL with no query, fragment or user info, naming it, exit code 2", async () => {
+    for (const publicUrl of ["javascript:alert(1)//", "api.example.com"]) {
+      const child = serve({ KASKO_PUBLIC_URL: publicUrl, KASKO_DATA_DIR: directory.path })
+      const stderr = collect(child.stderr!)
+      expect(await exitOf(child), publicUrl).toBe(2)
+      expect(stderr()).toContain("invalid configuration")
+      expect(stderr()).toContain(
+        `KASKO_PUBLIC_URL: "Expected an http or https URL with no query, fragment or user info`
+      )
+    }
+  })
+
   it("finishes the request in flight on SIGTERM, closes the database and exits 0", async () => {
     const dataDirectory = join(directory.path, "graceful")
     const partner = await addPartner(dataDirectory, "graceful-partner", "offers:create")

@@ -48,4 +48,43 @@ describe("service configuration", () => {
     expect(Result.isFailure(error)).toBe(true)
     expect(Result.getFailure(error).pipe(Option.getOrThrow)).toContain(variable)
   })
+
+  const LINK_VARIABLES = ["KASKO_PUBLIC_URL", "KASKO_DOCUMENTS_BASE_URL", "KASKO_PRIVACY_POLICY_URL"] as const
+  const NOT_LINK_URLS = [
+    "javascript:alert(1)//",
+    "api.example.com",
+    "ftp://documents.example/",
+    "data:text/html,<script>alert(1)</script>",
+    "https://",
+    "https://user:secret@api.example.com",
+    "https://user@api.example.com",
+    "https://@api.example.com",
+    "https://api.example.com/?next=https://evil.example",
+    "https://api.example.com/docs?",
+    "https://api.example.com/#fragment",
+    "https://api.example.com#"
+  ]
+
+  for (const variable of LINK_VARIABLES)
+    it.each(NOT_LINK_URLS)(`refuses ${variable}=%s, naming the variable and what it must be`, (value) => {
+      const error = Result.getFailure(readServiceConfig({ [variable]: value })).pipe(Option.getOrThrow)
+      expect(error).toContain(variable)
+      expect(error).toContain("an http or https URL with no query, fragment or user info")
+    })
+
+  it("takes the link URLs in their normal form, the public URL without a trailing slash", () => {
+    const config = Result.getOrThrow(
+      readServiceConfig({
+        KASKO_PUBLIC_URL: "https://API.insurer.example/gateway/",
+        KASKO_DOCUMENTS_BASE_URL: "http://documents.insurer.example:8443/kasko",
+        KASKO_PRIVACY_POLICY_URL: "https://insurer.example/privatliv.pdf"
+      })
+    )
+    expect(Option.getOrThrow(config.publicUrl)).toBe("https://api.insurer.example/gateway")
+    expect(Option.getOrThrow(config.documentsBaseUrl)).toBe("http://documents.insurer.example:8443/kasko")
+    expect(Option.getOrThrow(config.privacyPolicyUrl)).toBe("https://insurer.example/privatliv.pdf")
+    expect(
+      Option.getOrThrow(Result.getOrThrow(readServiceConfig({ KASKO_PUBLIC_URL: "http://127.0.0.1:8080" })).publicUrl)
+    ).toBe("http://127.0.0.1:8080")
+  })
 })

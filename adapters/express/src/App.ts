@@ -30,6 +30,13 @@ import { requestId, requestIdFor } from "./RequestId.js"
 import { redact, requestLog } from "./RequestLog.js"
 import { problemAnswer, requestProgram, type Answer, type ProgramSettings } from "./RequestProgram.js"
 import { overBudget, RETRY_AFTER_SECONDS } from "./CoreErrorProblems.js"
+import { makePrintingQueue } from "./PrintingQueue.js"
+
+/** Quote documents one subscription key may have printed per minute unless `protection.documentsPerMinute` says. */
+const DOCUMENTS_PER_MINUTE = 60
+// two at a time: one looks its quote up while the other is laid out (which never overlap, on one thread); 32
+// waiting is ~0.2 s of printing
+const PRINTING = { atOnce: 2, waiting: 32 } as const
 
 export interface AppOptions {
   /** The runtime holding every service a request needs: built once at start-up, never per request. */
@@ -90,6 +97,8 @@ export const makeApp = (options: AppOptions): Express => {
     budgetMillis: options.requestTimeoutMillis,
     requestsPerMinute: options.protection.requestsPerMinute,
     failedAuthenticationsPerMinute: options.protection.failedAuthenticationsPerMinute,
+    documentsPerMinute: options.protection.documentsPerMinute ?? DOCUMENTS_PER_MINUTE,
+    printing: makePrintingQueue(PRINTING),
     logger,
     tracing: options.tracing ?? false
   }

@@ -2,7 +2,8 @@
  * The one table from the core's failures to HTTP answers. A new core error does
  * not compile until it has a row here.
  */
-import type { AuthenticationRefused, CoreError } from "@kasko/core"
+import type { AuthenticationRefused, CoreError, ProductNotFound } from "@kasko/core"
+import { ProductCatalogue, VARIANTS } from "@kasko/core/transport"
 import { constraintViolation, PROBLEMS, type ProblemAnswer } from "./Problem.js"
 
 /** Seconds a client should wait before retrying after a 503. */
@@ -48,6 +49,16 @@ const unauthorized = (error: AuthenticationRefused): ProblemAnswer => {
   return { problem: { ...PROBLEMS.unauthorized, detail }, headers: { "WWW-Authenticate": challenge } }
 }
 
+// a path parameter is echoed as a JSON string, at most this long: enough to recognise, never a page of it
+const ECHOED_LENGTH = 64
+const echoed = (text: string) => JSON.stringify(text.length > ECHOED_LENGTH ? `${text.slice(0, ECHOED_LENGTH)}…` : text)
+
+/** What was not found, named by its path parameter: `product_name`, or the `variant` of a product that exists. */
+const productNotFoundDetail = (error: ProductNotFound): string =>
+  error.variant === undefined
+    ? `No product with product_name ${echoed(error.product_name)}: it is one of ${ProductCatalogue.PRODUCT_NAMES.join(", ")}.`
+    : `Product ${error.product_name} has no variant ${echoed(error.variant)}: variant is one of ${VARIANTS.join(", ")}.`
+
 const PROBLEM_OF_CORE_ERROR = {
   AuthenticationRefused: unauthorized,
   ConstraintViolation: (error) => constraintViolation(error.violations),
@@ -58,7 +69,7 @@ const PROBLEM_OF_CORE_ERROR = {
     }
   }),
   IdentityProviderUnavailable: () => unavailable,
-  ProductNotFound: () => ({ problem: PROBLEMS.notFound }),
+  ProductNotFound: (error) => ({ problem: { ...PROBLEMS.notFound, detail: productNotFoundDetail(error) } }),
   QuoteNotFound: () => ({ problem: PROBLEMS.notFound }),
   SubscriptionNotFound: () => ({ problem: PROBLEMS.notFound }),
   DeliveryNotFound: () => ({ problem: PROBLEMS.notFound }),

@@ -5,7 +5,7 @@
  * by caches). The paths are the ones `DocumentLinks` links to when kasko serves its own documents.
  */
 import { type DocumentRenderer, Examples, type QuoteStore, QuotingService, type TariffBook } from "@kasko/core"
-import { ProductCatalogue } from "@kasko/core/transport"
+import { ProductCatalogue, VARIANTS } from "@kasko/core/transport"
 import { Effect } from "effect"
 import { DocumentAnswer, type OperationOf, type PathParameter } from "./Operation.js"
 
@@ -38,7 +38,7 @@ export const DOCUMENT_OPERATIONS: ReadonlyArray<OperationOf<DocumentServices>> =
       {
         name: "variant",
         description: "The variant (spec §1): standard or extended",
-        schema: { type: "string", enum: ["standard", "extended"] },
+        schema: { type: "string", enum: [...VARIANTS] },
         example: "standard"
       }
     ],
@@ -96,6 +96,7 @@ export const DOCUMENT_OPERATIONS: ReadonlyArray<OperationOf<DocumentServices>> =
     responseDescription: "The quote's document, as PDF",
     responseExamples: [],
     errorStatuses: [404, 503],
+    printsDocument: true,
     noStore: true,
     handle: ({ params, partnerId }) =>
       Effect.map(

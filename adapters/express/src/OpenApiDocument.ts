@@ -232,7 +232,8 @@ const headersOf = (status: number, rateLimited: boolean, document?: DocumentResp
     : {}),
   ...(status === 401 ? { "WWW-Authenticate": header("WWWAuthenticate") } : {}),
   ...(status === 429 || status === 503 ? { "Retry-After": header("RetryAfter") } : {}),
-  ...(rateLimited && (status === 200 || status === 304 || status === 429)
+  // a document caches may keep (public, max-age) answers without them: a shared cache would hand them on
+  ...(rateLimited && (status === 429 || ((status === 200 || status === 304) && document?.maxAgeSeconds === undefined))
     ? {
         "RateLimit-Limit": header("RateLimitLimit"),
         "RateLimit-Remaining": header("RateLimitRemaining"),

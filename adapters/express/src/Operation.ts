@@ -124,6 +124,11 @@ export interface OperationOf<R> {
   readonly responseExamples: ReadonlyArray<AnswerExample>
   /** Error statuses the operation answers beyond those every operation may (404 for unknown paths, 500, …). */
   readonly errorStatuses?: ReadonlyArray<number>
+  /**
+   * Prints a document on every request (a quote's, ~7 ms on the event loop): counted against the key's document
+   * limit besides its request limit, and printed in turn with the others (`PrintingQueue.ts`).
+   */
+  readonly printsDocument?: true
   /** Quote answers must not be cached anywhere (`Cache-Control: no-store`). */
   readonly noStore?: true
   /** The operation honours an `Idempotency-Key` header. */

@@ -15,6 +15,11 @@ import { constraintViolation, type ProblemAnswer, sendProblem } from "./Problem.
 export interface ProtectionOptions {
   /** Requests one subscription key may make per minute, counted once the caller is authenticated. */
   readonly requestsPerMinute: number
+  /**
+   * Documents one subscription key may have printed per minute (a quote's document: ~7 ms of the event loop
+   * each), counted besides its requests; 60 by default.
+   */
+  readonly documentsPerMinute?: number
   /** Requests refused with 401 one client address may make per minute before it is refused outright. */
   readonly failedAuthenticationsPerMinute: number
   /** Origins browsers may call the API from; none (the default) leaves CORS off. */

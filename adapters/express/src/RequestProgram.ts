@@ -21,6 +21,7 @@ import { isServerFault, problemOfCoreError } from "./CoreErrorProblems.js"
 import { DocumentAnswer, EncodedJson } from "./Operation.js"
 import type { Operation, Services } from "./Operations.js"
 import { constraintViolation, PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemAnswer } from "./Problem.js"
+import { type PrintingQueue, PrintingQueueFull } from "./PrintingQueue.js"
 import { readJsonBody, type BodyRefused } from "./RequestBody.js"
 import { redact } from "./RequestLog.js"
 
@@ -37,6 +38,10 @@ export interface ProgramSettings {
   readonly budgetMillis: number
   readonly requestsPerMinute: number
   readonly failedAuthenticationsPerMinute: number
+  /** Documents a key may have printed per minute (operations that `printsDocument`), besides its requests. */
+  readonly documentsPerMinute: number
+  /** Where those documents wait their turn to print. */
+  readonly printing: PrintingQueue
   readonly logger: Logger
   /** Whether requests run in spans (traces exported): off, a request costs no span. */
   readonly tracing: boolean
@@ -75,11 +80,41 @@ export const problemAnswer = (answer: ProblemAnswer): Answer => ({
   body: JSON.stringify(answer.problem)
 })
 
+const secondsUntilReset = (window: RateLimiter.RateLimitWindow, now: number) =>
+  Math.max(1, Math.ceil((window.resetsAt - now) / 1000))
+
 const tooManyRequests = (window: RateLimiter.RateLimitWindow, now: number, headers: Record<string, string> = {}) =>
   new RequestRefused({
     answer: {
       problem: PROBLEMS.tooManyRequests,
-      headers: { ...headers, "Retry-After": String(Math.max(1, Math.ceil((window.resetsAt - now) / 1000))) }
+      headers: { ...headers, "Retry-After": String(secondsUntilReset(window, now)) }
+    }
+  })
+
+/** 429 for a key past its documents a minute: the problem names that limit, apart from the key's request limit. */
+const tooManyDocuments = (window: RateLimiter.RateLimitWindow, now: number, headers: Record<string, string>) =>
+  new RequestRefused({
+    answer: {
+      problem: {
+        ...PROBLEMS.tooManyRequests,
+        detail: `A subscription key may have ${window.limit} documents printed a minute (its document rate limit, apart from its request limit): retry in ${secondsUntilReset(window, now)} s.`
+      },
+      headers: { ...headers, "Retry-After": String(secondsUntilReset(window, now)) }
+    }
+  })
+
+// seconds a request refused for a full printing queue is asked to wait: the queue empties in about a fifth of that
+const PRINTING_RETRY_AFTER_SECONDS = 1
+
+/** 503 for a document that found the printing queue full: the service as a whole is asked for more than it prints. */
+const printingQueueFull = (full: PrintingQueueFull) =>
+  new RequestRefused({
+    answer: {
+      problem: {
+        ...PROBLEMS.serviceUnavailable,
+        detail: `Documents are printed a few at a time and ${full.waiting} are waiting their turn: retry in ${PRINTING_RETRY_AFTER_SECONDS} s.`
+      },
+      headers: { "Retry-After": String(PRINTING_RETRY_AFTER_SECONDS) }
     }
   })
 
@@ -142,14 +177,37 @@ const admit = (exchange: Exchange, scope: Authentication.Scope, settings: Progra
               Effect.clockWith((clock) => {
                 const now = clock.currentTimeMillisUnsafe()
                 const rateHeaders = rateLimitHeaders(window, now)
-                return RateLimiter.isExceeded(window)
-                  ? Effect.fail(tooManyRequests(window, now, rateHeaders))
+                if (RateLimiter.isExceeded(window)) return Effect.fail(tooManyRequests(window, now, rateHeaders))
+                return exchange.operation.printsDocument
+                  ? admitDocument(limiter, principal, window, now, settings)
                   : Effect.succeed({ principal, rateHeaders })
               })
             )
           )
     )
   })
+
+/**
+ * A key's document, within its documents a minute besides its requests: one partner asking for many cannot take
+ * the printing from the others. Its answer's RateLimit headers are the window with the fewer requests left.
+ */
+const admitDocument = (
+  limiter: RateLimiter.RateLimiter["Service"],
+  principal: Authentication.Principal,
+  requests: RateLimiter.RateLimitWindow,
+  now: number,
+  settings: ProgramSettings
+) =>
+  Effect.flatMap(
+    limiter.hit(`documents:${principal.rateLimitKey}`, settings.documentsPerMinute, MINUTE),
+    (documents) => {
+      const tighter = documents.limit - documents.used < requests.limit - requests.used ? documents : requests
+      const rateHeaders = rateLimitHeaders(tighter, now)
+      return RateLimiter.isExceeded(documents)
+        ? Effect.fail(tooManyDocuments(documents, now, rateLimitHeaders(documents, now)))
+        : Effect.succeed({ principal, rateHeaders })
+    }
+  )
 
 /** The request's Idempotency-Key with a fingerprint of its body (SHA-256 of its JSON), or none. */
 const idempotencyOf = (exchange: Exchange, body: unknown) => {
@@ -203,7 +261,11 @@ const isNotModified = (ifNoneMatch: string | undefined, etag: string): boolean =
     .some((tag) => tag === "*" || tag.replace(/^W\//, "") === opaque)
 }
 
-/** The answer of a document: its bytes and media type, how caches may keep it, and its ETag (304 when the client has it). */
+/**
+ * The answer of a document: its bytes and media type, how caches may keep it, and its ETag (304 when the client
+ * has it). One that caches may keep carries no RateLimit headers: a shared cache would hand this client's count to
+ * every client it answers from its copy.
+ */
 const documentAnswer = (
   exchange: Exchange,
   document: DocumentAnswer,
@@ -214,7 +276,7 @@ const documentAnswer = (
   const headers: Record<string, string> = {
     "Cache-Control": maxAge === undefined ? "no-store" : `public, max-age=${maxAge}`,
     ...(etag === undefined ? {} : { ETag: etag }),
-    ...rateHeaders
+    ...(maxAge === undefined ? rateHeaders : {})
   }
   if (etag !== undefined && isNotModified(exchange.request.headers["if-none-match"], etag))
     return { status: 304, headers, body: "" }
@@ -250,6 +312,20 @@ const answerOfFailure =
       }
     })
 
+/** An operation's handling, in its turn to print when it prints a document (`printsDocument`); as it is otherwise. */
+const inTurnWhenPrinting = <A, E, R>(
+  operation: Operation,
+  settings: ProgramSettings,
+  handling: Effect.Effect<A, E, R>
+): Effect.Effect<A, E | RequestRefused, R> =>
+  operation.printsDocument
+    ? settings.printing
+        .inTurn(handling)
+        .pipe(
+          Effect.mapError((error) => (error instanceof PrintingQueueFull ? printingQueueFull(error) : (error as E)))
+        )
+    : handling
+
 /** The program of one request: always an answer, never a failure. */
 export const requestProgram = (
   exchange: Exchange,
@@ -261,25 +337,32 @@ export const requestProgram = (
       operation.requestBody === undefined ? Effect.undefined : readJsonBody(request, settings.bodyLimitBytes),
       (body) =>
         Effect.flatMap(idempotencyOf(exchange, body), (idempotency) =>
-          operation
-            .handle({ params: exchange.params, body, partnerId: admitted?.principal.partnerId ?? "", idempotency })
-            .pipe(
-              withinBudget(exchange.budget, settings.budgetMillis),
-              Effect.map(
-                (value): Answer =>
-                  value instanceof DocumentAnswer
-                    ? documentAnswer(exchange, value, admitted?.rateHeaders)
-                    : {
-                        status: 200,
-                        headers: {
-                          "Content-Type": "application/json; charset=utf-8",
-                          ...(operation.noStore ? { "Cache-Control": "no-store" } : {}),
-                          ...admitted?.rateHeaders
-                        },
-                        body: value instanceof EncodedJson ? value.text : JSON.stringify(value)
-                      }
-              )
+          inTurnWhenPrinting(
+            operation,
+            settings,
+            operation.handle({
+              params: exchange.params,
+              body,
+              partnerId: admitted?.principal.partnerId ?? "",
+              idempotency
+            })
+          ).pipe(
+            withinBudget(exchange.budget, settings.budgetMillis),
+            Effect.map(
+              (value): Answer =>
+                value instanceof DocumentAnswer
+                  ? documentAnswer(exchange, value, admitted?.rateHeaders)
+                  : {
+                      status: 200,
+                      headers: {
+                        "Content-Type": "application/json; charset=utf-8",
+                        ...(operation.noStore ? { "Cache-Control": "no-store" } : {}),
+                        ...admitted?.rateHeaders
+                      },
+                      body: value instanceof EncodedJson ? value.text : JSON.stringify(value)
+                    }
             )
+          )
         )
     )
   // the request was checked before its program (Host: Protection.ts `hostRefusal`)

@@ -16,7 +16,7 @@ export class ConstraintViolation extends Schema.TaggedError<ConstraintViolation>
   violations: Schema.NonEmptyArray(Violation)
 }) {}
 
-/** No product of that name exists (or, when `variant` is given, no such variant of it). */
+/** No product of that name exists; or, when `variant` is given, the product does but has no such variant. */
 export class ProductNotFound extends Schema.TaggedError<ProductNotFound>()("ProductNotFound", {
   product_name: Schema.String,
   variant: Schema.optionalKey(Schema.String)

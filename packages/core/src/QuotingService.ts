@@ -272,7 +272,8 @@ export interface VersionedDocument {
 
 /**
  * A product variant's information document (IPID), from the catalogue and the tariff in force: made and
- * rendered once per tariff version, its version (an ETag's) the same until the tariff or its words change.
+ * rendered once per tariff version and variant (again only when the charges in force change), its version (an
+ * ETag's) the same until the tariff or its words change.
  * Unknown product or variant: ProductNotFound.
  */
 export const getProductInformation = (
@@ -281,8 +282,9 @@ export const getProductInformation = (
 ): Effect.Effect<VersionedDocument, ProductNotFound | TariffNotInForce, TariffBook | DocumentRenderer> =>
   Effect.gen(function* () {
     const definition = productDefinition(productName)
-    if (definition === undefined || !isVariant(variant))
-      return yield* new ProductNotFound({ product_name: productName, variant })
+    // the variant is named only of a product that exists: of another, the product is what is not found
+    if (definition === undefined) return yield* new ProductNotFound({ product_name: productName })
+    if (!isVariant(variant)) return yield* new ProductNotFound({ product_name: productName, variant })
     const pricingDate = calendarDateOfMillis(yield* Clock.currentTimeMillis)
     const tariff = tariffInForce((yield* TariffBook).tariffs, definition.product_name, pricingDate)
     if (tariff === undefined)

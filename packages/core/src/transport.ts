@@ -14,3 +14,5 @@ export * as Offer from "./quote/Offer.js"
 export * as ProductCatalogue from "./product/ProductCatalogue.js"
 export * as Quote from "./quote/Quote.js"
 export * as QuoteRequest from "./quote/QuoteRequest.js"
+// the variants' names, which the documents' paths take (/products/{product_name}/variants/{variant}/ipid)
+export { VARIANTS } from "./product/Variant.js"

@@ -33,7 +33,7 @@ export const messageOf = (error: unknown): string => {
     case "ProductNotFound":
       return failure.variant === undefined || failure.variant === ""
         ? `no product named "${failure.product_name}"`
-        : `no variant "${failure.variant}" of a product named "${failure.product_name}" (the variants are standard and extended)`
+        : `the product "${failure.product_name}" has no variant "${failure.variant}" (the variants are standard and extended)`
     case "QuoteNotFound":
       return `no quote "${failure.quote_id}" of this partner (unknown, another partner's, or 30 days old)`
     case "TariffNotInForce":

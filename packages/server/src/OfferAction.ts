@@ -52,14 +52,14 @@ export const priceOffer = async (argv: Arguments): Promise<CommandResult> => {
     const exit = await Effect.runPromiseExit(Effect.provide(QuotingService.explainPrice(request), TariffBook.shipped))
     return Exit.isSuccess(exit) ? done(json(exit.value), note) : failed("offer", messageOf(Cause.squash(exit.cause)))
   }
-  // the offer links where the service configured in this environment would (its own documents, or the insurer's)
+  // the offer links where the service configured in this environment would (its own documents, or the insurer's):
+  // a configuration the service would refuse (a link URL that is not one) is refused here too
   const config = readServiceConfig(process.env)
-  const links = Result.isSuccess(config)
-    ? Layer.succeed(
-        DocumentLinks.DocumentLinks,
-        documentLinksOf(config.success, () => apiRootOf(config.success, config.success.port))
-      )
-    : Layer.empty
+  if (Result.isFailure(config)) throw new UsageError(config.failure)
+  const links = Layer.succeed(
+    DocumentLinks.DocumentLinks,
+    documentLinksOf(config.success, () => apiRootOf(config.success, config.success.port))
+  )
   const exit = await Effect.runPromiseExit(
     Effect.provide(QuotingService.createOffer(request), Layer.merge(TariffBook.shipped, links))
   )

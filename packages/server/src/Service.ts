@@ -48,6 +48,7 @@ import {
   apiRootOf,
   documentLinksOf,
   endpointPolicyOf,
+  linksNameLocalhost,
   publicUrlOf,
   type ServiceConfig,
   tokenRulesOf,
@@ -198,6 +199,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     bodyLimitBytes: config.bodyLimitBytes,
     protection: {
       requestsPerMinute: config.rateLimitPerMinute,
+      documentsPerMinute: config.documentRateLimitPerMinute,
       failedAuthenticationsPerMinute: config.authFailuresPerMinute,
       corsOrigins: config.corsOrigins,
       trustProxy: config.trustProxy
@@ -259,6 +261,11 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
   }, config.purgeIntervalMinutes * 60_000)
   purge.unref()
 
+  if (linksNameLocalhost(config))
+    logger.warn(
+      { port },
+      `KASKO_PUBLIC_URL is not set: the document links in offers and quotes (ipid_href, privacy.policy_href) name ${apiRoot}, which partners' customers cannot open; set KASKO_PUBLIC_URL to the address they reach this service at`
+    )
   logger.info(
     {
       port,

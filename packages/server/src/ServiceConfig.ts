@@ -45,11 +45,21 @@ const integer = (name: string) =>
 const url = (name: string): Config.Config<URL> =>
   parsed(name, "an URL value", (text) => (URL.canParse(text) ? new URL(text) : undefined))
 
-/** An http(s) URL, as the links answers carry: its normalised form (`new URL(text).href`). */
-const webUrl = (name: string): Config.Config<string> =>
-  parsed(name, "an http or https URL", (text) =>
-    URL.canParse(text) && /^https?:$/.test(new URL(text).protocol) ? new URL(text).href : undefined
-  )
+/**
+ * A URL the links in answers are made of: http or https, and nothing a link must not carry — no user info (it
+ * would hand a password to every client that reads an offer), no query or fragment (what is appended to it would
+ * land inside them). Its normalised form (`new URL(text).href`), or undefined.
+ */
+const linkUrlOf = (text: string): string | undefined => {
+  if (!URL.canParse(text) || /[?#]/.test(text)) return undefined
+  const url = new URL(text)
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/]*)/i.exec(text.trim())?.[1] ?? ""
+  return /^https?:$/.test(url.protocol) && url.host !== "" && !authority.includes("@") ? url.href : undefined
+}
+
+/** A variable that must be a link URL (`linkUrlOf`), refused in words that say what one looks like. */
+const linkUrl = (name: string, example: string): Config.Config<string> =>
+  parsed(name, `an http or https URL with no query, fragment or user info, like ${example}`, linkUrlOf)
 
 const literal =
   <const L extends ReadonlyArray<string>>(...literals: L) =>
@@ -96,10 +106,13 @@ const FIELDS = {
   logLevel: literal(...LOG_LEVELS)("KASKO_LOG_LEVEL").pipe(Config.withDefault("info" as const)),
   sqliteSynchronous: literal("FULL", "NORMAL")("KASKO_SQLITE_SYNCHRONOUS").pipe(Config.withDefault("FULL" as const)),
   bodyLimitBytes: integerBetween("KASKO_BODY_LIMIT_BYTES", 100 * 1024, 1024, 10 * 1024 * 1024),
-  publicUrl: Config.option(Config.String("KASKO_PUBLIC_URL")),
+  // every link to kasko's own documents begins with it: without a trailing slash, as paths are appended
+  publicUrl: Config.option(
+    linkUrl("KASKO_PUBLIC_URL", "https://api.insurer.example").pipe(Config.map((url) => url.replace(/\/+$/, "")))
+  ),
   // where the insurer keeps its documents; kasko serves its own where it keeps none
-  documentsBaseUrl: Config.option(webUrl("KASKO_DOCUMENTS_BASE_URL")),
-  privacyPolicyUrl: Config.option(webUrl("KASKO_PRIVACY_POLICY_URL")),
+  documentsBaseUrl: Config.option(linkUrl("KASKO_DOCUMENTS_BASE_URL", "https://documents.insurer.example/kasko")),
+  privacyPolicyUrl: Config.option(linkUrl("KASKO_PRIVACY_POLICY_URL", "https://insurer.example/privacy")),
   basePath: Config.String("KASKO_BASE_PATH").pipe(
     Config.withDefault(""),
     validate({
@@ -116,6 +129,8 @@ const FIELDS = {
   jwksCooldownSeconds: integerBetween("KASKO_JWKS_COOLDOWN_SECONDS", 30, 0, 60 * 60),
   requestTimeoutMillis: integerBetween("KASKO_REQUEST_TIMEOUT_MS", 10_000, 100, 600_000),
   rateLimitPerMinute: integerBetween("KASKO_RATE_LIMIT_PER_MINUTE", 6_000, 1, 10_000_000),
+  // a quote's document takes ~7 ms of the event loop: one partner's share of the printing is bounded apart
+  documentRateLimitPerMinute: integerBetween("KASKO_DOCUMENT_RATE_LIMIT_PER_MINUTE", 60, 1, 10_000_000),
   authFailuresPerMinute: integerBetween("KASKO_AUTH_FAILURES_PER_MINUTE", 300, 1, 10_000_000),
   trustProxy: Config.String("KASKO_TRUST_PROXY").pipe(
     Config.withDefault(""),
@@ -271,6 +286,13 @@ export const tokenRulesOf = (config: ServiceConfig) => ({
   audience: Option.getOrElse(config.tokenAudience, () => "kasko-partner-api"),
   maxLifetimeSeconds: config.tokenMaxLifetimeSeconds
 })
+
+/**
+ * Whether the links offers and quotes answer name kasko's own documents (the insurer keeps not both of them) under
+ * no KASKO_PUBLIC_URL: then they name http://localhost:PORT, which no partner's customer can open.
+ */
+export const linksNameLocalhost = (config: ServiceConfig): boolean =>
+  Option.isNone(config.publicUrl) && (Option.isNone(config.documentsBaseUrl) || Option.isNone(config.privacyPolicyUrl))
 
 /** The URL the OpenAPI document names as the server. */
 export const publicUrlOf = (config: ServiceConfig, port: number): string =>

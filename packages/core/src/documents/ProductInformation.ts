@@ -2,8 +2,9 @@
  * The insurance product information document (IPID) of a product variant: the standardised summary the Insurance
  * Distribution Directive (Art. 20(5)–(8), Implementing Regulation (EU) 2017/1469) requires before a contract, in
  * its nine sections. What is insured comes from the tariff in force — the coverages its rules give the variant
- * under each feature, with their limits and deductibles, found by pricing every combination of the facts its
- * rules read — and the words from the catalogue (`ProductTerms`). Made once per tariff version and day.
+ * under each feature, with their limits and deductibles, found by pricing a case of every kind its rules tell
+ * apart (`factsOfVariant`) — and the words from the catalogue (`ProductTerms`). Made once per tariff version and variant (again
+ * only when the charges in force change).
  */
 import { INSURER, productDefinition, type FeatureName, type ProductName } from "../product/ProductCatalogue.js"
 import { COVERAGE_TERMS, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
@@ -11,7 +12,16 @@ import type { Variant } from "../product/Variant.js"
 import { STANDARD_WHEN } from "../product/Variant.js"
 import { planOf } from "../pricing/PricingPlan.js"
 import type { PricingFacts } from "../pricing/PricingFacts.js"
-import type { Tariff } from "../pricing/Tariff.js"
+import {
+  chargesInForce,
+  type Charge,
+  type FactCondition,
+  type FactName,
+  type Instruction,
+  type Tariff
+} from "../pricing/Tariff.js"
+import { factConditionsOf } from "../pricing/TariffCompiler.js"
+import { DRIVER_AGE_MAX, DRIVER_AGE_MIN, VEHICLE_PRICE_MAX, VEHICLE_PRICE_MIN } from "../product/Parameters.js"
 import type { CalendarDate } from "../input/CalendarDate.js"
 import {
   danishDate,
@@ -39,27 +49,65 @@ export interface VariantCoverage {
   readonly sometimesWithoutDeductible: boolean
 }
 
-const VEHICLE_TYPES = ["personbil", "varevogn"] as const
-const VEHICLE_USAGES = [
-  "privat_person_koersel",
-  "godstransport_halv_omsaetning",
-  "godstransport",
-  "godstransport_erhverv",
-  "godstransport_privat/erhverv"
-] as const
-// the bounds of the vehicle_price parameter and the reference tariff's band edge on either side, and the youngest
-// driver's ages on either side of its loadings' bounds (or none given): every value a rule may tell apart in the
-// shipped tariffs, and a spread of others
-const VEHICLE_PRICES = [1_000, 150_000, 300_000, 300_001, 1_000_000, 10_000_000]
-const DRIVER_AGES = [null, 17, 20, 21, 24, 25, 27, 28, 45, 99]
+// the rules that decide what the IPID shows: which coverages a case has, their limits and deductibles, and the
+// charges listed among them; a loading changes only a premium, which the IPID does not show
+const SHOWN_INSTRUCTIONS: ReadonlySet<Instruction["type"]> = new Set([
+  "add_coverage",
+  "set_deductible",
+  "set_limit",
+  "list_charge_as_coverage"
+])
 
-/** The facts a case of the variant can have: its usages are the ones that make that variant. */
-const factsOfVariant = (productName: ProductName, variant: Variant, feature: FeatureName): Array<PricingFacts> => {
-  const usages = variant === "standard" ? [STANDARD_WHEN.vehicle_usage] : VEHICLE_USAGES
-  return VEHICLE_TYPES.flatMap((vehicle_type) =>
+/** The numbers a condition compares a fact with (a number, a numeric text, the members of an `in` list). */
+const thresholdsOf = (condition: FactCondition): Array<number> =>
+  (Array.isArray(condition.value) ? condition.value : [condition.value]).flatMap((value) => {
+    const number = typeof value === "number" ? value : typeof value === "string" ? Number(value) : Number.NaN
+    return Number.isFinite(number) ? [number] : []
+  })
+
+/**
+ * The values of a whole-number fact that tell apart every case the tariff's shown rules can: both ends of its
+ * range and, for each number a rule compares it with, the whole numbers just below, at and just above it. Between
+ * two neighbouring thresholds every comparison answers the same, so one value of each stretch is enough.
+ */
+const probePoints = (tariff: Tariff, fact: FactName, minimum: number, maximum: number): Array<number> => {
+  const points = new Set([minimum, maximum])
+  for (const rule of tariff.rules) {
+    if (!SHOWN_INSTRUCTIONS.has(rule.event.type)) continue
+    for (const condition of factConditionsOf(rule.conditions)) {
+      if (condition.fact !== fact) continue
+      for (const threshold of thresholdsOf(condition))
+        for (const point of [
+          Math.floor(threshold) - 1,
+          Math.floor(threshold),
+          Math.ceil(threshold),
+          Math.ceil(threshold) + 1
+        ])
+          if (point >= minimum && point <= maximum) points.add(point)
+    }
+  }
+  return [...points].sort((a, b) => a - b)
+}
+
+const optionsOf = (productName: ProductName, parameter: string): Array<string> =>
+  (productDefinition(productName)?.parameters.find((candidate) => candidate.name === parameter)?.options ?? []).map(
+    (option) => option.id
+  )
+
+/**
+ * The facts a case of the variant can have, as far as the tariff's shown rules tell cases apart: every vehicle
+ * type, every usage that makes that variant, and the vehicle prices and youngest drivers' ages (or none given)
+ * on either side of every threshold those rules compare them with.
+ */
+const factsOfVariant = (tariff: Tariff, variant: Variant, feature: FeatureName): Array<PricingFacts> => {
+  const productName = tariff.product_name
+  const usages = variant === "standard" ? [STANDARD_WHEN.vehicle_usage] : optionsOf(productName, "vehicle_usage")
+  const prices = probePoints(tariff, "vehicle_price", VEHICLE_PRICE_MIN, VEHICLE_PRICE_MAX)
+  const ages = [null, ...probePoints(tariff, "youngest_driver_age", DRIVER_AGE_MIN, DRIVER_AGE_MAX)]
+  return optionsOf(productName, "vehicle_type").flatMap((vehicle_type) =>
     usages.flatMap((vehicle_usage) =>
-      VEHICLE_PRICES.flatMap((vehicle_price) =>
-        DRIVER_AGES.map((youngest_driver_age) => ({
+      prices.flatMap((vehicle_price) =>
+        ages.map((youngest_driver_age) => ({
           product_name: productName,
           variant,
           feature,
@@ -95,7 +143,7 @@ export const coveragesOfVariant = (
   >()
   const features = productDefinition(tariff.product_name)!.features.map((feature) => feature.name)
   for (const feature of features) {
-    for (const facts of factsOfVariant(tariff.product_name, variant, feature)) {
+    for (const facts of factsOfVariant(tariff, variant, feature)) {
       for (const coverage of plan.price(facts, pricingDate, plan.fire(facts)).recipe.coverages) {
         const seen = found.get(coverage.name) ?? {
           id: coverage.id,
@@ -142,27 +190,45 @@ const featureCell = (coverage: VariantCoverage, features: ReadonlyArray<{ name: 
 const withTariffFigures = (text: string, tariff: Tariff): string =>
   text.replaceAll("{monthly_surcharge_percent}", String(tariff.monthly_surcharge_percent))
 
-const documents = new WeakMap<Tariff, Map<string, PrintedDocument>>()
+/** A variant's IPID as last made, with the day it was last asked for and the charges in force that day. */
+interface KeptDocument {
+  readonly document: PrintedDocument
+  readonly charges: ReadonlyArray<Charge>
+  pricingDate: CalendarDate
+}
+
+// per tariff version (the key: a tariff is one product's), one entry per variant: bounded, and alternating
+// variants never drops the other's
+const documents = new WeakMap<Tariff, Map<Variant, KeptDocument>>()
+
+const sameCharges = (a: ReadonlyArray<Charge>, b: ReadonlyArray<Charge>): boolean =>
+  a.length === b.length && a.every((charge, index) => charge === b[index])
 
 /**
- * The IPID of a product variant under a tariff version, priced as of `pricingDate` (the charges in force then).
- * The same tariff, variant and day answer the same document, made once.
+ * The IPID of a product variant under a tariff version, priced as of `pricingDate`. What it says depends on the
+ * day only through the charges in force (one may be listed among the coverages), so it is made once per tariff
+ * version and variant, and again only on a day whose charges in force differ from those it was made with.
  */
 export const productInformationDocument = (
   tariff: Tariff,
   variant: Variant,
   pricingDate: CalendarDate
 ): PrintedDocument => {
-  const byVariant = documents.get(tariff) ?? new Map<string, PrintedDocument>()
-  documents.set(tariff, byVariant)
-  const key = `${variant}/${pricingDate}`
-  const kept = byVariant.get(key)
-  if (kept !== undefined) return kept
-  // only the latest day's documents are kept: a day's answers are the next day's until the tariff changes
-  byVariant.clear()
-  const made = makeProductInformation(tariff, variant, pricingDate)
-  byVariant.set(key, made)
-  return made
+  let byVariant = documents.get(tariff)
+  if (byVariant === undefined) {
+    byVariant = new Map()
+    documents.set(tariff, byVariant)
+  }
+  const kept = byVariant.get(variant)
+  if (kept !== undefined && kept.pricingDate === pricingDate) return kept.document
+  const charges = chargesInForce(tariff, pricingDate)
+  if (kept !== undefined && sameCharges(kept.charges, charges)) {
+    kept.pricingDate = pricingDate
+    return kept.document
+  }
+  const document = makeProductInformation(tariff, variant, pricingDate)
+  byVariant.set(variant, { document, charges, pricingDate })
+  return document
 }
 
 const makeProductInformation = (tariff: Tariff, variant: Variant, pricingDate: CalendarDate): PrintedDocument => {

@@ -1,10 +1,12 @@
 /**
  * The quote document a dealer prints or e-mails to the customer: the quote as stored — insurer, partner and
  * agent, the parties as registered (CPR numbers masked but for their last four digits, protected addresses left
- * out), the vehicle, the product and variant, the coverages with their limits and deductibles, the price per
- * year and per payment with its charges, the tariff version, the quote number, when it was created and until
- * when it is valid, and whether it is activated. Every figure is the quote's own; nothing is priced again.
+ * out), the vehicle, the product and variant with its parameters (the youngest user's age, never a birth date),
+ * the coverages with their limits and deductibles, the price per year and per payment with its charges, the
+ * tariff version, the quote number, when it was created and until when it is valid, and whether it is
+ * activated. Every figure is the quote's own; nothing is priced again.
  */
+import { ageOn, calendarDateOfMillis } from "../input/CalendarDate.js"
 import type { DocumentLinksShape } from "../ports/DocumentLinks.js"
 import type { StoredQuote } from "../ports/QuoteStore.js"
 import { INSURER, productDefinition, type ProductName } from "../product/ProductCatalogue.js"
@@ -73,6 +75,28 @@ const parameterWords = (productName: ProductName, name: string, value: string): 
   return option === undefined ? value : String(option.title)
 }
 
+/**
+ * The product parameters as the document prints them, in the catalogue's order and words — but never a date: a
+ * date parameter is a person's (the youngest user's birth date), and with the last four digits of a CPR number
+ * the document shows, a birth date equal to that person's gives the whole number. The youngest user is printed
+ * as the age the birth date gives on the day the quote was made (as it was priced), under the age's title.
+ */
+const printedParameters = (
+  productName: ProductName,
+  parameters: Readonly<Record<string, string>>,
+  createdOn: string
+): Array<readonly [string, string]> => {
+  const definition = productDefinition(productName)!
+  const birthDate = parameters["youngest_user_birthdate"]
+  const youngestUserAge =
+    parameters["youngest_user_age"] ?? (birthDate === undefined ? undefined : String(ageOn(birthDate, createdOn)))
+  return definition.parameters.flatMap((parameter) => {
+    if (parameter.type === "date") return []
+    const value = parameter.name === "youngest_user_age" ? youngestUserAge : parameters[parameter.name]
+    return value === undefined ? [] : [[parameter.title, parameterWords(productName, parameter.name, value)] as const]
+  })
+}
+
 /** The quote's document as of `now`, linking to the documents `links` names. */
 export const quoteDocument = (stored: StoredQuote, links: DocumentLinksShape, now: number): PrintedDocument => {
   const quote = stored.quote
@@ -87,12 +111,7 @@ export const quoteDocument = (stored: StoredQuote, links: DocumentLinksShape, no
   const paymentsPerYear = quote.price.payments_per_year
   const feature = definition.features.find((candidate) => candidate.name === quote.product.features[0]?.name)
   const state = stored.activated_at === null ? "Afventer aktivering" : `Aktiveret ${danishInstant(stored.activated_at)}`
-  const parameterRows = definition.parameters
-    .filter((parameter) => parameters[parameter.name] !== undefined)
-    .map(
-      (parameter) =>
-        [parameter.title, parameterWords(productName, parameter.name, parameters[parameter.name]!)] as const
-    )
+  const parameterRows = printedParameters(productName, parameters, calendarDateOfMillis(stored.created_at))
   const sections: Array<Section> = [
     {
       heading: "Tilbuddet",

@@ -145,7 +145,8 @@ describe("kasko tariff impact", () => {
       (await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", book, "--target", "+3%", "--json"]))
         .stdout
     )
-    expect(premium.target).toMatchObject({ on: "premium", target_percent: 3, passes: 0, within_one_krone: true })
+    expect(premium.target).toMatchObject({ on: "premium", target_percent: 3, within_one_krone: true })
+    expect(premium.target.passes).toBeGreaterThan(0)
     const onKasko = await runCli([
       "tariff",
       "impact",

@@ -1,10 +1,10 @@
 /**
- * The uniform factor that makes a book's premium hit a target change. On the
- * whole premium, uncapped, the total is linear in the factor and it is solved
- * exactly: factor = target total ÷ new total. Otherwise — a factor on one
- * coverage's rates (each line rounded to the øre, the charges levied on it), or
- * caps binding policy by policy — the total is monotone in the factor but not
- * linear, and the factor is found by secant steps kept inside a bracket
+ * The uniform factor that makes a book's premium hit a target change. The
+ * linear factor (target total ÷ new total) is the first guess; but each premium
+ * × the factor is rounded to the øre policy by policy, a factor on one
+ * coverage's rates rounds each line and levies charges on it, and caps bind
+ * policy by policy — so the total is monotone in the factor but not linear,
+ * and the factor is found by secant steps kept inside a bracket
  * (bisection when they stall), each step a re-pricing of the book, until the
  * total is within one krone of the target. Browser-safe: whoever re-prices (the
  * command's worker threads, the page's web workers) passes `evaluate`.
@@ -37,7 +37,7 @@ export const targetTotal = (
   return { numerator: old * BigInt(1_000_000 + millionths), denominator: 1_000_000n }
 }
 
-/** The factor on the whole premium that makes `newTotal` hit the target exactly (uncapped): its numerator. */
+/** The factor that makes `newTotal` × factor hit the target, before any rounding: the solve's first guess. */
 export const linearFactor = (
   newTotal: bigint,
   target: { readonly numerator: bigint; readonly denominator: bigint }

@@ -207,6 +207,34 @@ describe("kasko tariff impact", () => {
     )
   })
 
+  it("refuses a portfolio whose lines end in CR only (exit 1), naming line 1", async () => {
+    const crOnly = directory.newFile("cr-only.csv")
+    writeFileSync(
+      crOnly,
+      "policy_id,policy_holder,vehicle_type,vehicle_user,vehicle_owner,vehicle_usage,vehicle_price\rA,person,personbil,person,organization,privat_person_koersel,250000\r"
+    )
+    const result = await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", crOnly])
+    expect(result).toMatchObject({ exitCode: 1, stdout: "" })
+    expect(result.stderr).toBe(
+      `kasko tariff impact: the portfolio ${crOnly}, line 1: lines end in CR only; save the file with LF or CRLF line endings\n`
+    )
+    const longHeader = directory.newFile("long-header.csv")
+    writeFileSync(longHeader, "policy_id,".repeat(10_000))
+    const long = await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", longHeader])
+    expect(long).toMatchObject({ exitCode: 1, stdout: "" })
+    expect(long.stderr).toContain("line 1: the header line runs over 64 KiB")
+    const strayQuote = directory.newFile("stray-quote.csv")
+    writeFileSync(
+      strayQuote,
+      `policy_id,policy_holder,vehicle_type,vehicle_user,vehicle_owner,vehicle_usage,vehicle_price\n"A,person,personbil,person,organization,privat_person_koersel,250000\n${"B,person,personbil,person,organization,privat_person_koersel,250000\n".repeat(20_000)}`
+    )
+    const stray = await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", strayQuote])
+    expect(stray).toMatchObject({ exitCode: 1, stdout: "" })
+    expect(stray.stderr).toBe(
+      `kasko tariff impact: the portfolio ${strayQuote}, line 2: a quoted field opens here and is not closed within 1 MiB: a stray quote?\n`
+    )
+  })
+
   it("re-rates the quotes in the store with --from-store, their current premiums beside, no party read", async () => {
     const dataDirectory = directory.newFile("store")
     const fixtures = await makeFixtures()

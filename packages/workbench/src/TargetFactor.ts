@@ -72,11 +72,16 @@ export interface MonotoneProblem {
   readonly max_passes?: number
 }
 
-/** A factor tried, its total, and its residual: total − target, over the target's denominator. */
+/** A factor tried, its total, its residual (total − target, over the target's denominator), and its weight in interpolation. */
 interface Point {
   readonly numerator: bigint
   readonly total: bigint
-  residual: bigint
+  readonly residual: bigint
+  /**
+   * The residual as interpolation weighs it: Illinois halves a stale bracket end's. Kept apart from
+   * the residual, which says how close the point is (the closest point answered may be that end).
+   */
+  weight: bigint
 }
 
 /**
@@ -90,11 +95,10 @@ interface Point {
 export const solveMonotone = async (problem: MonotoneProblem): Promise<FactorSolution> => {
   const { target, tolerance, evaluate } = problem
   const maxPasses = problem.max_passes ?? 40
-  const pointOf = (numerator: bigint, total: bigint): Point => ({
-    numerator,
-    total,
-    residual: total * target.denominator - target.numerator
-  })
+  const pointOf = (numerator: bigint, total: bigint): Point => {
+    const residual = total * target.denominator - target.numerator
+    return { numerator, total, residual, weight: residual }
+  }
   const within = (point: Point) => abs(point.residual) <= tolerance * target.denominator
   const known = pointOf(problem.known.numerator, problem.known.total)
   let best = known
@@ -132,11 +136,11 @@ export const solveMonotone = async (problem: MonotoneProblem): Promise<FactorSol
     // Illinois: an end kept twice running has its residual halved, so the next interpolation moves off it
     if (point.residual < 0n) {
       lower = point
-      if (retained === "upper") upper.residual /= 2n
+      if (retained === "upper") upper.weight /= 2n
       retained = "upper"
     } else {
       upper = point
-      if (retained === "lower") lower.residual /= 2n
+      if (retained === "lower") lower.weight /= 2n
       retained = "lower"
     }
     previous = point
@@ -149,8 +153,8 @@ const abs = (value: bigint) => (value < 0n ? -value : value)
 /** Where the straight line between the bracket's ends meets the target, strictly inside the bracket. */
 const interpolate = (lower: Point, upper: Point): bigint => {
   const width = upper.numerator - lower.numerator
-  const span = upper.residual - lower.residual
-  const at = span > 0n ? lower.numerator + (width * -lower.residual) / span : lower.numerator + width / 2n
+  const span = upper.weight - lower.weight
+  const at = span > 0n ? lower.numerator + (width * -lower.weight) / span : lower.numerator + width / 2n
   return at <= lower.numerator ? lower.numerator + 1n : at >= upper.numerator ? upper.numerator - 1n : at
 }
 

@@ -166,6 +166,20 @@ describe("the factor that hits a target change", () => {
     expect([5_000_000n, 5_001_000n]).toContain(missed.total)
   })
 
+  it("answers the closest point by its true residual, not the weight Illinois halved on a stale bracket end", async () => {
+    // a total that jumps from 0 to 1 000 just above factor 1: every step lands above, the lower end (factor 1) goes stale
+    const jump = FACTOR_DENOMINATOR + 5n
+    const solution = await solveMonotone({
+      target: { numerator: 380n, denominator: 1n },
+      tolerance: 100n,
+      evaluate: async (numerator) => (numerator >= jump ? 1_000n : 0n),
+      known: { numerator: FACTOR_DENOMINATOR, total: 0n },
+      first: 2n * FACTOR_DENOMINATOR
+    })
+    // 0 is 380 from the target and 1 000 is 620: neither is within 100, and 0 is the closer
+    expect(solution).toMatchObject({ hit: false, total: 0n, numerator: FACTOR_DENOMINATOR })
+  })
+
   it("writes the factor as an exact decimal", () => {
     expect(factorText(1_032_571_398_412_345n)).toBe("1.032571398412345")
     expect(factorText(2n * FACTOR_DENOMINATOR)).toBe("2")

@@ -161,6 +161,14 @@ describe("an impact test on worker threads", () => {
     expect(difference < 0n ? -difference : difference).toBeLessThanOrEqual(BigInt(100 * WEIGHT_SCALE))
   })
 
+  it("prices a blank feature cell as the standard feature", () => {
+    const price = impactPricer(comparison)
+    const standard = rows.find((row) => row.feature === "standard")!
+    const blank = price({ ...standard, feature: "" })
+    expect(blank.kind).toBe("priced")
+    expect(blank).toEqual(price(standard))
+  })
+
   it("refuses a factor on a coverage no rule of the new version adds", async () => {
     await expect(
       portfolioImpact({ ...comparison, portfolio: { file }, target: { percent: 1, on: "glasskade" }, workers: 1 })

@@ -45,6 +45,14 @@ describe("kasko portfolio generate", () => {
     expect(lines[1]).toMatch(/^P0000001,insurance-car-(leasing|standalone),(standard|premium),/)
   })
 
+  it("writes the same book without --as-of on any day: its ages hold on the documented 2027-01-01", async () => {
+    const dated = await generate(300, 11)
+    const undated = await runCli(["portfolio", "generate", "--size", "300", "--seed", "11"])
+    expect(undated.exitCode).toBe(0)
+    expect(undated.stdout).toBe(dated.stdout)
+    expect((await runCli(["portfolio", "generate", "--help"])).stdout).toContain("default 2027-01-01")
+  })
+
   it("states its distributions in its help, as the generator has them", async () => {
     const help = await runCli(["portfolio", "generate", "--help"])
     expect(help.stdout.replace(/\s+/g, " ")).toContain(PORTFOLIO_DISTRIBUTIONS.replace(/\s+/g, " "))

@@ -177,11 +177,14 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
   }
 }
 
+/** The date a generated book's ages hold on when --as-of is not given: fixed, so a seed gives one book on any day. */
+export const DEFAULT_PORTFOLIO_AS_OF = "2027-01-01"
+
 export const generatePortfolio = async (argv: Arguments): Promise<CommandResult> => {
   const size = wholeOption(argv, "size", 0)!
   const seed = argv["seed"] as number
   if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed takes a whole number, not ${String(seed)}`)
-  const asOf = (argv["as-of"] as string | undefined) ?? new Date().toISOString().slice(0, 10)
+  const asOf = (argv["as-of"] as string | undefined) ?? DEFAULT_PORTFOLIO_AS_OF
   if (!CalendarDate.isCalendarDate(asOf)) throw new UsageError(`--as-of takes YYYY-MM-DD, not "${asOf}"`)
   const lines = generatedPortfolioLines({ size, seed, as_of: asOf })
   const out = argv["out"] as string | undefined

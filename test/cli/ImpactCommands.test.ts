@@ -215,6 +215,12 @@ describe("kasko tariff impact", () => {
     )
   })
 
+  it("refuses --top over 1000 as a usage error naming --top", async () => {
+    const result = await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", "any.csv", "--top", "1001"])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain("--top takes at most 1000 movers each way, not 1001")
+  })
+
   it("refuses a portfolio whose lines end in CR only (exit 1), naming line 1", async () => {
     const crOnly = directory.newFile("cr-only.csv")
     writeFileSync(

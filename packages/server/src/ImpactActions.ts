@@ -76,6 +76,9 @@ const wholeOption = (argv: Arguments, name: string, minimum: number): number | u
   return value
 }
 
+/** The most movers listed each way: as many as the workbench page lists, and a bound on what each worker keeps. */
+const MAX_TOP_MOVERS = 1000
+
 const bandEdges = (argv: Arguments): ReadonlyArray<number> | undefined => {
   const value = argv["bands"]
   if (value === undefined) return undefined
@@ -132,6 +135,8 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
   const capDecrease = percentOption(argv, "cap-decrease")
   const target = percentOption(argv, "target")
   const top = wholeOption(argv, "top", 0)
+  if (top !== undefined && top > MAX_TOP_MOVERS)
+    throw new UsageError(`--top takes at most ${MAX_TOP_MOVERS} movers each way, not ${top}`)
   const workers = wholeOption(argv, "workers", 1)
   const edges = bandEdges(argv)
   if (capIncrease !== undefined && capIncrease < 0)

@@ -175,7 +175,7 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
             .option("top", {
               type: "number",
               requiresArg: true,
-              describe: "how many movers to list each way (default 10)"
+              describe: "how many movers to list each way (default 10, at most 1000)"
             })
             .option("workers", {
               type: "number",

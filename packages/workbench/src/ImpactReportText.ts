@@ -144,7 +144,7 @@ export const impactText = (result: ImpactResult): string => {
         ...(target.uncapped_kroner === undefined
           ? []
           : [`  uncapped with the factor: ${money(target.uncapped_kroner)} kr`]),
-        `  ${target.passes === 0 ? "solved exactly (the total is linear in the factor)" : `found in ${plural(target.passes, "re-pricing")} of the book`}`
+        `  ${target.passes === 0 ? "no re-pricing: the book is already within one krone of the target" : `found in ${plural(target.passes, "re-pricing")} of the book`}`
       ].join("\n")
     )
   }

@@ -45,6 +45,14 @@ describe("kasko portfolio generate", () => {
     expect(lines[1]).toMatch(/^P0000001,insurance-car-(leasing|standalone),(standard|premium),/)
   })
 
+  it("writes the same book without --as-of on any day: its ages hold on the documented 2027-01-01", async () => {
+    const dated = await generate(300, 11)
+    const undated = await runCli(["portfolio", "generate", "--size", "300", "--seed", "11"])
+    expect(undated.exitCode).toBe(0)
+    expect(undated.stdout).toBe(dated.stdout)
+    expect((await runCli(["portfolio", "generate", "--help"])).stdout).toContain("default 2027-01-01")
+  })
+
   it("states its distributions in its help, as the generator has them", async () => {
     const help = await runCli(["portfolio", "generate", "--help"])
     expect(help.stdout.replace(/\s+/g, " ")).toContain(PORTFOLIO_DISTRIBUTIONS.replace(/\s+/g, " "))
@@ -145,7 +153,8 @@ describe("kasko tariff impact", () => {
       (await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", book, "--target", "+3%", "--json"]))
         .stdout
     )
-    expect(premium.target).toMatchObject({ on: "premium", target_percent: 3, passes: 0, within_one_krone: true })
+    expect(premium.target).toMatchObject({ on: "premium", target_percent: 3, within_one_krone: true })
+    expect(premium.target.passes).toBeGreaterThan(0)
     const onKasko = await runCli([
       "tariff",
       "impact",
@@ -203,6 +212,40 @@ describe("kasko tariff impact", () => {
     expect(rejected.exitCode).toBe(0)
     expect(rejected.stdout).toContain(
       "Rejected: 1 case, by reason:\n  vehicle_type: must be one of: personbil, varevogn — 1 case, line 3\n"
+    )
+  })
+
+  it("refuses --top over 1000 as a usage error naming --top", async () => {
+    const result = await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", "any.csv", "--top", "1001"])
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain("--top takes at most 1000 movers each way, not 1001")
+  })
+
+  it("refuses a portfolio whose lines end in CR only (exit 1), naming line 1", async () => {
+    const crOnly = directory.newFile("cr-only.csv")
+    writeFileSync(
+      crOnly,
+      "policy_id,policy_holder,vehicle_type,vehicle_user,vehicle_owner,vehicle_usage,vehicle_price\rA,person,personbil,person,organization,privat_person_koersel,250000\r"
+    )
+    const result = await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", crOnly])
+    expect(result).toMatchObject({ exitCode: 1, stdout: "" })
+    expect(result.stderr).toBe(
+      `kasko tariff impact: the portfolio ${crOnly}, line 1: lines end in CR only; save the file with LF or CRLF line endings\n`
+    )
+    const longHeader = directory.newFile("long-header.csv")
+    writeFileSync(longHeader, "policy_id,".repeat(10_000))
+    const long = await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", longHeader])
+    expect(long).toMatchObject({ exitCode: 1, stdout: "" })
+    expect(long.stderr).toContain("line 1: the header line runs over 64 KiB")
+    const strayQuote = directory.newFile("stray-quote.csv")
+    writeFileSync(
+      strayQuote,
+      `policy_id,policy_holder,vehicle_type,vehicle_user,vehicle_owner,vehicle_usage,vehicle_price\n"A,person,personbil,person,organization,privat_person_koersel,250000\n${"B,person,personbil,person,organization,privat_person_koersel,250000\n".repeat(20_000)}`
+    )
+    const stray = await runCli(["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", strayQuote])
+    expect(stray).toMatchObject({ exitCode: 1, stdout: "" })
+    expect(stray.stderr).toBe(
+      `kasko tariff impact: the portfolio ${strayQuote}, line 2: a quoted field opens here and is not closed within 1 MiB: a stray quote?\n`
     )
   })
 

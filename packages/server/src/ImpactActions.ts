@@ -76,6 +76,9 @@ const wholeOption = (argv: Arguments, name: string, minimum: number): number | u
   return value
 }
 
+/** The most movers listed each way: as many as the workbench page lists, and a bound on what each worker keeps. */
+const MAX_TOP_MOVERS = 1000
+
 const bandEdges = (argv: Arguments): ReadonlyArray<number> | undefined => {
   const value = argv["bands"]
   if (value === undefined) return undefined
@@ -132,6 +135,8 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
   const capDecrease = percentOption(argv, "cap-decrease")
   const target = percentOption(argv, "target")
   const top = wholeOption(argv, "top", 0)
+  if (top !== undefined && top > MAX_TOP_MOVERS)
+    throw new UsageError(`--top takes at most ${MAX_TOP_MOVERS} movers each way, not ${top}`)
   const workers = wholeOption(argv, "workers", 1)
   const edges = bandEdges(argv)
   if (capIncrease !== undefined && capIncrease < 0)
@@ -177,11 +182,14 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
   }
 }
 
+/** The date a generated book's ages hold on when --as-of is not given: fixed, so a seed gives one book on any day. */
+export const DEFAULT_PORTFOLIO_AS_OF = "2027-01-01"
+
 export const generatePortfolio = async (argv: Arguments): Promise<CommandResult> => {
   const size = wholeOption(argv, "size", 0)!
   const seed = argv["seed"] as number
   if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed takes a whole number, not ${String(seed)}`)
-  const asOf = (argv["as-of"] as string | undefined) ?? new Date().toISOString().slice(0, 10)
+  const asOf = (argv["as-of"] as string | undefined) ?? DEFAULT_PORTFOLIO_AS_OF
   if (!CalendarDate.isCalendarDate(asOf)) throw new UsageError(`--as-of takes YYYY-MM-DD, not "${asOf}"`)
   const lines = generatedPortfolioLines({ size, seed, as_of: asOf })
   const out = argv["out"] as string | undefined

@@ -175,7 +175,7 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
             .option("top", {
               type: "number",
               requiresArg: true,
-              describe: "how many movers to list each way (default 10)"
+              describe: "how many movers to list each way (default 10, at most 1000)"
             })
             .option("workers", {
               type: "number",
@@ -218,7 +218,8 @@ validation is counted and listed by reason, never dropped. Example:
             .option("as-of", {
               type: "string",
               requiresArg: true,
-              describe: "the date the drivers' ages hold on, YYYY-MM-DD (default today): use the impact's pricing date"
+              describe:
+                "the date the drivers' ages hold on, YYYY-MM-DD (default 2027-01-01, fixed so that a seed gives one book on any day): use the impact's pricing date"
             })
             .option("out", {
               type: "string",

@@ -133,7 +133,8 @@ export const impactPricer = (comparison: TariffComparison): ((row: PortfolioRow)
         product: {
           product_name: productName ?? ProductCatalogue.PRODUCT_NAMES[0],
           parameters: row.parameters,
-          features: [{ name: row.feature ?? "standard" }]
+          // a blank feature cell is the standard feature, as a blank product_name is the only product
+          features: [{ name: row.feature === undefined || row.feature === "" ? "standard" : row.feature }]
         }
       },
       date

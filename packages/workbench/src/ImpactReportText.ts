@@ -144,7 +144,7 @@ export const impactText = (result: ImpactResult): string => {
         ...(target.uncapped_kroner === undefined
           ? []
           : [`  uncapped with the factor: ${money(target.uncapped_kroner)} kr`]),
-        `  ${target.passes === 0 ? "solved exactly (the total is linear in the factor)" : `found in ${plural(target.passes, "re-pricing")} of the book`}`
+        `  ${target.passes === 0 ? "no re-pricing: the book is already within one krone of the target" : `found in ${plural(target.passes, "re-pricing")} of the book`}`
       ].join("\n")
     )
   }
@@ -184,6 +184,12 @@ const csvTotals = (section: string, key: string, row: TotalsRow, detail = ""): A
 ]
 
 /** The result as one CSV table: a row per total, band, segment, mover, rejection reason, product not compared and target. */
+/**
+ * A cell of text the file gave (a policy id) or that quotes it, made safe to open in a spreadsheet:
+ * one starting with = + - @, a tab or a CR would be read as a formula, so it is prefixed with '.
+ */
+export const spreadsheetSafe = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text)
+
 export const impactCsv = (result: ImpactResult): string => {
   const { report } = result
   const rows: Array<Array<string>> = [CSV_HEADER]
@@ -205,7 +211,7 @@ export const impactCsv = (result: ImpactResult): string => {
     for (const mover of movers)
       rows.push([
         section,
-        mover.policy_id,
+        spreadsheetSafe(mover.policy_id),
         "1",
         "1",
         "",
@@ -220,7 +226,7 @@ export const impactCsv = (result: ImpactResult): string => {
   for (const reason of report.rejected.reasons)
     rows.push([
       "rejected",
-      reason.reason,
+      spreadsheetSafe(reason.reason),
       String(reason.cases),
       "",
       "",

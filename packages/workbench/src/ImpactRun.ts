@@ -57,7 +57,7 @@ export interface TargetResult {
   readonly achieved_change_percent: number | null
   readonly difference_kroner: number
   readonly within_one_krone: boolean
-  /** Re-pricings of the book the solve took (0: solved exactly). */
+  /** Re-pricings of the book the solve took (0: the book already within one krone of the target). */
   readonly passes: number
   /** With caps set: the uncapped total with the factor, beside the capped one targeted. */
   readonly uncapped_kroner?: number
@@ -122,39 +122,34 @@ const solveTarget = async (
   const quiet = { ...impact, top_movers: 0 }
   // the totals of each pass, by factor: the one kept is read back for the other total
   const passes = new Map<bigint, { readonly new: bigint; readonly capped: bigint }>()
+  // a factor on the whole premium lands in the capped total (the accumulator applies it there, caps or not)
+  const solved = (totals: { readonly new: bigint; readonly capped: bigint }) =>
+    on === "premium" || capped ? totals.capped : totals.new
   const evaluate = async (pass: ImpactPass, numerator: bigint) => {
     const state = (await runPass(pass)).state().totals
     passes.set(numerator, { new: state.new, capped: state.capped })
-    return capped ? state.capped : state.new
+    return solved(state)
   }
-  let solution: FactorSolution
-  let uncapped: (numerator: bigint) => bigint
-  if (on === "premium") {
-    const exact = linearFactor(totals.new, goal)
-    uncapped = (numerator) => (totals.new * numerator + FACTOR_DENOMINATOR / 2n) / FACTOR_DENOMINATOR
-    solution = capped
-      ? await solveMonotone({
-          target: goal,
-          tolerance: ONE_KRONE,
-          evaluate: (numerator) =>
-            evaluate(
-              { impact: { ...quiet, premium_factor: { numerator, denominator: FACTOR_DENOMINATOR } } },
-              numerator
-            ),
-          known: { numerator: FACTOR_DENOMINATOR, total: totals.capped },
-          first: exact
-        })
-      : { numerator: exact, total: uncapped(exact), passes: 0, hit: true }
-  } else {
-    uncapped = (numerator) => passes.get(numerator)?.new ?? totals.new
-    solution = await solveMonotone({
-      target: goal,
-      tolerance: ONE_KRONE,
-      evaluate: (numerator) => evaluate({ impact: quiet, scaling: { coverage: on, numerator } }, numerator),
-      known: { numerator: FACTOR_DENOMINATOR, total: capped ? totals.capped : totals.new },
-      first: linearFactor(capped ? totals.capped : totals.new, goal)
-    })
-  }
+  // Even uncapped, the linear factor (target ÷ new total) is only a first guess: each premium × the
+  // factor is rounded to the øre policy by policy, and those roundings add up on a large book.
+  const solution: FactorSolution = await solveMonotone({
+    target: goal,
+    tolerance: ONE_KRONE,
+    evaluate: (numerator) =>
+      evaluate(
+        on === "premium"
+          ? { impact: { ...quiet, premium_factor: { numerator, denominator: FACTOR_DENOMINATOR } } }
+          : { impact: quiet, scaling: { coverage: on, numerator } },
+        numerator
+      ),
+    known: { numerator: FACTOR_DENOMINATOR, total: solved(totals) },
+    first: linearFactor(on === "premium" ? totals.new : solved(totals), goal)
+  })
+  // the uncapped total with the factor: linear on the whole premium (the accumulator keeps no uncapped × factor total)
+  const uncapped = (numerator: bigint) =>
+    on === "premium"
+      ? (totals.new * numerator + FACTOR_DENOMINATOR / 2n) / FACTOR_DENOMINATOR
+      : (passes.get(numerator)?.new ?? totals.new)
   const wanted = (goal.numerator + goal.denominator / 2n) / goal.denominator
   const difference = solution.total - wanted
   return {

@@ -70,6 +70,8 @@ interface PooledWorker {
 export class ImpactWorkerPool {
   private readonly workers: Array<PooledWorker> = []
   private failure: Error | undefined
+  /** The lowest malformed line the workers met: it fails the pass once no chunk is left in flight. */
+  private malformed: PortfolioFormatError | undefined
   private wake: (() => void) | undefined
 
   constructor(count: number, start: StartImpactWorker) {
@@ -80,12 +82,13 @@ export class ImpactWorkerPool {
         answer: (answer) => {
           if (answer.type === "done") entry.inFlight--
           else if (answer.type === "state") entry.state?.resolve(answer.state)
-          else
-            this.fail(
-              answer.line === undefined
-                ? new Error(answer.message)
-                : new PortfolioFormatError(answer.line, answer.message)
-            )
+          else if (answer.line === undefined) this.fail(new Error(answer.message))
+          else {
+            // the chunks still in flight may hold an earlier malformed line: wait for them, keep the lowest
+            entry.inFlight--
+            if (this.malformed === undefined || answer.line < this.malformed.line)
+              this.malformed = new PortfolioFormatError(answer.line, answer.message)
+          }
           this.notify()
         },
         error: (error) => this.fail(error)
@@ -125,7 +128,8 @@ export class ImpactWorkerPool {
   }
 
   private async send(message: ImpactWorkerMessage, transfer: ReadonlyArray<ArrayBuffer> = []): Promise<void> {
-    await this.until(() => this.workers.some((entry) => entry.inFlight < IN_FLIGHT))
+    // after a malformed line nothing more is sent: the pass fails once the chunks in flight are answered
+    await this.until(() => this.malformed === undefined && this.workers.some((entry) => entry.inFlight < IN_FLIGHT))
     const idlest = this.workers.reduce((best, entry) => (entry.inFlight < best.inFlight ? entry : best))
     idlest.inFlight++
     idlest.port.post(message, transfer)
@@ -144,6 +148,10 @@ export class ImpactWorkerPool {
 
   private check(): void {
     if (this.failure !== undefined) throw this.failure
+    if (this.malformed !== undefined && this.workers.every((entry) => entry.inFlight === 0)) {
+      this.failure = this.malformed
+      throw this.failure
+    }
   }
 
   /** The first failure ends the pass: whatever waits for the workers hears it. */

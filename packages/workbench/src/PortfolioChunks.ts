@@ -9,12 +9,18 @@
  */
 import {
   headerFields,
+  LONE_RETURN_PROBLEM,
   lineBreaks,
   PortfolioFormatError,
   portfolioColumns,
   type PortfolioColumns,
-  wholeRowsEnd
+  scanPortfolioBytes
 } from "./PortfolioCsv.js"
+
+/** The most bytes a header line may take: a longer one is no portfolio's header (or a file that never ends a line). */
+export const MAX_HEADER_BYTES = 64 * 1024
+/** The most bytes a row may take: a longer one is a stray quote's doing (or a file that never ends a line). */
+export const MAX_ROW_BYTES = 1024 * 1024
 
 /** Whole rows of a portfolio, in bytes the chunk owns (so they can be transferred to a worker). */
 export interface PortfolioChunk {
@@ -53,7 +59,16 @@ export const portfolioHeader = async (source: AsyncIterable<Uint8Array>): Promis
   let end = 0
   for await (const block of source) {
     read = joined(read, block)
-    end = wholeRowsEnd(read, true)
+    const scan = scanPortfolioBytes(read, true)
+    end = scan.end
+    // a CR-only file is one long line to a reader of LF: refuse it rather than take it all for the header
+    if (scan.loneReturnAt !== -1 && (end === 0 || scan.loneReturnAt < end))
+      throw new PortfolioFormatError(1, LONE_RETURN_PROBLEM)
+    if (end > MAX_HEADER_BYTES || (end === 0 && read.length > MAX_HEADER_BYTES))
+      throw new PortfolioFormatError(
+        1,
+        `the header line runs over ${MAX_HEADER_BYTES / 1024} KiB: a portfolio starts with a header line naming its columns`
+      )
     if (end > 0) break
   }
   const bytes = end > 0 ? end : read.length
@@ -79,7 +94,20 @@ export async function* portfolioChunks(
   let carry = new Uint8Array(0)
   for await (const block of source) {
     const data = carry.length === 0 ? block : joined(carry, block)
-    const end = wholeRowsEnd(data)
+    const scan = scanPortfolioBytes(data)
+    const lineOf = (index: number) => line + lineBreaks(data.subarray(0, index))
+    if (scan.loneReturnAt !== -1) throw new PortfolioFormatError(lineOf(scan.loneReturnAt), LONE_RETURN_PROBLEM)
+    const end = scan.end
+    // a row that never ends (a stray quote reads the rest of the file as one field) is refused, not held
+    if (data.length - end > MAX_ROW_BYTES) {
+      const mega = MAX_ROW_BYTES / 1024 / 1024
+      throw scan.openQuoteAt !== -1
+        ? new PortfolioFormatError(
+            lineOf(scan.openQuoteAt),
+            `a quoted field opens here and is not closed within ${mega} MiB: a stray quote?`
+          )
+        : new PortfolioFormatError(lineOf(end), `the row starting here runs over ${mega} MiB without a line end`)
+    }
     if (end === 0) {
       carry = ownCopy(data)
       continue

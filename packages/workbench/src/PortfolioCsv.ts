@@ -83,6 +83,8 @@ export const headerFields = (firstLine: string): Array<string> =>
 
 const QUOTE = 34
 const NEWLINE = 10
+const RETURN = 13
+const COMMA = 44
 
 /** How many line breaks the bytes (UTF-8 text) hold: the lines a chunk spans, quoted line breaks included. */
 export const lineBreaks = (bytes: Uint8Array): number => {
@@ -91,46 +93,119 @@ export const lineBreaks = (bytes: Uint8Array): number => {
   return count
 }
 
+/** What the line of a CR-only line end is told. */
+export const LONE_RETURN_PROBLEM = "lines end in CR only; save the file with LF or CRLF line endings"
+
+/** What a scan of a piece of CSV finds. */
+export interface CsvScan {
+  /** Just after its last row end outside a quoted field (with `first`, its first); 0 when there is none. */
+  readonly end: number
+  /** Where a quoted field still open at the piece's end opened; -1 when none is. */
+  readonly openQuoteAt: number
+  /** Where a CR outside a quoted field is followed by something other than LF (a CR-only line end); -1 when none is. */
+  readonly loneReturnAt: number
+}
+
+const FIELD_START = 0
+const UNQUOTED = 1
+const QUOTED = 2
+const AFTER_QUOTE = 3
+
+/**
+ * Scans CSV (`code(i)`: the byte or UTF-16 unit at i) as RFC 4180 and d3-dsv read it: a quote opens a
+ * quoted field only at a field's start, so `12"` in an unquoted field is a literal; inside one, `""` is a
+ * quote and a lone `"` closes it. `onRowEnd` is told the index just after each row end.
+ */
+const scanCsv = (
+  length: number,
+  code: (index: number) => number,
+  first: boolean,
+  onRowEnd?: (after: number) => void
+): CsvScan => {
+  let state = FIELD_START
+  let end = 0
+  let openQuoteAt = -1
+  let loneReturnAt = -1
+  for (let index = 0; index < length; index++) {
+    const unit = code(index)
+    if (state === QUOTED) {
+      if (unit === QUOTE) state = AFTER_QUOTE
+      continue
+    }
+    if (unit === NEWLINE) {
+      state = FIELD_START
+      end = index + 1
+      onRowEnd?.(end)
+      if (first) break
+    } else if (unit === RETURN) {
+      if (index + 1 < length && code(index + 1) !== NEWLINE && loneReturnAt === -1) loneReturnAt = index
+      state = UNQUOTED
+    } else if (unit === QUOTE && state === FIELD_START) {
+      state = QUOTED
+      openQuoteAt = index
+    } else if (unit === QUOTE && state === AFTER_QUOTE) state = QUOTED
+    else if (unit === COMMA || state === AFTER_QUOTE) state = FIELD_START
+    else state = UNQUOTED
+  }
+  return { end, openQuoteAt: state === QUOTED ? openQuoteAt : -1, loneReturnAt }
+}
+
+/** Where a CR not followed by LF lies in bytes that hold no quote, -1 when none does. */
+const loneReturnOf = (bytes: Uint8Array): number => {
+  for (let at = bytes.indexOf(RETURN); at !== -1; at = bytes.indexOf(RETURN, at + 1))
+    if (at + 1 < bytes.length && bytes[at + 1] !== NEWLINE) return at
+  return -1
+}
+
+/**
+ * Scans a piece of a portfolio file's bytes: where its whole rows end (with `first`, its first row),
+ * whether a quoted field is left open and where a CR-only line end is. The piece must start outside
+ * quotes, as every chunk cut at `end` does.
+ */
+export const scanPortfolioBytes = (bytes: Uint8Array, first = false): CsvScan => {
+  if (bytes.indexOf(QUOTE) === -1) {
+    const lastOrFirst = first ? bytes.indexOf(NEWLINE) : bytes.lastIndexOf(NEWLINE)
+    return { end: lastOrFirst + 1, openQuoteAt: -1, loneReturnAt: loneReturnOf(bytes) }
+  }
+  return scanCsv(bytes.length, (index) => bytes[index]!, first)
+}
+
 /**
  * Where the whole rows of a piece of a portfolio file end: just after its last line break outside a quoted
  * field (with `first`, its first), 0 when there is none — where to cut the file into chunks for
  * `forEachPortfolioRow`. The piece must start outside quotes, as every chunk cut this way does.
  */
-export const wholeRowsEnd = (bytes: Uint8Array, first = false): number => {
-  if (!first && bytes.indexOf(QUOTE) === -1) return bytes.lastIndexOf(NEWLINE) + 1
-  let quoted = false
-  let end = 0
-  for (let index = 0; index < bytes.length; index++) {
-    const byte = bytes[index]
-    if (byte === QUOTE) quoted = !quoted
-    else if (byte === NEWLINE && !quoted) {
-      end = index + 1
-      if (first) return end
-    }
-  }
-  return end
-}
+export const wholeRowsEnd = (bytes: Uint8Array, first = false): number => scanPortfolioBytes(bytes, first).end
 
 /**
- * The line each row of a chunk starts on, when quoted fields may hold line breaks; and the line a
- * quote left open starts on (a file cut in the middle of a quoted field is malformed).
+ * The line each row of a chunk starts on, when quoted fields may hold line breaks; throws a
+ * PortfolioFormatError naming the line of a quote left open (a file cut in the middle of a quoted
+ * field is malformed) or of a CR-only line end.
  */
-const rowLinesOf = (text: string, firstLine: number): { starts: Array<number>; openQuoteLine: number | undefined } => {
+const rowLinesOf = (text: string, firstLine: number): Array<number> => {
   const starts = [firstLine]
-  let line = firstLine
-  let quoted = false
-  let quoteLine = firstLine
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index)
-    if (code === QUOTE) {
-      quoted = !quoted
-      if (quoted) quoteLine = line
-    } else if (code === NEWLINE) {
-      line++
-      if (!quoted && index + 1 < text.length) starts.push(line)
-    }
+  const lineAt = (index: number) => {
+    let line = firstLine
+    for (let at = text.indexOf("\n"); at !== -1 && at < index; at = text.indexOf("\n", at + 1)) line++
+    return line
   }
-  return { starts, openQuoteLine: quoted ? quoteLine : undefined }
+  // row ends come in order: count the line breaks (quoted ones too) up to each once
+  let line = firstLine
+  let counted = 0
+  const scan = scanCsv(
+    text.length,
+    (index) => text.charCodeAt(index),
+    false,
+    (after) => {
+      for (let at = text.indexOf("\n", counted); at !== -1 && at < after; at = text.indexOf("\n", at + 1)) line++
+      counted = after
+      if (after < text.length) starts.push(line)
+    }
+  )
+  if (scan.loneReturnAt !== -1) throw new PortfolioFormatError(lineAt(scan.loneReturnAt), LONE_RETURN_PROBLEM)
+  if (scan.openQuoteAt !== -1)
+    throw new PortfolioFormatError(lineAt(scan.openQuoteAt), "a quoted field is never closed")
+  return starts
 }
 
 /**
@@ -145,12 +220,10 @@ export const forEachPortfolioRow = (
   columns: PortfolioColumns,
   visit: (row: PortfolioRow) => void
 ): number => {
-  const lines = text.includes('"') ? rowLinesOf(text, firstLine) : undefined
-  if (lines?.openQuoteLine !== undefined)
-    throw new PortfolioFormatError(lines.openQuoteLine, "a quoted field is never closed")
+  const starts = text.includes('"') || text.includes("\r") ? rowLinesOf(text, firstLine) : undefined
   let visited = 0
   csvParseRows(text, (fields, index) => {
-    const line = lines === undefined ? firstLine + index : lines.starts[index]!
+    const line = starts === undefined ? firstLine + index : starts[index]!
     if (fields.length === 1 && fields[0]!.trim() === "") return null
     if (fields.length !== columns.fields)
       throw new PortfolioFormatError(

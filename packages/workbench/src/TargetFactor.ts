@@ -1,10 +1,10 @@
 /**
- * The uniform factor that makes a book's premium hit a target change. On the
- * whole premium, uncapped, the total is linear in the factor and it is solved
- * exactly: factor = target total ÷ new total. Otherwise — a factor on one
- * coverage's rates (each line rounded to the øre, the charges levied on it), or
- * caps binding policy by policy — the total is monotone in the factor but not
- * linear, and the factor is found by secant steps kept inside a bracket
+ * The uniform factor that makes a book's premium hit a target change. The
+ * linear factor (target total ÷ new total) is the first guess; but each premium
+ * × the factor is rounded to the øre policy by policy, a factor on one
+ * coverage's rates rounds each line and levies charges on it, and caps bind
+ * policy by policy — so the total is monotone in the factor but not linear,
+ * and the factor is found by secant steps kept inside a bracket
  * (bisection when they stall), each step a re-pricing of the book, until the
  * total is within one krone of the target. Browser-safe: whoever re-prices (the
  * command's worker threads, the page's web workers) passes `evaluate`.
@@ -37,7 +37,7 @@ export const targetTotal = (
   return { numerator: old * BigInt(1_000_000 + millionths), denominator: 1_000_000n }
 }
 
-/** The factor on the whole premium that makes `newTotal` hit the target exactly (uncapped): its numerator. */
+/** The factor that makes `newTotal` × factor hit the target, before any rounding: the solve's first guess. */
 export const linearFactor = (
   newTotal: bigint,
   target: { readonly numerator: bigint; readonly denominator: bigint }
@@ -72,11 +72,16 @@ export interface MonotoneProblem {
   readonly max_passes?: number
 }
 
-/** A factor tried, its total, and its residual: total − target, over the target's denominator. */
+/** A factor tried, its total, its residual (total − target, over the target's denominator), and its weight in interpolation. */
 interface Point {
   readonly numerator: bigint
   readonly total: bigint
-  residual: bigint
+  readonly residual: bigint
+  /**
+   * The residual as interpolation weighs it: Illinois halves a stale bracket end's. Kept apart from
+   * the residual, which says how close the point is (the closest point answered may be that end).
+   */
+  weight: bigint
 }
 
 /**
@@ -90,11 +95,10 @@ interface Point {
 export const solveMonotone = async (problem: MonotoneProblem): Promise<FactorSolution> => {
   const { target, tolerance, evaluate } = problem
   const maxPasses = problem.max_passes ?? 40
-  const pointOf = (numerator: bigint, total: bigint): Point => ({
-    numerator,
-    total,
-    residual: total * target.denominator - target.numerator
-  })
+  const pointOf = (numerator: bigint, total: bigint): Point => {
+    const residual = total * target.denominator - target.numerator
+    return { numerator, total, residual, weight: residual }
+  }
   const within = (point: Point) => abs(point.residual) <= tolerance * target.denominator
   const known = pointOf(problem.known.numerator, problem.known.total)
   let best = known
@@ -132,11 +136,11 @@ export const solveMonotone = async (problem: MonotoneProblem): Promise<FactorSol
     // Illinois: an end kept twice running has its residual halved, so the next interpolation moves off it
     if (point.residual < 0n) {
       lower = point
-      if (retained === "upper") upper.residual /= 2n
+      if (retained === "upper") upper.weight /= 2n
       retained = "upper"
     } else {
       upper = point
-      if (retained === "lower") lower.residual /= 2n
+      if (retained === "lower") lower.weight /= 2n
       retained = "lower"
     }
     previous = point
@@ -149,8 +153,8 @@ const abs = (value: bigint) => (value < 0n ? -value : value)
 /** Where the straight line between the bracket's ends meets the target, strictly inside the bracket. */
 const interpolate = (lower: Point, upper: Point): bigint => {
   const width = upper.numerator - lower.numerator
-  const span = upper.residual - lower.residual
-  const at = span > 0n ? lower.numerator + (width * -lower.residual) / span : lower.numerator + width / 2n
+  const span = upper.weight - lower.weight
+  const at = span > 0n ? lower.numerator + (width * -lower.weight) / span : lower.numerator + width / 2n
   return at <= lower.numerator ? lower.numerator + 1n : at >= upper.numerator ? upper.numerator - 1n : at
 }
 

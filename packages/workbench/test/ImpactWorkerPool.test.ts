@@ -21,17 +21,19 @@ const comparison: TariffComparison = {
 
 /** Workers in this thread: each message cloned and answered on a later turn, as across threads. */
 const inThisThread =
-  (data: ImpactWorkerData, started: Array<string> = []): StartImpactWorker =>
+  (data: ImpactWorkerData, started: Array<string> = [], delays: ReadonlyArray<number> = []): StartImpactWorker =>
   (listeners) => {
     const answer = impactWorkerJob(structuredClone(data))
     let terminated = false
+    // the nth worker started answers after delays[n] ms (0 unless given): a slow worker, as a busy core makes one
+    const delay = delays[started.length] ?? 0
     started.push("worker")
     return {
       post: (message) => {
         const copy = structuredClone(message)
         setTimeout(() => {
           if (!terminated) listeners.answer(structuredClone(answer(copy)))
-        }, 0)
+        }, delay)
       },
       terminate: () => {
         terminated = true
@@ -86,6 +88,23 @@ describe("the impact worker pool", () => {
         portfolioFeed(header, () => blocksOf(bytes.subarray(header.bytes), 2000))
       )
     ).rejects.toThrow(new PortfolioFormatError(902, "has 2 fields, the header 13"))
+    await pool.close()
+  })
+
+  it("names the lowest malformed line of the chunks in flight, whichever worker answers first", async () => {
+    const lines = [...book.lines]
+    lines[1] = "P1,insurance-car-leasing"
+    lines[200] = "P2,insurance-car-leasing"
+    const bytes = bookBytes(`${book.header}\n${lines.join("\n")}\n`)
+    const header = await portfolioHeader(blocksOf(bytes, 4096))
+    // the first worker (given the first chunk, line 3's) answers late; the second meets line 202 and answers at once
+    const pool = new ImpactWorkerPool(2, inThisThread({ ...comparison, columns: header.columns }, [], [40, 0]))
+    await expect(
+      pool.run(
+        { impact: {} },
+        portfolioFeed(header, () => blocksOf(bytes.subarray(header.bytes), 2000))
+      )
+    ).rejects.toThrow(new PortfolioFormatError(3, "has 2 fields, the header 13"))
     await pool.close()
   })
 

@@ -133,10 +133,40 @@ describe("an impact test on worker threads", () => {
     expect(difference < 0n ? -difference : difference).toBeLessThanOrEqual(BigInt(100 * WEIGHT_SCALE))
   })
 
-  it("solves the factor on the whole premium exactly, with no re-pricing", async () => {
-    const result = await portfolioImpact({ ...comparison, portfolio: { file }, target: { percent: -1.5 }, workers: 2 })
-    expect(result.target).toMatchObject({ on: "premium", applies_to: "premium", passes: 0, within_one_krone: true })
-    expect(result.target!.achieved_change_percent).toBe(-1.5)
+  it("solves the factor on the whole premium by re-pricing, and each premium × it rounded to the øre lands within one krone", async () => {
+    // heavy weights, so that the per-policy roundings add up to more than a krone
+    const weightedLines = book.lines.map((line, index) => line.replace(/,1$/, `,${41 + (index % 23)}`))
+    const weightedFile = join(directory, "weighted.csv")
+    writeFileSync(weightedFile, `${book.header}\n${weightedLines.join("\n")}\n`)
+    const result = await portfolioImpact({
+      ...comparison,
+      portfolio: { file: weightedFile },
+      target: { percent: -1.5 },
+      workers: 2
+    })
+    expect(result.target).toMatchObject({ on: "premium", applies_to: "premium", within_one_krone: true })
+    expect(result.target!.passes).toBeGreaterThan(0)
+    // re-priced apart from the impact code: Σ weight × round_half_up(factor × the plain pricing function's premium)
+    const [whole, fraction = ""] = result.target!.factor.split(".")
+    const numerator = BigInt(whole! + fraction.padEnd(15, "0"))
+    const cases = priceIndependently(book.header, weightedLines, comparison.old, comparison.new)
+    const units = (entry: (typeof cases)[number]) => BigInt(Math.round(entry.weight * WEIGHT_SCALE))
+    const repriced = cases.reduce(
+      (sum, entry) => sum + units(entry) * ((2n * BigInt(entry.new_ore) * numerator + 10n ** 15n) / (2n * 10n ** 15n)),
+      0n
+    )
+    const oldUnits = cases.reduce((sum, entry) => sum + units(entry) * BigInt(entry.old_ore), 0n)
+    const wanted = (oldUnits * 985n + 500n) / 1000n
+    const difference = repriced - wanted
+    expect(difference < 0n ? -difference : difference).toBeLessThanOrEqual(BigInt(100 * WEIGHT_SCALE))
+  })
+
+  it("prices a blank feature cell as the standard feature", () => {
+    const price = impactPricer(comparison)
+    const standard = rows.find((row) => row.feature === "standard")!
+    const blank = price({ ...standard, feature: "" })
+    expect(blank.kind).toBe("priced")
+    expect(blank).toEqual(price(standard))
   })
 
   it("refuses a factor on a coverage no rule of the new version adds", async () => {

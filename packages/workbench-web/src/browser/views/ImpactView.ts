@@ -243,7 +243,7 @@ const figures = (result: ImpactResult) => {
       [
         "target",
         "With the factor",
-        `${money(target.achieved_kroner)} kr (${percent(target.achieved_change_percent, 4)}), ${signedMoney(target.difference_kroner)} kr from the target of ${money(target.target_kroner)} kr${target.within_one_krone ? "" : " — not within one krone: no factor of 15 decimals gets closer"}${target.uncapped_kroner === undefined ? "" : `; uncapped with the factor ${money(target.uncapped_kroner)} kr`}; ${target.passes === 0 ? "solved exactly" : `found in ${plural(target.passes, "re-pricing")} of the book`}`
+        `${money(target.achieved_kroner)} kr (${percent(target.achieved_change_percent, 4)}), ${signedMoney(target.difference_kroner)} kr from the target of ${money(target.target_kroner)} kr${target.within_one_krone ? "" : " — not within one krone: no factor of 15 decimals gets closer"}${target.uncapped_kroner === undefined ? "" : `; uncapped with the factor ${money(target.uncapped_kroner)} kr`}; ${target.passes === 0 ? "no re-pricing: the book was already on target" : `found in ${plural(target.passes, "re-pricing")} of the book`}`
       ]
     )
   entries.push([
@@ -681,7 +681,7 @@ export const renderImpactView = (app: App): HTMLElement => {
               "factor_on",
               coverages.includes(current.factor_on) ? current.factor_on : WHOLE_PREMIUM,
               [
-                [WHOLE_PREMIUM, "the whole premium (solved exactly)"] as const,
+                [WHOLE_PREMIUM, "the whole premium"] as const,
                 ...coverages.map((coverage) => [coverage, `the rates of ${coverage} (solved by re-pricing)`] as const)
               ],
               (value) => {

@@ -7,8 +7,10 @@ import { makeFixtures, variantOf } from "@kasko/store-contracts"
 import { PORTFOLIO_DISTRIBUTIONS, portfolioImpact } from "@kasko/workbench"
 import { parse } from "csv-parse/sync"
 import { Effect, Result } from "effect"
+import { spawnSync } from "node:child_process"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
 
@@ -16,6 +18,7 @@ const ROOT = join(import.meta.dirname, "..", "..")
 const SHIPPED = join(ROOT, "packages", "core", "tariffs")
 const LEASING_V1 = join(SHIPPED, "insurance-car-leasing", "v1.json")
 const REBALANCE = join(ROOT, "examples", "actuary-workbench", "impact", "insurance-car-leasing-v2-rebalance.json")
+const KASKO = join(ROOT, "packages", "server", "bin", "kasko.mjs")
 const directory = temporaryDirectory("kasko-impact-")
 afterAll(() => directory.remove())
 
@@ -116,6 +119,31 @@ describe("kasko tariff impact", () => {
     expect(expected.report.not_compared).toEqual([
       { product_name: "insurance-car-standalone", cases: 3_000 - expected.report.totals.policies }
     ])
+  })
+
+  it("runs from the command's bundle: `kasko tariff impact` reads none of Effect's modules one by one", async () => {
+    await written
+    // every module the process loads is written down (worker threads inherit the --import)
+    const loads = directory.newFile("loads.txt")
+    const recorder = directory.newFile("record-loads.mjs")
+    writeFileSync(
+      recorder,
+      `import { appendFileSync } from "node:fs"
+import { registerHooks } from "node:module"
+registerHooks({ load: (url, context, next) => { appendFileSync(${JSON.stringify(loads)}, url + "\\n"); return next(url, context) } })
+`
+    )
+    const run = spawnSync(
+      process.execPath,
+      ["--import", pathToFileURL(recorder).href, KASKO, "tariff", "impact", SHIPPED, REBALANCE, "--portfolio", book],
+      { encoding: "utf8" }
+    )
+    expect(run.stderr).toBe("")
+    expect(run.status).toBe(0)
+    const loaded = readFileSync(loads, "utf8").trim().split("\n")
+    expect(loaded.some((url) => url.includes("/packages/server/dist/cli/"))).toBe(true)
+    expect(loaded.some((url) => url.includes("/packages/workbench/dist/worker/ImpactWorker.mjs"))).toBe(true)
+    expect(loaded.filter((url) => /\/node_modules\/effect\/|\/packages\/core\/dist\//.test(url))).toEqual([])
   })
 
   it("prints text tables, and CSV with the same totals", async () => {

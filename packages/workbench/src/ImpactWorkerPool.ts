@@ -10,7 +10,7 @@
 import { ImpactAccumulator, type ImpactState } from "./ImpactAccumulator.js"
 import type { ImpactPass } from "./ImpactRun.js"
 import type { ImpactWorkerAnswer, ImpactWorkerMessage } from "./ImpactWorkerJob.js"
-import { type PortfolioChunk, portfolioChunks, type PortfolioHeader } from "./PortfolioChunks.js"
+import { type ByteAllocator, type PortfolioChunk, portfolioChunks, type PortfolioHeader } from "./PortfolioChunks.js"
 import { PortfolioFormatError } from "./PortfolioCsv.js"
 
 /** A started worker, as the pool uses it. */
@@ -45,16 +45,18 @@ export class ImpactStopped extends Error {
 
 /**
  * A feed of a portfolio file's rows after its header, in chunks of whole rows: `rows` reads the
- * file anew from the byte after the header on each pass; `onChunk` hears each chunk before it is sent.
+ * file anew from the byte after the header on each pass; `onChunk` hears each chunk before it is sent;
+ * `allocate` makes the chunks' buffers (see `portfolioChunks`).
  */
 export const portfolioFeed =
   (
     header: PortfolioHeader,
     rows: () => AsyncIterable<Uint8Array>,
-    onChunk?: (chunk: PortfolioChunk) => void
+    onChunk?: (chunk: PortfolioChunk) => void,
+    allocate?: ByteAllocator
   ): ImpactFeed =>
   async (send) => {
-    for await (const chunk of portfolioChunks(rows(), header.lines + 1)) {
+    for await (const chunk of portfolioChunks(rows(), header.lines + 1, allocate)) {
       onChunk?.(chunk)
       await send({ type: "text", bytes: chunk.bytes, first_line: chunk.first_line }, [chunk.bytes.buffer])
     }

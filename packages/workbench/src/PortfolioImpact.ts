@@ -7,6 +7,7 @@
  * most two chunks wait per worker, so memory stays flat however large the file.
  */
 import type { Tariff } from "@kasko/core/actuarial"
+import { Buffer } from "node:buffer"
 import { createReadStream, statSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
@@ -52,7 +53,12 @@ export const portfolioImpact = async (options: PortfolioImpactOptions): Promise<
   const chunkBytes = options.chunk_bytes ?? 1 << 20
   const feed: ImpactFeed =
     header !== undefined && "file" in source
-      ? portfolioFeed(header, () => createReadStream(source.file, { start: header.bytes, highWaterMark: chunkBytes }))
+      ? portfolioFeed(
+          header,
+          () => createReadStream(source.file, { start: header.bytes, highWaterMark: chunkBytes }),
+          undefined,
+          (length) => Buffer.allocUnsafeSlow(length) as Uint8Array<ArrayBuffer>
+        )
       : async (send) => {
           if ("file" in source) return
           for await (const rows of source.rows()) await send({ type: "rows", rows })

@@ -3,6 +3,7 @@
  * thread and the workbench page both do: whatever blocks the bytes arrive in, the chunks are the
  * file after its header, each ending on a row's end and starting on the line it says.
  */
+import { Buffer } from "node:buffer"
 import { describe, expect, it } from "vitest"
 import { MAX_HEADER_BYTES, MAX_ROW_BYTES, portfolioChunks, portfolioHeader } from "../src/PortfolioChunks.js"
 import { forEachPortfolioRow, headerFields, PortfolioFormatError, portfolioColumns } from "../src/PortfolioCsv.js"
@@ -58,6 +59,27 @@ describe("a portfolio cut into chunks of whole rows", () => {
         line += (chunk.text.match(/\n/g) ?? []).length
       }
       expect(line).toBe(2 + (body.match(/\n/g) ?? []).length)
+    }
+  })
+
+  it("gives each chunk a buffer of its own, so sending it away (transferred) leaves the next chunks whole", async () => {
+    const lines = [...book.lines]
+    lines[120] = lines[120]!.replace(/^P(\d+),/, '"P$1\nand more",')
+    const body = `${lines.join("\n")}\n`
+    const bytes = encoder.encode(body)
+    for (const allocate of [undefined, (length: number) => Buffer.allocUnsafeSlow(length) as Uint8Array<ArrayBuffer>]) {
+      const texts: Array<string> = []
+      const buffers = new Set<ArrayBuffer>()
+      for await (const chunk of portfolioChunks(blocks(bytes, [1000, 333]), 2, allocate)) {
+        texts.push(new TextDecoder().decode(chunk.bytes))
+        expect(buffers.has(chunk.bytes.buffer)).toBe(false)
+        buffers.add(chunk.bytes.buffer)
+        // as a worker's postMessage does: the buffer is detached here
+        structuredClone(chunk.bytes, { transfer: [chunk.bytes.buffer] })
+        expect(chunk.bytes.length).toBe(0)
+      }
+      expect(texts.length).toBeGreaterThan(20)
+      expect(texts.join("")).toBe(body)
     }
   })
 

@@ -23,7 +23,8 @@ const KEYS = new Set([
   "youngest_user_birthdate"
 ])
 const DIGITS = /^\d{1,12}$/
-const PRIVACY = { policy_href: "https://documents.kasko.example/privacy-policy.pdf" }
+// the links an offer priced in-process gives: kasko's own documents (issue 31), relative to where it is served
+const PRIVACY = { policy_href: "/privacy-policy" }
 
 const halfUp = (numerator, denominator) => {
   const quotient = Math.floor(numerator / denominator)
@@ -141,9 +142,7 @@ export const handwrittenOffer = (body) => {
   return {
     price: { annually: halfUp(total, 100), monthly: Math.ceil((total * 105) / 120_000 - 1e-9) },
     product: { product_name: name, parameters, features: [{ name: feature }] },
-    policies: [
-      { ipid_href: `https://documents.kasko.example/ipid/${name}-${standard ? "standard" : "extended"}.pdf`, coverages }
-    ],
+    policies: [{ ipid_href: `/products/${name}/variants/${standard ? "standard" : "extended"}/ipid`, coverages }],
     privacy: PRIVACY
   }
 }

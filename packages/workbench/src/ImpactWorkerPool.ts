@@ -55,7 +55,7 @@ const CHECKS_PER_LIMIT = 10
 export interface ImpactWorkerPoolOptions {
   /**
    * How long a worker with a chunk, a pass or a finish in flight may give no answer before the pass fails
-   * with ImpactWorkerSilent (default 30 000); a worker merely busy answers each chunk.
+   * with ImpactWorkerSilent (default 30 s); a worker merely busy answers each chunk.
    */
   readonly silence_limit_ms?: number
 }

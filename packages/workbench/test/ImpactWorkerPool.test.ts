@@ -265,6 +265,14 @@ describe("the impact worker pool's watchdog", () => {
     expect(merged.finish().totals.policies).toBe(book.lines.length)
   })
 
+  it("refuses a silence limit that is not a number of milliseconds above 0, naming the option", () => {
+    const start = inThisThread({ ...comparison, columns: undefined })
+    for (const limit of [0, -5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => new ImpactWorkerPool(1, start, { silence_limit_ms: limit })).toThrow(
+        `silence_limit_ms must be a number of milliseconds above 0, not ${limit}`
+      )
+  })
+
   it("keeps no Node process alive by its timer: the worker threads do while they work", async () => {
     const header = await portfolioHeader(blocksOf(bytes, 4096))
     const setInterval = vi.spyOn(globalThis, "setInterval")

@@ -68,9 +68,11 @@ export {
 export {
   ImpactStopped,
   ImpactWorkerPool,
+  ImpactWorkerSilent,
   portfolioFeed,
   type ImpactFeed,
   type ImpactSend,
+  type ImpactWorkerPoolOptions,
   type ImpactWorkerPort,
   type StartImpactWorker
 } from "./ImpactWorkerPool.js"

@@ -1,14 +1,22 @@
 /**
  * The impact's worker pool over workers of any kind (here: the worker's job in this thread,
  * behind structured clones, as a thread or a web worker would get it): its passes merge into the
- * report one accumulator gives, a malformed line fails the pass with its line, and closing the
- * pool under a pass ends that pass.
+ * report one accumulator gives, a malformed line fails the pass with its line, closing the
+ * pool under a pass ends that pass, and a worker that stops answering fails the pass after the
+ * pool's silence limit, while a slow one that answers does not.
  */
-import { describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it, vi } from "vitest"
 import { ImpactAccumulator } from "../src/ImpactAccumulator.js"
 import { impactPricer, type PortfolioRow, type TariffComparison } from "../src/ImpactPricing.js"
-import { type ImpactWorkerData, impactWorkerJob } from "../src/ImpactWorkerJob.js"
-import { ImpactStopped, ImpactWorkerPool, portfolioFeed, type StartImpactWorker } from "../src/ImpactWorkerPool.js"
+import { type ImpactWorkerData, impactWorkerJob, type ImpactWorkerMessage } from "../src/ImpactWorkerJob.js"
+import {
+  type ImpactFeed,
+  ImpactStopped,
+  ImpactWorkerPool,
+  ImpactWorkerSilent,
+  portfolioFeed,
+  type StartImpactWorker
+} from "../src/ImpactWorkerPool.js"
 import { portfolioHeader } from "../src/PortfolioChunks.js"
 import { forEachPortfolioRow, PortfolioFormatError } from "../src/PortfolioCsv.js"
 import { generatedBook, leasingV1, PRICING_DATE, rebalance, standaloneV1 } from "./support.js"
@@ -19,17 +27,33 @@ const comparison: TariffComparison = {
   pricing_date: PRICING_DATE
 }
 
+interface FakeWorkers {
+  /** Grows by one entry a worker started, and is marked when that worker is terminated. */
+  readonly started?: Array<"started" | "terminated">
+  /** The nth worker started answers after delays[n] ms (0 unless given): a slow worker, as a busy core makes one. */
+  readonly delays?: ReadonlyArray<number>
+  /** Whether the nth worker never answers this message, as a worker the browser killed without a word. */
+  readonly swallows?: (worker: number, message: ImpactWorkerMessage) => boolean
+}
+
 /** Workers in this thread: each message cloned and answered on a later turn, as across threads. */
 const inThisThread =
-  (data: ImpactWorkerData, started: Array<string> = [], delays: ReadonlyArray<number> = []): StartImpactWorker =>
+  (
+    data: ImpactWorkerData,
+    { started = [], delays = [], swallows = () => false }: FakeWorkers = {}
+  ): StartImpactWorker =>
   (listeners) => {
     const answer = impactWorkerJob(structuredClone(data))
     let terminated = false
-    // the nth worker started answers after delays[n] ms (0 unless given): a slow worker, as a busy core makes one
-    const delay = delays[started.length] ?? 0
-    started.push("worker")
+    const worker = started.length
+    const delay = delays[worker] ?? 0
+    let silent = false
+    started.push("started")
     return {
       post: (message) => {
+        // a worker that stops answering stays silent: it answers none of the messages after either
+        silent ||= swallows(worker, message)
+        if (silent) return
         const copy = structuredClone(message)
         setTimeout(() => {
           if (!terminated) listeners.answer(structuredClone(answer(copy)))
@@ -37,6 +61,7 @@ const inThisThread =
       },
       terminate: () => {
         terminated = true
+        started[worker] = "terminated"
       }
     }
   }
@@ -54,8 +79,8 @@ describe("the impact worker pool", () => {
   it("merges its workers' passes into what one accumulator reports", async () => {
     const bytes = bookBytes(text)
     const header = await portfolioHeader(blocksOf(bytes, 4096))
-    const started: Array<string> = []
-    const pool = new ImpactWorkerPool(3, inThisThread({ ...comparison, columns: header.columns }, started))
+    const started: Array<"started" | "terminated"> = []
+    const pool = new ImpactWorkerPool(3, inThisThread({ ...comparison, columns: header.columns }, { started }))
     const chunks: Array<number> = []
     const impact = { cap_increase_percent: 6, cap_decrease_percent: 3, top_movers: 5 }
     const merged = await pool.run(
@@ -98,7 +123,7 @@ describe("the impact worker pool", () => {
     const bytes = bookBytes(`${book.header}\n${lines.join("\n")}\n`)
     const header = await portfolioHeader(blocksOf(bytes, 4096))
     // the first worker (given the first chunk, line 3's) answers late; the second meets line 202 and answers at once
-    const pool = new ImpactWorkerPool(2, inThisThread({ ...comparison, columns: header.columns }, [], [40, 0]))
+    const pool = new ImpactWorkerPool(2, inThisThread({ ...comparison, columns: header.columns }, { delays: [40, 0] }))
     await expect(
       pool.run(
         { impact: {} },
@@ -125,5 +150,148 @@ describe("the impact worker pool", () => {
       )
     )
     await expect(pass).rejects.toThrow(ImpactStopped)
+  })
+})
+
+describe("the impact worker pool's watchdog", () => {
+  const book = generatedBook(1_500, 11)
+  const bytes = bookBytes(`${book.header}\n${book.body}`)
+  const LIMIT = 100
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.restoreAllMocks()
+  })
+
+  /** A pass over the book in chunks of 2000 bytes, on fake workers and fake timers, and how it ended (when it has). */
+  const startPass = async (count: number, workers: FakeWorkers, feed?: ImpactFeed) => {
+    const header = await portfolioHeader(blocksOf(bytes, 4096))
+    vi.useFakeTimers()
+    const pool = new ImpactWorkerPool(count, inThisThread({ ...comparison, columns: header.columns }, workers), {
+      silence_limit_ms: LIMIT
+    })
+    let ended: "done" | Error | undefined
+    pool.run({ impact: {} }, feed ?? portfolioFeed(header, () => blocksOf(bytes.subarray(header.bytes), 2000))).then(
+      () => {
+        ended = "done"
+      },
+      (error: Error) => {
+        ended = error
+      }
+    )
+    return { pool, ended: () => ended }
+  }
+
+  it("fails the pass once a worker has given no answer to a chunk for the limit, and stops the workers", async () => {
+    const started: Array<"started" | "terminated"> = []
+    const { ended } = await startPass(2, {
+      started,
+      swallows: (worker, message) => worker === 1 && message.type === "text"
+    })
+    await vi.advanceTimersByTimeAsync(LIMIT)
+    expect(ended()).toBeUndefined()
+    await vi.advanceTimersByTimeAsync(LIMIT)
+    expect(ended()).toEqual(new ImpactWorkerSilent(0.1))
+    expect((ended() as Error).message).toBe(
+      "an impact worker stopped answering for 0.1 s: it may have run out of memory; try fewer workers or a smaller file"
+    )
+    expect(started).toEqual(["terminated", "terminated"])
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it("fails the pass once a worker has given no answer to the request for its state for the limit", async () => {
+    const { ended } = await startPass(2, { swallows: (worker, message) => worker === 0 && message.type === "finish" })
+    await vi.advanceTimersByTimeAsync(LIMIT)
+    expect(ended()).toBeUndefined()
+    await vi.advanceTimersByTimeAsync(LIMIT)
+    expect(ended()).toBeInstanceOf(ImpactWorkerSilent)
+  })
+
+  it("lets slow workers that answer each chunk within the limit run a pass many times longer, then stops watching", async () => {
+    const { pool, ended } = await startPass(2, { delays: [80, 80] })
+    let elapsed = 0
+    while (ended() === undefined && elapsed < 100 * LIMIT) {
+      await vi.advanceTimersByTimeAsync(LIMIT / 2)
+      elapsed += LIMIT / 2
+    }
+    expect(ended()).toBe("done")
+    expect(elapsed).toBeGreaterThan(10 * LIMIT)
+    // the pass is over: no timer of its watchdog is left, though the pool is still open
+    expect(vi.getTimerCount()).toBe(0)
+    await pool.close()
+  })
+
+  it("stops watching when the pool is closed, whatever the pass waits for", async () => {
+    // a feed that sends a chunk, then waits for ever, as a read of a file that never ends
+    const header = await portfolioHeader(blocksOf(bytes, 4096))
+    const { pool, ended } = await startPass(
+      2,
+      { swallows: (worker, message) => worker === 0 && message.type === "text" },
+      async (send) => {
+        await send({ type: "text", bytes: bytes.slice(header.bytes, header.bytes + 2000), first_line: 2 })
+        await new Promise(() => {})
+      }
+    )
+    await vi.advanceTimersByTimeAsync(LIMIT / 2)
+    await pool.close()
+    await vi.advanceTimersByTimeAsync(LIMIT)
+    expect(vi.getTimerCount()).toBe(0)
+    expect(ended()).toBeUndefined()
+  })
+
+  it("counts a main thread held still for longer than the limit (a laptop asleep, a process stopped) as one check", async () => {
+    const header = await portfolioHeader(blocksOf(bytes, 4096))
+    // workers a little slow, so that the pass spans several checks before and after the stall
+    const pool = new ImpactWorkerPool(2, inThisThread({ ...comparison, columns: header.columns }, { delays: [5, 5] }), {
+      silence_limit_ms: LIMIT
+    })
+    const start = performance.now()
+    let stalled = false
+    const merged = await pool.run(
+      { impact: {} },
+      portfolioFeed(
+        header,
+        () => blocksOf(bytes.subarray(header.bytes), 2000),
+        () => {
+          // with chunks in flight and a few checks done, this thread (the workers' answers' too) held for three limits
+          if (stalled || performance.now() - start < LIMIT / 2) return
+          stalled = true
+          const until = performance.now() + 3 * LIMIT
+          while (performance.now() < until);
+        }
+      )
+    )
+    await pool.close()
+    expect(stalled).toBe(true)
+    expect(merged.finish().totals.policies).toBe(book.lines.length)
+  })
+
+  it("refuses a silence limit that is not a number of milliseconds above 0, naming the option", () => {
+    const start = inThisThread({ ...comparison, columns: undefined })
+    for (const limit of [0, -5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => new ImpactWorkerPool(1, start, { silence_limit_ms: limit })).toThrow(
+        `silence_limit_ms must be a number of milliseconds above 0, not ${limit}`
+      )
+  })
+
+  it("keeps no Node process alive by its timer: the worker threads do while they work", async () => {
+    const header = await portfolioHeader(blocksOf(bytes, 4096))
+    const setInterval = vi.spyOn(globalThis, "setInterval")
+    const pool = new ImpactWorkerPool(2, inThisThread({ ...comparison, columns: header.columns }))
+    const refs: Array<boolean> = []
+    await pool.run(
+      { impact: {} },
+      portfolioFeed(
+        header,
+        () => blocksOf(bytes.subarray(header.bytes), 20_000),
+        () => {
+          const watchdog = setInterval.mock.results[0]?.value as NodeJS.Timeout | undefined
+          refs.push(watchdog?.hasRef() ?? true)
+        }
+      )
+    )
+    await pool.close()
+    expect(setInterval).toHaveBeenCalledTimes(1)
+    expect(refs.length).toBeGreaterThan(0)
+    expect(refs.every((ref) => !ref)).toBe(true)
   })
 })

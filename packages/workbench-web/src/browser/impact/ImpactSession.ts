@@ -4,7 +4,7 @@
  * progress, and how the last test ended — so coming back to the view shows it.
  */
 import type { Tariff } from "@kasko/core/actuarial"
-import { type ImpactResult, ImpactStopped, PortfolioFormatError } from "@kasko/workbench/browser"
+import { type ImpactResult, ImpactStopped, ImpactWorkerSilent, PortfolioFormatError } from "@kasko/workbench/browser"
 import type { ImpactChoices, ImpactSettings } from "../../model/ImpactSettings.js"
 import { IMPACT_RUN } from "../Timing.js"
 import { type ImpactProgress, type RunningImpact, startPortfolioImpact } from "./PortfolioImpactRun.js"
@@ -23,7 +23,10 @@ export type ImpactOutcome =
       readonly workers: number
       readonly milliseconds: number
     }
-  /** A malformed file (`problem` names the line) or a test that cannot run (a factor on a coverage NEW lacks). */
+  /**
+   * A malformed file (`problem` names the line), a test that cannot run (a factor on a coverage NEW lacks)
+   * or a web worker that stopped answering (the browser may have killed it for want of memory).
+   */
   | { readonly kind: "failed"; readonly file: string; readonly problem: string }
   | { readonly kind: "stopped"; readonly file: string }
 
@@ -34,6 +37,16 @@ export interface ImpactRequest {
   readonly settings: ImpactSettings
   readonly command: string
   readonly choices: ImpactChoices
+}
+
+/** What the page says of a failed test of the file. */
+const problemOf = (error: unknown, file: string): string => {
+  // as the command says it: "the portfolio book.csv, line 7: has 3 fields, the header 13"
+  if (error instanceof PortfolioFormatError) return `The portfolio ${file}, ${error.message}`
+  // the page has no choice of workers: what its user can do is free memory, or test less
+  if (error instanceof ImpactWorkerSilent)
+    return `The impact test of ${file} could not run: a web worker stopped answering for ${error.seconds} s; the browser may have stopped it for want of memory. Close other tabs and run the test again, or test a smaller file.`
+  return `The impact test of ${file} could not run: ${(error as Error).message ?? String(error)}`
 }
 
 export class ImpactSession {
@@ -90,15 +103,7 @@ export class ImpactSession {
         this.finish(
           error instanceof ImpactStopped
             ? { kind: "stopped", file }
-            : {
-                kind: "failed",
-                file,
-                problem:
-                  // as the command says it: "the portfolio book.csv, line 7: has 3 fields, the header 13"
-                  error instanceof PortfolioFormatError
-                    ? `The portfolio ${file}, ${error.message}`
-                    : `The impact test of ${file} could not run: ${(error as Error).message ?? String(error)}`
-              }
+            : { kind: "failed", file, problem: problemOf(error, file) }
         )
       }
     )

@@ -56,6 +56,14 @@ const HEADER_BLOCK = 64 * 1024
 const SMALLEST_CHUNK = 64 * 1024
 const LARGEST_CHUNK = 1 << 20
 
+/**
+ * How long a web worker with work in flight may give no answer before the test fails: a browser that kills
+ * a worker for want of memory tells the page nothing. A chunk (at most 1 MiB) takes about 50 ms on a
+ * desktop core, a second on a phone twenty times slower, and the first answer waits for the worker's script
+ * to load: a minute is a stuck worker, not a busy one.
+ */
+const WORKER_SILENCE_LIMIT_MS = 60_000
+
 /** The web workers' script, bundled apart from the page's. */
 const WORKER_SCRIPT = "/impact-worker.js"
 
@@ -105,7 +113,9 @@ export const startPortfolioImpact = (options: PortfolioImpactRunOptions): Runnin
     const header = await portfolioHeader(slices(file, 0, HEADER_BLOCK))
     if (stopped) throw new ImpactStopped()
     const chunkBytes = chunkBytesFor(file.size - header.bytes, workers)
-    const running = new ImpactWorkerPool(workers, webWorker({ ...comparison, columns: header.columns }))
+    const running = new ImpactWorkerPool(workers, webWorker({ ...comparison, columns: header.columns }), {
+      silence_limit_ms: WORKER_SILENCE_LIMIT_MS
+    })
     pool = running
     let pass = 0
     try {

@@ -11,6 +11,9 @@ import { Authentication, SubscriptionKeys } from "@kasko/credentials"
 import { SqliteConnection, SqlitePartnerStore } from "@kasko/sqlite"
 import { Effect, Result } from "effect"
 import { generateKeyPair, SignJWT } from "jose"
+import { spawnSync } from "node:child_process"
+import { join } from "node:path"
+import { setImmediate as nextTurn } from "node:timers/promises"
 import { afterAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
 
@@ -18,6 +21,7 @@ const directory = temporaryDirectory("kasko-partner-cache-")
 afterAll(() => directory.remove())
 
 const RULES = { issuer: "kasko", audience: "kasko-partner-api", maxLifetimeSeconds: 86_400 }
+const KASKO = join(import.meta.dirname, "..", "..", "packages", "server", "bin", "kasko.mjs")
 
 describe("authentication's memory of subscription keys on SQLite", () => {
   it("looks a key up once while nothing changes, and sees a revocation and a suspension made through another connection on the next request", async () => {
@@ -79,4 +83,34 @@ describe("authentication's memory of subscription keys on SQLite", () => {
       SqliteConnection.closeConnection(service)
     }
   })
+
+  it("reads the database's change counter once per turn of the event loop, and sees another process's commit from the next turn", async () => {
+    const dataDirectory = directory.newFile("another-process")
+    const filename = join(dataDirectory, "kasko.db")
+    const kasko = (...args: Array<string>) => {
+      const run = spawnSync(process.execPath, [KASKO, ...args], {
+        encoding: "utf8",
+        env: { ...process.env, KASKO_DATA_DIR: dataDirectory }
+      })
+      expect(run.status, run.stderr).toBe(0)
+    }
+    kasko("partners", "add", "--id", "partner-b", "--name", "B")
+    const service = SqliteConnection.openConnection({ filename })
+    try {
+      const store = SqlitePartnerStore.makePartnerStore(service)
+      const changes = () => Effect.runSync(store.changes)
+      const before = changes()
+      // the command commits in another process while this turn runs: the turn keeps the counter it read
+      kasko("partners", "suspend", "--id", "partner-b")
+      expect(changes()).toBe(before)
+      await nextTurn()
+      const after = changes()
+      expect(after).not.toBe(before)
+      kasko("partners", "add", "--id", "partner-c", "--name", "C")
+      await nextTurn()
+      expect(changes()).not.toBe(after)
+    } finally {
+      SqliteConnection.closeConnection(service)
+    }
+  }, 30_000)
 })

@@ -11,7 +11,6 @@ import express from "express"
 import { readFileSync, writeFileSync } from "node:fs"
 import { createServer } from "node:http"
 import { createInterface } from "node:readline"
-import { pino } from "pino"
 
 const [mode, argument] = process.argv.slice(2)
 
@@ -81,7 +80,7 @@ if (mode === "express") {
   })
   server.listen(0, "127.0.0.1", () => announce(server.address().port))
 } else {
-  const { readServiceConfig, startService } = await import("@kasko/server")
+  const { makeLogger, readServiceConfig, startService } = await import("@kasko/server")
   // the load generator uses one subscription key: lift its rate limit
   const config = readServiceConfig({
     PORT: "0",
@@ -94,8 +93,8 @@ if (mode === "express") {
     // the observability section turns metrics or traces on
     ...JSON.parse(process.env.KASKO_BENCH_SERVICE_ENV ?? "{}")
   })
-  // production logging: one JSON line per request, written asynchronously (here to /dev/null)
-  const logger = pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false }))
+  // production logging: one JSON line per request, written as `kasko serve` writes it (here to /dev/null)
+  const logger = makeLogger(config.success, "/dev/null")
   const service = await startService({ config: config.success, logger })
   announce(service.port)
   // profile.mjs drives V8's CPU profiler through standard input: "start", then "stop" writes the profile

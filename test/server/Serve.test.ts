@@ -97,4 +97,36 @@ describe("kasko serve", () => {
     const wal = join(dataDirectory, "kasko.db-wal")
     expect(!existsSync(wal) || statSync(wal).size === 0).toBe(true)
   }, 30_000)
+
+  it("writes a request's log line within a fraction of a second, though its log is written in blocks", async () => {
+    const dataDirectory = join(directory.path, "log-blocks")
+    const partner = await addPartner(dataDirectory, "log-partner", "quotes:read")
+    const child = serve({ PORT: "0", HOST: "127.0.0.1", KASKO_DATA_DIR: dataDirectory, KASKO_LOG_LEVEL: "info" })
+    const exited = exitOf(child)
+    try {
+      const lines: Array<{ readonly at: number; readonly line: Record<string, unknown> }> = []
+      createInterface({ input: child.stdout! }).on("line", (line) =>
+        lines.push({ at: performance.now(), line: JSON.parse(line) as Record<string, unknown> })
+      )
+      const url = await new Promise<string>((resolve) =>
+        createInterface({ input: child.stderr! }).on("line", (line) => {
+          const match = /serves on (http:\/\/[^ ]+)/.exec(line)
+          if (match) resolve(match[1]!)
+        })
+      )
+      const answered = await fetch(`${url}/insurance/car/quotes/no-such-quote`, { headers: partner.headers })
+      const answeredAt = performance.now()
+      expect(answered.status).toBe(404)
+      const requestId = answered.headers.get("x-request-id")
+      const logged = () => lines.find(({ line }) => JSON.stringify(line).includes(requestId!))
+      while (logged() === undefined && performance.now() - answeredAt < 5_000)
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      // one request's line is far short of a block: the periodic flush writes it
+      expect(logged()).toBeDefined()
+      expect(logged()!.at - answeredAt).toBeLessThan(1_000)
+    } finally {
+      child.kill("SIGTERM")
+      await exited
+    }
+  }, 30_000)
 })

@@ -1,5 +1,5 @@
 export { runCli } from "./Cli.js"
 export { makeAdjustableClock, type AdjustableClock } from "./AdjustableClock.js"
-export { startService, type RunningService, type ServiceOptions } from "./Service.js"
+export { makeLogger, startService, type RunningService, type ServiceOptions } from "./Service.js"
 export { databaseFile } from "./Stores.js"
 export { API_VERSION, readServiceConfig, type ServiceConfig } from "./ServiceConfig.js"

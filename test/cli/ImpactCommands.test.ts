@@ -201,6 +201,28 @@ registerHooks({ load: (url, context, next) => { appendFileSync(${JSON.stringify(
     expect(onKasko.stdout).toMatch(/found in \d+ re-pricings? of the book/)
   })
 
+  it("exits 1 for a target the caps put out of reach: the report on standard output, why on standard error", async () => {
+    await written
+    const options = ["--cap-increase", "5%", "--cap-decrease", "5%", "--target", "+8%"]
+    const command = ["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", book, ...options]
+    const printed = await runCli([...command, "--json"])
+    expect(printed.exitCode).toBe(1)
+    const target = JSON.parse(printed.stdout).target
+    expect(target).toMatchObject({ reachable: false, passes: 0, within_one_krone: false })
+    const { floor, ceiling } = target.bounds_kroner
+    expect(target.achieved_kroner).toBe(ceiling)
+    const kroner = (value: number) => value.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, " ")
+    const reason = `the caps bound the total to [${kroner(floor)}, ${kroner(ceiling)}] kr`
+    expect(target.unreachable_reason).toBe(reason)
+    expect(printed.stderr).toBe(`kasko tariff impact: the target of +8 % is unreachable: ${reason}\n`)
+    const text = await runCli(command)
+    expect(text).toMatchObject({ exitCode: 1, stderr: printed.stderr })
+    expect(text.stdout).toContain(`\nTarget +8.0000 % on the capped premium: unreachable: ${reason}\n`)
+    const csv = await runCli([...command, "--csv"])
+    expect(csv.exitCode).toBe(1)
+    expect(csv.stdout).toContain(`"unreachable: ${reason}; nearest it, factor ${target.factor} on the capped premium;`)
+  })
+
   it.each([
     [["--portfolio"], "Not enough arguments following: portfolio"],
     [[], "name the portfolio: --portfolio <file.csv>, or --from-store"],

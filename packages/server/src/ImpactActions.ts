@@ -169,9 +169,18 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
         : { target: { percent: target, on: (argv["factor-on"] as string | undefined) ?? "premium" } }),
       ...(workers === undefined ? {} : { workers })
     })
-    if (argv["json"] === true) return done(json(result))
-    if (argv["csv"] === true) return done(impactCsv(result))
-    return done(impactText(result))
+    const printed = argv["json"] === true ? json(result) : argv["csv"] === true ? impactCsv(result) : impactText(result)
+    const solved = result.target
+    // the report is printed all the same: it says how near the book gets, and why no factor gets there
+    if (solved !== null && !solved.reachable)
+      return {
+        ...failed(
+          "tariff impact",
+          `the target of ${solved.target_percent > 0 ? "+" : ""}${solved.target_percent} % is unreachable: ${solved.unreachable_reason}`
+        ),
+        stdout: printed
+      }
+    return done(printed)
   } catch (error) {
     if (error instanceof PortfolioFormatError)
       return failed("tariff impact", `the portfolio ${portfolioFile ?? "in the store"}, ${error.message}`)

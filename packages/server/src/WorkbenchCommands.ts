@@ -159,7 +159,7 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
               type: "string",
               requiresArg: true,
               describe:
-                "solve for the uniform factor that makes the overall change this, like +3% (on the capped total when capped)"
+                "solve for the uniform factor that makes the overall change this, like +3% (on the capped total when capped); a target out of reach — beyond the caps' bounds, say — is reported with the factor nearest it, and exits 1"
             })
             .option("factor-on", {
               type: "string",

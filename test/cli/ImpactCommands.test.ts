@@ -330,5 +330,16 @@ registerHooks({ load: (url, context, next) => { appendFileSync(${JSON.stringify(
     expect(result.stdout).not.toMatch(/Ærtebølle|cpr_number|parties/)
     const moved = await kasko({ KASKO_DATA_DIR: dataDirectory }, "tariff", "impact", SHIPPED, REBALANCE, "--from-store")
     expect(moved.stdout).toMatch(/policies priced .*: \d+ affected/)
+    // a target's passes each price the quotes the first listed (StorePortfolio.test.ts: quotes created meanwhile)
+    const targeted = await kasko(
+      { KASKO_DATA_DIR: dataDirectory },
+      ...["tariff", "impact", SHIPPED, REBALANCE, "--from-store", "--target", "+2%", "--factor-on", "kasko", "--json"]
+    )
+    expect(targeted.exitCode).toBe(0)
+    const solved = JSON.parse(targeted.stdout)
+    // the new side names only leasing: the standalone quotes are counted apart
+    expect(solved.report.totals.policies + (solved.report.not_compared[0]?.cases ?? 0)).toBe(12)
+    expect(solved.target).toMatchObject({ reachable: true, within_one_krone: true })
+    expect(solved.target.passes).toBeGreaterThan(0)
   })
 })

@@ -5,21 +5,15 @@
  * and a seeded book written as CSV.
  */
 import { QuoteStore } from "@kasko/core"
-import { CalendarDate, Money, type Tariff, TariffDocuments } from "@kasko/core/actuarial"
-import {
-  generatedPortfolioLines,
-  impactCsv,
-  impactText,
-  PortfolioFormatError,
-  portfolioImpact,
-  type PortfolioRow
-} from "@kasko/workbench"
+import { CalendarDate, type Tariff, TariffDocuments } from "@kasko/core/actuarial"
+import { generatedPortfolioLines, impactCsv, impactText, PortfolioFormatError, portfolioImpact } from "@kasko/workbench"
 import { Cause, Effect, Exit, ManagedRuntime, Option } from "effect"
 import { createWriteStream, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { configuration } from "./AdminActions.js"
 import { type CommandResult, done, failed, json, UsageError } from "./CommandResult.js"
 import { messageOf } from "./FailureMessages.js"
+import { type PortfolioPageReader, storePortfolio } from "./StorePortfolio.js"
 import { storesLayer } from "./Stores.js"
 
 type Arguments = Readonly<Record<string, unknown>>
@@ -90,34 +84,18 @@ const bandEdges = (argv: Arguments): ReadonlyArray<number> | undefined => {
   return edges.map((edge) => Number(edge![1]))
 }
 
-/** The stored quotes as portfolio rows, a page at a time; each pass lists them anew. */
-const storeRows = (runtime: ManagedRuntime.ManagedRuntime<QuoteStore.QuoteStore, unknown>) =>
-  async function* (): AsyncGenerator<ReadonlyArray<PortfolioRow>> {
-    let after: string | undefined
-    let line = 0
-    for (;;) {
-      const exit = await runtime.runPromiseExit(
-        Effect.flatMap(QuoteStore.QuoteStore, (store) => store.listPortfolio({ after, limit: 5_000 }))
-      )
-      if (Exit.isFailure(exit)) {
-        const failure = Cause.findErrorOption(exit.cause)
-        throw new Error(Option.isSome(failure) ? messageOf(failure.value) : Cause.pretty(exit.cause))
-      }
-      const page = exit.value
-      if (page.length === 0) return
-      after = page.at(-1)!.quote_id
-      yield page.map(
-        (quote): PortfolioRow => ({
-          line: ++line,
-          policy_id: quote.quote_id,
-          product_name: quote.product_name,
-          feature: quote.feature,
-          parameters: quote.parameters,
-          weight: "",
-          current_premium: Money.formatKroner(quote.annual_total_ore)
-        })
-      )
+/** A page of the stored quotes' portfolio, read through the store's runtime. */
+const storePages =
+  (runtime: ManagedRuntime.ManagedRuntime<QuoteStore.QuoteStore, unknown>): PortfolioPageReader =>
+  async (after, limit) => {
+    const exit = await runtime.runPromiseExit(
+      Effect.flatMap(QuoteStore.QuoteStore, (store) => store.listPortfolio({ after, limit }))
+    )
+    if (Exit.isFailure(exit)) {
+      const failure = Cause.findErrorOption(exit.cause)
+      throw new Error(Option.isSome(failure) ? messageOf(failure.value) : Cause.pretty(exit.cause))
     }
+    return exit.value
   }
 
 export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
@@ -156,7 +134,7 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
       old,
       new: next,
       ...(date === undefined ? {} : { pricing_date: date }),
-      portfolio: runtime === undefined ? { file: portfolioFile! } : { rows: storeRows(runtime) },
+      portfolio: runtime === undefined ? { file: portfolioFile! } : { rows: storePortfolio(storePages(runtime)) },
       impact: {
         ...(capIncrease === undefined ? {} : { cap_increase_percent: capIncrease }),
         // a decrease cap may be written either way: -10% and 10% both hold decreases to 10 %

@@ -1,4 +1,7 @@
-/** `kasko portfolio generate` and `kasko tariff impact` from the command line: a file, the store, and what goes wrong. */
+/**
+ * `kasko portfolio generate` and `kasko tariff impact` from the command line: a file, the store, and
+ * what goes wrong; a large book streamed to standard output in bounded memory.
+ */
 import { QuoteStore } from "@kasko/core"
 import { TariffDocuments, Tariff } from "@kasko/core/actuarial"
 import { runCli } from "@kasko/server"
@@ -7,7 +10,9 @@ import { makeFixtures, variantOf } from "@kasko/store-contracts"
 import { PORTFOLIO_DISTRIBUTIONS, portfolioImpact } from "@kasko/workbench"
 import { parse } from "csv-parse/sync"
 import { Effect, Result } from "effect"
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
+import { createHash } from "node:crypto"
+import { once } from "node:events"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
@@ -78,6 +83,74 @@ describe("kasko portfolio generate", () => {
     expect(result).toMatchObject({ exitCode: 0, stdout: "" })
     expect(result.stderr).toBe(`wrote 50 policies (seed 1, ages as of 2027-01-01) to ${out}\n`)
     expect(readFileSync(out, "utf8")).toBe((await generate(50, 1)).stdout)
+  })
+})
+
+describe("kasko portfolio generate to standard output", () => {
+  /**
+   * The command run as a process, its standard output piped here and digested as it comes; its peak
+   * resident memory (VmHWM) read from /proc as it ends. V8 is held to a small young generation and
+   * old space, so the peak is what the process keeps rather than how lazily V8 collects: a book
+   * built whole as one string (24 MB for 200 000 policies, and its lines beside) does not even fit.
+   */
+  const generated = async (size: number, ...more: Array<string>) => {
+    const peak = directory.newFile(`peak-${size}-${more.length}.txt`)
+    const recorder = directory.newFile(`record-peak-${size}-${more.length}.mjs`)
+    writeFileSync(
+      recorder,
+      `import { readFileSync, writeFileSync } from "node:fs"
+process.on("exit", () => writeFileSync(${JSON.stringify(peak)}, /VmHWM:\\s*(\\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))[1]))
+`
+    )
+    const child = spawn(
+      process.execPath,
+      [
+        "--max-old-space-size=32",
+        "--max-semi-space-size=1",
+        "--import",
+        pathToFileURL(recorder).href,
+        KASKO,
+        ...["portfolio", "generate", "--size", String(size), "--seed", "1", ...more]
+      ],
+      { stdio: ["ignore", "pipe", "pipe"] }
+    )
+    const digest = createHash("sha256")
+    let bytes = 0
+    let stderr = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      digest.update(chunk)
+      bytes += chunk.length
+    })
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    const [code] = (await once(child, "close")) as [number]
+    return { code, stderr, bytes, sha256: digest.digest("hex"), peakBytes: Number(readFileSync(peak, "utf8")) * 1024 }
+  }
+
+  it("streams a large book as standard output drains: its peak memory exceeds a small book's by less than the book, its bytes are --out's", async () => {
+    const small = await generated(2_000)
+    const large = await generated(200_000)
+    expect(small).toMatchObject({ code: 0, stderr: "" })
+    expect(large).toMatchObject({ code: 0, stderr: "" })
+    expect(large.bytes).toBeGreaterThan(20_000_000)
+    expect(large.peakBytes - small.peakBytes).toBeLessThan(large.bytes)
+    // the same bytes as --out writes to its file
+    const out = directory.newFile("streamed-book.csv")
+    expect(await generated(200_000, "--out", out)).toMatchObject({ code: 0, bytes: 0 })
+    const file = readFileSync(out)
+    expect(file.length).toBe(large.bytes)
+    expect(createHash("sha256").update(file).digest("hex")).toBe(large.sha256)
+  }, 60_000)
+
+  it("stops quietly when the reader goes away (kasko portfolio generate | head)", () => {
+    const run = spawnSync(
+      "sh",
+      ["-c", `"${process.execPath}" "${KASKO}" portfolio generate --size 200000 --seed 1 | head -2`],
+      {
+        encoding: "utf8"
+      }
+    )
+    expect(run.stderr).toBe("")
+    expect(run.stdout.split("\n")).toHaveLength(3)
   })
 })
 
@@ -201,6 +274,28 @@ registerHooks({ load: (url, context, next) => { appendFileSync(${JSON.stringify(
     expect(onKasko.stdout).toMatch(/found in \d+ re-pricings? of the book/)
   })
 
+  it("exits 1 for a target the caps put out of reach: the report on standard output, why on standard error", async () => {
+    await written
+    const options = ["--cap-increase", "5%", "--cap-decrease", "5%", "--target", "+8%"]
+    const command = ["tariff", "impact", LEASING_V1, REBALANCE, "--portfolio", book, ...options]
+    const printed = await runCli([...command, "--json"])
+    expect(printed.exitCode).toBe(1)
+    const target = JSON.parse(printed.stdout).target
+    expect(target).toMatchObject({ reachable: false, passes: 0, within_one_krone: false })
+    const { floor, ceiling } = target.bounds_kroner
+    expect(target.achieved_kroner).toBe(ceiling)
+    const kroner = (value: number) => value.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, " ")
+    const reason = `the caps bound the total to [${kroner(floor)}, ${kroner(ceiling)}] kr`
+    expect(target.unreachable_reason).toBe(reason)
+    expect(printed.stderr).toBe(`kasko tariff impact: the target of +8 % is unreachable: ${reason}\n`)
+    const text = await runCli(command)
+    expect(text).toMatchObject({ exitCode: 1, stderr: printed.stderr })
+    expect(text.stdout).toContain(`\nTarget +8.0000 % on the capped premium: unreachable: ${reason}\n`)
+    const csv = await runCli([...command, "--csv"])
+    expect(csv.exitCode).toBe(1)
+    expect(csv.stdout).toContain(`"unreachable: ${reason}; nearest it, factor ${target.factor} on the capped premium;`)
+  })
+
   it.each([
     [["--portfolio"], "Not enough arguments following: portfolio"],
     [[], "name the portfolio: --portfolio <file.csv>, or --from-store"],
@@ -308,5 +403,16 @@ registerHooks({ load: (url, context, next) => { appendFileSync(${JSON.stringify(
     expect(result.stdout).not.toMatch(/Ærtebølle|cpr_number|parties/)
     const moved = await kasko({ KASKO_DATA_DIR: dataDirectory }, "tariff", "impact", SHIPPED, REBALANCE, "--from-store")
     expect(moved.stdout).toMatch(/policies priced .*: \d+ affected/)
+    // a target's passes each price the quotes the first listed (StorePortfolio.test.ts: quotes created meanwhile)
+    const targeted = await kasko(
+      { KASKO_DATA_DIR: dataDirectory },
+      ...["tariff", "impact", SHIPPED, REBALANCE, "--from-store", "--target", "+2%", "--factor-on", "kasko", "--json"]
+    )
+    expect(targeted.exitCode).toBe(0)
+    const solved = JSON.parse(targeted.stdout)
+    // the new side names only leasing: the standalone quotes are counted apart
+    expect(solved.report.totals.policies + (solved.report.not_compared[0]?.cases ?? 0)).toBe(12)
+    expect(solved.target).toMatchObject({ reachable: true, within_one_krone: true })
+    expect(solved.target.passes).toBeGreaterThan(0)
   })
 })

@@ -3,7 +3,7 @@
  * workers reports what `kasko tariff impact` reports for the same versions,
  * book and options — the totals, each band's policies, every segment row, the
  * movers, the capped totals and the solved factor as the page shows them, and
- * its text, CSV and JSON to the byte; rejected cases counted by reason; a
+ * its text, CSV and JSON to the byte; a target out of reach said so, as there; rejected cases counted by reason; a
  * malformed file named by its line; a test under way stopped; the histogram
  * exported as SVG and PNG; and the view pictured in docs/workbench/impact.png.
  */
@@ -122,7 +122,8 @@ describe.skipIf(skipBrowser)("the impact view", () => {
     void page
   }
 
-  const cli = async (book: string, options: Options, format: Array<string>) => {
+  /** The command's output; with `exitCode` 1, for a target out of reach, whose reason it writes on standard error. */
+  const cli = async (book: string, options: Options, format: Array<string>, exitCode = 0) => {
     const result = await runCli([
       "tariff",
       "impact",
@@ -133,14 +134,15 @@ describe.skipIf(skipBrowser)("the impact view", () => {
       ...cliOptions(options),
       ...format
     ])
-    expect(result.stderr).toBe("")
-    expect(result.exitCode).toBe(0)
+    if (exitCode === 0) expect(result.stderr).toBe("")
+    else expect(result.stderr).toMatch(/^kasko tariff impact: the target of \S+ % is unreachable: /)
+    expect(result.exitCode).toBe(exitCode)
     return result.stdout
   }
 
   /** Everything the page shows and exports, against the command's text, CSV and JSON for the same test. */
-  const expectTheCommandsFigures = async (page: Page, main: Locator, book: string, options: Options) => {
-    const json = await cli(book, options, ["--json"])
+  const expectTheCommandsFigures = async (page: Page, main: Locator, book: string, options: Options, exitCode = 0) => {
+    const json = await cli(book, options, ["--json"], exitCode)
     const expected = JSON.parse(json) as ImpactResult
     const { report } = expected
     const capped = report.caps !== null
@@ -154,8 +156,8 @@ describe.skipIf(skipBrowser)("the impact view", () => {
     const exportedCsv = await downloadedText(page, () =>
       main.locator("button", { hasText: "Export the result as CSV" }).click()
     )
-    expect(exportedCsv.text).toBe(await cli(book, options, ["--csv"]))
-    expect(await main.locator("pre.impact-report").textContent()).toBe(await cli(book, options, []))
+    expect(exportedCsv.text).toBe(await cli(book, options, ["--csv"], exitCode))
+    expect(await main.locator("pre.impact-report").textContent()).toBe(await cli(book, options, [], exitCode))
 
     // the command line the page gives runs the same test
     const command = (await main.locator("code.impact-command").textContent())!.split(" ")
@@ -191,6 +193,11 @@ describe.skipIf(skipBrowser)("the impact view", () => {
       if (expected.target.uncapped_kroner !== undefined)
         expect(await figure("target")).toContain(
           `uncapped with the factor ${grouped(expected.target.uncapped_kroner.toFixed(2))} kr`
+        )
+      if (expected.target.reachable) expect(await main.locator('[data-figure="unreachable"]').count()).toBe(0)
+      else
+        expect(await figure("unreachable")).toBe(
+          `${expected.target.target_percent > 0 ? "+" : "−"}${Math.abs(expected.target.target_percent).toFixed(4)} % on the ${expected.target.applies_to}: unreachable: ${expected.target.unreachable_reason}`
         )
     }
 
@@ -268,6 +275,23 @@ describe.skipIf(skipBrowser)("the impact view", () => {
     expect(await results.getAttribute("class")).toBe("impact-results stale")
     await main.locator('input[name="cap_increase"]').fill("10%")
     expect(await results.getAttribute("class")).toBe("impact-results")
+    await close()
+  }, 240_000)
+
+  it("shows a target the caps put out of reach as the command reports it, with the factor nearest it", async () => {
+    const { page, main, problems, close } = await openImpact()
+    const options = { cap_increase: "10%", cap_decrease: "5%", target: "+20%", factor_on: "kasko" }
+    await runInPage(page, main, GOLDEN_BOOK, options)
+    // the test ran: its result is the report, whose target says it cannot be reached
+    expect(await main.locator(".impact-status").getAttribute("data-state")).toBe("done")
+    const result = await expectTheCommandsFigures(page, main, GOLDEN_BOOK, options, 1)
+    expect(result.target).toMatchObject({ reachable: false, on: "kasko" })
+    expect(result.target!.unreachable_reason).toMatch(/^the caps bound the total to \[[\d ]+\.\d\d, [\d ]+\.\d\d\] kr$/)
+    expect(await main.locator('[data-figure="factor"]').textContent()).toBe(
+      `${result.target!.factor} on the rates of kasko, the smallest of six decimals that takes the total to its highest`
+    )
+    expect(await main.locator('dd[data-figure="unreachable"]').getAttribute("class")).toBe("problem")
+    expect(problems).toEqual([])
     await close()
   }, 240_000)
 

@@ -133,8 +133,17 @@ const usageRefusal = async (path: ReadonlyArray<string>, message: string): Promi
   exitCode: EXIT_USAGE
 })
 
-/** Runs the kasko command line (the arguments after the program name). */
+/** Runs the kasko command line (the arguments after the program name); its whole output is in `stdout`. */
 export const runCli = async (args: ReadonlyArray<string>): Promise<CommandResult> => {
+  const { stdoutChunks, ...result } = await runCommandLine(args)
+  if (stdoutChunks === undefined) return result
+  const chunks = [result.stdout]
+  for await (const chunk of stdoutChunks) chunks.push(chunk)
+  return { ...result, stdout: chunks.join("") }
+}
+
+/** Runs the kasko command line, a large output left in `stdoutChunks` for the caller to stream (the `kasko` command). */
+export const runCommandLine = async (args: ReadonlyArray<string>): Promise<CommandResult> => {
   let result: CommandResult | undefined
   try {
     const printed = await parse(

@@ -7,6 +7,11 @@
 
 export interface CommandResult {
   readonly stdout: string
+  /**
+   * Output too large to hold as one string, printed after `stdout` a chunk at a time: the `kasko`
+   * command streams it to standard output as it drains, `runCli` joins it into `stdout`.
+   */
+  readonly stdoutChunks?: Iterable<string> | AsyncIterable<string>
   readonly stderr: string
   readonly exitCode: number
 }

@@ -5,21 +5,15 @@
  * and a seeded book written as CSV.
  */
 import { QuoteStore } from "@kasko/core"
-import { CalendarDate, Money, type Tariff, TariffDocuments } from "@kasko/core/actuarial"
-import {
-  generatedPortfolioLines,
-  impactCsv,
-  impactText,
-  PortfolioFormatError,
-  portfolioImpact,
-  type PortfolioRow
-} from "@kasko/workbench"
+import { CalendarDate, type Tariff, TariffDocuments } from "@kasko/core/actuarial"
+import { generatedPortfolioLines, impactCsv, impactText, PortfolioFormatError, portfolioImpact } from "@kasko/workbench"
 import { Cause, Effect, Exit, ManagedRuntime, Option } from "effect"
 import { createWriteStream, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { configuration } from "./AdminActions.js"
 import { type CommandResult, done, failed, json, UsageError } from "./CommandResult.js"
 import { messageOf } from "./FailureMessages.js"
+import { type PortfolioPageReader, storePortfolio } from "./StorePortfolio.js"
 import { storesLayer } from "./Stores.js"
 
 type Arguments = Readonly<Record<string, unknown>>
@@ -90,34 +84,18 @@ const bandEdges = (argv: Arguments): ReadonlyArray<number> | undefined => {
   return edges.map((edge) => Number(edge![1]))
 }
 
-/** The stored quotes as portfolio rows, a page at a time; each pass lists them anew. */
-const storeRows = (runtime: ManagedRuntime.ManagedRuntime<QuoteStore.QuoteStore, unknown>) =>
-  async function* (): AsyncGenerator<ReadonlyArray<PortfolioRow>> {
-    let after: string | undefined
-    let line = 0
-    for (;;) {
-      const exit = await runtime.runPromiseExit(
-        Effect.flatMap(QuoteStore.QuoteStore, (store) => store.listPortfolio({ after, limit: 5_000 }))
-      )
-      if (Exit.isFailure(exit)) {
-        const failure = Cause.findErrorOption(exit.cause)
-        throw new Error(Option.isSome(failure) ? messageOf(failure.value) : Cause.pretty(exit.cause))
-      }
-      const page = exit.value
-      if (page.length === 0) return
-      after = page.at(-1)!.quote_id
-      yield page.map(
-        (quote): PortfolioRow => ({
-          line: ++line,
-          policy_id: quote.quote_id,
-          product_name: quote.product_name,
-          feature: quote.feature,
-          parameters: quote.parameters,
-          weight: "",
-          current_premium: Money.formatKroner(quote.annual_total_ore)
-        })
-      )
+/** A page of the stored quotes' portfolio, read through the store's runtime. */
+const storePages =
+  (runtime: ManagedRuntime.ManagedRuntime<QuoteStore.QuoteStore, unknown>): PortfolioPageReader =>
+  async (after, limit) => {
+    const exit = await runtime.runPromiseExit(
+      Effect.flatMap(QuoteStore.QuoteStore, (store) => store.listPortfolio({ after, limit }))
+    )
+    if (Exit.isFailure(exit)) {
+      const failure = Cause.findErrorOption(exit.cause)
+      throw new Error(Option.isSome(failure) ? messageOf(failure.value) : Cause.pretty(exit.cause))
     }
+    return exit.value
   }
 
 export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
@@ -156,7 +134,7 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
       old,
       new: next,
       ...(date === undefined ? {} : { pricing_date: date }),
-      portfolio: runtime === undefined ? { file: portfolioFile! } : { rows: storeRows(runtime) },
+      portfolio: runtime === undefined ? { file: portfolioFile! } : { rows: storePortfolio(storePages(runtime)) },
       impact: {
         ...(capIncrease === undefined ? {} : { cap_increase_percent: capIncrease }),
         // a decrease cap may be written either way: -10% and 10% both hold decreases to 10 %
@@ -169,9 +147,18 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
         : { target: { percent: target, on: (argv["factor-on"] as string | undefined) ?? "premium" } }),
       ...(workers === undefined ? {} : { workers })
     })
-    if (argv["json"] === true) return done(json(result))
-    if (argv["csv"] === true) return done(impactCsv(result))
-    return done(impactText(result))
+    const printed = argv["json"] === true ? json(result) : argv["csv"] === true ? impactCsv(result) : impactText(result)
+    const solved = result.target
+    // the report is printed all the same: it says how near the book gets, and why no factor gets there
+    if (solved !== null && !solved.reachable)
+      return {
+        ...failed(
+          "tariff impact",
+          `the target of ${solved.target_percent > 0 ? "+" : ""}${solved.target_percent} % is unreachable: ${solved.unreachable_reason}`
+        ),
+        stdout: printed
+      }
+    return done(printed)
   } catch (error) {
     if (error instanceof PortfolioFormatError)
       return failed("tariff impact", `the portfolio ${portfolioFile ?? "in the store"}, ${error.message}`)
@@ -191,28 +178,38 @@ export const generatePortfolio = async (argv: Arguments): Promise<CommandResult>
   if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed takes a whole number, not ${String(seed)}`)
   const asOf = (argv["as-of"] as string | undefined) ?? DEFAULT_PORTFOLIO_AS_OF
   if (!CalendarDate.isCalendarDate(asOf)) throw new UsageError(`--as-of takes YYYY-MM-DD, not "${asOf}"`)
-  const lines = generatedPortfolioLines({ size, seed, as_of: asOf })
+  const text = portfolioText(generatedPortfolioLines({ size, seed, as_of: asOf }))
   const out = argv["out"] as string | undefined
-  if (out === undefined) return done(`${[...lines].join("\n")}\n`)
+  // to standard output as it drains (runCli joins it), never built whole: a million policies are ~120 MB of text
+  if (out === undefined) return { ...done(""), stdoutChunks: text }
   const file = createWriteStream(out)
   const written = new Promise<void>((resolve, reject) => {
     file.on("error", reject)
     file.on("finish", resolve)
   })
-  let batch: Array<string> = []
-  for (const line of lines) {
-    batch.push(line)
-    if (batch.length === 10_000) {
-      // wait for the disk when it falls behind, so a large book never piles up in memory
-      if (!file.write(`${batch.join("\n")}\n`))
-        await new Promise<void>((resolve) => file.once("drain", () => resolve()))
-      batch = []
-    }
-  }
-  file.end(batch.length === 0 ? "" : `${batch.join("\n")}\n`)
+  // wait for the disk when it falls behind, so a large book never piles up in memory
+  for (const chunk of text)
+    if (!file.write(chunk)) await new Promise<void>((resolve) => file.once("drain", () => resolve()))
+  file.end()
   await written
   return done(
     argv["json"] === true ? json({ file: out, policies: size, seed, as_of: asOf }) : "",
     `wrote ${size} policies (seed ${seed}, ages as of ${asOf}) to ${out}\n`
   )
+}
+
+/** Lines of a book written at a time: ~60 KB of text, small enough to die young in V8's new space. */
+const LINES_A_CHUNK = 500
+
+/** A book's CSV lines as text, LINES_A_CHUNK lines a chunk. */
+function* portfolioText(lines: Iterable<string>): Generator<string> {
+  let batch: Array<string> = []
+  for (const line of lines) {
+    batch.push(line)
+    if (batch.length === LINES_A_CHUNK) {
+      yield `${batch.join("\n")}\n`
+      batch = []
+    }
+  }
+  if (batch.length > 0) yield `${batch.join("\n")}\n`
 }

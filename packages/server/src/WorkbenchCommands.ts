@@ -138,7 +138,7 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
             .option("from-store", {
               type: "boolean",
               describe:
-                "the book is the quotes in the store (KASKO_DATABASE_URL, else the SQLite file in KASKO_DATA_DIR), awaiting and activated; their parties are never read"
+                "the book is the quotes in the store (KASKO_DATABASE_URL, else the SQLite file in KASKO_DATA_DIR), awaiting and activated; their parties are never read. A target's re-pricings price the quotes the first pass listed: quotes purged or created among them meanwhile fail the test"
             })
             .option("date", {
               type: "string",
@@ -159,7 +159,7 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
               type: "string",
               requiresArg: true,
               describe:
-                "solve for the uniform factor that makes the overall change this, like +3% (on the capped total when capped)"
+                "solve for the uniform factor that makes the overall change this, like +3% (on the capped total when capped); a target out of reach — beyond the caps' bounds, say — is reported with the factor nearest it, and exits 1"
             })
             .option("factor-on", {
               type: "string",

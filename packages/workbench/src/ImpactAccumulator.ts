@@ -306,6 +306,45 @@ export interface ImpactState {
   readonly rejections: ReadonlyArray<readonly [string, { readonly cases: number; readonly lines: Array<number> }]>
   readonly rejected: number
   readonly not_compared: ReadonlyArray<readonly [string, number]>
+  /** With a cap set: how far the caps let the capped total move, whatever the factor (null without caps). */
+  readonly cap_bounds: CapBounds | null
+}
+
+/** An exact non-negative fraction; a denominator of 0 stands for infinity. */
+export interface Fraction {
+  readonly numerator: bigint
+  readonly denominator: bigint
+}
+
+/**
+ * What the caps make of the capped total, whatever a factor does to the new premiums: every capped
+ * premium lies between its floor (old × (1 − decrease cap), 0 without one) and its ceiling (old × (1 +
+ * increase cap)), each rounded half up to the øre as the capped premium is. Sums and extremes over the
+ * policies, so workers' parts merge exactly. `floor` and `ceiling` are the caps' bounds of the total; the
+ * rest says what a factor on the whole premium reaches, exactly, without re-pricing.
+ */
+export interface CapBounds {
+  /** Σ weight × floor, in øre × WEIGHT_SCALE: no capped total is lower. */
+  readonly floor: bigint
+  /** Σ weight × ceiling; null without an increase cap (no capped total is higher). */
+  readonly ceiling: bigint | null
+  /**
+   * The highest capped total a factor on the whole premium gives: the ceiling, but for policies the new
+   * version prices at 0, which no factor moves off their floor; null without an increase cap (unbounded).
+   */
+  readonly premium_highest: bigint | null
+  /**
+   * The factor on the whole premium from which on every policy is at its highest (the largest
+   * (2 × ceiling − 1) / (2 × new premium) of the policies a factor moves): the capped total is then
+   * `premium_highest`. 0/1 when no policy moves.
+   */
+  readonly premium_highest_from: Fraction
+  /**
+   * The factor on the whole premium below which every policy is at its floor (the smallest
+   * (2 × floor + 1) / (2 × new premium) of the policies a factor moves): the capped total is then
+   * `floor`. 1/0 (infinity) when no policy moves.
+   */
+  readonly premium_floor_below: Fraction
 }
 
 const REJECTED_LINES_KEPT = 20
@@ -516,6 +555,80 @@ export const movedLines = (before: PriceComputation, after: PriceComputation): A
   return moved
 }
 
+/** a/b < c/d for non-negative fractions (b, d ≥ 0, 0 standing for infinity): in doubles when exact, else in bigints. */
+const below = (a: number, b: number, c: number, d: number): boolean => {
+  const [left, right] = [a * d, c * b]
+  return Number.isSafeInteger(left) && Number.isSafeInteger(right)
+    ? left < right
+    : BigInt(a) * BigInt(d) < BigInt(c) * BigInt(b)
+}
+
+/** The running `CapBounds` of an accumulator with a cap set. */
+class RunningCapBounds {
+  readonly floor = new ExactSum()
+  readonly ceiling = new ExactSum()
+  readonly highest = new ExactSum()
+  /** A policy a factor raises without end (no increase cap): the highest total is unbounded. */
+  unbounded = false
+  // the fractions as pairs of safe integers: 2 × premium ± 1 over 2 × premium
+  highestFrom = { numerator: 0, denominator: 1 }
+  floorBelow = { numerator: 1, denominator: 0 }
+  private readonly mergedHighestFrom: Array<Fraction> = []
+  private readonly mergedFloorBelow: Array<Fraction> = []
+
+  constructor(private readonly capped: boolean) {}
+
+  /** A policy of this weight, new premium, floor and ceiling (undefined: no increase cap). */
+  add(weight: number, after: number, floor: number, ceiling: number | undefined): void {
+    this.floor.addProduct(weight, floor)
+    if (ceiling !== undefined) this.ceiling.addProduct(weight, ceiling)
+    // a policy priced at 0 stays at its floor whatever the factor
+    const highest = after === 0 ? floor : ceiling
+    if (highest === undefined) {
+      if (weight > 0) this.unbounded = true
+    } else this.highest.addProduct(weight, highest)
+    if (weight === 0 || highest === floor) return
+    // round(after × f) ≥ ceiling ⇔ f ≥ (2 × ceiling − 1) / (2 × after); round(after × f) ≤ floor ⇔ f < (2 × floor + 1) / (2 × after)
+    if (
+      highest !== undefined &&
+      below(this.highestFrom.numerator, this.highestFrom.denominator, 2 * highest - 1, 2 * after)
+    )
+      this.highestFrom = { numerator: 2 * highest - 1, denominator: 2 * after }
+    if (below(2 * floor + 1, 2 * after, this.floorBelow.numerator, this.floorBelow.denominator))
+      this.floorBelow = { numerator: 2 * floor + 1, denominator: 2 * after }
+  }
+
+  merge(other: CapBounds): void {
+    this.floor.addExact(other.floor)
+    if (other.ceiling !== null) this.ceiling.addExact(other.ceiling)
+    if (other.premium_highest === null) this.unbounded = true
+    else this.highest.addExact(other.premium_highest)
+    this.mergedHighestFrom.push(other.premium_highest_from)
+    this.mergedFloorBelow.push(other.premium_floor_below)
+  }
+
+  state(): CapBounds {
+    const bigFraction = (fraction: { numerator: number; denominator: number }): Fraction => ({
+      numerator: BigInt(fraction.numerator),
+      denominator: BigInt(fraction.denominator)
+    })
+    const less = (a: Fraction, b: Fraction) => a.numerator * b.denominator < b.numerator * a.denominator
+    return {
+      floor: this.floor.value(),
+      ceiling: this.capped ? this.ceiling.value() : null,
+      premium_highest: this.unbounded ? null : this.highest.value(),
+      premium_highest_from: this.mergedHighestFrom.reduce(
+        (largest, fraction) => (less(largest, fraction) ? fraction : largest),
+        bigFraction(this.highestFrom)
+      ),
+      premium_floor_below: this.mergedFloorBelow.reduce(
+        (smallest, fraction) => (less(fraction, smallest) ? fraction : smallest),
+        bigFraction(this.floorBelow)
+      )
+    }
+  }
+}
+
 const capBasisPoints = (percent: number | undefined, name: string, maximum: number): number | undefined => {
   if (percent === undefined) return undefined
   const basisPoints = Math.round(percent * 100)
@@ -546,6 +659,7 @@ export class ImpactAccumulator {
   private readonly capIncrease: number | undefined
   private readonly capDecrease: number | undefined
   private readonly factor: { readonly numerator: bigint; readonly denominator: bigint } | undefined
+  private readonly capBounds: RunningCapBounds | undefined
 
   constructor(readonly options: ImpactOptions = {}) {
     this.capIncrease = capBasisPoints(options.cap_increase_percent, "cap_increase_percent", 1_000_000)
@@ -554,6 +668,10 @@ export class ImpactAccumulator {
     if (factor !== undefined && (factor.denominator <= 0n || factor.numerator < 0n))
       throw new Error("premium_factor must be a non-negative fraction")
     this.factor = factor !== undefined && factor.numerator !== factor.denominator ? factor : undefined
+    this.capBounds =
+      this.capIncrease !== undefined || this.capDecrease !== undefined
+        ? new RunningCapBounds(this.capIncrease !== undefined)
+        : undefined
     this.bandPlan = bandPlanOf(options.percent_edges ?? DEFAULT_PERCENT_EDGES)
     this.bands = Array.from({ length: this.bandPlan.edges.length + 3 }, () => new Totals())
     const top = options.top_movers ?? 10
@@ -577,6 +695,7 @@ export class ImpactAccumulator {
     const weight = outcome.weight_units
     const capped = this.cappedPremium(before, after)
     this.totals.add(weight, before, after, capped)
+    this.capBounds?.add(weight, after, this.floorOf(before) ?? 0, this.ceilingOf(before))
     const facts = outcome.old.facts
     this.segment("product", facts.product_name).add(weight, before, after, capped)
     this.segment("variant", facts.variant).add(weight, before, after, capped)
@@ -619,6 +738,7 @@ export class ImpactAccumulator {
     this.rejected += state.rejected
     for (const [product, cases] of state.not_compared)
       this.notCompared.set(product, (this.notCompared.get(product) ?? 0) + cases)
+    if (state.cap_bounds !== null) this.capBounds?.merge(state.cap_bounds)
   }
 
   /** The partial result as plain data (for `merge` in another thread). */
@@ -645,7 +765,8 @@ export class ImpactAccumulator {
         ([reason, entry]) => [reason, { ...entry, lines: [...entry.lines] }] as const
       ),
       rejected: this.rejected,
-      not_compared: [...this.notCompared]
+      not_compared: [...this.notCompared],
+      cap_bounds: this.capBounds?.state() ?? null
     }
   }
 
@@ -742,21 +863,27 @@ export class ImpactAccumulator {
     let proposed = after
     if (this.factor !== undefined)
       proposed = Number(halfUpBig(BigInt(after) * this.factor.numerator, this.factor.denominator))
-    if (this.capIncrease !== undefined) {
-      const ceiling = halfUp(before * (10_000 + this.capIncrease), 10_000)
-      if (proposed > ceiling) {
-        this.cappedIncreases++
-        return ceiling
-      }
+    const ceiling = this.ceilingOf(before)
+    if (ceiling !== undefined && proposed > ceiling) {
+      this.cappedIncreases++
+      return ceiling
     }
-    if (this.capDecrease !== undefined) {
-      const floor = halfUp(before * (10_000 - this.capDecrease), 10_000)
-      if (proposed < floor) {
-        this.cappedDecreases++
-        return floor
-      }
+    const floor = this.floorOf(before)
+    if (floor !== undefined && proposed < floor) {
+      this.cappedDecreases++
+      return floor
     }
     return proposed
+  }
+
+  /** The most a capped premium may be: the old one and the increase cap, half up to the øre. */
+  private ceilingOf(before: number): number | undefined {
+    return this.capIncrease === undefined ? undefined : halfUp(before * (10_000 + this.capIncrease), 10_000)
+  }
+
+  /** The least a capped premium may be: the old one less the decrease cap, half up to the øre. */
+  private floorOf(before: number): number | undefined {
+    return this.capDecrease === undefined ? undefined : halfUp(before * (10_000 - this.capDecrease), 10_000)
   }
 
   private addRejected(outcome: RejectedCase): void {

@@ -5,10 +5,10 @@
  */
 import { csvFormatRows } from "d3-dsv"
 import { SEGMENT_DIMENSIONS, type Mover, type TotalsRow } from "./ImpactAccumulator.js"
-import type { ImpactResult } from "./ImpactRun.js"
+import type { ImpactResult, TargetResult } from "./ImpactRun.js"
 
-/** 1234567.8 → "1 234 567.80". */
-const money = (kroner: number): string => {
+/** 1234567.8 → "1 234 567.80", a minus sign below zero: kroner as the reports print them. */
+export const money = (kroner: number): string => {
   const [whole, fraction] = Math.abs(kroner).toFixed(2).split(".") as [string, string]
   return `${kroner < 0 ? "−" : ""}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, " ")}.${fraction}`
 }
@@ -68,6 +68,25 @@ const moverLines = (mover: Mover): string =>
         `${line.item} ${line.old_kroner === null ? "—" : money(line.old_kroner)} → ${line.new_kroner === null ? "—" : money(line.new_kroner)}`
     )
     .join("; ")
+
+/**
+ * What an unreachable target's factor is: the one nearest it, beyond which moving it changes nothing
+ * (on a coverage's rates found by re-pricing, to six decimals).
+ */
+export const unreachableFactorText = (target: TargetResult): string => {
+  const grid = target.on === "premium" ? "" : " of six decimals"
+  return target.difference_kroner < 0
+    ? `the smallest${grid} that takes the total to its highest`
+    : `the largest${grid} that leaves the total at its lowest`
+}
+
+/** How the factor was found, in re-pricings of the book. */
+const repricings = (target: TargetResult): string =>
+  target.passes > 0
+    ? `found in ${plural(target.passes, "re-pricing")} of the book`
+    : target.reachable
+      ? "no re-pricing: the book is already within one krone of the target"
+      : "no re-pricing: the book's own pass shows the target out of reach"
 
 /** The result as text tables: the totals, capping, the bands of change, each segment, the movers, rejections, the target. */
 export const impactText = (result: ImpactResult): string => {
@@ -137,14 +156,23 @@ export const impactText = (result: ImpactResult): string => {
   }
   if (result.target !== null) {
     const target = result.target
+    const on = target.on === "premium" ? "the whole premium" : `the rates of ${target.on}`
+    const outcome = `${money(target.achieved_kroner)} kr (${percent(target.achieved_change_percent, 4)}), ${signedMoney(target.difference_kroner)} kr from the target of ${money(target.target_kroner)} kr`
     sections.push(
       [
-        `Target ${percent(target.target_percent, 4)} on the ${target.applies_to}: a factor of ${target.factor} on ${target.on === "premium" ? "the whole premium" : `the rates of ${target.on}`}`,
-        `  ${money(target.achieved_kroner)} kr (${percent(target.achieved_change_percent, 4)}), ${signedMoney(target.difference_kroner)} kr from the target of ${money(target.target_kroner)} kr${target.within_one_krone ? "" : " — not within one krone: no factor of 15 decimals gets closer"}`,
+        ...(target.reachable
+          ? [
+              `Target ${percent(target.target_percent, 4)} on the ${target.applies_to}: a factor of ${target.factor} on ${on}`,
+              `  ${outcome}${target.within_one_krone ? "" : " — not within one krone: no factor of 15 decimals gets closer"}`
+            ]
+          : [
+              `Target ${percent(target.target_percent, 4)} on the ${target.applies_to}: unreachable: ${target.unreachable_reason}`,
+              `  nearest it, a factor of ${target.factor} on ${on}, ${unreachableFactorText(target)}: ${outcome}`
+            ]),
         ...(target.uncapped_kroner === undefined
           ? []
           : [`  uncapped with the factor: ${money(target.uncapped_kroner)} kr`]),
-        `  ${target.passes === 0 ? "no re-pricing: the book is already within one krone of the target" : `found in ${plural(target.passes, "re-pricing")} of the book`}`
+        `  ${repricings(target)}`
       ].join("\n")
     )
   }
@@ -254,7 +282,7 @@ export const impactCsv = (result: ImpactResult): string => {
       target.achieved_change_percent === null ? "" : String(target.achieved_change_percent),
       "",
       "",
-      `factor ${target.factor} on the ${target.applies_to}; target ${target.target_kroner.toFixed(2)}; ${target.passes} re-pricings`
+      `${target.reachable ? "" : `unreachable: ${target.unreachable_reason}; nearest it, `}factor ${target.factor} on the ${target.applies_to}; target ${target.target_kroner.toFixed(2)}; ${target.passes} re-pricings`
     ])
   }
   return `${csvFormatRows(rows)}\n`

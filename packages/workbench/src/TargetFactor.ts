@@ -55,6 +55,11 @@ export interface FactorSolution {
   readonly passes: number
   /** Whether |total − target| ≤ the tolerance. */
   readonly hit: boolean
+  /**
+   * Why a solve that missed stopped before its bracket narrowed to one step: `at zero`, a factor of 0
+   * left the total above the target; `flat`, two factors in a row gave the same total, short of it.
+   */
+  readonly stalled?: "at zero" | "flat"
 }
 
 export interface MonotoneProblem {
@@ -109,6 +114,7 @@ export const solveMonotone = async (problem: MonotoneProblem): Promise<FactorSol
   let retained: "lower" | "upper" | undefined
   let candidate = problem.first < 0n ? 0n : problem.first
   let passes = 0
+  let stalled: FactorSolution["stalled"]
   while (passes < maxPasses) {
     if (lower !== undefined && upper !== undefined) {
       if (upper.numerator - lower.numerator <= 1n) break
@@ -116,7 +122,10 @@ export const solveMonotone = async (problem: MonotoneProblem): Promise<FactorSol
     }
     if (candidate < 0n) candidate = 0n
     // even a factor of 0 leaves the total above the target: no factor reaches it
-    if (candidate === 0n && upper?.numerator === 0n) break
+    if (candidate === 0n && upper?.numerator === 0n) {
+      stalled = "at zero"
+      break
+    }
     if (candidate === previous.numerator) candidate = lower === undefined ? candidate - 1n : candidate + 1n
     if (candidate < 0n) candidate = 0n
     const point = pointOf(candidate, await evaluate(candidate))
@@ -127,7 +136,10 @@ export const solveMonotone = async (problem: MonotoneProblem): Promise<FactorSol
       const slopeFrom = previous
       previous = point
       // a total that no longer moves with the factor (every policy held by a cap, say) never reaches the target
-      if (point.total === slopeFrom.total) break
+      if (point.total === slopeFrom.total) {
+        stalled = "flat"
+        break
+      }
       if (point.residual < 0n) lower = lower === undefined || point.numerator > lower.numerator ? point : lower
       else upper = upper === undefined || point.numerator < upper.numerator ? point : upper
       if (lower === undefined || upper === undefined) candidate = secantStep(slopeFrom, point, lower !== undefined)
@@ -145,7 +157,118 @@ export const solveMonotone = async (problem: MonotoneProblem): Promise<FactorSol
     }
     previous = point
   }
-  return { numerator: best.numerator, total: best.total, passes, hit: within(best) }
+  return {
+    numerator: best.numerator,
+    total: best.total,
+    passes,
+    hit: within(best),
+    ...(stalled === undefined || within(best) ? {} : { stalled })
+  }
+}
+
+/** A factor and the total it gives. */
+export interface FactorPoint {
+  readonly numerator: bigint
+  readonly total: bigint
+}
+
+/**
+ * Where a non-decreasing total first reaches `level`, between `lower` (its total below the level) and
+ * `upper` (at or above it), on a grid of factors (`step`, default one unit of the last decimal): the
+ * two neighbouring factors of the grid with the total below and at the level — or, when `max_passes`
+ * re-pricings did not get there, the narrowest such pair found. Made for a total that is flat on one
+ * side of the step (where a limit is reached) and bends on the other, as a capped book's does, each
+ * policy bending where its cap takes hold: each step is the secant through the two nearest factors
+ * tried on the bending side, which falls on that side of the step and closes on it as Newton's method
+ * would; a bisection (of the factor's magnitude while the bracket spans more than a doubling) follows
+ * any two steps that did not halve the bracket. Where a single policy's rounding to the øre makes the
+ * last step, only bisection finds it: a coarser grid saves those passes.
+ */
+export const stepToLevel = async (problem: {
+  readonly level: bigint
+  /** On the grid, as `upper` is. */
+  readonly lower: FactorPoint
+  readonly upper: FactorPoint
+  /** Other factors already tried, for the first secants. */
+  readonly known?: ReadonlyArray<FactorPoint>
+  readonly evaluate: (numerator: bigint) => Promise<bigint>
+  /** The grid's spacing, in units of the factor's last decimal (default 1). */
+  readonly step?: bigint
+  readonly max_passes?: number
+}): Promise<{ readonly lower: FactorPoint; readonly upper: FactorPoint; readonly passes: number }> => {
+  const maxPasses = problem.max_passes ?? 64
+  const step = problem.step ?? 1n
+  // residuals against level − ½, doubled: never zero, so every point falls on one side
+  const residualOf = (point: FactorPoint) => 2n * point.total - 2n * problem.level + 1n
+  let lower = problem.lower
+  let upper = problem.upper
+  if (
+    residualOf(lower) > 0n ||
+    residualOf(upper) < 0n ||
+    lower.numerator >= upper.numerator ||
+    lower.numerator % step !== 0n ||
+    upper.numerator % step !== 0n
+  )
+    throw new Error("stepToLevel needs a factor of the grid below the level and a higher one at or above it")
+  const tried = [...(problem.known ?? []), lower, upper]
+  const widths = [upper.numerator - lower.numerator]
+  let passes = 0
+  while (upper.numerator - lower.numerator > step && passes < maxPasses) {
+    const width = upper.numerator - lower.numerator
+    const inside = (candidate: bigint | undefined) => {
+      if (candidate === undefined) return undefined
+      const onGrid = ((candidate + step / 2n) / step) * step
+      return onGrid > lower.numerator && onGrid < upper.numerator ? onGrid : undefined
+    }
+    const stalling = widths.length >= 3 && 2n * width > widths.at(-3)!
+    const candidate =
+      (stalling ? undefined : inside(secantOnBendingSide(tried, lower, upper, residualOf))) ??
+      // a bracket over more than a doubling is halved in magnitude: the step may lie orders of magnitude from an end
+      (upper.numerator > 2n * lower.numerator + 2n * step
+        ? inside(squareRoot((lower.numerator + step) * upper.numerator))
+        : undefined) ??
+      lower.numerator + (width / step / 2n) * step
+    const point = { numerator: candidate, total: await problem.evaluate(candidate) }
+    passes++
+    tried.push(point)
+    if (residualOf(point) < 0n) lower = point
+    else upper = point
+    widths.push(upper.numerator - lower.numerator)
+  }
+  return { lower, upper, passes }
+}
+
+/**
+ * The secant through the two factors tried nearest the bracket on the side whose totals differ (the
+ * side that bends; the other is flat at the level, or at the total the level is one above), where it
+ * meets level − ½; undefined when neither side has two such factors.
+ */
+const secantOnBendingSide = (
+  tried: ReadonlyArray<FactorPoint>,
+  lower: FactorPoint,
+  upper: FactorPoint,
+  residualOf: (point: FactorPoint) => bigint
+): bigint | undefined => {
+  const below = tried.filter((point) => residualOf(point) < 0n).sort((a, b) => (a.numerator > b.numerator ? -1 : 1))
+  const above = tried.filter((point) => residualOf(point) > 0n).sort((a, b) => (a.numerator < b.numerator ? -1 : 1))
+  for (const [near, far] of [
+    [below[0], below.find((point) => point.total !== lower.total)],
+    [above[0], above.find((point) => point.total !== upper.total)]
+  ] as const) {
+    if (near === undefined || far === undefined || near.total === far.total) continue
+    const [nearResidual, farResidual] = [residualOf(near), residualOf(far)]
+    return near.numerator - (nearResidual * (near.numerator - far.numerator)) / (nearResidual - farResidual)
+  }
+  return undefined
+}
+
+/** ⌊√n⌋ of a non-negative bigint. */
+const squareRoot = (value: bigint): bigint => {
+  if (value < 2n) return value
+  let root = BigInt(Math.floor(Math.sqrt(Number(value))))
+  while (root * root > value) root--
+  while ((root + 1n) * (root + 1n) <= value) root++
+  return root
 }
 
 const abs = (value: bigint) => (value < 0n ? -value : value)

@@ -22,7 +22,9 @@ export {
   ImpactAccumulator,
   SEGMENT_DIMENSIONS,
   type BandRow,
+  type CapBounds,
   type CaseOutcome,
+  type Fraction,
   type ImpactOptions,
   type ImpactReport,
   type ImpactState,
@@ -94,4 +96,4 @@ export {
   type RunPass,
   type TargetResult
 } from "./ImpactRun.js"
-export { impactCsv, impactText } from "./ImpactReportText.js"
+export { impactCsv, impactText, unreachableFactorText } from "./ImpactReportText.js"

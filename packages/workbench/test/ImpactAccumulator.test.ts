@@ -204,6 +204,47 @@ describe("capping individual changes", () => {
     })
   })
 
+  it("bounds the capped total by the caps, exactly, and merges the bounds of a split book as of the whole", () => {
+    /** Σ weight × amount in øre × WEIGHT_SCALE (weights have at most two decimals here). */
+    const units = (amount: (entry: (typeof independent)[number]) => number) =>
+      independent.reduce(
+        (sum, entry) => sum + BigInt(Math.round(entry.weight * 100)) * 100n * BigInt(amount(entry)),
+        0n
+      )
+    const price = impactPricer(comparison)
+    const whole = new ImpactAccumulator(caps)
+    const parts = [0, 1, 2].map(() => new ImpactAccumulator(caps))
+    for (const [index, row] of rows.entries()) {
+      whole.add(price(row))
+      parts[(index * 7) % 3]!.add(price(row))
+    }
+    const merged = new ImpactAccumulator(caps)
+    for (const part of parts) merged.merge(part.state())
+    const bounds = whole.state().cap_bounds!
+    expect(bounds.floor).toBe(units((entry) => halfUp(entry.old_ore * 9_750, 10_000)))
+    expect(bounds.ceiling).toBe(units((entry) => halfUp(entry.old_ore * 10_500, 10_000)))
+    // no generated policy is priced at 0: the factor on the whole premium takes every one to its ceiling
+    expect(bounds.premium_highest).toBe(bounds.ceiling)
+    // the factor from which every policy is at its ceiling, and below which every one is at its floor
+    const largest = (values: ReadonlyArray<readonly [number, number]>) =>
+      values.reduce((best, value) => (value[0] * best[1] > best[0] * value[1] ? value : best))
+    const moving = independent.filter((entry) => entry.weight > 0 && entry.new_ore > 0)
+    const from = largest(moving.map((entry) => [2 * halfUp(entry.old_ore * 10_500, 10_000) - 1, 2 * entry.new_ore]))
+    expect(Number(bounds.premium_highest_from.numerator) / Number(bounds.premium_highest_from.denominator)).toBe(
+      from[0] / from[1]
+    )
+    const below = largest(moving.map((entry) => [-(2 * halfUp(entry.old_ore * 9_750, 10_000) + 1), 2 * entry.new_ore]))
+    expect(Number(bounds.premium_floor_below.numerator) / Number(bounds.premium_floor_below.denominator)).toBe(
+      -below[0] / below[1]
+    )
+    expect(merged.state().cap_bounds).toEqual(bounds)
+    // without an increase cap there is no ceiling; without caps, no bounds
+    const floorOnly = new ImpactAccumulator({ cap_decrease_percent: 2.5 })
+    for (const row of rows) floorOnly.add(price(row))
+    expect(floorOnly.state().cap_bounds).toMatchObject({ floor: bounds.floor, ceiling: null, premium_highest: null })
+    expect(new ImpactAccumulator().state().cap_bounds).toBeNull()
+  })
+
   it("scales the new premium by the premium factor before capping it", () => {
     const accumulator = new ImpactAccumulator({ ...caps, premium_factor: { numerator: 11n, denominator: 10n } })
     const price = impactPricer(comparison)

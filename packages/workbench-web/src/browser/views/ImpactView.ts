@@ -17,7 +17,8 @@ import {
   type Mover,
   SEGMENT_DIMENSIONS,
   type SegmentDimension,
-  type TotalsRow
+  type TotalsRow,
+  unreachableFactorText
 } from "@kasko/workbench/browser"
 import { stringify } from "csv-stringify/sync"
 import { Result } from "effect"
@@ -233,19 +234,36 @@ const figures = (result: ImpactResult) => {
       "Current premiums",
       `${money(report.current.current_kroner)} kr for ${count(report.current.policies)} policies; the old version prices them at ${money(report.current.old_kroner)} kr; ${count(report.current.differing)} differ by 0.50 kr or more`
     ])
-  if (target !== null)
+  if (target !== null) {
+    const on = target.on === WHOLE_PREMIUM ? "the whole premium" : `the rates of ${target.on}`
+    const outcome = `${money(target.achieved_kroner)} kr (${percent(target.achieved_change_percent, 4)}), ${signedMoney(target.difference_kroner)} kr from the target of ${money(target.target_kroner)} kr`
+    const repricings =
+      target.passes > 0
+        ? `found in ${plural(target.passes, "re-pricing")} of the book`
+        : target.reachable
+          ? "no re-pricing: the book was already on target"
+          : "no re-pricing: the book's own pass shows the target out of reach"
+    if (!target.reachable)
+      entries.push([
+        "unreachable",
+        "Target out of reach",
+        `${percent(target.target_percent, 4)} on the ${target.applies_to}: unreachable: ${target.unreachable_reason}`
+      ])
     entries.push(
       [
         "factor",
-        "Factor",
-        `${target.factor} on ${target.on === WHOLE_PREMIUM ? "the whole premium" : `the rates of ${target.on}`}, for ${percent(target.target_percent, 4)} on the ${target.applies_to}`
+        target.reachable ? "Factor" : "Nearest factor",
+        target.reachable
+          ? `${target.factor} on ${on}, for ${percent(target.target_percent, 4)} on the ${target.applies_to}`
+          : `${target.factor} on ${on}, ${unreachableFactorText(target)}`
       ],
       [
         "target",
         "With the factor",
-        `${money(target.achieved_kroner)} kr (${percent(target.achieved_change_percent, 4)}), ${signedMoney(target.difference_kroner)} kr from the target of ${money(target.target_kroner)} kr${target.within_one_krone ? "" : " — not within one krone: no factor of 15 decimals gets closer"}${target.uncapped_kroner === undefined ? "" : `; uncapped with the factor ${money(target.uncapped_kroner)} kr`}; ${target.passes === 0 ? "no re-pricing: the book was already on target" : `found in ${plural(target.passes, "re-pricing")} of the book`}`
+        `${outcome}${target.reachable && !target.within_one_krone ? " — not within one krone: no factor of 15 decimals gets closer" : ""}${target.uncapped_kroner === undefined ? "" : `; uncapped with the factor ${money(target.uncapped_kroner)} kr`}; ${repricings}`
       ]
     )
+  }
   entries.push([
     "rejected",
     "Rejected",
@@ -262,7 +280,10 @@ const figures = (result: ImpactResult) => {
   return h(
     "dl",
     { class: "totals impact-figures" },
-    entries.map(([key, title, text]) => [h("dt", {}, title), h("dd", { "data-figure": key }, text)])
+    entries.map(([key, title, text]) => [
+      h("dt", key === "unreachable" ? { class: "problem" } : {}, title),
+      h("dd", key === "unreachable" ? { "data-figure": key, class: "problem" } : { "data-figure": key }, text)
+    ])
   )
 }
 

@@ -446,6 +446,12 @@ const halfUpBig = (numerator: bigint, denominator: bigint): bigint =>
     : -((-2n * numerator + denominator) / (2n * denominator))
 
 /** Whole kroner with two decimals from a sum in øre × WEIGHT_SCALE, rounded half up to the øre. */
+/** Kroner as the reports print them: two decimals, thousands apart, a true minus sign. */
+export const money = (kroner: number): string => {
+  const [whole, fraction] = Math.abs(kroner).toFixed(2).split(".") as [string, string]
+  return `${kroner < 0 ? "−" : ""}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, " ")}.${fraction}`
+}
+
 export const kronerOfUnits = (units: bigint): number => Number(halfUpBig(units, BigInt(WEIGHT_SCALE))) / 100
 
 /** The change in per cent, four decimals, or null from zero. */

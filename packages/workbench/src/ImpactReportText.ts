@@ -4,14 +4,10 @@
  * rejection reason and target, its section in the first column. Browser-safe.
  */
 import { csvFormatRows } from "d3-dsv"
-import { SEGMENT_DIMENSIONS, type Mover, type TotalsRow } from "./ImpactAccumulator.js"
+import { money, SEGMENT_DIMENSIONS, type Mover, type TotalsRow } from "./ImpactAccumulator.js"
 import type { ImpactResult, TargetResult } from "./ImpactRun.js"
 
 /** 1234567.8 → "1 234 567.80", a minus sign below zero: kroner as the reports print them. */
-export const money = (kroner: number): string => {
-  const [whole, fraction] = Math.abs(kroner).toFixed(2).split(".") as [string, string]
-  return `${kroner < 0 ? "−" : ""}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, " ")}.${fraction}`
-}
 const count = (value: number): string => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, " ")
 const signedMoney = (kroner: number) => (kroner > 0 ? `+${money(kroner)}` : money(kroner))
 const percent = (value: number | null | undefined, decimals = 2): string =>

@@ -13,11 +13,11 @@ import {
   type ImpactOptions,
   type ImpactReport,
   kronerOfUnits,
+  money,
   percentChange,
   WEIGHT_SCALE
 } from "./ImpactAccumulator.js"
 import { comparedProducts, type TariffComparison } from "./ImpactPricing.js"
-import { money } from "./ImpactReportText.js"
 import {
   FACTOR_DECIMALS,
   FACTOR_DENOMINATOR,

@@ -10,7 +10,7 @@
  */
 import type { Tariff } from "@kasko/core/actuarial"
 import { type CaseOutcome, ImpactAccumulator, type ImpactState } from "./ImpactAccumulator.js"
-import { impactPricer, type PortfolioRow } from "./ImpactPricing.js"
+import { impactPricer, type PortfolioRow, type TariffComparison } from "./ImpactPricing.js"
 import type { ImpactPass } from "./ImpactRun.js"
 import { forEachPortfolioRow, PortfolioFormatError, type PortfolioColumns } from "./PortfolioCsv.js"
 import { FACTOR_DENOMINATOR } from "./TargetFactor.js"
@@ -52,6 +52,20 @@ const lineBreaksOf = (text: string): number => {
   return count
 }
 
+/** What prices the cases of a pass: the comparison's tariffs, the pass's coverage scaled by its factor. */
+export const passPricer = (comparison: TariffComparison, pass: ImpactPass): ((row: PortfolioRow) => CaseOutcome) =>
+  impactPricer({
+    ...comparison,
+    ...(pass.scaling === undefined
+      ? {}
+      : {
+          scaling: {
+            coverage: pass.scaling.coverage,
+            factor: { numerator: pass.scaling.numerator, denominator: FACTOR_DENOMINATOR }
+          }
+        })
+  })
+
 /** A worker's job: the answer to each message, a failure (a malformed line, say) answered as `failed`. */
 export const impactWorkerJob = (data: ImpactWorkerData): ((message: ImpactWorkerMessage) => ImpactWorkerAnswer) => {
   const decoder = new TextDecoder("utf-8", { fatal: true })
@@ -71,17 +85,7 @@ export const impactWorkerJob = (data: ImpactWorkerData): ((message: ImpactWorker
       case "pass": {
         const { pass } = message
         accumulator = new ImpactAccumulator(pass.impact)
-        price = impactPricer({
-          ...data,
-          ...(pass.scaling === undefined
-            ? {}
-            : {
-                scaling: {
-                  coverage: pass.scaling.coverage,
-                  factor: { numerator: pass.scaling.numerator, denominator: FACTOR_DENOMINATOR }
-                }
-              })
-        })
+        price = passPricer(data, pass)
         return { type: "done" }
       }
       case "text": {

@@ -11,6 +11,7 @@ import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { ImpactAccumulator, WEIGHT_SCALE } from "../src/ImpactAccumulator.js"
 import { impactPricer, type PortfolioRow, type TariffComparison } from "../src/ImpactPricing.js"
+import { passPricer } from "../src/ImpactWorkerJob.js"
 import { forEachPortfolioRow, headerFields, PortfolioFormatError, portfolioColumns } from "../src/PortfolioCsv.js"
 import {
   generatedBook,
@@ -41,17 +42,7 @@ const independent = priceIndependently(book.header, book.lines, comparison.old, 
 const inThisThread = (impact = {}, target?: { percent: number; on?: string }): Promise<ImpactResult> =>
   runImpact(comparison, impact, target, async (pass) => {
     const accumulator = new ImpactAccumulator(pass.impact)
-    const price = impactPricer({
-      ...comparison,
-      ...(pass.scaling === undefined
-        ? {}
-        : {
-            scaling: {
-              coverage: pass.scaling.coverage,
-              factor: { numerator: pass.scaling.numerator, denominator: 10n ** 15n }
-            }
-          })
-    })
+    const price = passPricer(comparison, pass)
     for (const row of rows) accumulator.add(price(row))
     return accumulator
   })

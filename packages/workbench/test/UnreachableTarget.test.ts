@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest"
 import { type CaseOutcome, type ImpactOptions, ImpactAccumulator, kronerOfUnits } from "../src/ImpactAccumulator.js"
 import { impactPricer, type PortfolioRow, type TariffComparison } from "../src/ImpactPricing.js"
 import { type ImpactPass, type ImpactTarget, runImpact } from "../src/ImpactRun.js"
+import { passPricer } from "../src/ImpactWorkerJob.js"
 import { forEachPortfolioRow, headerFields, portfolioColumns } from "../src/PortfolioCsv.js"
 import { FACTOR_DENOMINATOR } from "../src/TargetFactor.js"
 import { generatedBook, leasingV1, PRICING_DATE, priceIndependently, rebalance, standaloneV1 } from "./support.js"
@@ -34,17 +35,7 @@ const money = (units: bigint) =>
 /** One pass over the book in this thread, as the workers run it. */
 const accumulated = (pass: ImpactPass, cases: ReadonlyArray<PortfolioRow> = rows): ImpactAccumulator => {
   const accumulator = new ImpactAccumulator(pass.impact)
-  const price = impactPricer({
-    ...comparison,
-    ...(pass.scaling === undefined
-      ? {}
-      : {
-          scaling: {
-            coverage: pass.scaling.coverage,
-            factor: { numerator: pass.scaling.numerator, denominator: FACTOR_DENOMINATOR }
-          }
-        })
-  })
+  const price = passPricer(comparison, pass)
   for (const row of cases) accumulator.add(price(row))
   return accumulator
 }

@@ -113,4 +113,30 @@ describe("authentication's memory of subscription keys on SQLite", () => {
       SqliteConnection.closeConnection(service)
     }
   }, 30_000)
+
+  it("answers no counter from before a write once its database cannot be read", async () => {
+    const filename = directory.newFile("closed.db")
+    const service = SqliteConnection.openConnection({ filename })
+    const admin = SqliteConnection.openConnection({ filename })
+    try {
+      const store = SqlitePartnerStore.makePartnerStore(service)
+      expect(Result.isSuccess(Effect.runSync(Effect.result(store.changes)))).toBe(true)
+      await Effect.runPromise(
+        Effect.provideService(
+          PartnerAdministration.addPartner(
+            { partner_id: "partner-d", name: "D" },
+            SubscriptionKeys.generateSubscriptionKey()
+          ),
+          PartnerStore.PartnerStore,
+          SqlitePartnerStore.makePartnerStore(admin)
+        )
+      )
+      SqliteConnection.closeConnection(service)
+      // in the same turn, after a write: neither read may answer the counter read before it
+      expect(Result.isFailure(Effect.runSync(Effect.result(store.changes)))).toBe(true)
+      expect(Result.isFailure(Effect.runSync(Effect.result(store.changes)))).toBe(true)
+    } finally {
+      SqliteConnection.closeConnection(admin)
+    }
+  })
 })

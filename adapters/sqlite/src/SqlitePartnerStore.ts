@@ -41,9 +41,12 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
   }
   const changeCounter = (): string => {
     if (counter === undefined || counterWrites !== writesInThisThread) {
+      // read before anything is kept: a read that throws leaves no counter to be trusted
+      const writes = writesInThisThread
+      const read = `${String(dataVersion.get())}:${writes}`
       if (counter === undefined) setImmediate(forgetCounter)
-      counterWrites = writesInThisThread
-      counter = `${String(dataVersion.get())}:${counterWrites}`
+      counter = read
+      counterWrites = writes
     }
     return counter
   }

@@ -33,11 +33,20 @@ describe("kasko without the actuary's tools installed", () => {
       "grid"
     ],
     ["tariff", "check", join(ROOT, "packages", "core", "tariffs", "insurance-car-leasing", "v1.json")],
+    [
+      "tariff",
+      "impact",
+      join(ROOT, "packages", "core", "tariffs"),
+      join(ROOT, "packages", "core", "tariffs"),
+      "--portfolio",
+      join(ROOT, "examples", "actuary-workbench", "impact", "portfolio-10000.csv")
+    ],
+    ["portfolio", "generate", "--size", "10", "--seed", "1"],
     ["workbench", "--port", "0"]
   ])("kasko %s exits 1 saying what to install", (...args) => {
     const result = kaskoWithoutWorkbench(...args)
     expect(result.stderr).toBe(
-      `kasko ${args[0] === "tariff" ? "tariff check" : args[0]}: the actuary's tools are installed apart from the service: npm install @kasko/workbench @kasko/workbench-web\n`
+      `kasko ${args[0] === "tariff" || args[0] === "portfolio" ? `${args[0]} ${args[1]}` : args[0]}: the actuary's tools are installed apart from the service: npm install @kasko/workbench @kasko/workbench-web\n`
     )
     expect(result.status).toBe(1)
   })

@@ -9,7 +9,14 @@ import type { KaskoCommand } from "./KaskoCommand.js"
 import { runWithWorkbench } from "./OptionalWorkbench.js"
 
 const actions = () => import("./WorkbenchActions.js")
-const impactActions = () => import("./ImpactActions.js")
+/**
+ * The impact commands, bundled with the workbench's impact code (packages/server/scripts/bundle-cli.mjs): the
+ * workbench is resolved first, so an install without it hears what to install, as the other actuary's commands do.
+ */
+const impactActions = () => {
+  import.meta.resolve("@kasko/workbench")
+  return import("./ImpactActions.js")
+}
 
 /** The options that name one case: product, feature, parameters, pricing date and the tariffs. */
 const caseOptions = (argv: Argv) =>

@@ -13,8 +13,9 @@ import { Effect, Result } from "effect"
 import { generateKeyPair, SignJWT } from "jose"
 import { spawnSync } from "node:child_process"
 import { join } from "node:path"
+import { performance } from "node:perf_hooks"
 import { setImmediate as nextTurn } from "node:timers/promises"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it, vi } from "vitest"
 import { temporaryDirectory } from "../support.js"
 
 const directory = temporaryDirectory("kasko-partner-cache-")
@@ -84,7 +85,7 @@ describe("authentication's memory of subscription keys on SQLite", () => {
     }
   })
 
-  it("reads the database's change counter once per turn of the event loop, and sees another process's commit from the next turn", async () => {
+  it("reads the database's change counter at most once a turn and a millisecond, and sees another process's commit after either", async () => {
     const dataDirectory = directory.newFile("another-process")
     const filename = join(dataDirectory, "kasko.db")
     const kasko = (...args: Array<string>) => {
@@ -96,20 +97,42 @@ describe("authentication's memory of subscription keys on SQLite", () => {
     }
     kasko("partners", "add", "--id", "partner-b", "--name", "B")
     const service = SqliteConnection.openConnection({ filename })
+    // the pragma's reads, counted
+    let reads = 0
+    const prepare = service.prepare.bind(service)
+    service.prepare = ((source: string) => {
+      const statement = prepare(source)
+      if (source !== "PRAGMA data_version") return statement
+      const get = statement.get.bind(statement)
+      statement.get = (...parameters: Array<unknown>) => {
+        reads++
+        return get(...parameters)
+      }
+      return statement
+    }) as typeof service.prepare
+    let now = 1_000
+    const clock = vi.spyOn(performance, "now").mockImplementation(() => now)
     try {
       const store = SqlitePartnerStore.makePartnerStore(service)
       const changes = () => Effect.runSync(store.changes)
       const before = changes()
-      // the command commits in another process while this turn runs: the turn keeps the counter it read
+      for (let request = 0; request < 50; request++) expect(changes()).toBe(before)
+      expect(reads).toBe(1)
+      // the command commits in another process within the turn and the millisecond: they keep the counter read
       kasko("partners", "suspend", "--id", "partner-b")
       expect(changes()).toBe(before)
-      await nextTurn()
+      // a millisecond on, in the same turn, it is read again
+      now += 1.5
       const after = changes()
       expect(after).not.toBe(before)
+      expect(reads).toBe(2)
+      // in the next turn, within the millisecond, too
       kasko("partners", "add", "--id", "partner-c", "--name", "C")
       await nextTurn()
       expect(changes()).not.toBe(after)
+      expect(reads).toBe(3)
     } finally {
+      clock.mockRestore()
       SqliteConnection.closeConnection(service)
     }
   }, 30_000)

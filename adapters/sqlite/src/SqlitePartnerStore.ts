@@ -6,6 +6,7 @@ import type Database from "better-sqlite3"
 import { Effect, Layer, Option } from "effect"
 import { scopedConnection, type SqliteOptions } from "./SqliteConnection.js"
 import { attempt, type SqliteOpenRefused } from "./SqliteErrors.js"
+import { performance } from "node:perf_hooks"
 import { setImmediate } from "node:timers"
 
 type PartnerRow = StoredRows.PartnerRow
@@ -15,15 +16,20 @@ const { PARTNER_COLUMNS, partnerOfRow, SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS } =
 let writesInThisThread = 0
 
 /**
+ * How long a read of the change counter may serve: a turn of the event loop that runs long (a fiber resumed from
+ * setImmediate, a poll phase under a flood of connections) must not keep it.
+ */
+const COUNTER_MILLIS = 1
+
+/**
  * The PartnerStore operations over an open connection. `changes` moves with
  * every partner or key write of this thread and with every other connection's
  * commits (`PRAGMA data_version` — the `kasko` command revoking a key, say), so
  * what remembers lookups sees a revocation or suspension on the next request.
- * The pragma costs ~4 µs on a busy service (under 1 µs alone), so it is read
- * once per turn of the event loop and shared by the requests authenticated in
- * that turn: another process's commit is seen from the next turn on — by every
- * request read from the network after it, but for one that arrives while the
- * turn that read the counter still runs (a request concurrent with the commit).
+ * The pragma costs ~4 µs on a busy service (under 1 µs alone), so a read is
+ * shared by the requests authenticated in the same turn of the event loop and
+ * within COUNTER_MILLIS of it: another process's commit is seen by every
+ * request authenticated a millisecond after it, or from the next turn on.
  */
 export const makePartnerStore = (database: Database.Database): PartnerStore.PartnerStore["Service"] => {
   const dataVersion = database.prepare("PRAGMA data_version").pluck()
@@ -36,17 +42,20 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
   }
   let counter: string | undefined
   let counterWrites = 0
+  let counterReadAt = 0
   const forgetCounter = () => {
     counter = undefined
   }
   const changeCounter = (): string => {
-    if (counter === undefined || counterWrites !== writesInThisThread) {
+    const now = performance.now()
+    if (counter === undefined || counterWrites !== writesInThisThread || now - counterReadAt > COUNTER_MILLIS) {
       // read before anything is kept: a read that throws leaves no counter to be trusted
       const writes = writesInThisThread
       const read = `${String(dataVersion.get())}:${writes}`
       if (counter === undefined) setImmediate(forgetCounter)
       counter = read
       counterWrites = writes
+      counterReadAt = now
     }
     return counter
   }

@@ -98,7 +98,7 @@ describe("kasko serve", () => {
     expect(!existsSync(wal) || statSync(wal).size === 0).toBe(true)
   }, 30_000)
 
-  it("writes a request's log line within a fraction of a second, though its log is written in blocks", async () => {
+  it("writes a request's log line within a fraction of a second, though its log is written in blocks, and its last on SIGHUP", async () => {
     const dataDirectory = join(directory.path, "log-blocks")
     const partner = await addPartner(dataDirectory, "log-partner", "quotes:read")
     const child = serve({ PORT: "0", HOST: "127.0.0.1", KASKO_DATA_DIR: dataDirectory, KASKO_LOG_LEVEL: "info" })
@@ -124,6 +124,10 @@ describe("kasko serve", () => {
       // one request's line is far short of a block: the periodic flush writes it
       expect(logged()).toBeDefined()
       expect(logged()!.at - answeredAt).toBeLessThan(1_000)
+      // a closed terminal stops it as gracefully, the log's last lines written
+      child.kill("SIGHUP")
+      expect(await exited).toBe(0)
+      expect(lines.some(({ line }) => line.msg === "kasko stopped")).toBe(true)
     } finally {
       child.kill("SIGTERM")
       await exited

@@ -34,6 +34,8 @@ export const serve = async (): Promise<CommandResult> => {
     }
     process.once("SIGTERM", () => stop("SIGTERM"))
     process.once("SIGINT", () => stop("SIGINT"))
+    // a closed terminal or SSH session: stopped as gracefully, so the log's last block is written too
+    process.once("SIGHUP", () => stop("SIGHUP"))
   })
   return done("")
 }

@@ -175,9 +175,8 @@ export const impactText = (result: ImpactResult): string => {
   return `${sections.join("\n\n")}\n`
 }
 
-const CSV_HEADER = [
-  "section",
-  "key",
+/** The columns of a row of totals in the CSV exports: `kasko tariff impact --csv` and the workbench page's. */
+export const TOTALS_CSV_COLUMNS = [
   "policies",
   "affected",
   "exposure",
@@ -186,13 +185,11 @@ const CSV_HEADER = [
   "change_kroner",
   "change_percent",
   "capped_kroner",
-  "capped_change_percent",
-  "detail"
-]
+  "capped_change_percent"
+] as const
 
-const csvTotals = (section: string, key: string, row: TotalsRow, detail = ""): Array<string> => [
-  section,
-  key,
+/** A row of totals as the cells of TOTALS_CSV_COLUMNS. */
+export const totalsCsvCells = (row: TotalsRow): Array<string> => [
   String(row.policies),
   String(row.affected),
   String(row.exposure),
@@ -201,9 +198,15 @@ const csvTotals = (section: string, key: string, row: TotalsRow, detail = ""): A
   row.change_kroner.toFixed(2),
   row.change_percent === null ? "" : String(row.change_percent),
   row.capped_kroner === undefined ? "" : row.capped_kroner.toFixed(2),
-  row.capped_change_percent === undefined || row.capped_change_percent === null
-    ? ""
-    : String(row.capped_change_percent),
+  row.capped_change_percent === undefined || row.capped_change_percent === null ? "" : String(row.capped_change_percent)
+]
+
+const CSV_HEADER = ["section", "key", ...TOTALS_CSV_COLUMNS, "detail"]
+
+const csvTotals = (section: string, key: string, row: TotalsRow, detail = ""): Array<string> => [
+  section,
+  key,
+  ...totalsCsvCells(row),
   detail
 ]
 

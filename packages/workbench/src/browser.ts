@@ -96,4 +96,10 @@ export {
   type RunPass,
   type TargetResult
 } from "./ImpactRun.js"
-export { impactCsv, impactText, unreachableFactorText } from "./ImpactReportText.js"
+export {
+  impactCsv,
+  impactText,
+  TOTALS_CSV_COLUMNS,
+  totalsCsvCells,
+  unreachableFactorText
+} from "./ImpactReportText.js"

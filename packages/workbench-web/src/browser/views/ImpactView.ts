@@ -12,6 +12,8 @@
 import { ProductCatalogue, type Tariff } from "@kasko/core/actuarial"
 import {
   impactCsv,
+  TOTALS_CSV_COLUMNS,
+  totalsCsvCells,
   impactText,
   type ImpactResult,
   type Mover,
@@ -89,30 +91,6 @@ const totalsCells = (row: TotalsRow, capped: boolean): Array<string> => [
   signedMoney(row.change_kroner),
   percent(row.change_percent),
   ...(capped ? [money(row.capped_kroner ?? 0), percent(row.capped_change_percent)] : [])
-]
-
-/** The data behind a table of totals, in the columns of `kasko tariff impact --csv`. */
-const TOTALS_CSV_COLUMNS = [
-  "policies",
-  "affected",
-  "exposure",
-  "old_kroner",
-  "new_kroner",
-  "change_kroner",
-  "change_percent",
-  "capped_kroner",
-  "capped_change_percent"
-] as const
-const totalsCsvCells = (row: TotalsRow) => [
-  row.policies,
-  row.affected,
-  row.exposure,
-  row.old_kroner.toFixed(2),
-  row.new_kroner.toFixed(2),
-  row.change_kroner.toFixed(2),
-  row.change_percent ?? "",
-  row.capped_kroner?.toFixed(2) ?? "",
-  row.capped_change_percent ?? ""
 ]
 
 /** The coverages a tariff adds: what a target's factor can be on, besides the whole premium. */

@@ -25,6 +25,16 @@ export const SEGMENT_DIMENSIONS = [
 ] as const
 export type SegmentDimension = (typeof SEGMENT_DIMENSIONS)[number]
 
+/** Each segment dimension as the reports title it (the command's text and the workbench page). */
+export const SEGMENT_TITLES: Readonly<Record<SegmentDimension, string>> = {
+  product: "product",
+  variant: "variant",
+  feature: "feature",
+  vehicle_type: "vehicle type",
+  driver_age_band: "youngest driver's age",
+  vehicle_price_band: "vehicle price (kr)"
+}
+
 /** The youngest driver's age bands: the reference tariff's loading bands, then decades of adulthood. */
 export const DRIVER_AGE_BANDS: ReadonlyArray<{ readonly label: string; readonly up_to: number }> = [
   { label: "17–20", up_to: 20 },

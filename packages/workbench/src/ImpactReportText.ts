@@ -4,7 +4,7 @@
  * rejection reason and target, its section in the first column. Browser-safe.
  */
 import { csvFormatRows } from "d3-dsv"
-import { money, SEGMENT_DIMENSIONS, type Mover, type TotalsRow } from "./ImpactAccumulator.js"
+import { money, SEGMENT_DIMENSIONS, SEGMENT_TITLES, type Mover, type TotalsRow } from "./ImpactAccumulator.js"
 import type { ImpactResult, TargetResult } from "./ImpactRun.js"
 
 /** 1234567.8 → "1 234 567.80", a minus sign below zero: kroner as the reports print them. */
@@ -47,15 +47,6 @@ const totalsCells = (row: TotalsRow, capped: boolean): Array<string> => [
 
 const TOTALS_HEADER = ["policies", "affected", "exposure", "before kr", "after kr", "change"]
 const CAPPED_HEADER = ["capped kr", "capped change"]
-
-const DIMENSION_TITLES: Readonly<Record<(typeof SEGMENT_DIMENSIONS)[number], string>> = {
-  product: "product",
-  variant: "variant",
-  feature: "feature",
-  vehicle_type: "vehicle type",
-  driver_age_band: "youngest driver's age",
-  vehicle_price_band: "vehicle price (kr)"
-}
 
 const moverLines = (mover: Mover): string =>
   mover.moved_lines
@@ -124,8 +115,8 @@ export const impactText = (result: ImpactResult): string => {
   )
   for (const dimension of SEGMENT_DIMENSIONS)
     sections.push(
-      `By ${DIMENSION_TITLES[dimension]}\n${table(
-        [DIMENSION_TITLES[dimension], ...TOTALS_HEADER, ...capHeader],
+      `By ${SEGMENT_TITLES[dimension]}\n${table(
+        [SEGMENT_TITLES[dimension], ...TOTALS_HEADER, ...capHeader],
         report.segments[dimension].map((row) => [row.segment, ...totalsCells(row, capped)])
       )}`
     )

@@ -21,6 +21,7 @@ export {
   DEFAULT_PERCENT_EDGES,
   ImpactAccumulator,
   SEGMENT_DIMENSIONS,
+  SEGMENT_TITLES,
   type BandRow,
   type CapBounds,
   type CaseOutcome,

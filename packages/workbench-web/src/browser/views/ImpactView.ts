@@ -12,13 +12,13 @@
 import { ProductCatalogue, type Tariff } from "@kasko/core/actuarial"
 import {
   impactCsv,
+  SEGMENT_TITLES,
   TOTALS_CSV_COLUMNS,
   totalsCsvCells,
   impactText,
   type ImpactResult,
   type Mover,
   SEGMENT_DIMENSIONS,
-  type SegmentDimension,
   type TotalsRow,
   unreachableFactorText
 } from "@kasko/workbench/browser"
@@ -55,15 +55,6 @@ const percent = (value: number | null | undefined, decimals = 2): string =>
 const plural = (value: number, word: string) => `${count(value)} ${word}${value === 1 ? "" : "s"}`
 const policies = (value: number) => `${count(value)} ${value === 1 ? "policy" : "policies"}`
 const megabytes = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`
-
-const DIMENSION_TITLES: Readonly<Record<SegmentDimension, string>> = {
-  product: "product",
-  variant: "variant",
-  feature: "feature",
-  vehicle_type: "vehicle type",
-  driver_age_band: "youngest driver's age",
-  vehicle_price_band: "vehicle price (kr)"
-}
 
 /** The columns every row of totals shows; the capped ones only when a cap is set. */
 const totalsColumns = (capped: boolean) => [
@@ -359,7 +350,7 @@ const resultView = (outcome: Extract<ImpactOutcome, { kind: "done" }>): Array<HT
         caption: "Policies and premium by segment",
         columns: [{ title: "dimension" }, { title: "segment" }, ...totalsColumns(capped)],
         rows: segmentRows.map(({ dimension, row }) => [
-          DIMENSION_TITLES[dimension],
+          SEGMENT_TITLES[dimension],
           row.segment,
           ...totalsCells(row, capped)
         ]),

@@ -30,6 +30,7 @@ import { requestId, requestIdFor } from "./RequestId.js"
 import { redact, requestLog } from "./RequestLog.js"
 import { problemAnswer, requestProgram, type Answer, type ProgramSettings } from "./RequestProgram.js"
 import { overBudget, RETRY_AFTER_SECONDS } from "./CoreErrorProblems.js"
+import { makeDeadlines } from "./Deadlines.js"
 import { makePrintingQueue } from "./PrintingQueue.js"
 
 /** Quote documents one subscription key may have printed per minute unless `protection.documentsPerMinute` says. */
@@ -95,6 +96,7 @@ export const makeApp = (options: AppOptions): Express => {
   const settings: ProgramSettings = {
     bodyLimitBytes: options.bodyLimitBytes,
     budgetMillis: options.requestTimeoutMillis,
+    deadlines: makeDeadlines(options.requestTimeoutMillis),
     requestsPerMinute: options.protection.requestsPerMinute,
     failedAuthenticationsPerMinute: options.protection.failedAuthenticationsPerMinute,
     documentsPerMinute: options.protection.documentsPerMinute ?? DOCUMENTS_PER_MINUTE,

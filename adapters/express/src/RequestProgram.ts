@@ -7,13 +7,15 @@
  * on storage has a time budget: past it the request's fiber is interrupted —
  * what it waits on is let go of, a store write not yet committed never commits
  * — and the request answers 503 with Retry-After. (A timer interrupting the
- * fiber costs ~1.4 µs a wait; Effect 4's timeout, racing the wait against a
- * sleep in two fibers, ~6.5 µs when the wait is asynchronous, measured — enough
- * to put the runtime's share of quote creation back up by a fifth.)
+ * fiber costs ~1.4 µs a wait, a deadline on the shared list of Deadlines.ts a
+ * fraction of that; Effect 4's timeout, racing the wait against a sleep in two
+ * fibers, ~6.5 µs when the wait is asynchronous, measured — enough to put the
+ * runtime's share of quote creation back up by a fifth.)
  */
 import { Authentication, type AuthenticationRefused, type CoreError, RateLimiter } from "@kasko/core"
 import { Cause, Context, Data, Effect } from "effect"
 import { parentSpanOf } from "./TraceContext.js"
+import type { Deadlines } from "./Deadlines.js"
 import { createHash } from "node:crypto"
 import type { IncomingMessage } from "node:http"
 import type { Logger } from "pino"
@@ -36,6 +38,8 @@ export interface ProgramSettings {
   readonly bodyLimitBytes: number
   /** Longest the program may wait on the identity provider, or on storage, before answering 503. */
   readonly budgetMillis: number
+  /** The budget's deadlines (`budgetMillis` long), on one timer. */
+  readonly deadlines: Deadlines
   readonly requestsPerMinute: number
   readonly failedAuthenticationsPerMinute: number
   /** Documents a key may have printed per minute (operations that `printsDocument`), besides its requests. */
@@ -127,16 +131,16 @@ const rateLimitHeaders = (window: RateLimiter.RateLimitWindow, now: number): Rec
 
 /** Interrupts the request's own fiber when `effect` still waits after the budget; the caller answers 503 for it (`overBudget`). */
 const withinBudget =
-  (budget: Budget, budgetMillis: number) =>
+  (budget: Budget, deadlines: Deadlines) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.withFiber<A, E, R>((fiber) => {
-      const timer = setTimeout(() => {
+      const deadline = deadlines.set(() => {
         budget.exceeded = true
         fiber.interruptUnsafe(fiber.id)
-      }, budgetMillis)
+      })
       // a finalizer with no effect of its own: the runtime runs no extra step for it
       return Effect.onExitPrimitive(effect, () => {
-        clearTimeout(timer)
+        deadline.clear()
         return undefined
       })
     })
@@ -162,7 +166,7 @@ const admit = (exchange: Exchange, scope: Authentication.Scope, settings: Progra
     const authenticated = () =>
       authentication.authenticate(credentials, scope).pipe(
         settings.tracing ? Effect.withSpan(AUTHENTICATION_SPAN, undefined, NO_STACK) : (effect) => effect,
-        withinBudget(exchange.budget, settings.budgetMillis),
+        withinBudget(exchange.budget, settings.deadlines),
         Effect.tapError((error) =>
           error._tag === "AuthenticationRefused"
             ? Effect.asVoid(limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE))
@@ -347,7 +351,7 @@ export const requestProgram = (
               idempotency
             })
           ).pipe(
-            withinBudget(exchange.budget, settings.budgetMillis),
+            withinBudget(exchange.budget, settings.deadlines),
             Effect.map(
               (value): Answer =>
                 value instanceof DocumentAnswer

@@ -45,6 +45,11 @@ const AGENTS = {
   "https:": new https.Agent({ keepAlive: true, maxSockets: 64 })
 }
 
+/** What an attempt reads of a claimed delivery: the endpoint, the secret, the event's id and payload. */
+type SendableDelivery = Pick<EventOutbox.ClaimedDelivery, "url" | "secret"> & {
+  readonly event: Pick<EventOutbox.ClaimedDelivery["event"], "event_id" | "payload">
+}
+
 /** The signing key of a `whsec_<base64>` secret: its bytes after the prefix. */
 const keyOf = (secret: string): Buffer => Buffer.from(secret.startsWith("whsec_") ? secret.slice(6) : secret, "base64")
 
@@ -54,7 +59,7 @@ export const signature = (secret: string, messageId: string, timestampSeconds: n
 
 /** The Standard Webhooks headers of a message, signed at `at` (epoch ms). */
 export const signedHeaders = (
-  delivery: Pick<EventOutbox.ClaimedDelivery, "event" | "secret">,
+  delivery: Pick<SendableDelivery, "event" | "secret">,
   at: number
 ): Record<string, string> => {
   const seconds = Math.floor(at / 1000)
@@ -66,7 +71,7 @@ export const signedHeaders = (
 }
 
 /** Makes one attempt at `at` (epoch ms, the dispatcher's clock); never rejects. */
-export const send = (delivery: EventOutbox.ClaimedDelivery, at: number, options: SenderOptions): Promise<SendOutcome> =>
+export const send = (delivery: SendableDelivery, at: number, options: SenderOptions): Promise<SendOutcome> =>
   new Promise((resolve) => {
     const refusal = WebhookEndpoints.endpointRefusal(delivery.url, options.policy)
     if (refusal !== undefined) return resolve({ delivered: false, error: `endpoint refused: ${refusal}` })

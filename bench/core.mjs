@@ -1,11 +1,13 @@
 // Core section: offers priced per second through the public API — the plain function
 // (Pricing.priceOffer) and the Effect programs (QuotingService.createOffer) — with the compiled
-// tariff and with json-rules-engine, against the hand-written limit.
+// tariff and with json-rules-engine, against the hand-written limit; the sides interleaved in rounds,
+// medians.
 import { Examples, QuotingService, TariffBook } from "@kasko/core"
 import { Pricing, TariffDocuments } from "@kasko/core/actuarial"
 import { ManagedRuntime, Result } from "effect"
 import { isDeepStrictEqual } from "node:util"
 import { handwrittenOffer } from "./handwrittenOffer.mjs"
+import { median } from "./http.mjs"
 
 /** 512 different offer requests, the same every run. */
 const requests = (() => {
@@ -39,6 +41,9 @@ const requests = (() => {
     )
   })
 })()
+
+const ROUNDS = 5
+const SECONDS_PER_ROUND = 0.8
 
 /** Operations per second of `operation` over the requests, for about `seconds`. */
 const throughput = async (operation, seconds) => {
@@ -77,28 +82,33 @@ export const runCoreBench = async () => {
       )
         throw new Error("the plain function's offer differs")
     }
-    const rows = [
-      {
-        pricing: "hand-written plain function (the limit)",
-        offers_per_second: await throughput((request) => handwrittenOffer(request), 2)
-      },
-      {
-        pricing: "compiled tariff, Pricing.priceOffer (plain function)",
-        offers_per_second: await throughput((request) => Pricing.priceOffer(tariffs, request, today), 2)
-      },
-      {
-        pricing: "compiled tariff, createOffer (Effect, runSync)",
-        offers_per_second: await throughput((request) => compiled.runSync(QuotingService.createOffer(request)), 2)
-      },
-      {
-        pricing: "compiled tariff, createOffer (Effect, runPromise)",
-        offers_per_second: await throughput((request) => compiled.runPromise(QuotingService.createOffer(request)), 2)
-      },
-      {
-        pricing: "json-rules-engine, createOffer (Effect, runPromise)",
-        offers_per_second: await throughput((request) => interpreted.runPromise(QuotingService.createOffer(request)), 2)
-      }
+    const sides = [
+      ["hand-written plain function (the limit)", (request) => handwrittenOffer(request)],
+      [
+        "compiled tariff, Pricing.priceOffer (plain function)",
+        (request) => Pricing.priceOffer(tariffs, request, today)
+      ],
+      [
+        "compiled tariff, createOffer (Effect, runSync)",
+        (request) => compiled.runSync(QuotingService.createOffer(request))
+      ],
+      [
+        "compiled tariff, createOffer (Effect, runPromise)",
+        (request) => compiled.runPromise(QuotingService.createOffer(request))
+      ],
+      [
+        "json-rules-engine, createOffer (Effect, runPromise)",
+        (request) => interpreted.runPromise(QuotingService.createOffer(request))
+      ]
     ]
+    // interleaved rounds, the order turned each round, medians: the machine's drift hits every side alike
+    const runs = sides.map(() => [])
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = sides.map((_, index) => index)
+      if (round % 2 === 1) order.reverse()
+      for (const index of order) runs[index].push(await throughput(sides[index][1], SECONDS_PER_ROUND))
+    }
+    const rows = sides.map(([pricing], index) => ({ pricing, offers_per_second: median(runs[index]) }))
     const [limit, , , , interpreter] = rows
     return rows.map((row) => ({
       ...row,

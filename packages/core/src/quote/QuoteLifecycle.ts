@@ -178,6 +178,35 @@ export const activationOf = (stored: StoredQuote): QuoteActivation => ({
   expires_at: dateTimeOfMillis(expiresAt(stored))
 })
 
+/**
+ * A retrieval awaiting activation whose quote is built only when read (its answer is the kept text). Its getter is
+ * one for all, the stored quote and links private fields: a getter made per retrieval (a closure over them) kept
+ * each retrieval's stored quote alive past the young collections after it, as `StoredRows`' row quotes did.
+ */
+class AwaitingRetrieval {
+  readonly state = "await_activation" as const
+  readonly #stored: StoredQuote
+  readonly #links: DocumentLinksShape | undefined
+  #quote: Quote | undefined
+
+  constructor(stored: StoredQuote, links: DocumentLinksShape | undefined) {
+    this.#stored = stored
+    this.#links = links
+    // own and enumerable, as a retrieval's quote is
+    Object.defineProperties(this, AwaitingRetrieval.#properties)
+  }
+
+  static readonly #properties: PropertyDescriptorMap = {
+    quote: {
+      enumerable: true,
+      get(this: AwaitingRetrieval) {
+        this.#quote ??= awaitingQuote(this.#stored, this.#links)
+        return this.#quote
+      }
+    }
+  }
+}
+
 /** What retrieving a stored quote answers, with the links `links` names now (the stored ones when undefined). */
 export const retrievedForm = (stored: StoredQuote, links?: DocumentLinksShape): RetrievedQuote => {
   if (stored.activated_at === null) {
@@ -185,15 +214,8 @@ export const retrievedForm = (stored: StoredQuote, links?: DocumentLinksShape): 
     // the stored quote, before its content is parsed: read it first)
     const text = quoteTexts.get(stored) ?? jsonTexts.get(stored.quote)
     if (text === undefined) return { state: "await_activation", quote: awaitingQuote(stored, links) }
-    let quote: Quote | undefined
     return keepQuoteText<RetrievedQuote>(
-      {
-        state: "await_activation",
-        get quote() {
-          if (quote === undefined) quote = awaitingQuote(stored, links)
-          return quote
-        }
-      },
+      new AwaitingRetrieval(stored, links) as unknown as RetrievedQuote,
       awaitingText(relinkedText(text, links), dateTimeOfMillis(expiresAt(stored)))
     )
   }

@@ -29,6 +29,8 @@ const nodeClock: DeadlineClock = {
   after: (millis, fire) => void setTimeout(fire, millis).unref()
 }
 
+const MAX_TIMER_MILLIS = 2_147_483_647
+
 interface Entry extends Deadline {
   readonly at: number
   readonly expire: () => void
@@ -55,12 +57,13 @@ export const makeDeadlines = (millis: number, clock: DeadlineClock = nodeClock):
 
   const arm = (at: number) => {
     armed = true
-    // a timer fires no sooner than asked, in whole milliseconds
-    clock.after(Math.max(1, Math.ceil(at - clock.now())), fire)
+    // a timer fires no sooner than asked, in whole milliseconds, and at most 2^31 − 1 ms ahead (Node's limit)
+    clock.after(Math.min(MAX_TIMER_MILLIS, Math.max(1, Math.ceil(at - clock.now()))), fire)
   }
 
   const fire = () => {
-    armed = false
+    // `armed` stays set while the due ones expire: one that sets another (its interruption resumes what
+    // waits) must not arm the timer for that later one ahead of the list's head
     const now = clock.now()
     while (head !== undefined && head.at <= now) {
       const due = head
@@ -74,7 +77,8 @@ export const makeDeadlines = (millis: number, clock: DeadlineClock = nodeClock):
         })
       }
     }
-    if (head !== undefined && !armed) arm(head.at)
+    armed = false
+    if (head !== undefined) arm(head.at)
   }
 
   return {

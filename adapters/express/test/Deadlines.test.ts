@@ -79,4 +79,24 @@ describe("deadlines on one timer", () => {
     expect(queued).toHaveLength(1)
     expect(queued[0]!).toThrow("an expiry's own fault")
   })
+  it("keeps the earlier deadlines' time when one that expires sets another", () => {
+    const { clock, advanceTo } = manualClock()
+    const deadlines = makeDeadlines(100, clock)
+    const expired: Array<string> = []
+    deadlines.set(() => {
+      expired.push(`a at ${clock.now()}`)
+      deadlines.set(() => expired.push(`c at ${clock.now()}`))
+    })
+    advanceTo(50)
+    deadlines.set(() => expired.push(`b at ${clock.now()}`))
+    advanceTo(1_000)
+    expect(expired).toEqual(["a at 100", "b at 150", "c at 200"])
+  })
+
+  it("asks a timer no further ahead than Node's timers go", () => {
+    const asked: Array<number> = []
+    const deadlines = makeDeadlines(10_000_000_000, { now: () => 0, after: (millis) => void asked.push(millis) })
+    deadlines.set(() => undefined)
+    expect(asked).toEqual([2_147_483_647])
+  })
 })

@@ -67,60 +67,22 @@ export const quoteRowOf = (quote: StoredQuote): QuoteRow => {
 }
 
 /**
- * A stored quote read from its row: the row's fields, and its quote and worksheet parsed only when read (a
- * retrieval answers the row's quote text as it is, `QuoteLifecycle.quoteTextOf`; activation reads neither). The
- * two getters are one pair for every such quote, the row a private field: getters made per quote (closures over
- * the row) kept each retrieval's row alive past the young collections after it — measured under a GET load,
- * ~5 MB promoted to the old generation a collection against 25 KB (bench/README.md, issue 29's third step), as
- * did the row kept in a WeakMap or a property defined on each quote.
+ * A quote from its row. The quote and the worksheet are parsed only when read (`QuoteLifecycle.storedQuoteOfTexts`):
+ * a retrieval answers the row's quote text as it is, activation reads neither.
  */
-class RowQuote {
-  readonly quote_id: string
-  readonly partner_id: string
-  readonly quote_number: string
-  readonly created_at: number
-  readonly activated_at: number | null
-  readonly tariff_version: string
-  readonly #row: QuoteReadRow
-  #quote: StoredQuote["quote"] | undefined
-  #worksheet: StoredQuote["worksheet"] | undefined
-
-  constructor(row: QuoteReadRow) {
-    this.quote_id = row.quote_id
-    this.partner_id = row.partner_id
-    this.quote_number = row.quote_number
-    this.created_at = row.created_at
-    this.activated_at = row.activated_at
-    this.tariff_version = row.tariff_version
-    this.#row = row
-    // own and enumerable, as a stored quote's fields are (it compares and copies with them)
-    Object.defineProperties(this, RowQuote.#properties)
-  }
-
-  static readonly #properties: PropertyDescriptorMap = {
-    quote: {
-      enumerable: true,
-      get(this: RowQuote) {
-        this.#quote ??= QuoteLifecycle.keepJsonText(
-          JSON.parse(this.#row.quote_json) as StoredQuote["quote"],
-          this.#row.quote_json
-        )
-        return this.#quote
-      }
-    },
-    worksheet: {
-      enumerable: true,
-      get(this: RowQuote) {
-        this.#worksheet ??= JSON.parse(this.#row.worksheet_json) as StoredQuote["worksheet"]
-        return this.#worksheet
-      }
-    }
-  }
-}
-
-/** A quote from its row (see RowQuote). */
 export const quoteOfRow = (row: QuoteReadRow): StoredQuote =>
-  QuoteLifecycle.keepQuoteText(new RowQuote(row) as unknown as StoredQuote, row.quote_json)
+  QuoteLifecycle.storedQuoteOfTexts(
+    {
+      quote_id: row.quote_id,
+      partner_id: row.partner_id,
+      quote_number: row.quote_number,
+      created_at: row.created_at,
+      activated_at: row.activated_at,
+      tariff_version: row.tariff_version
+    },
+    row.quote_json,
+    row.worksheet_json
+  )
 
 /** A portfolio case's columns, as both SQL stores select them: the product selection as JSON text, never the parties. */
 export interface PortfolioRow {

@@ -82,6 +82,13 @@ describe("a quote's row", () => {
     // each still its own
     expect(second.worksheet).toEqual(stored.worksheet)
     expect(retrievedSecond.quote).toEqual({ ...stored.quote, ...STATE })
+    // plain objects, as a store's quotes were: compared, copied and printed as such
+    expect(Object.getPrototypeOf(second)).toBe(Object.prototype)
+    expect(Object.getPrototypeOf(retrievedSecond)).toBe(Object.prototype)
+    expect(second).toStrictEqual({ ...second })
+    // a copy of the descriptors has the getters but not the text they read: it says so
+    const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(second)) as typeof second
+    expect(() => copy.worksheet).toThrow("a stored quote's worksheet reads its text from the object a store made")
     expect(Object.keys(second)).toEqual([
       "quote_id",
       "partner_id",

@@ -178,33 +178,103 @@ export const activationOf = (stored: StoredQuote): QuoteActivation => ({
   expires_at: dateTimeOfMillis(expiresAt(stored))
 })
 
+// Stored quotes read from a store, and their retrievals, parse what they hold only when it is read, through
+// getters shared by all of them and state in private fields: getters made per object (closures over its text)
+// kept each retrieval's row alive past the young collections after it — under a GET load ~5 MB promoted to the
+// old generation a collection against 25 KB (bench/README.md, issue 29's third step) — and so did the state
+// kept in a WeakMap or in a property defined on each. The objects stay plain (Object.prototype): their private
+// fields are added to an object literal by a class whose constructor answers the literal.
+
+/** Answers the object it is given, so that a subclass adds its private fields to that object. */
+class OnPlainObject {
+  constructor(target: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: the point of it (see above)
+    return target
+  }
+}
+
+const COPIED = "reads its text from the object a store made: a copy of its property descriptors has none"
+
+/** A stored quote's JSON texts, and what was parsed of them. */
+class StoredTexts extends OnPlainObject {
+  readonly #quoteJson: string
+  readonly #worksheetJson: string
+  #quote: StoredQuote["quote"] | undefined
+  #worksheet: StoredQuote["worksheet"] | undefined
+
+  constructor(target: object, quoteJson: string, worksheetJson: string) {
+    super(target)
+    this.#quoteJson = quoteJson
+    this.#worksheetJson = worksheetJson
+  }
+
+  static readonly properties: PropertyDescriptorMap = {
+    quote: {
+      enumerable: true,
+      get(this: object) {
+        if (!(#quoteJson in this)) throw new TypeError(`a stored quote's quote ${COPIED}`)
+        const texts = this as StoredTexts
+        texts.#quote ??= keepJsonText(JSON.parse(texts.#quoteJson) as StoredQuote["quote"], texts.#quoteJson)
+        return texts.#quote
+      }
+    },
+    worksheet: {
+      enumerable: true,
+      get(this: object) {
+        if (!(#worksheetJson in this)) throw new TypeError(`a stored quote's worksheet ${COPIED}`)
+        const texts = this as StoredTexts
+        texts.#worksheet ??= JSON.parse(texts.#worksheetJson) as StoredQuote["worksheet"]
+        return texts.#worksheet
+      }
+    }
+  }
+}
+
 /**
- * A retrieval awaiting activation whose quote is built only when read (its answer is the kept text). Its getter is
- * one for all, the stored quote and links private fields: a getter made per retrieval (a closure over them) kept
- * each retrieval's stored quote alive past the young collections after it, as `StoredRows`' row quotes did.
+ * A stored quote from what a store read: its fields (a fresh object, which this completes and answers), and the
+ * JSON texts of its quote and worksheet, each parsed only when read — a retrieval answers the quote's text as it
+ * is (`quoteTextOf`), activation reads neither.
  */
-class AwaitingRetrieval {
-  readonly state = "await_activation" as const
+export const storedQuoteOfTexts = (
+  fields: Omit<StoredQuote, "quote" | "worksheet">,
+  quoteJson: string,
+  worksheetJson: string
+): StoredQuote => {
+  new StoredTexts(fields, quoteJson, worksheetJson)
+  Object.defineProperties(fields, StoredTexts.properties)
+  return keepQuoteText(fields as StoredQuote, quoteJson)
+}
+
+/** A retrieval awaiting activation whose quote is built only when read (its answer is the kept text). */
+class RetrievalOfStored extends OnPlainObject {
   readonly #stored: StoredQuote
   readonly #links: DocumentLinksShape | undefined
   #quote: Quote | undefined
 
-  constructor(stored: StoredQuote, links: DocumentLinksShape | undefined) {
+  constructor(target: object, stored: StoredQuote, links: DocumentLinksShape | undefined) {
+    super(target)
     this.#stored = stored
     this.#links = links
-    // own and enumerable, as a retrieval's quote is
-    Object.defineProperties(this, AwaitingRetrieval.#properties)
   }
 
-  static readonly #properties: PropertyDescriptorMap = {
+  static readonly properties: PropertyDescriptorMap = {
     quote: {
       enumerable: true,
-      get(this: AwaitingRetrieval) {
-        this.#quote ??= awaitingQuote(this.#stored, this.#links)
-        return this.#quote
+      get(this: object) {
+        if (!(#stored in this)) throw new TypeError(`a retrieval's quote ${COPIED}`)
+        const retrieval = this as RetrievalOfStored
+        retrieval.#quote ??= awaitingQuote(retrieval.#stored, retrieval.#links)
+        return retrieval.#quote
       }
     }
   }
+}
+
+const awaitingRetrieval = (stored: StoredQuote, links: DocumentLinksShape | undefined): RetrievedQuote => {
+  const retrieval = { state: "await_activation" as const }
+  new RetrievalOfStored(retrieval, stored, links)
+  Object.defineProperties(retrieval, RetrievalOfStored.properties)
+  return retrieval as RetrievedQuote
 }
 
 /** What retrieving a stored quote answers, with the links `links` names now (the stored ones when undefined). */
@@ -215,7 +285,7 @@ export const retrievedForm = (stored: StoredQuote, links?: DocumentLinksShape): 
     const text = quoteTexts.get(stored) ?? jsonTexts.get(stored.quote)
     if (text === undefined) return { state: "await_activation", quote: awaitingQuote(stored, links) }
     return keepQuoteText<RetrievedQuote>(
-      new AwaitingRetrieval(stored, links) as unknown as RetrievedQuote,
+      awaitingRetrieval(stored, links),
       awaitingText(relinkedText(text, links), dateTimeOfMillis(expiresAt(stored)))
     )
   }

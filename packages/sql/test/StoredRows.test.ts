@@ -67,7 +67,14 @@ describe("a quote's row", () => {
   it("reads the quote and worksheet of every row, and every retrieval's quote, through one getter each", () => {
     // A getter made per quote (a closure over its row) kept each retrieval's row alive past the young collections
     // after it: ~5 MB promoted a collection under a GET load against 25 KB (bench/README.md, issue 29's third step)
-    const [first, second] = [quoteOfRow(quoteRowOf(stored)), quoteOfRow(quoteRowOf({ ...stored, quote_id: "other" }))]
+    // two rows that differ in every text, so that each object is seen to read its own
+    const other = {
+      ...stored,
+      quote_id: "other",
+      quote: { ...stored.quote, quote_id: "other" },
+      worksheet: { lines: ["other"] }
+    } as unknown as QuoteStore.StoredQuote
+    const [first, second] = [quoteOfRow(quoteRowOf(stored)), quoteOfRow(quoteRowOf(other))]
     const getterOf = (value: object, key: string) => Object.getOwnPropertyDescriptor(value, key)?.get
     for (const key of ["quote", "worksheet"]) {
       expect(getterOf(first, key)).toBeTypeOf("function")
@@ -80,8 +87,12 @@ describe("a quote's row", () => {
     expect(getterOf(retrievedFirst, "quote")).toBeTypeOf("function")
     expect(getterOf(retrievedFirst, "quote")).toBe(getterOf(retrievedSecond, "quote"))
     // each still its own
-    expect(second.worksheet).toEqual(stored.worksheet)
-    expect(retrievedSecond.quote).toEqual({ ...stored.quote, ...STATE })
+    expect(first.worksheet).toEqual(stored.worksheet)
+    expect(second.worksheet).toEqual(other.worksheet)
+    expect(second.quote).toEqual(other.quote)
+    expect(first.quote).toEqual(stored.quote)
+    expect(retrievedSecond.quote).toEqual({ ...other.quote, ...STATE })
+    expect(retrievedFirst.quote).toEqual({ ...stored.quote, ...STATE })
     // plain objects, as a store's quotes were: compared, copied and printed as such
     expect(Object.getPrototypeOf(second)).toBe(Object.prototype)
     expect(Object.getPrototypeOf(retrievedSecond)).toBe(Object.prototype)

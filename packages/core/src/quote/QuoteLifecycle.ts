@@ -185,7 +185,7 @@ export const activationOf = (stored: StoredQuote): QuoteActivation => ({
 // kept in a WeakMap or in a property defined on each. The objects stay plain (Object.prototype): their private
 // fields are added to an object literal by a class whose constructor answers the literal.
 
-/** Answers the object it is given, so that a subclass adds its private fields to that object. */
+/** Answers the object it is given, so that a subclass adds its private fields, and its getters, to that object. */
 class OnPlainObject {
   constructor(target: object) {
     // biome-ignore lint/correctness/noConstructorReturn: the point of it (see above)
@@ -206,9 +206,10 @@ class StoredTexts extends OnPlainObject {
     super(target)
     this.#quoteJson = quoteJson
     this.#worksheetJson = worksheetJson
+    Object.defineProperties(this, StoredTexts.#properties)
   }
 
-  static readonly properties: PropertyDescriptorMap = {
+  static readonly #properties: PropertyDescriptorMap = {
     quote: {
       enumerable: true,
       get(this: object) {
@@ -241,7 +242,6 @@ export const storedQuoteOfTexts = (
   worksheetJson: string
 ): StoredQuote => {
   new StoredTexts(fields, quoteJson, worksheetJson)
-  Object.defineProperties(fields, StoredTexts.properties)
   return keepQuoteText(fields as StoredQuote, quoteJson)
 }
 
@@ -255,9 +255,10 @@ class RetrievalOfStored extends OnPlainObject {
     super(target)
     this.#stored = stored
     this.#links = links
+    Object.defineProperties(this, RetrievalOfStored.#properties)
   }
 
-  static readonly properties: PropertyDescriptorMap = {
+  static readonly #properties: PropertyDescriptorMap = {
     quote: {
       enumerable: true,
       get(this: object) {
@@ -273,7 +274,6 @@ class RetrievalOfStored extends OnPlainObject {
 const awaitingRetrieval = (stored: StoredQuote, links: DocumentLinksShape | undefined): RetrievedQuote => {
   const retrieval = { state: "await_activation" as const }
   new RetrievalOfStored(retrieval, stored, links)
-  Object.defineProperties(retrieval, RetrievalOfStored.properties)
   return retrieval as RetrievedQuote
 }
 

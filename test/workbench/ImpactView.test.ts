@@ -18,18 +18,17 @@ import {
   downloadedText,
   launchChromium,
   openPage,
-  ROOT,
+  IMPACT_BOOK,
+  IMPACT_EXAMPLE,
+  REBALANCE,
+  REBALANCE_KEY,
   screenshot,
   skipBrowser,
   startTestWorkbench,
   type TestWorkbench
 } from "./support.js"
 
-const IMPACT_EXAMPLE = join(ROOT, "examples", "actuary-workbench", "impact")
-const GOLDEN_BOOK = join(IMPACT_EXAMPLE, "portfolio-10000.csv")
-const REBALANCE = readFileSync(join(IMPACT_EXAMPLE, "insurance-car-leasing-v2-rebalance.json"), "utf8")
 const OLD_KEY = "insurance-car-leasing/v1.json"
-const NEW_KEY = "insurance-car-leasing/v2-rebalance.json"
 
 /** "−1 234 567.80" (as the page prints kroner, counts and per cents) → -1234567.8; "—" → null. */
 const numberOf = (text: string): number | null => {
@@ -94,7 +93,7 @@ describe.skipIf(skipBrowser)("the impact view", () => {
   const tariff = (key: string) => join(workbench.directory, key)
   beforeAll(async () => {
     browser = await launchChromium()
-    workbench = await startTestWorkbench({ [NEW_KEY]: REBALANCE })
+    workbench = await startTestWorkbench({ [REBALANCE_KEY]: REBALANCE })
   }, 60_000)
   afterAll(async () => {
     await browser?.close()
@@ -113,7 +112,7 @@ describe.skipIf(skipBrowser)("the impact view", () => {
   /** Types the options, then chooses the file (which starts the test) and waits for its end. */
   const runInPage = async (page: Page, main: Locator, book: string, options: Options) => {
     expect(await main.locator('select[name="impact-old"]').inputValue()).toBe(OLD_KEY)
-    expect(await main.locator('select[name="impact-new"]').inputValue()).toBe(NEW_KEY)
+    expect(await main.locator('select[name="impact-new"]').inputValue()).toBe(REBALANCE_KEY)
     for (const field of ["cap_increase", "cap_decrease", "target", "bands", "top"] as const)
       await main.locator(`input[name="${field}"]`).fill(options[field] ?? "")
     if (options.factor_on !== undefined) await main.locator('select[name="factor_on"]').selectOption(options.factor_on)
@@ -128,7 +127,7 @@ describe.skipIf(skipBrowser)("the impact view", () => {
       "tariff",
       "impact",
       tariff(OLD_KEY),
-      tariff(NEW_KEY),
+      tariff(REBALANCE_KEY),
       "--portfolio",
       book,
       ...cliOptions(options),
@@ -166,7 +165,7 @@ describe.skipIf(skipBrowser)("the impact view", () => {
       "tariff",
       "impact",
       tariff(OLD_KEY),
-      tariff(NEW_KEY),
+      tariff(REBALANCE_KEY),
       "--portfolio",
       basename(book)
     ])
@@ -247,9 +246,9 @@ describe.skipIf(skipBrowser)("the impact view", () => {
     const workers: Array<string> = []
     page.on("worker", (worker) => workers.push(worker.url()))
     const options = { cap_increase: "10%", cap_decrease: "5%", target: "+2%", factor_on: "kasko" }
-    await runInPage(page, main, GOLDEN_BOOK, options)
+    await runInPage(page, main, IMPACT_BOOK, options)
     expect(await main.locator(".impact-status").getAttribute("data-state")).toBe("done")
-    const result = await expectTheCommandsFigures(page, main, GOLDEN_BOOK, options)
+    const result = await expectTheCommandsFigures(page, main, IMPACT_BOOK, options)
     // the README's example: its expected summary, here as in the command
     expect(result).toEqual(JSON.parse(readFileSync(join(IMPACT_EXAMPLE, "expected-summary.json"), "utf8")))
     expect(result.target!.passes).toBeGreaterThan(0)
@@ -281,10 +280,10 @@ describe.skipIf(skipBrowser)("the impact view", () => {
   it("shows a target the caps put out of reach as the command reports it, with the factor nearest it", async () => {
     const { page, main, problems, close } = await openImpact()
     const options = { cap_increase: "10%", cap_decrease: "5%", target: "+20%", factor_on: "kasko" }
-    await runInPage(page, main, GOLDEN_BOOK, options)
+    await runInPage(page, main, IMPACT_BOOK, options)
     // the test ran: its result is the report, whose target says it cannot be reached
     expect(await main.locator(".impact-status").getAttribute("data-state")).toBe("done")
-    const result = await expectTheCommandsFigures(page, main, GOLDEN_BOOK, options, 1)
+    const result = await expectTheCommandsFigures(page, main, IMPACT_BOOK, options, 1)
     expect(result.target).toMatchObject({ reachable: false, on: "kasko" })
     expect(result.target!.unreachable_reason).toMatch(/^the caps bound the total to \[[\d ]+\.\d\d, [\d ]+\.\d\d\] kr$/)
     expect(await main.locator('[data-figure="factor"]').textContent()).toBe(
@@ -350,11 +349,11 @@ describe.skipIf(skipBrowser)("the impact view", () => {
   }, 180_000)
 
   it("names the line of a malformed file, as the command does, and shows no result", async () => {
-    const lines = readFileSync(GOLDEN_BOOK, "utf8").trimEnd().split("\n")
+    const lines = readFileSync(IMPACT_BOOK, "utf8").trimEnd().split("\n")
     lines[7_321] = "P9,insurance-car-leasing,standard"
     const broken = files.newFile("broken.csv")
     writeFileSync(broken, `${lines.join("\n")}\n`)
-    const command = await runCli(["tariff", "impact", tariff(OLD_KEY), tariff(NEW_KEY), "--portfolio", broken])
+    const command = await runCli(["tariff", "impact", tariff(OLD_KEY), tariff(REBALANCE_KEY), "--portfolio", broken])
     expect(command.exitCode).toBe(1)
     expect(command.stderr).toBe(
       `kasko tariff impact: the portfolio ${broken}, line 7322: has 3 fields, the header 13\n`
@@ -381,7 +380,7 @@ describe.skipIf(skipBrowser)("the impact view", () => {
   it("names the option that does not read, and runs nothing until it does", async () => {
     const { main, close } = await openImpact()
     await main.locator('input[name="cap_decrease"]').fill("120%")
-    await main.locator('input[name="portfolio"]').setInputFiles(GOLDEN_BOOK)
+    await main.locator('input[name="portfolio"]').setInputFiles(IMPACT_BOOK)
     const field = main.locator('input[name="cap_decrease"]')
     expect(await field.getAttribute("aria-invalid")).toBe("true")
     const described = (await field.getAttribute("aria-describedby"))!.split(" ")
@@ -420,7 +419,7 @@ describe.skipIf(skipBrowser)("the impact view", () => {
 
   it("exports the histogram as SVG and as PNG", async () => {
     const { page, main, close } = await openImpact()
-    await runInPage(page, main, GOLDEN_BOOK, {})
+    await runInPage(page, main, IMPACT_BOOK, {})
     const svg = await downloadedText(page, () => main.locator("button", { hasText: "Export chart as SVG" }).click())
     expect(svg.name).toBe("impact-bands.svg")
     expect(svg.text).toMatch(/^<\?xml[^>]*>\n<svg[^>]* xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)

@@ -5,23 +5,26 @@
  * on Playwright's clock), stops its workers and shows why the test failed and
  * what to do, rather than a progress bar that never ends.
  */
-import { readFileSync } from "node:fs"
-import { basename, join } from "node:path"
+import { basename } from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchChromium, openPage, ROOT, skipBrowser, startTestWorkbench, type TestWorkbench } from "./support.js"
-
-const IMPACT_EXAMPLE = join(ROOT, "examples", "actuary-workbench", "impact")
-const GOLDEN_BOOK = join(IMPACT_EXAMPLE, "portfolio-10000.csv")
-const REBALANCE = readFileSync(join(IMPACT_EXAMPLE, "insurance-car-leasing-v2-rebalance.json"), "utf8")
-const NEW_KEY = "insurance-car-leasing/v2-rebalance.json"
+import {
+  IMPACT_BOOK,
+  launchChromium,
+  openPage,
+  REBALANCE,
+  REBALANCE_KEY,
+  skipBrowser,
+  startTestWorkbench,
+  type TestWorkbench
+} from "./support.js"
 
 describe.skipIf(skipBrowser)("the impact view, when a web worker dies without a word", () => {
   let browser: Browser
   let workbench: TestWorkbench
   beforeAll(async () => {
     browser = await launchChromium()
-    workbench = await startTestWorkbench({ [NEW_KEY]: REBALANCE })
+    workbench = await startTestWorkbench({ [REBALANCE_KEY]: REBALANCE })
   }, 60_000)
   afterAll(async () => {
     await browser?.close()
@@ -74,7 +77,7 @@ describe.skipIf(skipBrowser)("the impact view, when a web worker dies without a 
     await page.goto(`${workbench.url}/#impact`)
     const main = page.locator("main")
     await main.locator('input[name="portfolio"]').waitFor()
-    await main.locator('input[name="portfolio"]').setInputFiles(GOLDEN_BOOK)
+    await main.locator('input[name="portfolio"]').setInputFiles(IMPACT_BOOK)
 
     // the doomed worker is gone, the others have priced the rest of the book: the pass waits for the lost chunks
     await main.locator(".impact-status", { hasText: "100 % of" }).waitFor({ timeout: 30_000 })
@@ -89,7 +92,7 @@ describe.skipIf(skipBrowser)("the impact view, when a web worker dies without a 
     await page.clock.runFor(25_000)
     await main.locator('.impact-status[data-state="failed"]').waitFor({ timeout: 10_000 })
     expect(await main.locator('.problem[role="alert"]').textContent()).toBe(
-      `The impact test of ${basename(GOLDEN_BOOK)} could not run: a web worker stopped answering for 60 s; the browser may have stopped it for want of memory. Close other tabs and run the test again, or test a smaller file.`
+      `The impact test of ${basename(IMPACT_BOOK)} could not run: a web worker stopped answering for 60 s; the browser may have stopped it for want of memory. Close other tabs and run the test again, or test a smaller file.`
     )
     expect(await main.locator(".impact-results").textContent()).toBe("")
     expect(await main.locator('button[name="stop"]').isDisabled()).toBe(true)

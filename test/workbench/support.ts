@@ -29,6 +29,11 @@ export const PROPOSAL = readFileSync(
 )
 export const LEASING_V1 = readFileSync(join(SHIPPED_TARIFFS, "insurance-car-leasing", "v1.json"), "utf8")
 export const SCREENSHOTS = join(ROOT, "docs", "workbench")
+// the impact example: a generated book and the rebalanced leasing proposal, saved under REBALANCE_KEY
+export const IMPACT_EXAMPLE = join(ROOT, "examples", "actuary-workbench", "impact")
+export const IMPACT_BOOK = join(IMPACT_EXAMPLE, "portfolio-10000.csv")
+export const REBALANCE = readFileSync(join(IMPACT_EXAMPLE, "insurance-car-leasing-v2-rebalance.json"), "utf8")
+export const REBALANCE_KEY = "insurance-car-leasing/v2-rebalance.json"
 /** The workbench's "today" in every test: the golden table's pricing date. */
 export const TODAY = "2026-03-02"
 

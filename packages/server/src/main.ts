@@ -1,32 +1,20 @@
 #!/usr/bin/env node
 /** The `kasko` command: runs the command line and prints what it answers. */
+import { Readable } from "node:stream"
+import { pipeline } from "node:stream/promises"
 import { runCommandLine } from "./Cli.js"
 
 /**
- * Writes a command's output to standard output, a chunk at a time, waiting for it to drain when it
- * falls behind, so a large output (`kasko portfolio generate` of a million policies) is never held
- * whole. A reader that goes away (`| head`) ends the output quietly, as a closed pipe ends any command's.
+ * Writes a command's output to standard output as it drains, so a large output (`kasko portfolio generate` of a
+ * million policies) is never held whole. A reader that goes away (`| head`) ends the output quietly, as a closed
+ * pipe ends any command's.
  */
 const print = async (chunks: Iterable<string> | AsyncIterable<string>): Promise<void> => {
-  let failure: NodeJS.ErrnoException | undefined
-  const failed = (error: NodeJS.ErrnoException) => {
-    failure ??= error
+  try {
+    await pipeline(Readable.from(chunks), process.stdout, { end: false })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EPIPE") throw error
   }
-  process.stdout.on("error", failed)
-  for await (const chunk of chunks) {
-    if (failure !== undefined) break
-    if (!process.stdout.write(chunk))
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          process.stdout.off("drain", done)
-          process.stdout.off("error", done)
-          resolve()
-        }
-        process.stdout.on("drain", done)
-        process.stdout.on("error", done)
-      })
-  }
-  if (failure !== undefined && failure.code !== "EPIPE") throw failure
 }
 
 const result = await runCommandLine(process.argv.slice(2))

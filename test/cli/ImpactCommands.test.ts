@@ -152,6 +152,17 @@ process.on("exit", () => writeFileSync(${JSON.stringify(peak)}, /VmHWM:\\s*(\\d+
     expect(run.stderr).toBe("")
     expect(run.stdout.split("\n")).toHaveLength(3)
   })
+
+  it("says why, and exits 1, when --out cannot be written", () => {
+    const out = join(directory.path, "no-such-directory", "book.csv")
+    const run = spawnSync(
+      process.execPath,
+      [KASKO, "portfolio", "generate", "--size", "20000", "--seed", "1", "--out", out],
+      { encoding: "utf8" }
+    )
+    expect(run.status).toBe(1)
+    expect(run.stderr).toBe(`kasko portfolio generate: ENOENT: no such file or directory, open '${out}'\n`)
+  })
 })
 
 describe("kasko tariff impact", () => {

@@ -10,6 +10,8 @@ import { generatedPortfolioLines, impactCsv, impactText, PortfolioFormatError, p
 import { Cause, Effect, Exit, ManagedRuntime, Option } from "effect"
 import { createWriteStream, readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
+import { Readable } from "node:stream"
+import { pipeline } from "node:stream/promises"
 import { configuration } from "./AdminActions.js"
 import { type CommandResult, done, failed, json, UsageError } from "./CommandResult.js"
 import { messageOf } from "./FailureMessages.js"
@@ -182,16 +184,8 @@ export const generatePortfolio = async (argv: Arguments): Promise<CommandResult>
   const out = argv["out"] as string | undefined
   // to standard output as it drains (runCli joins it), never built whole: a million policies are ~120 MB of text
   if (out === undefined) return { ...done(""), stdoutChunks: text }
-  const file = createWriteStream(out)
-  const written = new Promise<void>((resolve, reject) => {
-    file.on("error", reject)
-    file.on("finish", resolve)
-  })
-  // wait for the disk when it falls behind, so a large book never piles up in memory
-  for (const chunk of text)
-    if (!file.write(chunk)) await new Promise<void>((resolve) => file.once("drain", () => resolve()))
-  file.end()
-  await written
+  // as the disk takes it, so a large book never piles up in memory; a file that cannot be written fails the command
+  await pipeline(Readable.from(text), createWriteStream(out))
   return done(
     argv["json"] === true ? json({ file: out, policies: size, seed, as_of: asOf }) : "",
     `wrote ${size} policies (seed ${seed}, ages as of ${asOf}) to ${out}\n`

@@ -111,9 +111,12 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
     expect(retrieved.text).toBe(created.text)
     expect(retrieved.headers.get("cache-control")).toBe("no-store")
 
+    // spec §3, §4 endpoint 5: an empty JSON object, exactly
     const activation = await client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`)
     expect(activation.status).toBe(200)
-    expect(activation.body).toEqual({ status: "activated", expires_at: created.body.expires_at })
+    expect(activation.text).toBe("{}")
+    expect(activation.headers.get("content-type")).toBe("application/json; charset=utf-8")
+    expect(activation.headers.get("preference-applied")).toBeNull()
 
     const activated = await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)
     expect(activated.status).toBe(200)
@@ -148,9 +151,24 @@ describe("endpoints 3–5: quotes and their states (spec §3)", () => {
     const first = await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)
     const again = await client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`)
     expect(again.status).toBe(200)
-    expect(again.body).toEqual({ status: "activated", expires_at: created.body.expires_at })
+    expect(again.text).toBe("{}")
     expect(again.text).toBe(activation.text)
     expect((await client.request("GET", `/insurance/car/quotes/${created.body.quote_id}`)).text).toBe(first.text)
+  })
+
+  it("answers activation with the quote's state and expiry to Prefer: return=representation (RFC 7240)", async () => {
+    const created = await createQuote()
+    const path = `/insurance/car/quotes/${created.body.quote_id}/activation`
+    const prefer = { headers: { prefer: "return=representation" } }
+    for (const activation of [await client.request("POST", path, prefer), await client.request("POST", path, prefer)]) {
+      expect(activation.status).toBe(200)
+      expect(activation.body).toEqual({ status: "activated", expires_at: created.body.expires_at })
+      expect(activation.headers.get("preference-applied")).toBe("return=representation")
+    }
+    // another preference is not honoured: the minimal answer, and no Preference-Applied
+    const minimal = await client.request("POST", path, { headers: { prefer: "return=minimal" } })
+    expect(minimal.text).toBe("{}")
+    expect(minimal.headers.get("preference-applied")).toBeNull()
   })
 
   it("answers 400 naming the party field when the roles do not fit the parameters", async () => {

@@ -167,12 +167,23 @@ describe("the document's declarations", () => {
     for (const { operation } of publicOnes) expect(operation.security).toEqual([])
   })
 
-  it("answers activation with an object of no properties", () => {
-    expect((service.client.document as Json).components.schemas.ActivationAnswer).toMatchObject({
+  it("answers activation with an object of no properties, or the quote's state when a client prefers it", () => {
+    const document = service.client.document as Json
+    expect(document.components.schemas.EmptyAnswer).toEqual({
       type: "object",
+      description: "An empty JSON object",
       properties: {},
       additionalProperties: false
     })
+    expect(Object.keys(document.components.schemas.ActivationAnswer.properties)).toEqual(["status", "expires_at"])
+    const activation = document.paths["/insurance/car/quotes/{quote_id}/activation"].post
+    expect(activation.responses["200"].content["application/json"].schema).toEqual({
+      oneOf: [{ $ref: "#/components/schemas/EmptyAnswer" }, { $ref: "#/components/schemas/ActivationAnswer" }]
+    })
+    expect(activation.responses["200"].headers["Preference-Applied"]).toEqual({
+      $ref: "#/components/headers/PreferenceApplied"
+    })
+    expect(activation.parameters.map((parameter: Json) => parameter.name)).toContain("Prefer")
   })
 
   it("shows nothing of the schema library: no Int component, no generated titles or descriptions", () => {
@@ -189,7 +200,7 @@ describe("the document's declarations", () => {
         "ProductDefinition",
         "Quote",
         "QuoteRequest",
-        "DeletedAnswer",
+        "EmptyAnswer",
         "WebhookDeliveryList",
         "WebhookRecoveryAnswer",
         "WebhookRecoveryRequest",

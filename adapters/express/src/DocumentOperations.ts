@@ -7,7 +7,7 @@
 import { type DocumentRenderer, Examples, type QuoteStore, QuotingService, type TariffBook } from "@kasko/core"
 import { ProductCatalogue, VARIANTS } from "@kasko/core/transport"
 import { Effect } from "effect"
-import { DocumentAnswer, type OperationOf, type PathParameter } from "./Operation.js"
+import { documentReply, type OperationOf, type PathParameter } from "./Operation.js"
 
 export type DocumentServices = DocumentRenderer.DocumentRenderer | TariffBook.TariffBook | QuoteStore.QuoteStore
 
@@ -52,7 +52,7 @@ export const DOCUMENT_OPERATIONS: ReadonlyArray<OperationOf<DocumentServices>> =
       Effect.map(
         QuotingService.getProductInformation(params["product_name"] ?? "", params["variant"] ?? ""),
         ({ document, version }) =>
-          new DocumentAnswer(document, `ipid-${params["product_name"]}-${params["variant"]}.pdf`, version)
+          documentReply(document, `ipid-${params["product_name"]}-${params["variant"]}.pdf`, version)
       )
   },
   {
@@ -69,9 +69,8 @@ export const DOCUMENT_OPERATIONS: ReadonlyArray<OperationOf<DocumentServices>> =
     responseDescription: "The privacy policy, as PDF",
     responseExamples: [],
     handle: () =>
-      Effect.map(
-        QuotingService.getPrivacyPolicy,
-        ({ document, version }) => new DocumentAnswer(document, "privacy-policy.pdf", version)
+      Effect.map(QuotingService.getPrivacyPolicy, ({ document, version }) =>
+        documentReply(document, "privacy-policy.pdf", version)
       )
   },
   {
@@ -99,9 +98,8 @@ export const DOCUMENT_OPERATIONS: ReadonlyArray<OperationOf<DocumentServices>> =
     printsDocument: true,
     noStore: true,
     handle: ({ params, partnerId }) =>
-      Effect.map(
-        QuotingService.getQuoteDocument(partnerId, params["quote_id"] ?? ""),
-        (document) => new DocumentAnswer(document, `tilbud-${params["quote_id"]}.pdf`)
+      Effect.map(QuotingService.getQuoteDocument(partnerId, params["quote_id"] ?? ""), (document) =>
+        documentReply(document, `tilbud-${params["quote_id"]}.pdf`)
       )
   }
 ]

@@ -216,13 +216,23 @@ const HEADERS = {
   ContentDisposition: {
     description: "inline, with the file name to save the document under",
     schema: { type: "string" }
+  },
+  PreferenceApplied: {
+    description: "return=representation when the answer honours the request's Prefer: return=representation (RFC 7240)",
+    schema: { type: "string", enum: ["return=representation"] }
   }
 } as const
 
 const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` })
 
-const headersOf = (status: number, rateLimited: boolean, document?: DocumentResponse): JsonObject => ({
+const headersOf = (
+  status: number,
+  rateLimited: boolean,
+  document?: DocumentResponse,
+  preferReturn?: boolean
+): JsonObject => ({
   "X-Request-Id": header("XRequestId"),
+  ...(preferReturn === true && status === 200 ? { "Preference-Applied": header("PreferenceApplied") } : {}),
   ...(document !== undefined && (status === 200 || status === 304)
     ? {
         "Cache-Control": header("CacheControl"),
@@ -241,6 +251,16 @@ const headersOf = (status: number, rateLimited: boolean, document?: DocumentResp
       }
     : {})
 })
+
+const PREFER_PARAMETER = {
+  name: "Prefer",
+  in: "header",
+  required: false,
+  description:
+    "return=representation (RFC 7240) asks for the resource's state in the answer in place of the empty JSON object; the answer then carries Preference-Applied: return=representation",
+  schema: { type: "string" },
+  example: "return=representation"
+}
 
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: "Idempotency-Key",
@@ -295,7 +315,8 @@ const operationObject = (
   const [onlyExample] = operation.responseExamples
   const parameters = [
     ...(operation.pathParameters ?? []).map((parameter) => ({ ...parameter, in: "path", required: true })),
-    ...(operation.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])
+    ...(operation.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+    ...(operation.preferReturn ? [PREFER_PARAMETER] : [])
   ]
   return {
     operationId: operation.operationId,
@@ -324,7 +345,7 @@ const operationObject = (
     responses: {
       "200": {
         description: operation.responseDescription,
-        headers: headersOf(200, rateLimited, operation.document),
+        headers: headersOf(200, rateLimited, operation.document, operation.preferReturn),
         content:
           operation.document !== undefined
             ? documentContent(operation.document)

@@ -5,8 +5,8 @@
  * resource can be written in modules of their own.
  */
 import type { Authentication, CoreError } from "@kasko/core"
-import { QuoteLifecycle } from "@kasko/core/storage"
-import type { Effect, Schema } from "effect"
+import { type Effect, Schema } from "effect"
+import type { IncomingHttpHeaders } from "node:http"
 
 type Scope = Authentication.Scope
 
@@ -17,35 +17,59 @@ type Scope = Authentication.Scope
  */
 export const OPEN_API_SCHEMA = "openApiSchema"
 
-/** An answer already encoded as JSON text (what a store kept): written as it is, not encoded again. */
-export class EncodedJson {
-  readonly text: string
-  constructor(text: string) {
-    this.text = text
+/** An empty JSON object: what activation (spec §3) and the webhooks' removals and replays answer. */
+export const EmptyAnswer = Schema.Struct({}).annotate({
+  identifier: "EmptyAnswer",
+  [OPEN_API_SCHEMA]: {
+    type: "object",
+    description: "An empty JSON object",
+    properties: {},
+    additionalProperties: false
   }
+})
+
+/** A JSON answer: the value, the Schema that encodes it where the transport answers, and headers of its own. */
+export interface JsonReply {
+  readonly _tag: "JsonReply"
+  readonly schema: Schema.Top
+  readonly value: unknown
+  readonly headers?: Readonly<Record<string, string>>
 }
+
+/** Answers a value as JSON, encoded by `schema`. */
+export const replyWith =
+  <S extends Schema.Top>(schema: S, headers?: Readonly<Record<string, string>>) =>
+  (value: S["Type"]): JsonReply =>
+    headers === undefined ? { _tag: "JsonReply", schema, value } : { _tag: "JsonReply", schema, value, headers }
 
 /**
  * A document answered as it is (a PDF), not as JSON: its bytes and media type, the name it is saved under, and —
  * for one that stays the same until a new version of it (an IPID, per tariff version) — that version, which the
  * answer carries as its ETag.
  */
-export class DocumentAnswer {
+export interface DocumentReply {
+  readonly _tag: "DocumentReply"
   readonly mediaType: string
   readonly bytes: Uint8Array
   readonly fileName: string
   readonly version: string | undefined
-  constructor(
-    document: { readonly mediaType: string; readonly bytes: Uint8Array },
-    fileName: string,
-    version?: string
-  ) {
-    this.mediaType = document.mediaType
-    this.bytes = document.bytes
-    this.fileName = fileName
-    this.version = version
-  }
 }
+
+/** Answers a rendered document under a file name, with the version its ETag names when it has one. */
+export const documentReply = (
+  document: { readonly mediaType: string; readonly bytes: Uint8Array },
+  fileName: string,
+  version?: string
+): DocumentReply => ({
+  _tag: "DocumentReply",
+  mediaType: document.mediaType,
+  bytes: document.bytes,
+  fileName,
+  version
+})
+
+/** What an operation's program answers with. */
+export type Reply = JsonReply | DocumentReply
 
 /** The answers of an operation that answers a document (a PDF) instead of JSON. */
 export interface DocumentResponse {
@@ -57,14 +81,6 @@ export interface DocumentResponse {
   readonly maxAgeSeconds?: number
 }
 
-/** `text` when there is one, written as it is; else what `encode` answers. */
-export const encodedAs = (text: string | undefined, encode: () => unknown): unknown =>
-  text === undefined ? encode() : new EncodedJson(text)
-
-/** The value encoded, or the JSON text a store kept of it (`QuoteLifecycle.jsonTextOf`). */
-export const encodedOnce = <A extends object>(value: A, encode: (value: A) => unknown): unknown =>
-  encodedAs(QuoteLifecycle.jsonTextOf(value), () => encode(value))
-
 export interface OperationRequest {
   readonly params: Readonly<Record<string, string>>
   readonly body: unknown
@@ -72,6 +88,8 @@ export interface OperationRequest {
   readonly partnerId: string
   /** The request's Idempotency-Key and the fingerprint of its body, when it sent one. */
   readonly idempotency: { readonly key: string; readonly fingerprint: string } | undefined
+  /** The request's headers, as Node parsed them. */
+  readonly headers: IncomingHttpHeaders
 }
 
 export interface PathParameter {
@@ -108,7 +126,7 @@ export interface OperationOf<R> {
   readonly requestExample?: unknown
   /** Served at the service's root even when the partner API has a base path (probes). */
   readonly servedAtRoot?: true
-  /** Answers a document of this media type (the handler's `DocumentAnswer`), not JSON: `responses` are then none. */
+  /** Answers a document of this media type (the handler's `DocumentReply`), not JSON: `responses` are then none. */
   readonly document?: DocumentResponse
   /**
    * A public operation counted against the client's address under the per-minute limit a subscription key has
@@ -133,6 +151,11 @@ export interface OperationOf<R> {
   readonly noStore?: true
   /** The operation honours an `Idempotency-Key` header. */
   readonly idempotent?: true
-  /** Runs the operation; answers the 200 body, to be encoded (or already encoded: `EncodedJson`; a `DocumentAnswer`). */
-  readonly handle: (request: OperationRequest) => Effect.Effect<unknown, CoreError, R>
+  /**
+   * Answers `{}` unless the client asks for the resource with `Prefer: return=representation` (RFC 7240): the
+   * document lists the header, and `Preference-Applied` on the answer that honours it.
+   */
+  readonly preferReturn?: true
+  /** Runs the operation; answers the 200 body and the Schema that encodes it, or a document. */
+  readonly handle: (request: OperationRequest) => Effect.Effect<Reply, CoreError, R>
 }

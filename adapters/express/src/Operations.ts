@@ -13,10 +13,10 @@ import {
   Readiness,
   type TariffBook
 } from "@kasko/core"
-import { QuoteLifecycle } from "@kasko/core/storage"
 import { Offer, ProductCatalogue, Quote, QuoteRequest } from "@kasko/core/transport"
 import { Effect, Schema } from "effect"
-import { encodedAs, encodedOnce, type OperationOf, type PathParameter } from "./Operation.js"
+import { EmptyAnswer, replyWith, type OperationOf, type PathParameter } from "./Operation.js"
+import { prefersRepresentation, REPRESENTATION_APPLIED } from "./Preferences.js"
 import { WEBHOOK_OPERATIONS, type WebhookServices } from "./WebhookOperations.js"
 import { DOCUMENT_OPERATIONS, type DocumentServices } from "./DocumentOperations.js"
 
@@ -40,26 +40,29 @@ export type { AnswerExample, OperationRequest, PathParameter } from "./Operation
 /** An operation of the partner API, on the services the composition root provides. */
 export type Operation = OperationOf<Services>
 
-/** What activation answers: spec §4's empty object, with the quote's state and expiry added (issue 30). */
+/** What activation answers a client that sends `Prefer: return=representation`: the quote's state and expiry. */
 export const ActivationAnswer = Quote.QuoteActivation.annotate({
   identifier: "ActivationAnswer",
   description:
-    "The quote's state and expiry; the specification's answer is an empty JSON object, these two fields added"
+    "The quote's state and expiry, answered to `Prefer: return=representation` (RFC 7240) in place of the empty object"
 })
 
 export const HealthAnswer = Schema.Struct({ status: Schema.Literals(["ok", "ready"]) }).annotate({
   identifier: "HealthAnswer"
 })
 
-/**
- * The response Schemas' decoded and encoded forms are the same (no
- * transformations), so a value is already its wire form: no encoding pass on
- * the hot path. The conformance suite checks every answer against the document.
- */
-const wireForm =
-  <A, I extends A>(_schema: Schema.Codec<A, I>) =>
-  (value: A): unknown =>
-    value
+const ProductDefinitionAnswer = ProductCatalogue.ProductDefinition.annotate({ identifier: "ProductDefinition" })
+const PriceOfferAnswer = Offer.PriceOffer.annotate({ identifier: "PriceOffer" })
+const QuoteAnswer = Quote.Quote.annotate({ identifier: "Quote" })
+const ActivatedQuoteAnswer = Quote.ActivatedQuote.annotate({ identifier: "ActivatedQuote" })
+
+const answerProduct = replyWith(ProductDefinitionAnswer)
+const answerOffer = replyWith(PriceOfferAnswer)
+const answerQuote = replyWith(QuoteAnswer)
+const answerActivatedQuote = replyWith(ActivatedQuoteAnswer)
+const answerActivated = replyWith(EmptyAnswer)
+const answerActivation = replyWith(ActivationAnswer, REPRESENTATION_APPLIED)
+const answerHealth = replyWith(HealthAnswer)
 
 const EXAMPLE_QUOTE = Examples.quoteAnswer()
 
@@ -69,12 +72,6 @@ const quoteIdParameter: PathParameter = {
   schema: { type: "string", format: "uuid" },
   example: EXAMPLE_QUOTE.quote_id
 }
-
-const encodeProduct = wireForm(ProductCatalogue.ProductDefinition)
-const encodeOffer = wireForm(Offer.PriceOffer)
-const encodeQuote = wireForm(Quote.Quote)
-const encodeActivatedQuote = wireForm(Quote.ActivatedQuote)
-const encodeActivation = wireForm(Quote.QuoteActivation)
 
 export const OPERATIONS: ReadonlyArray<Operation> = [
   {
@@ -93,7 +90,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
         example: "insurance-car-leasing"
       }
     ],
-    responses: [ProductCatalogue.ProductDefinition.annotate({ identifier: "ProductDefinition" })],
+    responses: [ProductDefinitionAnswer],
     responseDescription: "The product definition",
     responseExamples: [
       {
@@ -103,7 +100,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
       }
     ],
     errorStatuses: [404],
-    handle: ({ params }) => Effect.map(QuotingService.getProduct(params["product_name"] ?? ""), encodeProduct)
+    handle: ({ params }) => Effect.map(QuotingService.getProduct(params["product_name"] ?? ""), answerProduct)
   },
   {
     operationId: "createOffer",
@@ -116,12 +113,12 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     scope: "offers:create",
     requestBody: Offer.OfferRequest.annotate({ identifier: "OfferRequest" }),
     requestExample: Examples.offerRequest(),
-    responses: [Offer.PriceOffer.annotate({ identifier: "PriceOffer" })],
+    responses: [PriceOfferAnswer],
     responseDescription: "The price offer",
     responseExamples: [{ name: "offer", summary: "A Standard leasing offer", value: Examples.priceOfferAnswer() }],
     errorStatuses: [400, 413, 415, 503],
     noStore: true,
-    handle: ({ body }) => Effect.map(QuotingService.createOffer(body), encodeOffer)
+    handle: ({ body }) => Effect.map(QuotingService.createOffer(body), answerOffer)
   },
   {
     operationId: "createQuote",
@@ -134,14 +131,14 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     scope: "quotes:create",
     requestBody: QuoteRequest.QuoteRequest.annotate({ identifier: "QuoteRequest" }),
     requestExample: Examples.quoteRequest(),
-    responses: [Quote.Quote.annotate({ identifier: "Quote" })],
+    responses: [QuoteAnswer],
     responseDescription: "The quote, awaiting activation",
     responseExamples: [{ name: "quote", summary: "A Standard leasing quote", value: EXAMPLE_QUOTE }],
     errorStatuses: [400, 413, 415, 422, 503],
     noStore: true,
     idempotent: true,
     handle: ({ body, partnerId, idempotency }) =>
-      Effect.map(QuotingService.createQuote(partnerId, body, idempotency), (quote) => encodedOnce(quote, encodeQuote))
+      Effect.map(QuotingService.createQuote(partnerId, body, idempotency), answerQuote)
   },
   {
     operationId: "getQuote",
@@ -153,10 +150,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
       "The quote as created while it awaits activation (spec §2.9), the activated form after (spec §2.10). 404 once it is 30 days old, and for another partner's quote.",
     scope: "quotes:read",
     pathParameters: [quoteIdParameter],
-    responses: [
-      Quote.Quote.annotate({ identifier: "Quote" }),
-      Quote.ActivatedQuote.annotate({ identifier: "ActivatedQuote" })
-    ],
+    responses: [QuoteAnswer, ActivatedQuoteAnswer],
     discriminator: "status",
     responseDescription: "The quote",
     responseExamples: [
@@ -167,10 +161,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     noStore: true,
     handle: ({ params, partnerId }) =>
       Effect.map(QuotingService.getQuote(partnerId, params["quote_id"] ?? ""), (retrieved) =>
-        retrieved.state === "activated"
-          ? encodeActivatedQuote(retrieved.quote)
-          : // a store that kept the quote's JSON answers that text, unparsed: the §2.9 form is the stored quote
-            encodedAs(QuoteLifecycle.quoteTextOf(retrieved), () => encodeQuote(retrieved.quote))
+        retrieved.state === "activated" ? answerActivatedQuote(retrieved.quote) : answerQuote(retrieved.quote)
       )
   },
   {
@@ -180,18 +171,28 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     tag: "quotes",
     summary: "Activate a quote",
     description:
-      "Activates a quote younger than 30 days. Activating an activated quote changes nothing and answers 200 too, with the same body.",
+      "Activates a quote younger than 30 days and answers an empty JSON object (spec §3). With `Prefer: return=representation` (RFC 7240) it answers the quote's state and expiry instead, with `Preference-Applied: return=representation`. Activating an activated quote changes nothing and answers 200 too, with the same body.",
     scope: "quotes:activate",
     pathParameters: [quoteIdParameter],
-    responses: [ActivationAnswer],
-    responseDescription: "The quote's state, activated, and when it expires",
-    responseExamples: [{ name: "activated", summary: "Activated", value: Examples.activationAnswer() }],
+    responses: [EmptyAnswer, ActivationAnswer],
+    responseDescription: "Activated: an empty JSON object, or the quote's state and expiry when asked for them",
+    responseExamples: [
+      { name: "activated", summary: "Activated (spec §3)", value: {} },
+      {
+        name: "representation",
+        summary: "Activated, with Prefer: return=representation",
+        value: Examples.activationAnswer()
+      }
+    ],
     errorStatuses: [404, 503],
     noStore: true,
     // activation is idempotent by nature: the header is accepted, a repeat changes nothing
     idempotent: true,
-    handle: ({ params, partnerId }) =>
-      Effect.map(QuotingService.activateQuote(partnerId, params["quote_id"] ?? ""), encodeActivation)
+    preferReturn: true,
+    handle: ({ params, partnerId, headers }) =>
+      Effect.map(QuotingService.activateQuote(partnerId, params["quote_id"] ?? ""), (activation) =>
+        prefersRepresentation(headers.prefer) ? answerActivation(activation) : answerActivated({})
+      )
   },
   {
     operationId: "getHealth",
@@ -205,7 +206,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     responseDescription: "The service is alive",
     responseExamples: [{ name: "alive", summary: "Alive", value: { status: "ok" } }],
     noStore: true,
-    handle: () => Effect.succeed({ status: "ok" })
+    handle: () => Effect.succeed(answerHealth({ status: "ok" }))
   },
   {
     operationId: "getReadiness",
@@ -222,7 +223,9 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
     errorStatuses: [503],
     noStore: true,
     handle: () =>
-      Effect.flatMap(Readiness.Readiness, (readiness) => readiness.check).pipe(Effect.as({ status: "ready" }))
+      Effect.flatMap(Readiness.Readiness, (readiness) => readiness.check).pipe(
+        Effect.as(answerHealth({ status: "ready" }))
+      )
   },
   ...DOCUMENT_OPERATIONS,
   ...WEBHOOK_OPERATIONS

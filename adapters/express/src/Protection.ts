@@ -66,6 +66,14 @@ export const securityHeaderList = (): ReadonlyArray<readonly [string, string]> =
   return headers
 }
 
+/**
+ * A document's (a PDF's) Content-Security-Policy: the API's, but a browser shows a PDF in its viewer, a plugin,
+ * which `object-src 'none'` would block.
+ */
+export const DOCUMENT_CONTENT_SECURITY_POLICY = (
+  securityHeaderList().find(([name]) => name.toLowerCase() === "content-security-policy")?.[1] ?? ""
+).replace("object-src 'none'", "object-src 'self'")
+
 /** Middleware setting the security headers on every answer it passes. */
 export const securityHeaders =
   (headers: ReadonlyArray<readonly [string, string]> = securityHeaderList()): RequestHandler =>

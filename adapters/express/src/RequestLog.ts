@@ -1,7 +1,7 @@
 /**
  * One structured log line per request (method, path, status, duration,
- * request id), and redaction for anything else that is logged: no CPR number
- * and no token ever reaches a log.
+ * request id, and the trace id when the request ran in a span), and redaction
+ * for anything else that is logged: no CPR number and no token ever reaches a log.
  */
 import type { RequestHandler } from "express"
 import type { Logger } from "pino"
@@ -23,13 +23,15 @@ export const requestLog =
   (request, response, next) => {
     const started = process.hrtime.bigint()
     response.on("finish", () => {
+      const traceId = response.locals["traceId"]
       logger.info(
         {
           request_id: requestIdOf(response.locals),
           method: request.method,
           path: redact(request.path),
           status: response.statusCode,
-          duration_ms: Number(process.hrtime.bigint() - started) / 1e6
+          duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+          ...(typeof traceId === "string" ? { trace_id: traceId } : {})
         },
         "request"
       )

@@ -10,7 +10,7 @@ import { type EventOutbox, type IdGenerator, QuoteEvents, type WebhookSubscripti
 import { WebhookAdministration } from "@kasko/core/administration"
 import type { WebhookEndpoints } from "@kasko/core/transport"
 import { Context, Effect, Schema } from "effect"
-import { OPEN_API_SCHEMA, type OperationOf, type PathParameter } from "./Operation.js"
+import { EmptyAnswer, replyWith, type OperationOf, type PathParameter } from "./Operation.js"
 
 /** Where webhook endpoints may point: https and public addresses, unless the operator allows more. */
 export class WebhookPolicy extends Context.Service<WebhookPolicy, WebhookEndpoints.EndpointPolicy>()(
@@ -56,16 +56,6 @@ export const WebhookSubscriptionWithSecret = Schema.Struct({
 
 export const WebhookSubscriptionList = Schema.Struct({ subscriptions: Schema.Array(WebhookSubscription) }).annotate({
   identifier: "WebhookSubscriptionList"
-})
-
-const DeletedAnswer = Schema.Struct({}).annotate({
-  identifier: "DeletedAnswer",
-  [OPEN_API_SCHEMA]: {
-    type: "object",
-    description: "An empty JSON object",
-    properties: {},
-    additionalProperties: false
-  }
 })
 
 export const WebhookDelivery = Schema.Struct({
@@ -155,6 +145,13 @@ const withSecret = (subscription: WebhookEndpoints.WebhookSubscription) => ({
   secret: subscription.secret
 })
 
+const answerWithSecret = replyWith(WebhookSubscriptionWithSecret)
+const answerSubscription = replyWith(WebhookSubscription)
+const answerSubscriptionList = replyWith(WebhookSubscriptionList)
+const answerDeliveryList = replyWith(WebhookDeliveryList)
+const answerRecovery = replyWith(RecoveryAnswer)
+const answerEmpty = replyWith(EmptyAnswer)
+
 const EXAMPLE_REQUEST = {
   url: "https://hooks.partner.example/kasko",
   event_types: ["quote.created", "quote.activated"]
@@ -230,7 +227,9 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     errorStatuses: [400, 409, 413, 415, 503],
     handle: ({ body, partnerId }) =>
       Effect.flatMap(WebhookPolicy, (policy) =>
-        Effect.map(WebhookAdministration.createSubscription(partnerId, body, policy), withSecret)
+        Effect.map(WebhookAdministration.createSubscription(partnerId, body, policy), (created) =>
+          answerWithSecret(withSecret(created))
+        )
       )
   },
   {
@@ -245,9 +244,11 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     responseExamples: [{ name: "one", summary: "One subscription", value: { subscriptions: [EXAMPLE_SUBSCRIPTION] } }],
     errorStatuses: [503],
     handle: ({ partnerId }) =>
-      Effect.map(WebhookAdministration.listSubscriptions(partnerId), (subscriptions) => ({
-        subscriptions: subscriptions.map(listed)
-      }))
+      Effect.map(WebhookAdministration.listSubscriptions(partnerId), (subscriptions) =>
+        answerSubscriptionList({
+          subscriptions: subscriptions.map(listed)
+        })
+      )
   },
   {
     ...COMMON,
@@ -257,12 +258,12 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     summary: "Delete a webhook subscription",
     description: "Removes the subscription; deliveries not yet made to it are dropped. 404 for another partner's.",
     pathParameters: [subscriptionIdParameter],
-    responses: [DeletedAnswer],
+    responses: [EmptyAnswer],
     responseDescription: "An empty JSON object",
     responseExamples: [{ name: "deleted", summary: "Deleted", value: {} }],
     errorStatuses: [404, 503],
     handle: ({ params, partnerId }) =>
-      Effect.as(WebhookAdministration.removeSubscription(partnerId, params["subscription_id"] ?? ""), {})
+      Effect.as(WebhookAdministration.removeSubscription(partnerId, params["subscription_id"] ?? ""), answerEmpty({}))
   },
   {
     ...COMMON,
@@ -279,7 +280,9 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     ],
     errorStatuses: [404, 503],
     handle: ({ params, partnerId }) =>
-      Effect.map(WebhookAdministration.rotateSecret(partnerId, params["subscription_id"] ?? ""), withSecret)
+      Effect.map(WebhookAdministration.rotateSecret(partnerId, params["subscription_id"] ?? ""), (rotated) =>
+        answerWithSecret(withSecret(rotated))
+      )
   },
   {
     ...COMMON,
@@ -295,7 +298,9 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     responseExamples: [{ name: "enabled", summary: "Enabled again", value: EXAMPLE_SUBSCRIPTION }],
     errorStatuses: [404, 503],
     handle: ({ params, partnerId }) =>
-      Effect.map(WebhookAdministration.enableSubscription(partnerId, params["subscription_id"] ?? ""), listed)
+      Effect.map(WebhookAdministration.enableSubscription(partnerId, params["subscription_id"] ?? ""), (enabled) =>
+        answerSubscription(listed(enabled))
+      )
   },
   {
     ...COMMON,
@@ -311,9 +316,9 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     ],
     errorStatuses: [503],
     handle: ({ partnerId }) =>
-      Effect.map(WebhookAdministration.listDeliveries(partnerId), (deliveries) => ({
-        deliveries: deliveries.map(listedDelivery)
-      }))
+      Effect.map(WebhookAdministration.listDeliveries(partnerId), (deliveries) =>
+        answerDeliveryList({ deliveries: deliveries.map(listedDelivery) })
+      )
   },
   {
     ...COMMON,
@@ -324,12 +329,12 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     description:
       "Puts the dead-lettered delivery back in line, due now, its retry window restarted. 404 for a delivery that is not the partner's or not dead-lettered.",
     pathParameters: [deliveryIdParameter],
-    responses: [DeletedAnswer],
+    responses: [EmptyAnswer],
     responseDescription: "An empty JSON object",
     responseExamples: [{ name: "replayed", summary: "Due again", value: {} }],
     errorStatuses: [404, 503],
     handle: ({ params, partnerId }) =>
-      Effect.as(WebhookAdministration.replayDelivery(partnerId, params["delivery_id"] ?? ""), {})
+      Effect.as(WebhookAdministration.replayDelivery(partnerId, params["delivery_id"] ?? ""), answerEmpty({}))
   },
   {
     ...COMMON,
@@ -346,6 +351,7 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
       { name: "recovered", summary: "Three dead letters due again", value: { replayed: 3, more: false } }
     ],
     errorStatuses: [400, 413, 415, 503],
-    handle: ({ body, partnerId }) => WebhookAdministration.recoverDeadLetters(partnerId, body)
+    handle: ({ body, partnerId }) =>
+      Effect.map(WebhookAdministration.recoverDeadLetters(partnerId, body), answerRecovery)
   }
 ]

@@ -5,6 +5,7 @@
  * in one synchronous step, as a database writes them in one transaction.
  */
 import { EventOutbox, QuoteEvents, QuoteStore, WebhookSubscriptions } from "@kasko/core"
+import { QuoteLifecycle } from "@kasko/core/storage"
 import { makeEventOutbox } from "./MemoryEventOutbox.js"
 import { Context, Effect, Layer, Option } from "effect"
 
@@ -55,7 +56,7 @@ export const makeStores = (): {
         const stored = quotes.get(keyOf(partnerId, quoteId))
         if (stored === undefined) return Option.none()
         if (stored.activated_at === null) {
-          const activated = { ...stored, activated_at: activatedAt }
+          const activated = QuoteLifecycle.activated(stored, activatedAt)
           quotes.set(keyOf(partnerId, quoteId), activated)
           eventLog.append(QuoteEvents.quoteActivated(activated))
         }

@@ -38,7 +38,7 @@ import type { ProductSelection } from "./product/ProductSelection.js"
 import { quoteOf, type Quote, type QuoteActivation } from "./quote/Quote.js"
 import {
   activationOf,
-  createdQuote,
+  awaitingQuote,
   isExpired,
   purgeCutoffs,
   retrievedForm,
@@ -185,17 +185,17 @@ export const createQuote = (
     const store = yield* QuoteStore
     if (idempotency === undefined) {
       yield* store.insert(stored)
-      return createdQuote(stored, links)
+      return awaitingQuote(stored, links)
     }
     const earlier = yield* store.insertIdempotent(stored, {
       ...idempotency,
       unused_before: now - IDEMPOTENCY_KEY_VALIDITY_MILLIS
     })
-    if (Option.isNone(earlier)) return createdQuote(stored, links)
+    if (Option.isNone(earlier)) return awaitingQuote(stored, links)
     if (earlier.value.fingerprint !== idempotency.fingerprint)
       return yield* new IdempotencyKeyReused({ idempotency_key: idempotency.key })
     // a retry is answered what the first request was, activated since or not: the answer of a creation
-    return createdQuote(earlier.value.quote, links)
+    return awaitingQuote(earlier.value.quote, links)
   })
 
 /** The partner's live quote, or QuoteNotFound: unknown, malformed id, another partner's, or 30 days old. */

@@ -1,13 +1,11 @@
 /**
- * The links a quote answers are the ones configured when it answers: the kept JSON text and the parsed content
- * give the same bytes under any links, a client's text that looks like a link is left alone, and the events a
- * store writes keep the links of their moment.
+ * The links a quote answers are the ones configured when it answers, and the events a store writes keep the
+ * links of their moment.
  */
 import { describe, expect, it } from "vitest"
 import { quoteAnswer } from "../src/Examples.js"
 import { documentPaths, keptByInsurer, servedBy, type DocumentLinksShape } from "../src/ports/DocumentLinks.js"
-import type { QuoteContent } from "../src/quote/Quote.js"
-import { relinkedContent, relinkedText } from "../src/quote/QuoteLifecycle.js"
+import { withCurrentLinks, type QuoteContent } from "../src/quote/Quote.js"
 
 const contentOf = (): QuoteContent => {
   const { status: _status, expires_at: _expiresAt, ...content } = quoteAnswer()
@@ -37,47 +35,19 @@ const LINKS: ReadonlyArray<[string, DocumentLinksShape]> = [
 ]
 
 describe("a quote's document links", () => {
-  it.each(LINKS)("are %s alike from the kept text and from the content", (_name, links) => {
+  it.each(LINKS)("are %s when those are the links configured", (_name, links) => {
     const content = contentOf()
-    const relinked = relinkedContent(content, links)
-    expect(relinkedText(JSON.stringify(content), links)).toBe(JSON.stringify(relinked))
+    const relinked = withCurrentLinks(content, links)
     expect(relinked.policies[0]!.ipid_href).toBe(links.ipidHref("insurance-car-leasing", "standard"))
     expect(relinked.privacy.policy_href).toBe(links.privacyPolicyHref())
+    // nothing else of the quote changes
+    expect({ ...relinked, policies: [], privacy: {} }).toEqual({ ...content, policies: [], privacy: {} })
+    expect({ ...relinked.policies[0], ipid_href: "" }).toEqual({ ...content.policies[0], ipid_href: "" })
   })
 
-  it("leave the text and the content as they are when the links are current, or none are given", () => {
+  it("are the stored ones when none are given (an event keeps the links of its moment)", () => {
     const content = contentOf()
-    const text = JSON.stringify(content)
-    expect(relinkedText(text, undefined)).toBe(text)
-    expect(relinkedContent(content, undefined)).toBe(content)
-    const current = servedBy(() => "")
-    expect(relinkedContent(content, current)).toBe(content)
-    expect(relinkedText(text, current)).toBe(text)
-  })
-
-  it("leave alone a client's text that looks like a link", () => {
-    const content = contentOf()
-    const policy = content.policies[0]!
-    const forged: QuoteContent = {
-      ...content,
-      policies: [
-        {
-          ...policy,
-          insurable_object: {
-            vehicle: {
-              ...policy.insurable_object.vehicle,
-              model: '"ipid_href":"https://evil.example" "privacy":{"policy_href":"x"}'
-            }
-          }
-        }
-      ]
-    }
-    const links = servedBy(() => "https://api.example")
-    const text = relinkedText(JSON.stringify(forged), links)
-    expect(JSON.parse(text)).toEqual(relinkedContent(forged, links))
-    expect(JSON.parse(text).policies[0].insurable_object.vehicle.model).toBe(
-      forged.policies[0]!.insurable_object.vehicle.model
-    )
+    expect(withCurrentLinks(content, undefined)).toBe(content)
   })
 
   it("name kasko's own documents by product and variant below the API's root", () => {

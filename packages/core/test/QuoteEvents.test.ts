@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest"
 import { quoteAnswer } from "../src/Examples.js"
 import { quoteActivated, quoteCreated } from "../src/events/QuoteEvents.js"
 import type { StoredQuote } from "../src/ports/QuoteStore.js"
-import { jsonTextOf, keepJsonText, retrievedForm } from "../src/quote/QuoteLifecycle.js"
+import { retrievedForm } from "../src/quote/QuoteLifecycle.js"
 
 const storedQuote = (): StoredQuote => {
   // a store keeps the content; its state is the stored facts'
@@ -41,19 +41,6 @@ describe("a quote event's payload", () => {
       status: "await_activation",
       expires_at: "2026-04-01T09:00:00.000Z"
     })
-    // the quote's text is kept for the row and the answer that follow
-    expect(jsonTextOf(stored.quote)).toBe(JSON.stringify(stored.quote))
-  })
-
-  it("uses the text a store kept, byte for byte", () => {
-    const stored = storedQuote()
-    const text = JSON.stringify(stored.quote)
-    keepJsonText(stored.quote, text)
-    const payload = quoteCreated(stored).payload
-    expect(payload).toContain(
-      `"quote":${text.slice(0, -1)},"status":"await_activation","expires_at":"2026-04-01T09:00:00.000Z"}}}`
-    )
-    expect(JSON.parse(payload)).toEqual(JSON.parse(bodyOf(stored, "quote.created", "2026-03-02T09:00:00.000Z")))
   })
 
   it("is the §2.10 form once activated", () => {

@@ -4,7 +4,6 @@
  * are JSON text, written from validated values and parsed, not re-validated.
  */
 import { type EventOutbox, type Partner, QuoteEvents, type QuoteStore } from "@kasko/core"
-import { QuoteLifecycle } from "@kasko/core/storage"
 
 type ClaimedDelivery = EventOutbox.ClaimedDelivery
 type DeliveryRecord = EventOutbox.DeliveryRecord
@@ -47,42 +46,33 @@ export type QuoteReadRow = Pick<
 export const QUOTE_READ_COLUMNS =
   "quote_id, partner_id, quote_number, tariff_version, created_at, activated_at, quote_json, worksheet_json"
 
-/** A quote as its row; the row's quote text is kept as the JSON of `quote.quote` (a creation answers it as is). */
-export const quoteRowOf = (quote: StoredQuote): QuoteRow => {
-  const quoteJson = QuoteLifecycle.quoteText(quote)
-  return {
-    quote_id: quote.quote_id,
-    partner_id: quote.partner_id,
-    quote_number: quote.quote_number,
-    policy_number: quote.quote.policies[0]?.policy_number ?? "",
-    product_name: quote.quote.product.product_name,
-    tariff_version: quote.tariff_version,
-    price_amount: quote.quote.price.amount,
-    payments_per_year: quote.quote.price.payments_per_year,
-    created_at: quote.created_at,
-    activated_at: quote.activated_at,
-    quote_json: quoteJson,
-    worksheet_json: JSON.stringify(quote.worksheet)
-  }
-}
+/** A quote as its row. */
+export const quoteRowOf = (quote: StoredQuote): QuoteRow => ({
+  quote_id: quote.quote_id,
+  partner_id: quote.partner_id,
+  quote_number: quote.quote_number,
+  policy_number: quote.quote.policies[0]?.policy_number ?? "",
+  product_name: quote.quote.product.product_name,
+  tariff_version: quote.tariff_version,
+  price_amount: quote.quote.price.amount,
+  payments_per_year: quote.quote.price.payments_per_year,
+  created_at: quote.created_at,
+  activated_at: quote.activated_at,
+  quote_json: JSON.stringify(quote.quote),
+  worksheet_json: JSON.stringify(quote.worksheet)
+})
 
-/**
- * A quote from its row. The quote and the worksheet are parsed only when read (`QuoteLifecycle.storedQuoteOfTexts`):
- * a retrieval answers the row's quote text as it is, activation reads neither.
- */
-export const quoteOfRow = (row: QuoteReadRow): StoredQuote =>
-  QuoteLifecycle.storedQuoteOfTexts(
-    {
-      quote_id: row.quote_id,
-      partner_id: row.partner_id,
-      quote_number: row.quote_number,
-      created_at: row.created_at,
-      activated_at: row.activated_at,
-      tariff_version: row.tariff_version
-    },
-    row.quote_json,
-    row.worksheet_json
-  )
+/** A quote from its row. */
+export const quoteOfRow = (row: QuoteReadRow): StoredQuote => ({
+  quote_id: row.quote_id,
+  partner_id: row.partner_id,
+  quote_number: row.quote_number,
+  created_at: row.created_at,
+  activated_at: row.activated_at,
+  tariff_version: row.tariff_version,
+  quote: JSON.parse(row.quote_json) as StoredQuote["quote"],
+  worksheet: JSON.parse(row.worksheet_json) as StoredQuote["worksheet"]
+})
 
 /** A portfolio case's columns, as both SQL stores select them: the product selection as JSON text, never the parties. */
 export interface PortfolioRow {

@@ -8,7 +8,7 @@
  */
 import { dateTimeOfMillis } from "../input/CalendarDate.js"
 import type { StoredQuote } from "../ports/QuoteStore.js"
-import { awaitingQuoteText, expiresAt, retrievedForm, type RetrievedQuote } from "../quote/QuoteLifecycle.js"
+import { expiresAt, retrievedForm, type RetrievedQuote } from "../quote/QuoteLifecycle.js"
 
 export const QUOTE_EVENT_TYPES = ["quote.created", "quote.activated", "quote.expired"] as const
 export type QuoteEventType = (typeof QUOTE_EVENT_TYPES)[number]
@@ -56,12 +56,7 @@ const eventOf = (type: QuoteEventType, stored: StoredQuote, occurredAt: number):
     partner_id: stored.partner_id,
     quote_id: stored.quote_id
   }
-  // awaiting activation, the data is the stored content and its state: the content's JSON text, encoded once for
-  // the row, the answer and the event (`JSON.stringify` of the whole body, `data` last, gives the same bytes)
-  const payload =
-    stored.activated_at === null
-      ? `${JSON.stringify(head).slice(0, -1)},"data":{"state":"await_activation","quote":${awaitingQuoteText(stored)}}}`
-      : JSON.stringify({ ...head, data: retrievedForm(stored) } satisfies QuoteEventBody)
+  const payload = JSON.stringify({ ...head, data: retrievedForm(stored) } satisfies QuoteEventBody)
   return {
     event_id: head.id,
     type,

@@ -7,7 +7,7 @@ import { Coverage, coveragesOf } from "../product/Coverage.js"
 import { formatKroner, roundHalfUp } from "../pricing/Money.js"
 import { Privacy } from "./Offer.js"
 import { Party } from "./Parties.js"
-import { INSURER, quotedProductName } from "../product/ProductCatalogue.js"
+import { INSURER, productVariantOfQuotedName, quotedProductName } from "../product/ProductCatalogue.js"
 import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.js"
 import { echoSelection, QuotedProductEcho } from "../product/ProductSelection.js"
 import { Agent, Vehicle, type QuoteRequest } from "./QuoteRequest.js"
@@ -158,6 +158,25 @@ export const quoteOf = (
       }
     ],
     agent: request.agent,
+    privacy: { policy_href: links.privacyPolicyHref() }
+  }
+}
+
+/**
+ * The content with the links `links` names now (the stored ones when undefined): a stored quote keeps the links it
+ * was created with, and every answer gives the ones configured now, so a changed configuration is seen by every
+ * quote (`DocumentLinks`). The events a store writes keep the links of their moment.
+ */
+export const withCurrentLinks = (content: QuoteContent, links: DocumentLinksShape | undefined): QuoteContent => {
+  if (links === undefined) return content
+  const product = productVariantOfQuotedName(content.product.product_name)
+  const ipidHref = product === undefined ? undefined : links.ipidHref(product.product_name, product.variant)
+  return {
+    ...content,
+    policies:
+      ipidHref === undefined
+        ? content.policies
+        : content.policies.map((policy) => ({ ...policy, ipid_href: ipidHref })),
     privacy: { policy_href: links.privacyPolicyHref() }
   }
 }

@@ -1,0 +1,132 @@
+/**
+ * Who may be served now: a caller not locked out by its address's failed
+ * attempts, authenticated for the operation's scope, within its key's rate
+ * limit (and its documents' limit, for an operation that prints one); a public
+ * caller within its address's limit. Credentials come from the headers before
+ * any body is read, and only callers who proved who they are count against a
+ * key. Each refusal is an answer with its RateLimit and Retry-After headers.
+ */
+import { Authentication, type CoreError, RateLimiter } from "@kasko/core"
+import { Effect } from "effect"
+import type { IncomingHttpHeaders } from "node:http"
+import { RequestRefused } from "./Answers.js"
+import { PROBLEMS } from "./Problem.js"
+
+const MINUTE = 60_000
+const AUTHENTICATION_SPAN = "kasko.authenticate"
+/** Request spans skip Effect's stack capture (an Error per span); trace exporters do not read it. */
+export const NO_STACK = { captureStackTrace: false } as const
+
+export interface AdmissionSettings {
+  readonly requestsPerMinute: number
+  readonly failedAuthenticationsPerMinute: number
+  /** Documents a key may have printed per minute (operations that `printsDocument`), besides its requests. */
+  readonly documentsPerMinute: number
+  /** Whether requests run in spans (traces exported): off, a request costs no span. */
+  readonly tracing: boolean
+}
+
+/** Who is calling, as the request's headers and connection say. */
+export interface Caller {
+  readonly headers: IncomingHttpHeaders
+  /** The client's address, as its failed attempts are counted (`clientAddressKey`). */
+  readonly address: string
+}
+
+/** An admitted caller: who it is, and the RateLimit headers its answer carries. */
+export interface Admitted {
+  readonly principal: Authentication.Principal
+  readonly rateHeaders: Record<string, string>
+}
+
+/** A public caller: no principal. */
+const PUBLIC_PRINCIPAL: Authentication.Principal = { partnerId: "", rateLimitKey: "" }
+
+const secondsUntilReset = (window: RateLimiter.RateLimitWindow, now: number) =>
+  Math.max(1, Math.ceil((window.resetsAt - now) / 1000))
+
+/** The draft-6 RateLimit headers of a window. */
+const rateLimitHeaders = (window: RateLimiter.RateLimitWindow, now: number): Record<string, string> => ({
+  "RateLimit-Limit": String(window.limit),
+  "RateLimit-Remaining": String(Math.max(0, window.limit - window.used)),
+  "RateLimit-Reset": String(Math.max(0, Math.ceil((window.resetsAt - now) / 1000)))
+})
+
+const tooManyRequests = (window: RateLimiter.RateLimitWindow, now: number, headers: Record<string, string> = {}) =>
+  new RequestRefused({
+    answer: {
+      problem: PROBLEMS.tooManyRequests,
+      headers: { ...headers, "Retry-After": String(secondsUntilReset(window, now)) }
+    }
+  })
+
+/** 429 for a key past its documents a minute: the problem names that limit, apart from the key's request limit. */
+const tooManyDocuments = (window: RateLimiter.RateLimitWindow, now: number) =>
+  new RequestRefused({
+    answer: {
+      problem: {
+        ...PROBLEMS.tooManyRequests,
+        detail: `A subscription key may have ${window.limit} documents printed a minute (its document rate limit, apart from its request limit): retry in ${secondsUntilReset(window, now)} s.`
+      },
+      headers: { ...rateLimitHeaders(window, now), "Retry-After": String(secondsUntilReset(window, now)) }
+    }
+  })
+
+/**
+ * The caller, admitted for an operation of `scope`: not over its address's failed attempts, authenticated
+ * (within the time budget `withinBudget` gives the wait on the identity provider), within its key's rate limit,
+ * and within its documents a minute when the operation `printsDocument`.
+ */
+export const admit = (
+  caller: Caller,
+  scope: Authentication.Scope,
+  printsDocument: boolean,
+  settings: AdmissionSettings,
+  withinBudget: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | RequestRefused, R>
+): Effect.Effect<Admitted, CoreError | RequestRefused, RateLimiter.RateLimiter | Authentication.Authentication> =>
+  Effect.gen(function* () {
+    const limiter = yield* RateLimiter.RateLimiter
+    const authentication = yield* Authentication.Authentication
+    const addressKey = `address:${caller.address}`
+    const failures = yield* limiter.peek(addressKey, settings.failedAuthenticationsPerMinute, MINUTE)
+    if (failures.used >= failures.limit) return yield* tooManyRequests(failures, yield* currentMillis)
+    const credentials = {
+      authorization: caller.headers.authorization,
+      subscriptionKey: caller.headers["ocp-apim-subscription-key"] as string | undefined
+    }
+    const principal = yield* authentication.authenticate(credentials, scope).pipe(
+      settings.tracing ? Effect.withSpan(AUTHENTICATION_SPAN, undefined, NO_STACK) : (effect) => effect,
+      withinBudget,
+      Effect.tapError((error) =>
+        error._tag === "AuthenticationRefused"
+          ? limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE)
+          : Effect.void
+      )
+    )
+    const requests = yield* limiter.hit(`key:${principal.rateLimitKey}`, settings.requestsPerMinute, MINUTE)
+    const now = yield* currentMillis
+    if (RateLimiter.isExceeded(requests)) return yield* tooManyRequests(requests, now, rateLimitHeaders(requests, now))
+    if (!printsDocument) return { principal, rateHeaders: rateLimitHeaders(requests, now) }
+    // one partner asking for many documents cannot take the printing from the others
+    const documents = yield* limiter.hit(`documents:${principal.rateLimitKey}`, settings.documentsPerMinute, MINUTE)
+    if (RateLimiter.isExceeded(documents)) return yield* tooManyDocuments(documents, now)
+    // the answer's RateLimit headers are the window with the fewer requests left
+    const tighter = documents.limit - documents.used < requests.limit - requests.used ? documents : requests
+    return { principal, rateHeaders: rateLimitHeaders(tighter, now) }
+  })
+
+/** A public caller within its address's per-minute limit (the one a subscription key has), with its RateLimit headers. */
+export const admitByAddress = (
+  caller: Caller,
+  settings: AdmissionSettings
+): Effect.Effect<Admitted, CoreError | RequestRefused, RateLimiter.RateLimiter> =>
+  Effect.gen(function* () {
+    const limiter = yield* RateLimiter.RateLimiter
+    const window = yield* limiter.hit(`public:${caller.address}`, settings.requestsPerMinute, MINUTE)
+    const now = yield* currentMillis
+    const rateHeaders = rateLimitHeaders(window, now)
+    if (RateLimiter.isExceeded(window)) return yield* tooManyRequests(window, now, rateHeaders)
+    return { principal: PUBLIC_PRINCIPAL, rateHeaders }
+  })
+
+const currentMillis = Effect.clockWith((clock) => Effect.succeed(clock.currentTimeMillisUnsafe()))

@@ -113,8 +113,7 @@ const MODULES = {
     "RequestText",
     "CalendarDate",
     "IdentityNumbers",
-    "RequestBody",
-    "CompiledDecoder"
+    "RequestBody"
   ],
   pricing: ["Pricing", "RatingWorksheet", "TariffCompiler", "Money", "Tariff", "Coverage", "TariffBook", "PricingPlan"],
   operation: [
@@ -159,8 +158,8 @@ const MODULES = {
     "RateLimiterAbstract",
     "RateLimiterRes"
   ],
-  "request program": ["RequestProgram"],
-  "answer writing": ["App", "ProblemHandlers", "Problem", "CoreErrorProblems", "Answer", "RequestHandler"]
+  "request program": ["RequestProgram", "Admission"],
+  "answer writing": ["App", "ProblemHandlers", "Problem", "CoreErrorProblems", "Answers", "RequestHandler"]
 }
 const MODULE_CATEGORY = new Map(
   Object.entries(MODULES).flatMap(([category, names]) => names.map((name) => [name, category]))

@@ -3,7 +3,6 @@
  * violation named by the client's field path, all of them at once.
  */
 import { Result, type Schema, type SchemaAST, SchemaIssue, SchemaParser } from "effect"
-import { decoderOf, REFUSED } from "./CompiledDecoder.js"
 import type { Violation } from "../Errors.js"
 import { fieldPath } from "./FieldPath.js"
 import { cleanText } from "./RequestText.js"
@@ -38,24 +37,13 @@ export const violationsOf = (issue: SchemaIssue.Issue, prefix: ReadonlyArray<Pro
   }))
 
 /**
- * Decodes client input, reporting every violation (not just the first) and
- * rejecting unknown fields. Strings are NFC-normalised first, and a string with
- * control characters, unpaired surrogates or bidirectional overrides is a
- * violation of its own field (which the Schema then does not report again).
- * Input the Schema accepts as is takes the compiled path (`CompiledDecoder`);
- * the rest is decoded by the Schema itself, for its report.
+ * Decodes client input with its Schema, reporting every violation (not just the
+ * first) and rejecting unknown fields. Strings are NFC-normalised first, and a
+ * string with control characters, unpaired surrogates or bidirectional
+ * overrides is a violation of its own field (which the Schema then does not
+ * report again).
  */
 export const decodeAll = <A>(
-  schema: Schema.Decoder<A>,
-  input: unknown,
-  prefix: ReadonlyArray<PropertyKey> = []
-): Result.Result<A, Array<Violation>> => {
-  const accepted = decoderOf(schema)(input)
-  return accepted !== REFUSED ? Result.succeed(accepted) : decodeReporting(schema, input, prefix)
-}
-
-/** `decodeAll` by the Schema alone: the path that names every violation. */
-export const decodeReporting = <A>(
   schema: Schema.Decoder<A>,
   input: unknown,
   prefix: ReadonlyArray<PropertyKey> = []

@@ -15,9 +15,6 @@ const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
 // printable ASCII and tab: nothing to refuse, nothing to normalise — the common case, decided by one test
 const PLAIN = /^[\t\x20-\x7E]*$/
 
-/** True for printable ASCII and tab: text with nothing to refuse and nothing to normalise. */
-export const isPlainText = (text: string): boolean => PLAIN.test(text)
-
 /** Why a string may not be accepted, or undefined when it may. */
 export const textProblem = (text: string): string | undefined => {
   if (PLAIN.test(text)) return undefined
@@ -41,51 +38,47 @@ export interface CleanedText {
  */
 export const cleanText = (input: unknown): CleanedText => {
   const violations: Array<Violation> = []
-  const visit = (value: unknown, path: Array<PropertyKey>): unknown => {
+  // the path of the value being visited: one array pushed and popped, read only for a violation
+  const path: Array<PropertyKey> = []
+  const refuse = (message: string) => violations.push({ field: fieldPath(path) || "body", message })
+  const visit = (value: unknown): unknown => {
     if (typeof value === "string") {
       const problem = textProblem(value)
-      if (problem !== undefined) {
-        violations.push({ field: fieldPath(path) || "body", message: problem })
-        return value
-      }
-      return normalised(value)
+      if (problem === undefined) return normalised(value)
+      refuse(problem)
+      return value
     }
+    if (typeof value !== "object" || value === null) return value
     if (Array.isArray(value)) {
       let copy: Array<unknown> | undefined
-      value.forEach((item, index) => {
-        const cleaned = visit(item, [...path, index])
-        if (cleaned === item) return
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index]
+        path.push(index)
+        const cleaned = visit(item)
+        path.pop()
+        if (cleaned === item) continue
         copy ??= [...value]
         copy[index] = cleaned
-      })
-      return copy ?? value
-    }
-    if (typeof value === "object" && value !== null) {
-      let copy: Record<string, unknown> | undefined
-      for (const [key, item] of Object.entries(value)) {
-        const keyProblem = textProblem(key)
-        if (keyProblem !== undefined)
-          violations.push({
-            field: fieldPath([...path, key]),
-            message: `is a field name that ${keyProblem.replace("must not contain", "contains")}`
-          })
-        const cleanedKey = keyProblem === undefined ? normalised(key) : key
-        const cleaned = visit(item, [...path, key])
-        if (cleaned !== item || cleanedKey !== key) {
-          copy ??= { ...(value as Record<string, unknown>) }
-          if (cleanedKey !== key) delete copy[key]
-          Object.defineProperty(copy, cleanedKey, {
-            value: cleaned,
-            enumerable: true,
-            writable: true,
-            configurable: true
-          })
-        }
       }
       return copy ?? value
     }
-    return value
+    let copy: Record<string, unknown> | undefined
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue
+      const item = (value as Record<string, unknown>)[key]
+      path.push(key)
+      const keyProblem = textProblem(key)
+      if (keyProblem !== undefined) refuse(`is a field name that ${keyProblem.replace("must not contain", "contains")}`)
+      const cleanedKey = keyProblem === undefined ? normalised(key) : key
+      const cleaned = visit(item)
+      path.pop()
+      if (cleaned === item && cleanedKey === key) continue
+      copy ??= { ...(value as Record<string, unknown>) }
+      if (cleanedKey !== key) delete copy[key]
+      Object.defineProperty(copy, cleanedKey, { value: cleaned, enumerable: true, writable: true, configurable: true })
+    }
+    return copy ?? value
   }
-  const cleaned = visit(input, [])
+  const cleaned = visit(input)
   return { input: cleaned, violations }
 }

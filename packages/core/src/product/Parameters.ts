@@ -6,7 +6,7 @@
 import { Schema, SchemaTransformation } from "effect"
 import { ageOn, isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
 import type { Violation } from "../Errors.js"
-import { isBlank, OneOf, optionalString, optionalStringWithDefault, RequestObject, rule } from "../input/Fields.js"
+import { OneOf, optionalString, optionalStringWithDefault, RequestObject, rule } from "../input/Fields.js"
 
 export const POLICY_HOLDERS = ["person", "organization"] as const
 export const VEHICLE_TYPES = ["personbil", "varevogn"] as const
@@ -138,62 +138,6 @@ export const youngestDriverAge = (parameters: ProductParameters, pricingDate: Ca
   (parameters.youngest_user_birthdate === undefined
     ? undefined
     : ageOn(parameters.youngest_user_birthdate, pricingDate))
-
-const PARAMETER_NAMES: ReadonlySet<string> = new Set(Object.keys(ProductParameters.fields))
-const isOneOf = <Values extends ReadonlyArray<string>>(values: Values, value: unknown): value is Values[number] =>
-  (values as ReadonlyArray<unknown>).includes(value)
-
-/** An optional parameter's value as the Schema sees it: undefined when absent or blank (and short enough to be accepted). */
-const sentValue = (map: Record<string, unknown>, name: keyof typeof MAX_LENGTH): unknown => {
-  const value = map[name]
-  return typeof value === "string" && value.length <= MAX_LENGTH[name] && isBlank(value) ? undefined : value
-}
-
-/**
- * The hot path's acceptance check: the decoded parameters when the map is
- * exactly what `ProductParameters` accepts, undefined otherwise — then the
- * Schema decodes it and names every violation. A property test holds the two
- * to the same answers.
- */
-export const acceptParameters = (raw: unknown): ProductParameters | undefined => {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined
-  const map = raw as Record<string, unknown>
-  for (const key of Object.keys(map)) if (!PARAMETER_NAMES.has(key)) return undefined
-  const { policy_holder, vehicle_type, vehicle_user, vehicle_owner, vehicle_usage } = map
-  const payments_per_year = sentValue(map, "payments_per_year")
-  const youngest_user_age = sentValue(map, "youngest_user_age")
-  const youngest_user_birthdate = sentValue(map, "youngest_user_birthdate")
-  const payments =
-    payments_per_year === undefined || payments_per_year === "1" ? 1 : payments_per_year === "12" ? 12 : undefined
-  const vehiclePrice = digitsWithin(map["vehicle_price"], VEHICLE_PRICE_MIN, VEHICLE_PRICE_MAX)
-  const age = youngest_user_age === undefined ? null : digitsWithin(youngest_user_age, DRIVER_AGE_MIN, DRIVER_AGE_MAX)
-  if (
-    payments === undefined ||
-    !isOneOf(POLICY_HOLDERS, policy_holder) ||
-    !isOneOf(VEHICLE_TYPES, vehicle_type) ||
-    !isOneOf(POLICY_HOLDERS, vehicle_user) ||
-    !isOneOf(POLICY_HOLDERS, vehicle_owner) ||
-    !isOneOf(VEHICLE_USAGES, vehicle_usage) ||
-    vehiclePrice === undefined ||
-    age === undefined ||
-    (youngest_user_birthdate !== undefined &&
-      (typeof youngest_user_birthdate !== "string" || !isCalendarDate(youngest_user_birthdate)))
-  ) {
-    return undefined
-  }
-  const accepted: { -readonly [Name in keyof ProductParameters]: ProductParameters[Name] } = {
-    payments_per_year: payments,
-    policy_holder,
-    vehicle_type,
-    vehicle_user,
-    vehicle_owner,
-    vehicle_usage,
-    vehicle_price: vehiclePrice
-  }
-  if (age !== null) accepted.youngest_user_age = age
-  if (youngest_user_birthdate !== undefined) accepted.youngest_user_birthdate = youngest_user_birthdate as string
-  return accepted
-}
 
 /** Parameters in their request form: every value a string, the default filled in. */
 export const parameterStrings = (parameters: ProductParameters): Record<string, string> => ({

@@ -4,7 +4,7 @@
  */
 import { Schema } from "effect"
 import { FEATURE_NAMES, PRODUCT_NAMES, QUOTED_PRODUCT_NAMES } from "./ProductCatalogue.js"
-import { acceptParameters, parameterStrings, ProductParameters } from "./Parameters.js"
+import { parameterStrings, ProductParameters } from "./Parameters.js"
 import { OneOf, RequestArray, RequestObject } from "../input/Fields.js"
 
 const FeatureChoice = RequestObject({ name: OneOf(FEATURE_NAMES) })
@@ -50,37 +50,3 @@ export const echoSelection = (
   parameters: parameterStrings(selection.parameters),
   features: [{ name: chosenFeature(selection) }]
 })
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
-const hasOnlyKeys = (value: Record<string, unknown>, keys: ReadonlyArray<string>) => {
-  const own = Object.keys(value)
-  return own.length === keys.length && keys.every((key) => key in value)
-}
-
-/** The hot path's acceptance check of a selection: decoded when the Schema would accept it as is, undefined otherwise. */
-export const acceptSelection = (raw: unknown): ProductSelection | undefined => {
-  if (!isPlainObject(raw) || !hasOnlyKeys(raw, ["product_name", "parameters", "features"])) return undefined
-  const { product_name, features } = raw
-  if (
-    !(PRODUCT_NAMES as ReadonlyArray<unknown>).includes(product_name) ||
-    !Array.isArray(features) ||
-    features.length !== 1
-  )
-    return undefined
-  const feature = features[0] as unknown
-  if (
-    !isPlainObject(feature) ||
-    !hasOnlyKeys(feature, ["name"]) ||
-    !(FEATURE_NAMES as ReadonlyArray<unknown>).includes(feature["name"])
-  )
-    return undefined
-  const parameters = acceptParameters(raw["parameters"])
-  if (parameters === undefined) return undefined
-  return {
-    product_name: product_name as ProductSelection["product_name"],
-    parameters,
-    features: [{ name: feature["name"] as ProductSelection["features"][number]["name"] }]
-  }
-}

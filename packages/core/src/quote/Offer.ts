@@ -10,7 +10,7 @@ import { checkDriverAge } from "../product/Parameters.js"
 import { RequestObject } from "../input/Fields.js"
 import { Coverage } from "../product/Coverage.js"
 import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.js"
-import { acceptSelection, echoSelection, ProductEcho, ProductSelection } from "../product/ProductSelection.js"
+import { echoSelection, ProductEcho, ProductSelection } from "../product/ProductSelection.js"
 import type { PriceComputation } from "../pricing/PricingPlan.js"
 
 /** What an offer accepts and ignores: a quote request's `policy` and `agent`, so one body serves both endpoints. */
@@ -63,8 +63,6 @@ export const decodeOfferRequest = (
   input: unknown,
   pricingDate: CalendarDate
 ): Result.Result<OfferRequest, ConstraintViolation> => {
-  const accepted = acceptOfferRequest(input, pricingDate)
-  if (accepted !== undefined) return Result.succeed(accepted)
   const decoded = decodeAll(OfferRequest, input)
   const violations = [
     ...(Result.isFailure(decoded) ? decoded.failure : []),
@@ -72,22 +70,4 @@ export const decodeOfferRequest = (
   ]
   const failure = constraintViolationOf(violations)
   return failure !== undefined ? Result.fail(failure) : Result.succeed(Result.getOrThrow(decoded))
-}
-
-const OFFER_MEMBERS: ReadonlySet<string> = new Set(Object.keys(OfferRequest.fields))
-
-/** The hot path: a well-formed offer request decoded without the Schema machinery; undefined sends it the long way. */
-const acceptOfferRequest = (input: unknown, pricingDate: CalendarDate): OfferRequest | undefined => {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return undefined
-  for (const key of Object.keys(input)) if (!OFFER_MEMBERS.has(key)) return undefined
-  const rawSelection = (input as { product: unknown }).product
-  const product = acceptSelection(rawSelection)
-  if (product === undefined) return undefined
-  if (
-    product.parameters.youngest_user_birthdate !== undefined &&
-    checkDriverAge((rawSelection as { parameters: unknown }).parameters, pricingDate, "").length > 0
-  ) {
-    return undefined
-  }
-  return { product }
 }

@@ -1,6 +1,7 @@
 // The limit: the offer endpoint's job written by hand for the reference tariff v1 —
 // validation, arithmetic and the offer JSON, no engine, no Effect, no Schema. The
-// benchmark checks it answers exactly what QuotingService.createOffer answers.
+// benchmark checks it answers exactly what QuotingService.createOffer answers. The
+// hand-written rival service (rival/) prices its quotes with the same rating.
 
 const PARTY = new Set(["person", "organization"])
 const TYPES = new Set(["personbil", "varevogn"])
@@ -31,7 +32,11 @@ const halfUp = (numerator, denominator) => {
   return 2 * (numerator - quotient * denominator) >= denominator ? quotient + 1 : quotient
 }
 
-export const handwrittenOffer = (body) => {
+/**
+ * The tariff by hand: a request's product, variant, coverages, premium (øre) and the charges a quote's
+ * price details show (øre a year), or undefined where the tariff refuses it.
+ */
+export const handwrittenRating = (body) => {
   const product = body?.product
   if (typeof product !== "object" || product === null || Object.keys(body).length !== 1) return undefined
   const name = product.product_name
@@ -128,7 +133,8 @@ export const handwrittenOffer = (body) => {
     )
     taxable += 50_000
   }
-  const total = taxable + ansvar + halfUp(taxable * 110, 10_000) + halfUp(ansvar * 4290, 10_000) + 4_000 + 8_400
+  const insuranceTax = halfUp(taxable * 110, 10_000)
+  const total = taxable + ansvar + insuranceTax + halfUp(ansvar * 4290, 10_000) + 4_000 + 8_400
   const parameters = {
     payments_per_year: ppy,
     policy_holder: p.policy_holder,
@@ -140,9 +146,25 @@ export const handwrittenOffer = (body) => {
   }
   if (age !== undefined) parameters.youngest_user_age = String(age)
   return {
-    price: { annually: halfUp(total, 100), monthly: Math.ceil((total * 105) / 120_000 - 1e-9) },
-    product: { product_name: name, parameters, features: [{ name: feature }] },
-    policies: [{ ipid_href: `/products/${name}/variants/${standard ? "standard" : "extended"}/ipid`, coverages }],
+    product_name: name,
+    feature,
+    variant: standard ? "standard" : "extended",
+    parameters,
+    coverages,
+    annually: halfUp(total, 100),
+    monthly: Math.ceil((total * 105) / 120_000 - 1e-9),
+    shown_charges: { skadesforsikringsafgift: insuranceTax, garantifondsbidrag: 4_000, miljøbidrag: 8_400 }
+  }
+}
+
+export const handwrittenOffer = (body) => {
+  const rating = handwrittenRating(body)
+  if (rating === undefined) return undefined
+  const { product_name, feature, variant, parameters, coverages, annually, monthly } = rating
+  return {
+    price: { annually, monthly },
+    product: { product_name, parameters, features: [{ name: feature }] },
+    policies: [{ ipid_href: `/products/${product_name}/variants/${variant}/ipid`, coverages }],
     privacy: PRIVACY
   }
 }

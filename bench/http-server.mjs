@@ -2,6 +2,7 @@
 //   node http-server.mjs kasko <dataDirectory>   the real service: SQLite FULL, bearer token + key
 //   node http-server.mjs express <sizes.json>    bare Express 5 answering fixed bodies of the same sizes
 //   node http-server.mjs node <sizes.json>       bare node:http doing the same: the runtime's limit
+//   node http-server.mjs rival <dataDirectory>   the service a team would write by hand instead (rival/)
 //   node http-server.mjs receiver                a webhook endpoint: answers 204, GET /count says how many it got
 //   node http-server.mjs hanging                 a webhook endpoint that never answers
 //   node http-server.mjs latency                 a webhook endpoint that answers 204 and keeps each event's time
@@ -51,6 +52,16 @@ if (mode === "express") {
     })
   })
   server.listen(0, "127.0.0.1", () => announce(server.address().port))
+} else if (mode === "rival") {
+  const { startRival } = await import("./rival/server.mjs")
+  // production logging as the team would configure it, here to /dev/null; the one key's rate limit lifted
+  const rival = await startRival({
+    dataDirectory: argument,
+    logDestination: "/dev/null",
+    rateLimitPerMinute: 10_000_000
+  })
+  announce(rival.port)
+  process.on("SIGTERM", () => void rival.stop().then(() => process.exit(0)))
 } else if (mode === "hanging") {
   // a webhook endpoint that reads each request and never answers
   const server = createServer((request) => request.resume())

@@ -1,7 +1,9 @@
-// HTTP section: the service's endpoints against two baselines answering a fixed body of the
-// same size — bare Express 5 (the framework under kasko) and bare node:http (the runtime's
-// limit) — on loopback with autocannon. The sides are interleaved in rounds and each figure
-// is the median of its rounds, so the machine's drift hits every side alike.
+// HTTP section: the service's endpoints against the service a team would write by hand instead
+// (rival/: Express 5, helmet, express-rate-limit, pino, jose, better-sqlite3; the same requests,
+// the same answers) and two baselines answering a fixed body of the same size — bare Express 5
+// (the framework under kasko) and bare node:http (the runtime's limit) — on loopback with
+// autocannon. The sides are interleaved in rounds and each figure is the median of its rounds,
+// so the machine's drift hits every side alike.
 import { Examples } from "@kasko/core"
 import { runCli } from "@kasko/server"
 import autocannon from "autocannon"
@@ -10,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
+import { checkRivalMatchesKasko, prepareRivalDirectory } from "./http-rival.mjs"
 
 const ROUNDS = Number(process.env.KASKO_BENCH_ROUNDS ?? 3)
 const DURATION_SECONDS = Number(process.env.KASKO_BENCH_SECONDS ?? 5)
@@ -40,7 +43,7 @@ export const load = (options, seconds = DURATION_SECONDS) =>
   })
 
 /** A process's resident set in MB (Linux's /proc), or undefined where there is none. */
-const rssMegabytes = (pid) => {
+export const rssMegabytes = (pid) => {
   try {
     const kilobytes = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]
     return kilobytes === undefined ? undefined : Number(kilobytes) / 1024
@@ -120,8 +123,23 @@ export const runHttpBench = async () => {
     )
     const quoteBody = JSON.stringify(Examples.quoteRequest())
 
+    const rivalDirectory = prepareRivalDirectory(directory, headers)
+
+    // each server's resident set as it announces its port, before any request
+    const idleRss = {}
     const kasko = await startServer("kasko", directory)
     servers.push(kasko)
+    idleRss.kasko = rssMegabytes(kasko.child.pid)
+    const rival = await startServer("rival", rivalDirectory)
+    servers.push(rival)
+    idleRss.rival = rssMegabytes(rival.child.pid)
+    const rivalQuoteId = await checkRivalMatchesKasko(
+      kasko.url,
+      rival.url,
+      headers,
+      JSON.parse(offerBody),
+      JSON.parse(quoteBody)
+    )
     const offer = await (
       await fetch(`${kasko.url}/insurance/car/offers`, { method: "POST", headers, body: offerBody })
     ).text()
@@ -133,23 +151,28 @@ export const runHttpBench = async () => {
     writeFileSync(sizes, JSON.stringify({ offer: Buffer.byteLength(offer), quote: Buffer.byteLength(quote) }))
     const express = await startServer("express", sizes)
     servers.push(express)
+    idleRss.express = rssMegabytes(express.child.pid)
     const node = await startServer("node", sizes)
     servers.push(node)
+    idleRss.node = rssMegabytes(node.child.pid)
 
     const endpoints = [
       {
         name: "POST /insurance/car/offers",
         kasko: { url: `${kasko.url}/insurance/car/offers`, method: "POST", body: offerBody },
+        rival: { url: `${rival.url}/insurance/car/offers`, method: "POST", body: offerBody },
         baseline: { path: "/offers", method: "POST", body: offerBody }
       },
       {
         name: "POST /insurance/car/quotes (SQLite FULL)",
         kasko: { url: `${kasko.url}/insurance/car/quotes`, method: "POST", body: quoteBody },
+        rival: { url: `${rival.url}/insurance/car/quotes`, method: "POST", body: quoteBody },
         baseline: { path: "/quotes", method: "POST", body: quoteBody }
       },
       {
         name: "GET /insurance/car/quotes/{id}",
         kasko: { url: `${kasko.url}/insurance/car/quotes/${quoteId}`, method: "GET" },
+        rival: { url: `${rival.url}/insurance/car/quotes/${rivalQuoteId}`, method: "GET" },
         baseline: { path: "/quotes/x", method: "GET" }
       }
     ]
@@ -157,6 +180,7 @@ export const runHttpBench = async () => {
     for (const endpoint of endpoints) {
       const sides = {
         kasko: { ...endpoint.kasko, headers },
+        rival: { ...endpoint.rival, headers },
         express: {
           url: `${express.url}${endpoint.baseline.path}`,
           method: endpoint.baseline.method,
@@ -171,36 +195,33 @@ export const runHttpBench = async () => {
         }
       }
       for (const options of Object.values(sides)) await load(options, 1)
-      const runs = { kasko: [], express: [], node: [] }
-      const pids = { kasko: kasko.child.pid, express: express.child.pid, node: node.child.pid }
+      const runs = { kasko: [], rival: [], express: [], node: [] }
+      const pids = { kasko: kasko.child.pid, rival: rival.child.pid, express: express.child.pid, node: node.child.pid }
       for (let round = 0; round < ROUNDS; round++)
         for (const [side, options] of Object.entries(sides))
           runs[side].push(await measure(`${endpoint.name} ${side}`, options, pids[side]))
-      const [kaskoMedian, expressMedian, nodeMedian] = [
-        medianOf(runs.kasko),
-        medianOf(runs.express),
-        medianOf(runs.node)
-      ]
+      const medians = Object.fromEntries(Object.entries(runs).map(([side, sideRuns]) => [side, medianOf(sideRuns)]))
+      const row = (side, name) => ({
+        endpoint: name,
+        ...medians[side],
+        idle_rss_mb: Math.round(idleRss[side]),
+        vs_express: medians[side].requests_per_second / medians.express.requests_per_second,
+        p99_vs_express: medians[side].p99_ms / medians.express.p99_ms,
+        rounds_requests_per_second: runs[side].map((run) => Math.round(run.requests_per_second)).join(" / ")
+      })
+      const versusRival = (side) => ({
+        vs_rival: medians[side].requests_per_second / medians.rival.requests_per_second,
+        p99_vs_rival: medians[side].p99_ms / medians.rival.p99_ms,
+        rss_vs_rival: medians[side].rss_under_load_mb / medians.rival.rss_under_load_mb
+      })
       rows.push(
+        row("node", `bare node:http, same ${endpoint.baseline.method} body`),
+        row("express", `bare Express 5, same ${endpoint.baseline.method} body`),
+        { ...row("rival", `hand-written rival, ${endpoint.name}`), ...versusRival("rival") },
         {
-          endpoint: `bare node:http, same ${endpoint.baseline.method} body`,
-          ...nodeMedian,
-          vs_express: nodeMedian.requests_per_second / expressMedian.requests_per_second,
-          p99_vs_express: nodeMedian.p99_ms / expressMedian.p99_ms
-        },
-        {
-          endpoint: `bare Express 5, same ${endpoint.baseline.method} body`,
-          ...expressMedian,
-          vs_express: 1,
-          p99_vs_express: 1
-        },
-        {
-          endpoint: endpoint.name,
-          ...kaskoMedian,
-          vs_express: kaskoMedian.requests_per_second / expressMedian.requests_per_second,
-          p99_vs_express: kaskoMedian.p99_ms / expressMedian.p99_ms,
-          vs_node_http: kaskoMedian.requests_per_second / nodeMedian.requests_per_second,
-          rounds_requests_per_second: runs.kasko.map((run) => Math.round(run.requests_per_second)).join(" / ")
+          ...row("kasko", endpoint.name),
+          ...versusRival("kasko"),
+          vs_node_http: medians.kasko.requests_per_second / medians.node.requests_per_second
         }
       )
     }
@@ -210,3 +231,6 @@ export const runHttpBench = async () => {
     rmSync(directory, { recursive: true, force: true })
   }
 }
+
+// `node bench/http.mjs` runs this section alone
+if (import.meta.url === `file://${process.argv[1]}`) console.table(await runHttpBench())

@@ -15,20 +15,23 @@ describe("the printing queue", () => {
     let mostAtOnce = 0
     const program = Effect.gen(function* () {
       const releases = yield* Effect.all([Deferred.make<void>(), Deferred.make<void>(), Deferred.make<void>()])
+      const firstStarted = yield* Deferred.make<void>()
       const print = (index: number) =>
         queue.inTurn(
           Effect.gen(function* () {
             printing++
             mostAtOnce = Math.max(mostAtOnce, printing)
             started.push(index)
+            yield* Deferred.succeed(firstStarted, undefined)
             yield* Deferred.await(releases[index]!)
             printing--
             return index
           })
         )
       const fibers = []
-      for (const index of [0, 1, 2]) fibers.push(yield* Effect.forkChild(print(index)))
-      yield* Effect.sleep("20 millis")
+      // each joins the queue as it is forked (started at once, up to its turn)
+      for (const index of [0, 1, 2]) fibers.push(yield* Effect.forkChild(print(index), { startImmediately: true }))
+      yield* Deferred.await(firstStarted)
       const refused = yield* Effect.flip(queue.inTurn(Effect.succeed("fourth")))
       expect(refused).toBeInstanceOf(PrintingQueueFull)
       expect(refused.waiting).toBe(2)
@@ -53,8 +56,7 @@ describe("the printing queue", () => {
     const failed = await Effect.runPromiseExit(queue.inTurn(Effect.fail("broken")))
     expect(Exit.isFailure(failed)).toBe(true)
     const program = Effect.gen(function* () {
-      const hanging = yield* Effect.forkChild(queue.inTurn(Effect.never))
-      yield* Effect.sleep("10 millis")
+      const hanging = yield* Effect.forkChild(queue.inTurn(Effect.never), { startImmediately: true })
       expect(yield* Effect.flip(queue.inTurn(Effect.succeed(1)))).toBeInstanceOf(PrintingQueueFull)
       yield* Fiber.interrupt(hanging)
       return yield* queue.inTurn(Effect.succeed("printed"))

@@ -33,13 +33,7 @@ import { wakingOnEvents } from "./EventWakeups.js"
 import { serviceStores } from "./InstrumentedStores.js"
 import { rateLimiterLayer } from "./RateLimits.js"
 import { listenForMetrics, type MetricsListener } from "./MetricsListener.js"
-import {
-  boundedReading,
-  makeServiceMetrics,
-  requestObserverOf,
-  type ServiceMetrics,
-  webhookObserverOf
-} from "./ServiceMetrics.js"
+import type { ServiceMetrics } from "./ServiceMetrics.js"
 import { webhookDisabledLogOf, webhookFailureLogOf } from "./WebhookFailureLog.js"
 import { tracerLayer } from "./Tracing.js"
 import { databaseName, storeKindOf } from "./Stores.js"
@@ -113,13 +107,11 @@ export const makeLogger = (config: ServiceConfig, destination: string | number =
     pino.destination({ dest: destination, sync: false, minLength: LOG_BLOCK_BYTES, periodicFlush: LOG_FLUSH_MILLIS })
   )
 
-/** The dispatcher's observer: failures to the log, every attempt to the metrics when they are on. */
-const observingWebhooks = (
-  logger: Logger,
-  metrics: ServiceMetrics | undefined
-): NonNullable<WebhookDispatcher.DispatcherOptions["onAttempt"]> => {
+type AttemptObserver = NonNullable<WebhookDispatcher.DispatcherOptions["onAttempt"]>
+
+/** The dispatcher's observer: failures to the log, every attempt to the metrics (`count`) when they are on. */
+const observingWebhooks = (logger: Logger, count: AttemptObserver | undefined): AttemptObserver => {
   const logFailure = webhookFailureLogOf(logger)
-  const count = metrics === undefined ? undefined : webhookObserverOf(metrics)
   return (delivery, outcome, answeredAt) => {
     logFailure(delivery, outcome, answeredAt)
     count?.(delivery, outcome, answeredAt)
@@ -149,7 +141,9 @@ const closeServer = (server: Server) =>
 export const startService = async (options: ServiceOptions): Promise<RunningService> => {
   const { config } = options
   const logger = options.logger ?? makeLogger(config)
-  const metrics = Option.isSome(config.metricsPort) ? makeServiceMetrics(storeKindOf(config)) : undefined
+  // the metrics registry (prom-client) and its observers are loaded only when the metrics are on
+  const observed = Option.isSome(config.metricsPort) ? await import("./ServiceMetrics.js") : undefined
+  const metrics: ServiceMetrics | undefined = observed?.makeServiceMetrics(storeKindOf(config))
   const traced = tracesUrlOf(config) !== undefined
   // events this instance writes wake its dispatcher; other instances' wait for its poll
   const wakeups = makeWakeups()
@@ -192,18 +186,19 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     )
   }
 
-  metrics?.watchBacklog(
-    boundedReading(
-      () =>
-        runtime.runPromise(
-          Effect.all({
-            backlog: Effect.flatMap(EventOutbox.EventOutbox, (outbox) => outbox.backlog),
-            now: Clock.currentTimeMillis
-          }).pipe(Effect.orElseSucceed(() => undefined))
-        ),
-      BACKLOG_READ_MILLIS
+  if (observed !== undefined && metrics !== undefined)
+    metrics.watchBacklog(
+      observed.boundedReading(
+        () =>
+          runtime.runPromise(
+            Effect.all({
+              backlog: Effect.flatMap(EventOutbox.EventOutbox, (outbox) => outbox.backlog),
+              now: Clock.currentTimeMillis
+            }).pipe(Effect.orElseSucceed(() => undefined))
+          ),
+        BACKLOG_READ_MILLIS
+      )
     )
-  )
   const app = makeApp({
     runtime,
     logger,
@@ -217,7 +212,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     },
     requestTimeoutMillis: config.requestTimeoutMillis,
     document: { version: API_VERSION, serverUrl: publicUrlOf(config, config.port), basePath: config.basePath },
-    ...(metrics === undefined ? {} : { observer: requestObserverOf(metrics) }),
+    ...(observed === undefined || metrics === undefined ? {} : { observer: observed.requestObserverOf(metrics) }),
     tracing: traced
   })
   const server = makeHttpServer(
@@ -256,7 +251,10 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
             policy: endpointPolicyOf(config),
             timeoutMillis: config.webhookTimeoutMillis,
             leaseMillis: config.webhookLeaseMillis,
-            onAttempt: observingWebhooks(logger, metrics),
+            onAttempt: observingWebhooks(
+              logger,
+              observed === undefined || metrics === undefined ? undefined : observed.webhookObserverOf(metrics)
+            ),
             onDisabled: (delivery, reason, at) => {
               webhookDisabledLogOf(logger)(delivery, reason, at)
               metrics?.webhookSubscriptionsDisabled.inc()

@@ -6,7 +6,7 @@
  */
 import { parse } from "csv-parse/sync"
 import { stringify } from "csv-stringify/sync"
-import { ProductCatalogue, type RatingWorksheet } from "@kasko/core/actuarial"
+import { Money, ProductCatalogue, type RatingWorksheet } from "@kasko/core/actuarial"
 import type { PricingCase } from "./PricingCase.js"
 
 /** The nine parameters, in the catalogue's order (both products define the same). */
@@ -104,6 +104,6 @@ export const actualPrice = (worksheet: RatingWorksheet.RatingWorksheet): Expecte
   annually: worksheet.annually,
   monthly: worksheet.monthly,
   premiums: Object.fromEntries(
-    worksheet.coverage_lines.map((line) => [line.coverage, (line.premium_ore / 100).toFixed(2)])
+    worksheet.coverage_lines.map((line) => [line.coverage, Money.formatKroner(line.premium_ore)])
   )
 })

@@ -3,7 +3,8 @@
  * function, case by case); merging partial results; capping; rejections and malformed files.
  */
 import { describe, expect, it } from "vitest"
-import { ImpactAccumulator, type ImpactReport } from "../src/ImpactAccumulator.js"
+import { ImpactAccumulator } from "../src/ImpactAccumulator.js"
+import type { ImpactReport } from "../src/ImpactReport.js"
 import { impactPricer, type PortfolioRow, type TariffComparison } from "../src/ImpactPricing.js"
 import {
   forEachPortfolioRow,

@@ -5,6 +5,7 @@ import {
   formatKroner,
   kronerHalfUp,
   kronerUp,
+  DANISH,
   PRINTED,
   roundHalfUp
 } from "../src/pricing/Money.js"
@@ -39,9 +40,14 @@ describe("money in øre", () => {
     expect(formatKroner(-4, PRINTED)).toBe("−0.04")
   })
 
-  it("rounds to whole kroner half up, in Danish with a point between thousands", () => {
-    expect(formatKroner(1300200, { thousands: ".", decimals: 0 })).toBe("13.002")
-    expect(formatKroner(500000, { thousands: ".", decimals: 0 })).toBe("5.000")
+  it("writes Danish kroner: points between thousands, a decimal comma", () => {
+    expect(formatKroner(123450, DANISH)).toBe("1.234,50")
+    expect(formatKroner(-1500000, DANISH)).toBe("-15.000,00")
+  })
+
+  it("rounds to whole kroner half up", () => {
+    expect(formatKroner(1300200, { ...DANISH, decimals: 0 })).toBe("13.002")
+    expect(formatKroner(500000, { ...DANISH, decimals: 0 })).toBe("5.000")
     expect(formatKroner(99950, { thousands: " ", decimals: 0 })).toBe("1 000")
     expect(formatKroner(99949, { decimals: 0 })).toBe("999")
     expect(formatKroner(-30, { minus: "−", decimals: 0 })).toBe("0")

@@ -28,7 +28,7 @@ const parameterPair = (pair: string): [string, string] => {
 
 /** Whole kroner as Danish prose writes them: 13002 → "13.002 kr". */
 const kroner = (amount: number) =>
-  `${Money.formatKroner(Money.oreOfKroner(amount), { thousands: ".", decimals: 0 })} kr`
+  `${Money.formatKroner(Money.oreOfKroner(amount), { ...Money.DANISH, decimals: 0 })} kr`
 
 /** The offer in words: price, coverages, product information. */
 const offerText = (offer: Offer.PriceOffer): string => {

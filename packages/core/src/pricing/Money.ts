@@ -103,8 +103,10 @@ export const kronerUp = (amount: ExactOre): number =>
 
 /** How `formatKroner` writes an amount; by default as the wire and a CSV cell do: "-1234.50". */
 export interface KronerStyle {
-  /** Put between each three digits of the whole kroner: " " where people read figures, "." in Danish prose. */
+  /** Put between each three digits of the whole kroner: " " where people read figures, "." in Danish. */
   readonly thousands?: " " | "."
+  /** Between the kroner and the decimals: "." by default, "," in Danish. */
+  readonly decimal?: "." | ","
   /** The sign below zero: "−" (U+2212) in typeset reports; "-" by default. */
   readonly minus?: "-" | "−"
   /**
@@ -117,6 +119,9 @@ export interface KronerStyle {
 /** Kroner as reports and the workbench's pages print them: "−1 234 567.80". */
 export const PRINTED: KronerStyle = { thousands: " ", minus: "−" }
 
+/** Kroner as a Danish reader reads them (the printed documents, `kasko offer`): "1.234,50". */
+export const DANISH: KronerStyle = { thousands: ".", decimal: "," }
+
 const THOUSANDS = /\B(?=(\d{3})+(?!\d))/g
 
 /**
@@ -125,7 +130,7 @@ const THOUSANDS = /\B(?=(\d{3})+(?!\d))/g
  * rounded half up (in size) to the last decimal shown.
  */
 export const formatKroner = (ore: number, style: KronerStyle = {}): string => {
-  const { thousands, minus = "-", decimals = 2 } = style
+  const { thousands, decimal = ".", minus = "-", decimals = 2 } = style
   const size = Math.abs(ore)
   // the amount in units of the last decimal shown
   const units = Math.round(decimals === 0 ? size / 100 : decimals === 2 ? size : size * 100)
@@ -133,7 +138,7 @@ export const formatKroner = (ore: number, style: KronerStyle = {}): string => {
   const whole = digits.slice(0, digits.length - decimals)
   const fraction = decimals === 4 ? digits.slice(-4).replace(/0{1,2}$/, "") : digits.slice(whole.length)
   const sign = ore < 0 && units > 0 ? minus : ""
-  return `${sign}${thousands === undefined ? whole : whole.replace(THOUSANDS, thousands)}${fraction === "" ? "" : `.${fraction}`}`
+  return `${sign}${thousands === undefined ? whole : whole.replace(THOUSANDS, thousands)}${fraction === "" ? "" : `${decimal}${fraction}`}`
 }
 
 /** Whole kroner to øre. */

@@ -43,12 +43,11 @@ export {
 export {
   forEachPortfolioRow,
   headerFields,
-  lineBreaks,
   PortfolioFormatError,
   portfolioColumns,
-  wholeRowsEnd,
   type PortfolioColumns
 } from "./PortfolioCsv.js"
+export { CsvFormatError, lineBreaks, wholeRowsEnd } from "./CsvRows.js"
 export {
   portfolioChunks,
   portfolioHeader,

@@ -27,9 +27,7 @@ export default {
     "packages/workbench": {},
     "packages/workbench-web": {
       // the page and its impact web workers' script: scripts/bundle.mjs bundles both with esbuild
-      entry: ["src/browser/main.ts", "src/browser/impact/ImpactWebWorker.ts"],
-      // the bundle maps the workbench's `csv-parse/sync` to csv-parse's browser build, resolved from this package
-      ignoreDependencies: ["csv-parse"]
+      entry: ["src/browser/main.ts", "src/browser/impact/ImpactWebWorker.ts"]
     },
     "adapters/*": {},
     "adapters/sqlite": {

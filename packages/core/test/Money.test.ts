@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest"
-import { applyPercent, exactOre, formatKroner, kronerHalfUp, kronerUp, roundHalfUp } from "../src/pricing/Money.js"
+import {
+  applyPercent,
+  exactOre,
+  formatKroner,
+  kronerHalfUp,
+  kronerUp,
+  DANISH,
+  PRINTED,
+  roundHalfUp
+} from "../src/pricing/Money.js"
 
 describe("money in øre", () => {
   it("rounds half up once, after all factors", () => {
@@ -20,6 +29,40 @@ describe("money in øre", () => {
     expect(formatKroner(8400)).toBe("84.00")
     expect(formatKroner(333)).toBe("3.33")
     expect(formatKroner(7)).toBe("0.07")
+    expect(formatKroner(-123456)).toBe("-1234.56")
+    expect(formatKroner(-0)).toBe("0.00")
+  })
+
+  it("prints kroner for people: thousands apart, a true minus sign", () => {
+    expect(formatKroner(123456780, PRINTED)).toBe("1 234 567.80")
+    expect(formatKroner(-123456780, PRINTED)).toBe("−1 234 567.80")
+    expect(formatKroner(99999, PRINTED)).toBe("999.99")
+    expect(formatKroner(-4, PRINTED)).toBe("−0.04")
+  })
+
+  it("writes Danish kroner: points between thousands, a decimal comma", () => {
+    expect(formatKroner(123450, DANISH)).toBe("1.234,50")
+    expect(formatKroner(-1500000, DANISH)).toBe("-15.000,00")
+  })
+
+  it("rounds to whole kroner half up", () => {
+    expect(formatKroner(1300200, { ...DANISH, decimals: 0 })).toBe("13.002")
+    expect(formatKroner(500000, { ...DANISH, decimals: 0 })).toBe("5.000")
+    expect(formatKroner(99950, { thousands: " ", decimals: 0 })).toBe("1 000")
+    expect(formatKroner(99949, { decimals: 0 })).toBe("999")
+    expect(formatKroner(-30, { minus: "−", decimals: 0 })).toBe("0")
+  })
+
+  it("shows an exact amount's hundredths of an øre, and at least two decimals", () => {
+    expect(formatKroner(1234567.8, { thousands: " ", decimals: 4 })).toBe("12 345.678")
+    expect(formatKroner(1234.5, { decimals: 4 })).toBe("12.345")
+    expect(formatKroner(1230, { decimals: 4 })).toBe("12.30")
+    expect(formatKroner(1234.5678, { decimals: 4 })).toBe("12.3457")
+  })
+
+  it("rounds a fraction of an øre half up to the øre", () => {
+    expect(formatKroner(1234.5)).toBe("12.35")
+    expect(formatKroner(1234.49)).toBe("12.34")
   })
 })
 

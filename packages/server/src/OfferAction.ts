@@ -4,6 +4,7 @@
  * worksheet (`--explain`).
  */
 import { DocumentLinks, Examples, QuotingService, TariffBook } from "@kasko/core"
+import { Money } from "@kasko/core/actuarial"
 import type { Offer } from "@kasko/core/transport"
 import { Cause, Effect, Exit, Layer, Result } from "effect"
 import { type CommandResult, done, failed, json, UsageError } from "./CommandResult.js"
@@ -25,7 +26,9 @@ const parameterPair = (pair: string): [string, string] => {
   return [pair.slice(0, separator), pair.slice(separator + 1)]
 }
 
-const kroner = (amount: number) => `${amount.toLocaleString("da-DK")} kr`
+/** Whole kroner as Danish prose writes them: 13002 → "13.002 kr". */
+const kroner = (amount: number) =>
+  `${Money.formatKroner(Money.oreOfKroner(amount), { ...Money.DANISH, decimals: 0 })} kr`
 
 /** The offer in words: price, coverages, product information. */
 const offerText = (offer: Offer.PriceOffer): string => {

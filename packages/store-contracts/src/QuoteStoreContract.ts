@@ -2,20 +2,17 @@
  * The storage contract every QuoteStore honours (memory, SQLite, PostgreSQL):
  * run it with a factory that builds a fresh, empty store Layer.
  */
-import { IdGenerator, QuoteStore, QuotingService, TariffBook, Examples } from "@kasko/core"
+import type { QuoteStore } from "@kasko/core"
 import { QuoteLifecycle } from "@kasko/core/storage"
-import { Effect, Layer, Option } from "effect"
-import { TestClock } from "effect/testing"
+import { Effect, Option } from "effect"
 import { beforeAll, describe, expect, it } from "vitest"
+import { DAY, HOUR, type MakeQuoteStore, runWithStore } from "./ContractHarness.js"
+import { idempotencyKeyCases } from "./IdempotencyKeyContract.js"
+import { quoteLifetimeCases } from "./QuoteLifetimeContract.js"
 import { makeFixtures, variantOf } from "./StoredQuoteFixtures.js"
 
 type StoredQuote = QuoteStore.StoredQuote
-type StoreLayer = Layer.Layer<QuoteStore.QuoteStore, unknown>
-
-const HOUR = 60 * 60 * 1000
-const DAY = 24 * HOUR
-
-export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): void => {
+export const quoteStoreContract = (name: string, makeLayer: MakeQuoteStore): void => {
   describe(`QuoteStore contract: ${name}`, () => {
     let fixtures: ReadonlyArray<StoredQuote> = []
     beforeAll(async () => {
@@ -23,10 +20,7 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
     })
 
     /** Runs a program against a fresh store; the store is closed afterwards. */
-    const withStore = <A, E>(program: (store: QuoteStore.QuoteStore["Service"]) => Effect.Effect<A, E>) =>
-      Effect.runPromise(
-        Effect.flatMap(QuoteStore.QuoteStore, program).pipe(Effect.provide(makeLayer())) as Effect.Effect<A, unknown>
-      )
+    const withStore = runWithStore(makeLayer)
 
     const found = (option: Option.Option<StoredQuote>) =>
       Option.getOrThrowWith(option, () => new Error("quote not found"))
@@ -190,65 +184,7 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
     })
 
     describe("idempotency keys", () => {
-      const use = (key: string, fingerprint: string, unusedBefore = 0) => ({
-        key,
-        fingerprint,
-        unused_before: unusedBefore
-      })
-
-      it("stores the first quote under a key and answers it, with its fingerprint, to the next use", async () => {
-        const [first, second] = [variantOf(fixtures[0]!, 901), variantOf(fixtures[0]!, 902)]
-        const outcome = await withStore((store) =>
-          Effect.gen(function* () {
-            const stored = yield* store.insertIdempotent(first, use("retry-1", "body-a"))
-            const replayed = yield* store.insertIdempotent(second, use("retry-1", "body-b"))
-            return { stored, replayed, second: yield* store.find(second.partner_id, second.quote_id) }
-          })
-        )
-        expect(outcome.stored).toEqual(Option.none())
-        expect(outcome.replayed).toEqual(Option.some({ quote: first, fingerprint: "body-a" }))
-        expect(outcome.second).toEqual(Option.none())
-      })
-
-      it("keeps keys per partner, and forgets a use older than unused_before", async () => {
-        const mine = variantOf(fixtures[0]!, 911)
-        const theirs = variantOf(fixtures[0]!, 912, { partner_id: "partner-z" })
-        const later = variantOf(fixtures[0]!, 913, { created_at: mine.created_at + 10 })
-        const outcome = await withStore((store) =>
-          Effect.gen(function* () {
-            yield* store.insertIdempotent(mine, use("shared-key", "a"))
-            const otherPartner = yield* store.insertIdempotent(theirs, use("shared-key", "a"))
-            const afterExpiry = yield* store.insertIdempotent(later, use("shared-key", "b", mine.created_at))
-            const again = yield* store.insertIdempotent(
-              variantOf(fixtures[0]!, 914),
-              use("shared-key", "b", mine.created_at)
-            )
-            return { otherPartner, afterExpiry, again }
-          })
-        )
-        expect(outcome.otherPartner).toEqual(Option.none())
-        expect(outcome.afterExpiry).toEqual(Option.none())
-        expect(outcome.again).toEqual(Option.some({ quote: later, fingerprint: "b" }))
-      })
-
-      it("stores exactly one quote of 20 concurrent uses of one key, and answers it to all the others", async () => {
-        const attempts = Array.from({ length: 20 }, (_, index) => variantOf(fixtures[1]!, 920 + index))
-        const outcome = await withStore((store) =>
-          Effect.gen(function* () {
-            const results = yield* Effect.forEach(
-              attempts,
-              (quote) => store.insertIdempotent(quote, use("burst", "same-body")),
-              { concurrency: "unbounded" }
-            )
-            const stored = yield* Effect.forEach(attempts, (quote) => store.find(quote.partner_id, quote.quote_id))
-            return { results, stored }
-          })
-        )
-        expect(outcome.stored.filter(Option.isSome)).toHaveLength(1)
-        const winner = Option.getOrThrow(outcome.stored.find(Option.isSome)!)
-        expect(outcome.results.filter(Option.isNone)).toHaveLength(1)
-        for (const result of outcome.results.filter(Option.isSome)) expect(result.value.quote).toEqual(winner)
-      })
+      idempotencyKeyCases(makeLayer)
     })
 
     it("reads back 10 000 quotes identical to what it stored", async () => {
@@ -305,97 +241,7 @@ export const quoteStoreContract = (name: string, makeLayer: () => StoreLayer): v
     })
 
     describe("through the engine, with the test clock", () => {
-      const engineLayer = () => Layer.mergeAll(makeLayer(), IdGenerator.layerSequential, TariffBook.shipped)
-      const run = <A, E>(
-        program: Effect.Effect<A, E, QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook>
-      ) =>
-        Effect.runPromise(
-          Effect.andThen(TestClock.setTime(Date.parse("2026-03-02T09:00:00.000Z")), program).pipe(
-            Effect.provide(engineLayer()),
-            Effect.provide(TestClock.layer())
-          ) as Effect.Effect<A, unknown>
-        )
-
-      it("serves a quote until exactly 30 days after creation, in both states, and never after", async () => {
-        const outcome = await run(
-          Effect.gen(function* () {
-            const awaiting = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
-            const activated = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
-            yield* QuotingService.activateQuote("partner-a", activated.quote_id)
-            yield* TestClock.adjust(30 * DAY - 1)
-            const before = yield* Effect.forEach([awaiting, activated], (quote) =>
-              QuotingService.getQuote("partner-a", quote.quote_id)
-            )
-            yield* TestClock.adjust(1)
-            const after = yield* Effect.forEach([awaiting, activated], (quote) =>
-              Effect.flip(QuotingService.getQuote("partner-a", quote.quote_id))
-            )
-            const activation = yield* Effect.flip(QuotingService.activateQuote("partner-a", awaiting.quote_id))
-            return {
-              before: before.map((retrieved) => retrieved.state),
-              after: after.map((error) => error._tag),
-              activation: activation._tag
-            }
-          })
-        )
-        expect(outcome).toEqual({
-          before: ["await_activation", "activated"],
-          after: ["QuoteNotFound", "QuoteNotFound"],
-          activation: "QuoteNotFound"
-        })
-      })
-
-      it("answers every quote with its status and expiry, and the same quote as JSON", async () => {
-        const createdText = (quote: object) => JSON.stringify(quote)
-        const retrievedText = (retrieved: QuoteLifecycle.RetrievedQuote) => JSON.stringify(retrieved.quote)
-        const key = { key: "retry-state", fingerprint: "body" }
-        const outcome = await run(
-          Effect.gen(function* () {
-            const created = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest(), key)
-            const createdAs = createdText(created)
-            // within the 24 hours the key answers its first quote
-            yield* TestClock.adjust(HOUR)
-            const awaiting = yield* QuotingService.getQuote("partner-a", created.quote_id)
-            const awaitingAs = retrievedText(awaiting)
-            const activation = yield* QuotingService.activateQuote("partner-a", created.quote_id)
-            yield* TestClock.adjust(HOUR)
-            const again = yield* QuotingService.activateQuote("partner-a", created.quote_id)
-            const activated = yield* QuotingService.getQuote("partner-a", created.quote_id)
-            const activatedAs = retrievedText(activated)
-            // a retry is answered what the first request was, though the quote has been activated since
-            const retried = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest(), key)
-            return { created, createdAs, awaiting, awaitingAs, activation, again, activated, activatedAs, retried }
-          })
-        )
-        const expires_at = "2026-04-01T09:00:00.000Z"
-        const awaitingState = { status: "await_activation", expires_at }
-        expect(outcome.created).toMatchObject(awaitingState)
-        expect(JSON.parse(outcome.createdAs)).toEqual(outcome.created)
-        expect(outcome.awaiting).toMatchObject({ state: "await_activation", quote: awaitingState })
-        expect(JSON.parse(outcome.awaitingAs)).toEqual(outcome.awaiting.quote)
-        expect(outcome.activation).toEqual({ status: "activated", expires_at })
-        expect(outcome.again).toEqual({ status: "activated", expires_at })
-        expect(outcome.activated).toMatchObject({ state: "activated", quote: { status: "activated", expires_at } })
-        expect(JSON.parse(outcome.activatedAs)).toEqual(outcome.activated.quote)
-        expect(outcome.retried).toEqual(outcome.created)
-        expect(createdText(outcome.retried)).toBe(outcome.createdAs)
-      })
-
-      it("purges expired quotes, keeping activated ones for their retention", async () => {
-        const outcome = await run(
-          Effect.gen(function* () {
-            const awaiting = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
-            const activated = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
-            yield* QuotingService.activateQuote("partner-a", activated.quote_id)
-            yield* TestClock.adjust(30 * DAY)
-            const first = yield* QuotingService.purgeExpiredQuotes(10 * DAY)
-            yield* TestClock.adjust(10 * DAY)
-            const second = yield* QuotingService.purgeExpiredQuotes(10 * DAY)
-            return [first, second, awaiting.quote_id !== activated.quote_id]
-          })
-        )
-        expect(outcome).toEqual([1, 1, true])
-      })
+      quoteLifetimeCases(makeLayer)
     })
   })
 }

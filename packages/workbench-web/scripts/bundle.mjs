@@ -73,9 +73,8 @@ if (!upToDate()) {
     platform: "browser",
     target: ["chrome120", "firefox120", "safari17"],
     conditions: ["source"],
-    // csv-parse's and csv-stringify's default builds use Node's Buffer; their browser builds bring their own
+    // csv-stringify's default build uses Node's Buffer; its browser build brings its own
     alias: {
-      "csv-parse/sync": "csv-parse/browser/esm/sync",
       "csv-stringify/sync": "csv-stringify/browser/esm/sync"
     },
     chunkNames: "chunks/[name]-[hash]",

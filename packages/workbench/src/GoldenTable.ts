@@ -3,10 +3,13 @@
  * and per-coverage premiums, checked against the tariff. Columns: case,
  * product_name, feature, pricing_date, the nine parameters (empty when not
  * sent), annually, monthly, premiums ("kasko=4000.00 ansvar=1800.00 …").
+ * Read by the one CSV reader (CsvRows.ts), as portfolios are: blank lines and
+ * lines starting with # are skipped, cells trimmed, and a malformed file is
+ * refused with a `CsvFormatError` naming its line.
  */
-import { parse } from "csv-parse/sync"
 import { stringify } from "csv-stringify/sync"
-import { ProductCatalogue, type RatingWorksheet } from "@kasko/core/actuarial"
+import { Money, ProductCatalogue, type RatingWorksheet } from "@kasko/core/actuarial"
+import { CsvFormatError, fieldCountProblem, forEachCsvRow } from "./CsvRows.js"
 import type { PricingCase } from "./PricingCase.js"
 
 /** The nine parameters, in the catalogue's order (both products define the same). */
@@ -37,7 +40,7 @@ export interface GoldenCase extends PricingCase {
   readonly expected?: ExpectedPrice
 }
 
-const premiumsOf = (text: string): Record<string, string> =>
+const premiumsOf = (text: string, line: number): Record<string, string> =>
   Object.fromEntries(
     text
       .split(/\s+/)
@@ -45,19 +48,38 @@ const premiumsOf = (text: string): Record<string, string> =>
       .map((entry) => {
         const [coverage, amount] = entry.split("=")
         if (coverage === undefined || amount === undefined || !/^\d+\.\d{2}$/.test(amount))
-          throw new Error(`premiums entry "${entry}" is not coverage=kroner.øre`)
+          throw new CsvFormatError(line, `premiums entry "${entry}" is not coverage=kroner.øre`)
         return [coverage, amount]
       })
   )
 
-/** Reads a golden table (or a cases file without expectations). */
-export const parseGoldenTable = (csv: string): Array<GoldenCase> => {
-  const records = parse(csv, { columns: true, skip_empty_lines: true, trim: true, comment: "#" }) as Array<
-    Record<string, string>
-  >
-  return records.map((record, index) => {
+const formatError = (line: number, problem: string) => new CsvFormatError(line, problem)
+
+/** Each row of a golden table after its header, as its cells by column name, with its line. */
+const recordsOf = (csv: string): Array<{ readonly line: number; readonly record: Record<string, string> }> => {
+  let header: ReadonlyArray<string> | undefined
+  const records: Array<{ line: number; record: Record<string, string> }> = []
+  forEachCsvRow(csv.replace(/^\uFEFF/, ""), { firstLine: 1, formatError }, (fields, line) => {
+    if (fields[0]!.trimStart().startsWith("#")) return
+    const cells = fields.map((field) => field.trim())
+    if (header === undefined) {
+      header = cells
+      return
+    }
+    if (cells.length !== header.length) throw formatError(line, fieldCountProblem(cells.length, header.length))
+    records.push({ line, record: Object.fromEntries(header.map((name, column) => [name, cells[column]!])) })
+  })
+  return records
+}
+
+/**
+ * Reads a golden table (or a cases file without expectations); throws a `CsvFormatError` naming the
+ * line of a malformed row or of one that leaves a case's name, product, feature or date empty.
+ */
+export const parseGoldenTable = (csv: string): Array<GoldenCase> =>
+  recordsOf(csv).map(({ line, record }) => {
     for (const column of ["case", "product_name", "feature", "pricing_date"]) {
-      if (!record[column]) throw new Error(`row ${index + 2}: column ${column} is empty`)
+      if (!record[column]) throw formatError(line, `column ${column} is empty`)
     }
     const parameters = Object.fromEntries(
       PARAMETER_COLUMNS.filter((column) => (record[column] ?? "") !== "").map((column) => [column, record[column]!])
@@ -75,11 +97,10 @@ export const parseGoldenTable = (csv: string): Array<GoldenCase> => {
       expected: {
         annually: Number(record["annually"]),
         monthly: Number(record["monthly"]),
-        premiums: premiumsOf(record["premiums"] ?? "")
+        premiums: premiumsOf(record["premiums"] ?? "", line)
       }
     }
   })
-}
 
 /** Writes cases with their expected prices as a golden table. */
 export const formatGoldenTable = (cases: ReadonlyArray<GoldenCase>): string =>
@@ -104,6 +125,6 @@ export const actualPrice = (worksheet: RatingWorksheet.RatingWorksheet): Expecte
   annually: worksheet.annually,
   monthly: worksheet.monthly,
   premiums: Object.fromEntries(
-    worksheet.coverage_lines.map((line) => [line.coverage, (line.premium_ore / 100).toFixed(2)])
+    worksheet.coverage_lines.map((line) => [line.coverage, Money.formatKroner(line.premium_ore)])
   )
 })

@@ -7,7 +7,7 @@
  */
 import { CalendarDate, Offer, Pricing, ProductCatalogue, Tariff } from "@kasko/core/actuarial"
 import { Result } from "effect"
-import { type CaseOutcome, WEIGHT_SCALE } from "./ImpactAccumulator.js"
+import { type CaseOutcome, WEIGHT_SCALE } from "./CaseOutcome.js"
 
 /** A case of the portfolio as read: cells as text, blank parameters left out. */
 export interface PortfolioRow {

@@ -4,17 +4,10 @@
  * rejection reason and target, its section in the first column. Browser-safe.
  */
 import { csvFormatRows } from "d3-dsv"
-import { money, SEGMENT_DIMENSIONS, SEGMENT_TITLES, type Mover, type TotalsRow } from "./ImpactAccumulator.js"
+import type { Mover, TotalsRow } from "./ImpactReport.js"
 import type { ImpactResult, TargetResult } from "./ImpactRun.js"
-
-/** 1234567.8 → "1 234 567.80", a minus sign below zero: kroner as the reports print them. */
-const count = (value: number): string => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, " ")
-const signedMoney = (kroner: number) => (kroner > 0 ? `+${money(kroner)}` : money(kroner))
-const percent = (value: number | null | undefined, decimals = 2): string =>
-  value === null || value === undefined
-    ? "—"
-    : `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value).toFixed(decimals)} %`
-const plural = (value: number, word: string) => `${count(value)} ${word}${value === 1 ? "" : "s"}`
+import { SEGMENT_DIMENSIONS, SEGMENT_TITLES } from "./ImpactSegments.js"
+import { count, money, plainMoney, percent, plural, signedMoney } from "./ReportFigures.js"
 
 /** Columns padded to their widest cell; text (the first column, and `textColumns`) left, numbers right. */
 const table = (
@@ -184,11 +177,11 @@ export const totalsCsvCells = (row: TotalsRow): Array<string> => [
   String(row.policies),
   String(row.affected),
   String(row.exposure),
-  row.old_kroner.toFixed(2),
-  row.new_kroner.toFixed(2),
-  row.change_kroner.toFixed(2),
+  plainMoney(row.old_kroner),
+  plainMoney(row.new_kroner),
+  plainMoney(row.change_kroner),
   row.change_percent === null ? "" : String(row.change_percent),
-  row.capped_kroner === undefined ? "" : row.capped_kroner.toFixed(2),
+  row.capped_kroner === undefined ? "" : plainMoney(row.capped_kroner),
   row.capped_change_percent === undefined || row.capped_change_percent === null ? "" : String(row.capped_change_percent)
 ]
 
@@ -201,13 +194,13 @@ const csvTotals = (section: string, key: string, row: TotalsRow, detail = ""): A
   detail
 ]
 
-/** The result as one CSV table: a row per total, band, segment, mover, rejection reason, product not compared and target. */
 /**
  * A cell of text the file gave (a policy id) or that quotes it, made safe to open in a spreadsheet:
  * one starting with = + - @, a tab or a CR would be read as a formula, so it is prefixed with '.
  */
 export const spreadsheetSafe = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text)
 
+/** The result as one CSV table: a row per total, band, segment, mover, rejection reason, product not compared and target. */
 export const impactCsv = (result: ImpactResult): string => {
   const { report } = result
   const rows: Array<Array<string>> = [CSV_HEADER]
@@ -233,9 +226,9 @@ export const impactCsv = (result: ImpactResult): string => {
         "1",
         "1",
         "",
-        mover.old_kroner.toFixed(2),
-        mover.new_kroner.toFixed(2),
-        mover.change_kroner.toFixed(2),
+        plainMoney(mover.old_kroner),
+        plainMoney(mover.new_kroner),
+        plainMoney(mover.change_kroner),
         mover.change_percent === null ? "" : String(mover.change_percent),
         "",
         "",
@@ -266,13 +259,13 @@ export const impactCsv = (result: ImpactResult): string => {
       "",
       "",
       "",
-      target.old_kroner.toFixed(2),
-      target.achieved_kroner.toFixed(2),
-      (target.achieved_kroner - target.old_kroner).toFixed(2),
+      plainMoney(target.old_kroner),
+      plainMoney(target.achieved_kroner),
+      plainMoney(target.achieved_kroner - target.old_kroner),
       target.achieved_change_percent === null ? "" : String(target.achieved_change_percent),
       "",
       "",
-      `${target.reachable ? "" : `unreachable: ${target.unreachable_reason}; nearest it, `}factor ${target.factor} on the ${target.applies_to}; target ${target.target_kroner.toFixed(2)}; ${target.passes} re-pricings`
+      `${target.reachable ? "" : `unreachable: ${target.unreachable_reason}; nearest it, `}factor ${target.factor} on the ${target.applies_to}; target ${plainMoney(target.target_kroner)}; ${target.passes} re-pricings`
     ])
   }
   return `${csvFormatRows(rows)}\n`

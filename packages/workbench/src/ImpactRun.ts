@@ -6,17 +6,12 @@
  * browser — each returns the accumulator its workers' states merged into.
  * Browser-safe.
  */
-import {
-  type CapBounds,
-  type Fraction,
-  type ImpactAccumulator,
-  type ImpactOptions,
-  type ImpactReport,
-  kronerOfUnits,
-  money,
-  percentChange,
-  WEIGHT_SCALE
-} from "./ImpactAccumulator.js"
+import type { CapBounds, Fraction } from "./CapBounds.js"
+import { WEIGHT_SCALE } from "./CaseOutcome.js"
+import type { ImpactAccumulator, ImpactOptions } from "./ImpactAccumulator.js"
+import type { ImpactReport } from "./ImpactReport.js"
+import { money } from "./ReportFigures.js"
+import { kronerOfUnits, percentChange } from "./RunningTotals.js"
 import { comparedProducts, type TariffComparison } from "./ImpactPricing.js"
 import {
   FACTOR_DECIMALS,

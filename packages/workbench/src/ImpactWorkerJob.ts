@@ -9,7 +9,8 @@
  * caller's.
  */
 import type { Tariff } from "@kasko/core/actuarial"
-import { type CaseOutcome, ImpactAccumulator, type ImpactState } from "./ImpactAccumulator.js"
+import type { CaseOutcome } from "./CaseOutcome.js"
+import { ImpactAccumulator, type ImpactState } from "./ImpactAccumulator.js"
 import { impactPricer, type PortfolioRow, type TariffComparison } from "./ImpactPricing.js"
 import type { ImpactPass } from "./ImpactRun.js"
 import { forEachPortfolioRow, PortfolioFormatError, type PortfolioColumns } from "./PortfolioCsv.js"

@@ -7,15 +7,8 @@
  * browser File's slices — and holds at most a block and a partial row.
  * Browser-safe.
  */
-import {
-  headerFields,
-  LONE_RETURN_PROBLEM,
-  lineBreaks,
-  PortfolioFormatError,
-  portfolioColumns,
-  type PortfolioColumns,
-  scanPortfolioBytes
-} from "./PortfolioCsv.js"
+import { LONE_RETURN_PROBLEM, lineBreaks, scanCsvBytes } from "./CsvRows.js"
+import { headerFields, PortfolioFormatError, portfolioColumns, type PortfolioColumns } from "./PortfolioCsv.js"
 
 /** The most bytes a header line may take: a longer one is no portfolio's header (or a file that never ends a line). */
 export const MAX_HEADER_BYTES = 64 * 1024
@@ -59,7 +52,7 @@ export const portfolioHeader = async (source: AsyncIterable<Uint8Array>): Promis
   let end = 0
   for await (const block of source) {
     read = joined(read, block)
-    const scan = scanPortfolioBytes(read, true)
+    const scan = scanCsvBytes(read, true)
     end = scan.end
     // a CR-only file is one long line to a reader of LF: refuse it rather than take it all for the header
     if (scan.loneReturnAt !== -1 && (end === 0 || scan.loneReturnAt < end))
@@ -104,7 +97,7 @@ export async function* portfolioChunks(
     const data = allocate(carry.length + block.length)
     data.set(carry)
     data.set(block, carry.length)
-    const scan = scanPortfolioBytes(data)
+    const scan = scanCsvBytes(data)
     const lineOf = (index: number) => line + lineBreaks(data.subarray(0, index))
     if (scan.loneReturnAt !== -1) throw new PortfolioFormatError(lineOf(scan.loneReturnAt), LONE_RETURN_PROBLEM)
     const end = scan.end

@@ -6,6 +6,7 @@
 import type { Tariff } from "@kasko/core/actuarial"
 import { actualPrice } from "./GoldenTable.js"
 import { priceCase, type PricingCase } from "./PricingCase.js"
+import { plainMoney } from "./ReportFigures.js"
 
 export interface PriceChange {
   readonly case: string
@@ -59,9 +60,9 @@ export const diffReport = (changes: ReadonlyArray<PriceChange>, casesPriced: num
   const rows = changes.map((entry) => [
     entry.case,
     entry.item,
-    entry.old_kroner.toFixed(2),
-    entry.new_kroner.toFixed(2),
-    `${entry.change_kroner >= 0 ? "+" : ""}${entry.change_kroner.toFixed(2)}`,
+    plainMoney(entry.old_kroner),
+    plainMoney(entry.new_kroner),
+    `${entry.change_kroner >= 0 ? "+" : ""}${plainMoney(entry.change_kroner)}`,
     entry.change_percent === null
       ? "new"
       : `${entry.change_percent >= 0 ? "+" : ""}${entry.change_percent.toFixed(2)} %`

@@ -1,9 +1,9 @@
 /** The rating worksheet as a table an actuary reads: lines, loadings, charges, rounding. */
 import { Money, type RatingWorksheet } from "@kasko/core/actuarial"
 
-const kroner = (ore: number) => Money.formatKroner(Math.round(ore)).replace(/\B(?=(\d{3})+(?!\d))/g, " ")
-const exactKroner = (ore: number) =>
-  (ore / 100).toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 4 }).replace(/,/g, " ")
+const kroner = (ore: number) => Money.formatKroner(ore, { thousands: " " })
+/** An exact amount (a base before rounding): its hundredths of an øre too. */
+const exactKroner = (ore: number) => Money.formatKroner(ore, { thousands: " ", decimals: 4 })
 
 const table = (
   header: ReadonlyArray<string>,

@@ -17,28 +17,21 @@ export { CaseRejected, priceCase, type PricingCase, type RuleEngine } from "./Pr
 export { diffReport, diffTariffs, type PriceChange } from "./TariffDiff.js"
 export { lintReport, lintTariff, type Finding } from "./TariffLint.js"
 export { worksheetTable } from "./WorksheetTable.js"
-export {
-  DEFAULT_PERCENT_EDGES,
-  ImpactAccumulator,
-  SEGMENT_DIMENSIONS,
-  SEGMENT_TITLES,
-  type BandRow,
-  type CapBounds,
-  type CaseOutcome,
-  type Fraction,
-  type ImpactOptions,
-  type ImpactReport,
-  type ImpactState,
-  type MovedLine,
-  type Mover,
-  type PricedCase,
-  type RejectedCase,
-  type RejectionReason,
-  type SegmentDimension,
-  type SegmentRow,
-  type TotalsRow,
-  type UncomparedCase
-} from "./ImpactAccumulator.js"
+export { ImpactAccumulator, type ImpactOptions, type ImpactState } from "./ImpactAccumulator.js"
+export type {
+  BandRow,
+  ImpactReport,
+  MovedLine,
+  Mover,
+  RejectionReason,
+  SegmentRow,
+  TotalsRow
+} from "./ImpactReport.js"
+export type { CaseOutcome, PricedCase, RejectedCase, UncomparedCase } from "./CaseOutcome.js"
+export { DEFAULT_PERCENT_EDGES } from "./ChangeBands.js"
+export { SEGMENT_DIMENSIONS, SEGMENT_TITLES, type SegmentDimension } from "./ImpactSegments.js"
+export type { CapBounds, Fraction } from "./CapBounds.js"
+export * as ReportFigures from "./ReportFigures.js"
 export {
   comparedProducts,
   defaultPricingDate,
@@ -50,12 +43,11 @@ export {
 export {
   forEachPortfolioRow,
   headerFields,
-  lineBreaks,
   PortfolioFormatError,
   portfolioColumns,
-  wholeRowsEnd,
   type PortfolioColumns
 } from "./PortfolioCsv.js"
+export { CsvFormatError, lineBreaks, wholeRowsEnd } from "./CsvRows.js"
 export {
   portfolioChunks,
   portfolioHeader,

@@ -3,16 +3,11 @@
  * function, case by case); merging partial results; capping; rejections and malformed files.
  */
 import { describe, expect, it } from "vitest"
-import { ImpactAccumulator, type ImpactReport } from "../src/ImpactAccumulator.js"
+import { ImpactAccumulator } from "../src/ImpactAccumulator.js"
+import type { ImpactReport } from "../src/ImpactReport.js"
 import { impactPricer, type PortfolioRow, type TariffComparison } from "../src/ImpactPricing.js"
-import {
-  forEachPortfolioRow,
-  headerFields,
-  lineBreaks,
-  PortfolioFormatError,
-  portfolioColumns,
-  wholeRowsEnd
-} from "../src/PortfolioCsv.js"
+import { lineBreaks, wholeRowsEnd } from "../src/CsvRows.js"
+import { forEachPortfolioRow, headerFields, PortfolioFormatError, portfolioColumns } from "../src/PortfolioCsv.js"
 import {
   generatedBook,
   leasingV1,

@@ -4,7 +4,8 @@
  */
 import { Pricing, type Tariff } from "@kasko/core/actuarial"
 import { describe, expect, it } from "vitest"
-import { ImpactAccumulator, WEIGHT_SCALE } from "../src/ImpactAccumulator.js"
+import { WEIGHT_SCALE } from "../src/CaseOutcome.js"
+import { ImpactAccumulator } from "../src/ImpactAccumulator.js"
 import { impactPricer, type PortfolioRow } from "../src/ImpactPricing.js"
 import { runImpact } from "../src/ImpactRun.js"
 import { forEachPortfolioRow, headerFields, portfolioColumns } from "../src/PortfolioCsv.js"

@@ -5,7 +5,9 @@
  * nothing — checked here by re-pricing the book on both sides of it.
  */
 import { describe, expect, it } from "vitest"
-import { type CaseOutcome, type ImpactOptions, ImpactAccumulator, kronerOfUnits } from "../src/ImpactAccumulator.js"
+import type { CaseOutcome } from "../src/CaseOutcome.js"
+import { ImpactAccumulator, type ImpactOptions } from "../src/ImpactAccumulator.js"
+import { kronerOfUnits } from "../src/RunningTotals.js"
 import { impactPricer, type PortfolioRow, type TariffComparison } from "../src/ImpactPricing.js"
 import { type ImpactPass, type ImpactTarget, runImpact } from "../src/ImpactRun.js"
 import { passPricer } from "../src/ImpactWorkerJob.js"

@@ -3,6 +3,7 @@
  * facts and tables, in words and figures already formatted for the reader. The core decides what a document says;
  * the renderer (`DocumentRenderer`, PDF in `@kasko/documents`) only how it looks.
  */
+import { DANISH, formatKroner, oreOfKroner } from "../pricing/Money.js"
 
 /** One column of a table: its title, and whether its cells are figures (right-aligned). */
 export interface TableColumn {
@@ -62,17 +63,13 @@ export const table = (columns: ReadonlyArray<TableColumn>, rows: ReadonlyArray<R
   rows
 })
 
-/** Digits grouped by thousands with Danish points: 1234567 → "1.234.567". */
-const groupedDigits = (whole: number): string => String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ".")
-
 /** Whole kroner as a Danish reader reads them: 15000 → "15.000 kr." */
-export const danishKroner = (kroner: number): string => `${kroner < 0 ? "-" : ""}${groupedDigits(Math.abs(kroner))} kr.`
+export const danishKroner = (kroner: number): string =>
+  `${formatKroner(oreOfKroner(kroner), { ...DANISH, decimals: 0 })} kr.`
 
 /** Kroner with two decimals, from the engine's "1234.50" form: "1.234,50 kr." */
-export const danishKronerAndOre = (decimal: string): string => {
-  const [whole = "0", fraction = "00"] = decimal.replace(/^-/, "").split(".")
-  return `${decimal.startsWith("-") ? "-" : ""}${groupedDigits(Number(whole))},${fraction} kr.`
-}
+export const danishKronerAndOre = (decimal: string): string =>
+  `${formatKroner(oreOfKroner(Number(decimal)), DANISH)} kr.`
 
 const MONTHS = [
   "januar",

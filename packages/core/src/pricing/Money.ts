@@ -101,11 +101,44 @@ export const kronerHalfUp = (ore: number): number => roundHalfUp({ numerator: or
 export const kronerUp = (amount: ExactOre): number =>
   roundUp({ numerator: amount.numerator, denominator: multiply(amount.denominator, 100) })
 
-/** Kroner with two decimals, as the quote's `price.details` show them: 8400 → "84.00". */
-export const formatKroner = (ore: number): string => {
-  const sign = ore < 0 ? "-" : ""
-  const absolute = Math.abs(ore)
-  return `${sign}${Math.trunc(absolute / 100)}.${String(absolute % 100).padStart(2, "0")}`
+/** How `formatKroner` writes an amount; by default as the wire and a CSV cell do: "-1234.50". */
+export interface KronerStyle {
+  /** Put between each three digits of the whole kroner: " " where people read figures, "." in Danish. */
+  readonly thousands?: " " | "."
+  /** Between the kroner and the decimals: "." by default, "," in Danish. */
+  readonly decimal?: "." | ","
+  /** The sign below zero: "−" (U+2212) in typeset reports; "-" by default. */
+  readonly minus?: "-" | "−"
+  /**
+   * 2 (to the øre) by default; 0 rounds half up to whole kroner; 4 shows what an exact amount has of
+   * hundredths of an øre, and at least two decimals ("12.345", "12.30").
+   */
+  readonly decimals?: 0 | 2 | 4
+}
+
+/** Kroner as reports and the workbench's pages print them: "−1 234 567.80". */
+export const PRINTED: KronerStyle = { thousands: " ", minus: "−" }
+
+/** Kroner as a Danish reader reads them (the printed documents, `kasko offer`): "1.234,50". */
+export const DANISH: KronerStyle = { thousands: ".", decimal: "," }
+
+const THOUSANDS = /\B(?=(\d{3})+(?!\d))/g
+
+/**
+ * Øre as kroner text — every amount kasko writes goes through here: 8400 → "84.00", as the quote's
+ * `price.details` and CSV cells show it; `PRINTED`: −123456780 → "−1 234 567.80". An amount is
+ * rounded half up (in size) to the last decimal shown.
+ */
+export const formatKroner = (ore: number, style: KronerStyle = {}): string => {
+  const { thousands, decimal = ".", minus = "-", decimals = 2 } = style
+  const size = Math.abs(ore)
+  // the amount in units of the last decimal shown
+  const units = Math.round(decimals === 0 ? size / 100 : decimals === 2 ? size : size * 100)
+  const digits = String(units).padStart(decimals + 1, "0")
+  const whole = digits.slice(0, digits.length - decimals)
+  const fraction = decimals === 4 ? digits.slice(-4).replace(/0{1,2}$/, "") : digits.slice(whole.length)
+  const sign = ore < 0 && units > 0 ? minus : ""
+  return `${sign}${thousands === undefined ? whole : whole.replace(THOUSANDS, thousands)}${fraction === "" ? "" : `${decimal}${fraction}`}`
 }
 
 /** Whole kroner to øre. */

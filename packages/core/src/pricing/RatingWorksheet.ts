@@ -128,9 +128,10 @@ export const worksheetOf = (computation: PriceComputation): RatingWorksheet => {
     monthly: computation.monthly,
     rounding: {
       annually: `${formatKroner(annualTotal)} kr rounded half up to whole kroner = ${computation.annually} kr`,
-      monthly: `${formatKroner(annualTotal)} kr × ${100 + tariff.monthly_surcharge_percent} % ÷ 12 = ${(
-        approximate(computation.monthly_exact) / 100
-      ).toFixed(4)} kr, rounded up to whole kroner = ${computation.monthly} kr`
+      monthly: `${formatKroner(annualTotal)} kr × ${100 + tariff.monthly_surcharge_percent} % ÷ 12 = ${formatKroner(
+        approximate(computation.monthly_exact),
+        { decimals: 4 }
+      )} kr, rounded up to whole kroner = ${computation.monthly} kr`
     }
   }
 }

@@ -5,11 +5,10 @@
  * canvas), with exports as SVG and PNG. Decreases are blue, increases red,
  * deeper the further from no change; each bar's tooltip gives its premiums.
  */
-import type { BandRow } from "@kasko/workbench/browser"
+import { type BandRow, ReportFigures } from "@kasko/workbench/browser"
 import { divergingColour } from "../../model/HeatScale.js"
 import { h, s } from "../Dom.js"
 import { downloadPng, downloadSvg } from "./Downloads.js"
-import { groupThousands } from "./WorksheetView.js"
 
 export interface BandHistogramOptions {
   readonly title: string
@@ -54,7 +53,7 @@ const fillsOf = (bands: ReadonlyArray<BandRow>): Array<string> => {
   })
 }
 
-const money = (kroner: number) => `${groupThousands(kroner.toFixed(2))} kr`
+const money = (kroner: number) => `${ReportFigures.money(kroner)} kr`
 
 /** The histogram with its export buttons. */
 export const bandHistogram = (options: BandHistogramOptions): HTMLElement => {
@@ -81,13 +80,13 @@ export const bandHistogram = (options: BandHistogramOptions): HTMLElement => {
       stroke: tick === 0 ? "#555555" : "#e3e3e3",
       "stroke-width": 1
     }),
-    text({ x: LEFT - 8, y: yOf(tick) + 4, "text-anchor": "end" }, groupThousands(String(tick)))
+    text({ x: LEFT - 8, y: yOf(tick) + 4, "text-anchor": "end" }, ReportFigures.count(tick))
   ])
 
   const bars = bands.map((band, index) => {
     const x = LEFT + GAP + index * (BAR_WIDTH + GAP)
     const y = yOf(band.policies)
-    const tooltip = `${band.band}: ${groupThousands(String(band.policies))} policies, ${money(band.old_kroner)} before, ${money(band.new_kroner)} after`
+    const tooltip = `${band.band}: ${ReportFigures.count(band.policies)} policies, ${money(band.old_kroner)} before, ${money(band.new_kroner)} after`
     return s(
       "g",
       { class: "band" },
@@ -109,7 +108,7 @@ export const bandHistogram = (options: BandHistogramOptions): HTMLElement => {
       ),
       text(
         { class: "bar-count", x: x + BAR_WIDTH / 2, y: y - 5, "text-anchor": "middle", "data-band": band.band },
-        groupThousands(String(band.policies))
+        ReportFigures.count(band.policies)
       ),
       labelLines(band.band).map((line, row) =>
         text(

@@ -4,6 +4,7 @@
  * a cell, or moving to it with the arrow keys once the map has focus,
  * selects it; the view shows what the selected cell is made of.
  */
+import { ReportFigures } from "@kasko/workbench/browser"
 import { divergingColour, labelColour, sequentialColour } from "../../model/HeatScale.js"
 import { h, s } from "../Dom.js"
 import { downloadPng, downloadSvg } from "./Downloads.js"
@@ -299,6 +300,4 @@ export const heatMap = (options: HeatMapOptions): HTMLElement => {
 }
 
 const formatLegend = (value: number, scale: "sequential" | "diverging") =>
-  scale === "sequential"
-    ? `${String(Math.round(value)).replace(/\B(?=(\d{3})+(?!\d))/g, " ")} kr`
-    : `${value > 0 ? "+" : ""}${value.toFixed(2)} %`
+  scale === "sequential" ? `${ReportFigures.wholeMoney(value)} kr` : `${value > 0 ? "+" : ""}${value.toFixed(2)} %`

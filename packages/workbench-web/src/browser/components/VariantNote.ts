@@ -4,6 +4,7 @@
  * Extended with the same tariff, side by side.
  */
 import type { Tariff } from "@kasko/core/actuarial"
+import { ReportFigures } from "@kasko/workbench/browser"
 import {
   explainVariant,
   onlyIn,
@@ -14,7 +15,6 @@ import {
 } from "../../model/VariantExplanation.js"
 import type { CaseInput } from "../../model/CaseInput.js"
 import { h, replaceChildren } from "../Dom.js"
-import { groupThousands } from "./WorksheetView.js"
 
 export interface VariantNote {
   readonly element: HTMLElement
@@ -27,7 +27,7 @@ const answerColumn = (answer: VariantAnswer, only: ReadonlyArray<string>, curren
     "div",
     { class: current ? "variant-answer current" : "variant-answer", "data-variant": answer.variant },
     h("h4", {}, `As ${variantTitle(answer.variant)}${current ? " (this case)" : ""}`),
-    h("p", {}, `${groupThousands(String(answer.annually))} kr a year`),
+    h("p", {}, `${ReportFigures.wholeMoney(answer.annually)} kr a year`),
     h("p", {}, "Coverages: ", answer.coverages.join(", ")),
     h("p", { "data-only": answer.variant }, `Only ${variantTitle(answer.variant)}: `, only.join(", ") || "none"),
     answer.listed_charges.length === 0

@@ -9,20 +9,10 @@ import { h } from "../Dom.js"
 import { dataTable } from "./DataTable.js"
 
 /** Kroner from øre, grouped: `12 345.67`. */
-const kroner = (ore: number): string => groupThousands(Money.formatKroner(Math.round(ore)))
+const kroner = (ore: number): string => Money.formatKroner(ore, { thousands: " " })
 
-/** Digits grouped by thousands with spaces: `14 337`. */
-export const groupThousands = (digits: string): string => digits.replace(/\B(?=(\d{3})+(?!\d))/g, " ")
-
-/**
- * An exact base in kroner with two to four decimals, as the text worksheet
- * prints it — without Intl, whose locale data costs tens of milliseconds on
- * a page's first use. (Bases are whole hundredths of an øre: no rounding tie.)
- */
-const exactKroner = (ore: number) => {
-  const [whole, decimals] = (ore / 100).toFixed(4).split(".") as [string, string]
-  return `${groupThousands(whole)}.${decimals.replace(/0{1,2}$/, "")}`
-}
+/** An exact base in kroner with two to four decimals, as the text worksheet prints it. */
+const exactKroner = (ore: number) => Money.formatKroner(ore, { thousands: " ", decimals: 4 })
 
 /** Whether the worksheets' text form is shown: opened once, it stays open as the worksheet is drawn again. */
 let textShown = false

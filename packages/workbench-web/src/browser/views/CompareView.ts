@@ -5,7 +5,7 @@
  * in per cent over two parameters.
  */
 import { ProductCatalogue, type Tariff } from "@kasko/core/actuarial"
-import { diffReport, diffTariffs, type GoldenCase } from "@kasko/workbench/browser"
+import { diffReport, diffTariffs, type GoldenCase, ReportFigures } from "@kasko/workbench/browser"
 import { stringify } from "csv-stringify/sync"
 import { Result } from "effect"
 import { changeCellsCsv, changeGridCells, type ChangeCell } from "../../model/ChangeGridCells.js"
@@ -18,7 +18,7 @@ import { selectField, versionField } from "../components/Fields.js"
 import { heatMap } from "../components/HeatMap.js"
 import { variantNote } from "../components/VariantNote.js"
 import { violationList } from "../components/ViolationList.js"
-import { groupThousands, worksheetView } from "../components/WorksheetView.js"
+import { worksheetView } from "../components/WorksheetView.js"
 import { h, redrawKeepingFocus, replaceChildren } from "../Dom.js"
 import { ALL_TABLES } from "../WorkbenchState.js"
 
@@ -78,9 +78,9 @@ export const renderCompareView = (app: App): HTMLElement => {
             rows: changes.map((change) => [
               change.case,
               change.item,
-              change.old_kroner.toFixed(2),
-              change.new_kroner.toFixed(2),
-              signed(change.change_kroner, 2),
+              ReportFigures.plainMoney(change.old_kroner),
+              ReportFigures.plainMoney(change.new_kroner),
+              `${change.change_kroner >= 0 ? "+" : ""}${ReportFigures.plainMoney(change.change_kroner)}`,
               change.change_percent === null ? "new" : `${signed(change.change_percent, 2)} %`
             ]),
             rowClass: (index) => (changes[index]!.change_kroner > 0 ? "dearer" : "cheaper"),
@@ -123,7 +123,7 @@ export const renderCompareView = (app: App): HTMLElement => {
         ? h(
             "p",
             { class: "cell-change" },
-            `${groupThousands(String(cell.old.worksheet.annually))} kr → ${groupThousands(String(cell.new.worksheet.annually))} kr a year`,
+            `${ReportFigures.wholeMoney(cell.old.worksheet.annually)} kr → ${ReportFigures.wholeMoney(cell.new.worksheet.annually)} kr a year`,
             cell.change_percent === null ? "" : ` (${signed(cell.change_percent, 2)} %)`
           )
         : null,

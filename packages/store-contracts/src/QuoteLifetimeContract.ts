@@ -1,0 +1,107 @@
+/**
+ * A store under the engine, with the test clock: a quote is served until
+ * exactly 30 days after its creation, in both states; every answer carries
+ * its status and expiry; expired quotes are purged, activated ones kept for
+ * their retention.
+ */
+import { Examples, IdGenerator, type QuoteStore, QuotingService, TariffBook } from "@kasko/core"
+import { QuoteLifecycle } from "@kasko/core/storage"
+import { Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { expect, it } from "vitest"
+import { DAY, HOUR, type MakeQuoteStore } from "./ContractHarness.js"
+
+/** The cases of a quote's lifetime through the engine, in the describe block that calls it. */
+export const quoteLifetimeCases = (makeLayer: MakeQuoteStore): void => {
+  const engineLayer = () => Layer.mergeAll(makeLayer(), IdGenerator.layerSequential, TariffBook.shipped)
+  const run = <A, E>(
+    program: Effect.Effect<A, E, QuoteStore.QuoteStore | IdGenerator.IdGenerator | TariffBook.TariffBook>
+  ) =>
+    Effect.runPromise(
+      Effect.andThen(TestClock.setTime(Date.parse("2026-03-02T09:00:00.000Z")), program).pipe(
+        Effect.provide(engineLayer()),
+        Effect.provide(TestClock.layer())
+      ) as Effect.Effect<A, unknown>
+    )
+
+  it("serves a quote until exactly 30 days after creation, in both states, and never after", async () => {
+    const outcome = await run(
+      Effect.gen(function* () {
+        const awaiting = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+        const activated = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+        yield* QuotingService.activateQuote("partner-a", activated.quote_id)
+        yield* TestClock.adjust(30 * DAY - 1)
+        const before = yield* Effect.forEach([awaiting, activated], (quote) =>
+          QuotingService.getQuote("partner-a", quote.quote_id)
+        )
+        yield* TestClock.adjust(1)
+        const after = yield* Effect.forEach([awaiting, activated], (quote) =>
+          Effect.flip(QuotingService.getQuote("partner-a", quote.quote_id))
+        )
+        const activation = yield* Effect.flip(QuotingService.activateQuote("partner-a", awaiting.quote_id))
+        return {
+          before: before.map((retrieved) => retrieved.state),
+          after: after.map((error) => error._tag),
+          activation: activation._tag
+        }
+      })
+    )
+    expect(outcome).toEqual({
+      before: ["await_activation", "activated"],
+      after: ["QuoteNotFound", "QuoteNotFound"],
+      activation: "QuoteNotFound"
+    })
+  })
+
+  it("answers every quote with its status and expiry, and the same quote as JSON", async () => {
+    const createdText = (quote: object) => JSON.stringify(quote)
+    const retrievedText = (retrieved: QuoteLifecycle.RetrievedQuote) => JSON.stringify(retrieved.quote)
+    const key = { key: "retry-state", fingerprint: "body" }
+    const outcome = await run(
+      Effect.gen(function* () {
+        const created = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest(), key)
+        const createdAs = createdText(created)
+        // within the 24 hours the key answers its first quote
+        yield* TestClock.adjust(HOUR)
+        const awaiting = yield* QuotingService.getQuote("partner-a", created.quote_id)
+        const awaitingAs = retrievedText(awaiting)
+        const activation = yield* QuotingService.activateQuote("partner-a", created.quote_id)
+        yield* TestClock.adjust(HOUR)
+        const again = yield* QuotingService.activateQuote("partner-a", created.quote_id)
+        const activated = yield* QuotingService.getQuote("partner-a", created.quote_id)
+        const activatedAs = retrievedText(activated)
+        // a retry is answered what the first request was, though the quote has been activated since
+        const retried = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest(), key)
+        return { created, createdAs, awaiting, awaitingAs, activation, again, activated, activatedAs, retried }
+      })
+    )
+    const expires_at = "2026-04-01T09:00:00.000Z"
+    const awaitingState = { status: "await_activation", expires_at }
+    expect(outcome.created).toMatchObject(awaitingState)
+    expect(JSON.parse(outcome.createdAs)).toEqual(outcome.created)
+    expect(outcome.awaiting).toMatchObject({ state: "await_activation", quote: awaitingState })
+    expect(JSON.parse(outcome.awaitingAs)).toEqual(outcome.awaiting.quote)
+    expect(outcome.activation).toEqual({ status: "activated", expires_at })
+    expect(outcome.again).toEqual({ status: "activated", expires_at })
+    expect(outcome.activated).toMatchObject({ state: "activated", quote: { status: "activated", expires_at } })
+    expect(JSON.parse(outcome.activatedAs)).toEqual(outcome.activated.quote)
+    expect(outcome.retried).toEqual(outcome.created)
+    expect(createdText(outcome.retried)).toBe(outcome.createdAs)
+  })
+
+  it("purges expired quotes, keeping activated ones for their retention", async () => {
+    const outcome = await run(
+      Effect.gen(function* () {
+        const awaiting = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+        const activated = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+        yield* QuotingService.activateQuote("partner-a", activated.quote_id)
+        yield* TestClock.adjust(30 * DAY)
+        const first = yield* QuotingService.purgeExpiredQuotes(10 * DAY)
+        yield* TestClock.adjust(10 * DAY)
+        const second = yield* QuotingService.purgeExpiredQuotes(10 * DAY)
+        return [first, second, awaiting.quote_id !== activated.quote_id]
+      })
+    )
+    expect(outcome).toEqual([1, 1, true])
+  })
+}

@@ -1,12 +1,12 @@
 /**
- * Who may be served now: a caller not locked out by its address's failed
- * attempts, authenticated for the operation's scope, within its key's rate
- * limit (and its documents' limit, for an operation that prints one); a public
- * caller within its address's limit. Credentials come from the headers before
+ * Who may be served now: a caller authenticated for the operation's scope
+ * (its address's failed attempts counted, and refused with 429 past their
+ * limit), within its key's rate limit (and its documents' limit, for an
+ * operation that prints one); a public caller within its address's limit. Credentials come from the headers before
  * any body is read, and only callers who proved who they are count against a
  * key. Each refusal is an answer with its RateLimit and Retry-After headers.
  */
-import { Authentication, type CoreError, RateLimiter } from "@kasko/core"
+import { Authentication, type AuthenticationRefused, type CoreError, RateLimiter } from "@kasko/core"
 import { Effect } from "effect"
 import type { IncomingHttpHeaders } from "node:http"
 import { RequestRefused } from "./Answers.js"
@@ -73,9 +73,10 @@ const tooManyDocuments = (window: RateLimiter.RateLimitWindow, now: number) =>
   })
 
 /**
- * The caller, admitted for an operation of `scope`: not over its address's failed attempts, authenticated
- * (within the time budget `withinBudget` gives the wait on the identity provider), within its key's rate limit,
- * and within its documents a minute when the operation `printsDocument`.
+ * The caller, admitted for an operation of `scope`: authenticated (within the time budget `withinBudget` gives
+ * the wait on the identity provider) — a refusal counts against its address, and past the address's failed
+ * attempts a minute is answered 429 — within its key's rate limit, and within its documents a minute when the
+ * operation `printsDocument`.
  */
 export const admit = (
   caller: Caller,
@@ -88,8 +89,10 @@ export const admit = (
     const limiter = yield* RateLimiter.RateLimiter
     const authentication = yield* Authentication.Authentication
     const addressKey = `address:${caller.address}`
+    // an address past its failed attempts is not shut out: a request whose credentials verify still passes (a
+    // good partner behind the same NAT as a bad client), and one whose credentials fail is refused with 429
     const failures = yield* limiter.peek(addressKey, settings.failedAuthenticationsPerMinute, MINUTE)
-    if (failures.used >= failures.limit) return yield* tooManyRequests(failures, yield* currentMillis)
+    const lockedOut = failures.used >= failures.limit
     const credentials = {
       authorization: caller.headers.authorization,
       subscriptionKey: caller.headers["ocp-apim-subscription-key"] as string | undefined
@@ -97,10 +100,14 @@ export const admit = (
     const principal = yield* authentication.authenticate(credentials, scope).pipe(
       settings.tracing ? Effect.withSpan(AUTHENTICATION_SPAN, undefined, NO_STACK) : (effect) => effect,
       withinBudget,
-      Effect.tapError((error) =>
-        error._tag === "AuthenticationRefused"
-          ? limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE)
-          : Effect.void
+      Effect.catchTag("AuthenticationRefused", (refused) =>
+        Effect.flatMap(
+          limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE),
+          (): Effect.Effect<never, AuthenticationRefused | RequestRefused> =>
+            lockedOut
+              ? Effect.flatMap(currentMillis, (now) => Effect.fail(tooManyRequests(failures, now)))
+              : Effect.fail(refused)
+        )
       )
     )
     const requests = yield* limiter.hit(`key:${principal.rateLimitKey}`, settings.requestsPerMinute, MINUTE)

@@ -27,7 +27,7 @@ export const CONFIG_HELP = `environment:
   KASKO_RATE_LIMIT_PER_MINUTE      requests one subscription key may make per minute, counted after authentication (default 6000)
   KASKO_DOCUMENT_RATE_LIMIT_PER_MINUTE  quote documents one subscription key may have printed per minute, besides its requests (default 60)
   KASKO_REDIS_URL                  redis://… : count that limit in Redis (default: in PostgreSQL when used, else per instance)
-  KASKO_AUTH_FAILURES_PER_MINUTE   requests refused with 401 one client address may make per minute before it gets 429 (default 300)
+  KASKO_AUTH_FAILURES_PER_MINUTE   requests refused with 401 one client address may make per minute; after, its failures get 429 (default 300)
   KASKO_TRUST_PROXY                the proxies in front whose X-Forwarded-For names the client: hops (1) or addresses (default none)
   KASKO_MAX_CONNECTIONS            connections held at once, kept below the open-files limit (default 4096)
   KASKO_MAX_CONNECTIONS_PER_ADDRESS  connections one client address may hold at once; more from it are closed (default 128; trusted proxies exempt)

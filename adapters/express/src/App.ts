@@ -19,7 +19,7 @@ import { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandl
 import {
   clientAddressKey,
   corsFor,
-  requireHost,
+  requireUnambiguousHeaders,
   securityHeaders,
   trustProxySetting,
   type ProtectionOptions
@@ -108,7 +108,7 @@ export const makeApp = (options: AppOptions): Express => {
   app.use(requestId)
   app.use(requestLog(logger))
   app.use(securityHeaders())
-  app.use(requireHost)
+  app.use(requireUnambiguousHeaders)
   for (const middleware of corsFor(options.protection.corsOrigins)) app.use(middleware)
 
   /** Answers one operation's request with its program, run in the service's runtime. */

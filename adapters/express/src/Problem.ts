@@ -37,6 +37,7 @@ export const PROBLEMS = {
   notFound: problemOf("not-found", "Not Found", 404),
   methodNotAllowed: problemOf("method-not-allowed", "Method Not Allowed", 405),
   requestTimeout: problemOf("request-timeout", "Request Timeout", 408),
+  expectationFailed: problemOf("expectation-failed", "Expectation Failed", 417),
   payloadTooLarge: problemOf("payload-too-large", "Payload Too Large", 413),
   unsupportedMediaType: problemOf("unsupported-media-type", "Unsupported Media Type", 415),
   subscriptionLimitReached: problemOf("subscription-limit-reached", "Conflict", 409),

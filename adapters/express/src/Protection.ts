@@ -1,7 +1,8 @@
 /**
  * What a service on the internet needs in front of its routes: security
  * headers for a JSON API (helmet), CORS only for the origins configured, the
- * client's address behind trusted proxies, and Host required. The rate limits
+ * client's address behind trusted proxies, and Host required (and Host and
+ * credentials each sent once). The rate limits
  * themselves are counted in each request's program (RateLimiter port).
  */
 import cors from "cors"
@@ -101,16 +102,38 @@ const MISSING_HOST: ProblemAnswer = constraintViolation([
   { field: "Host", message: "is required in HTTP/1.1 (RFC 9112)" }
 ])
 
-/**
- * HTTP/1.1 requires Host (RFC 9112 §3.2); Node would answer its absence with a bare 400 of its own.
- * The one check: the operations' path (App.ts) and every other route (`requireHost`) ask it.
- */
-export const hostRefusal = (request: IncomingMessage): ProblemAnswer | undefined =>
-  request.httpVersion === "1.1" && request.headers.host === undefined ? MISSING_HOST : undefined
+// headers a request may carry once: Node keeps the first of each and drops the rest, so a second would pass
+// unseen — RFC 9112 §3.2 asks a 400 for two Hosts, and two credentials are as ambiguous
+const SINGLE_HEADERS = ["host", "authorization", "ocp-apim-subscription-key"] as const
 
-/** Middleware answering `hostRefusal`'s problem, for the routes that are not operations. */
-export const requireHost: RequestHandler = (request, response, next) => {
-  const refusal = hostRefusal(request)
+const repeated = (header: string): ProblemAnswer =>
+  constraintViolation([{ field: header, message: "must be sent once" }])
+
+/** How many times the request carries a header, counted in its raw headers (name, value, name, value, …). */
+const timesSent = (request: IncomingMessage, header: string): number => {
+  let count = 0
+  for (let index = 0; index < request.rawHeaders.length; index += 2)
+    if (request.rawHeaders[index]!.toLowerCase() === header) count++
+  return count
+}
+
+/**
+ * The request's headers, refused when they are ambiguous: HTTP/1.1 without Host (RFC 9112 §3.2; Node would
+ * answer a bare 400 of its own), or a Host, Authorization or subscription key sent twice.
+ */
+export const headersRefusal = (request: IncomingMessage): ProblemAnswer | undefined => {
+  if (request.httpVersion === "1.1" && request.headers.host === undefined) return MISSING_HOST
+  for (const header of SINGLE_HEADERS)
+    if (request.headers[header] !== undefined && timesSent(request, header) > 1)
+      return repeated(
+        header === "ocp-apim-subscription-key" ? header : header.replace(/^./, (first) => first.toUpperCase())
+      )
+  return undefined
+}
+
+/** Middleware answering `headersRefusal`'s problem: every route asks it, before its own work. */
+export const requireUnambiguousHeaders: RequestHandler = (request, response, next) => {
+  const refusal = headersRefusal(request)
   if (refusal !== undefined) return void sendProblem(response, refusal)
   next()
 }

@@ -1,25 +1,61 @@
 /**
- * The protection's pure parts: the Host check every route asks, the address
- * a client is counted under, and Express's `trust proxy` from the setting.
+ * The protection's pure parts: the header checks every route asks (Host
+ * present, Host and credentials sent once), the address a client is counted
+ * under, and Express's `trust proxy` from the setting.
  */
 import type { IncomingMessage } from "node:http"
 import { describe, expect, it } from "vitest"
-import { clientAddressKey, hostRefusal, isTrustedProxy, trustProxySetting } from "../src/Protection.js"
+import { clientAddressKey, headersRefusal, isTrustedProxy, trustProxySetting } from "../src/Protection.js"
 
-const request = (httpVersion: string, host?: string) =>
-  ({ httpVersion, headers: host === undefined ? {} : { host } }) as IncomingMessage
+/** A request as Node parses it: the first of each repeated Host or Authorization in `headers`, all in `rawHeaders`. */
+const request = (httpVersion: string, raw: ReadonlyArray<readonly [string, string]> = []) => {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of raw) headers[name.toLowerCase()] ??= value
+  return { httpVersion, headers, rawHeaders: raw.flat() } as unknown as IncomingMessage
+}
 
-describe("the Host check", () => {
-  it("refuses HTTP/1.1 without Host, naming the header", () => {
-    expect(hostRefusal(request("1.1"))?.problem).toMatchObject({
+describe("the header checks", () => {
+  it("refuse HTTP/1.1 without Host, naming the header", () => {
+    expect(headersRefusal(request("1.1"))?.problem).toMatchObject({
       status: 400,
       violations: [{ field: "Host", message: "is required in HTTP/1.1 (RFC 9112)" }]
     })
   })
 
-  it("lets HTTP/1.1 with Host, and HTTP/1.0 without, through", () => {
-    expect(hostRefusal(request("1.1", "api.example"))).toBeUndefined()
-    expect(hostRefusal(request("1.0"))).toBeUndefined()
+  it("let HTTP/1.1 with Host, and HTTP/1.0 without, through", () => {
+    expect(headersRefusal(request("1.1", [["Host", "api.example"]]))).toBeUndefined()
+    expect(headersRefusal(request("1.0"))).toBeUndefined()
+  })
+
+  it.each([
+    [
+      [
+        ["Host", "a.example"],
+        ["host", "b.example"]
+      ],
+      "Host"
+    ],
+    [
+      [
+        ["Host", "a.example"],
+        ["Authorization", "Bearer a"],
+        ["AUTHORIZATION", "Bearer b"]
+      ],
+      "Authorization"
+    ],
+    [
+      [
+        ["Host", "a.example"],
+        ["Ocp-Apim-Subscription-Key", "k1"],
+        ["ocp-apim-subscription-key", "k2"]
+      ],
+      "ocp-apim-subscription-key"
+    ]
+  ] as const)("refuse a request that sends a header twice (%j), naming it", (raw, field) => {
+    expect(headersRefusal(request("1.1", raw))?.problem).toMatchObject({
+      status: 400,
+      violations: [{ field, message: "must be sent once" }]
+    })
   })
 })
 

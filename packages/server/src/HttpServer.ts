@@ -4,11 +4,12 @@
  * stays, how many connections are held at once (well below the process's file
  * descriptors) and how many of them one client address may hold, and
  * problem+json for every request Node refuses before Express sees it —
- * headers too large, malformed HTTP, too slow.
+ * headers too large, malformed HTTP, too slow, an expectation it cannot meet,
+ * a tunnel (CONNECT) it does not open.
  */
 import { PROBLEMS, type Problem } from "@kasko/express"
 import { clientAddressKey } from "@kasko/express/toolkit"
-import type { RequestListener } from "node:http"
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http"
 import { createServer, type Server } from "node:http"
 import { readFileSync } from "node:fs"
 import type { Duplex } from "node:stream"
@@ -85,6 +86,28 @@ const answerClientError =
     socket.end(rawProblem(problem), () => socket.destroy())
   }
 
+/** 417 for an `Expect` other than `100-continue`, which Node answers with an empty body of its own. */
+const answerExpectation = (_request: IncomingMessage, response: ServerResponse) => {
+  const body = JSON.stringify({
+    ...PROBLEMS.expectationFailed,
+    detail: "The only expectation this service meets is Expect: 100-continue."
+  })
+  response.writeHead(417, {
+    "Content-Type": "application/problem+json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    "X-Content-Type-Options": "nosniff"
+  })
+  response.end(body)
+}
+
+/** 405 for CONNECT, whose connection Node would reset without a word: this service opens no tunnels. */
+const answerConnect = (_request: IncomingMessage, socket: Duplex) => {
+  socket.end(
+    rawProblem({ ...PROBLEMS.methodNotAllowed, detail: "CONNECT is not served: this service is not a proxy." }),
+    () => socket.destroy()
+  )
+}
+
 // a refused address is logged at most this often: a flood must not flood the log too
 const REFUSAL_LOG_INTERVAL_MILLIS = 60_000
 
@@ -141,5 +164,7 @@ export const makeHttpServer = (app: RequestListener, limits: ConnectionLimits, l
   server.maxConnections = connectionsWithin(limits.maxConnections)
   limitConnectionsPerAddress(server, limits, logger)
   server.on("clientError", answerClientError(logger))
+  server.on("checkExpectation", answerExpectation)
+  server.on("connect", answerConnect)
   return server
 }

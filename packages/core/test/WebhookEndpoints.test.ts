@@ -4,6 +4,7 @@ import {
   endpointRefusal,
   eventTypesRefusal,
   isPrivateAddress,
+  normalisedHost,
   STRICT_ENDPOINT_POLICY
 } from "../src/events/WebhookEndpoints.js"
 
@@ -90,6 +91,28 @@ describe("the webhook endpoint policy", () => {
     [`https://hooks.example/${"a".repeat(2100)}`, "must be at most 2048 characters"]
   ])("refuses %s: %s", (url, reason) => {
     expect(endpointRefusal(url, STRICT_ENDPOINT_POLICY)).toBe(reason)
+  })
+
+  // the root's dot, capitals and international forms name the same host (issue 43: LOCALHOST. passed)
+  it.each([
+    "https://LOCALHOST./x",
+    "https://localhost../x",
+    "https://foo.localhost./x",
+    "https://metadata.google.internal./computeMetadata",
+    "https://printer.LOCAL./x",
+    "https://ｌｏｃａｌｈｏｓｔ/x",
+    "https://127.0.0.1./x",
+    "https://0x7f000001/x",
+    "https://[::ffff:127.0.0.1]/x"
+  ])("refuses %s, however the name is spelled", (url) => {
+    expect(endpointRefusal(url, STRICT_ENDPOINT_POLICY)).toBe(
+      "must not point at a loopback, private or other special-purpose address"
+    )
+  })
+
+  it("allows a public name written with the root's dot or in capitals", () => {
+    expect(endpointRefusal("https://HOOKS.example./kasko", STRICT_ENDPOINT_POLICY)).toBeUndefined()
+    expect(normalisedHost("HOOKS.Example..")).toBe("hooks.example")
   })
 
   it("allows a public https URL, and http or a private address only where the operator allows it", () => {

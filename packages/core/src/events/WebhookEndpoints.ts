@@ -68,6 +68,13 @@ const GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3")
 
 const LOCAL_NAMES = /^(localhost|.*\.localhost|.*\.local|.*\.internal)$/
 
+/**
+ * A URL's host as every check reads it: the URL parser has lower-cased it and turned an international name into
+ * its ASCII (IDNA) form; the trailing dots of a fully qualified name (`localhost.`) go too, so that the root's
+ * dot cannot hide a name from the checks.
+ */
+export const normalisedHost = (hostname: string): string => hostname.toLowerCase().replace(/\.+$/, "")
+
 /** Why an endpoint URL is refused under a policy, or undefined when it is allowed. */
 export const endpointRefusal = (url: string, policy: EndpointPolicy): string | undefined => {
   if (url.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`
@@ -89,8 +96,8 @@ export const endpointRefusal = (url: string, policy: EndpointPolicy): string | u
         : "must be an https URL"
   if (parsed.username !== "" || parsed.password !== "") return "must not carry credentials"
   if (parsed.hash !== "") return "must not have a fragment"
-  const host = parsed.hostname.toLowerCase()
-  if (!policy.allowPrivateAddresses && (isPrivateAddress(host) || LOCAL_NAMES.test(host)))
+  const host = normalisedHost(parsed.hostname)
+  if (!policy.allowPrivateAddresses && (host === "" || isPrivateAddress(host) || LOCAL_NAMES.test(host)))
     return liftedBy("must not point at a loopback, private or other special-purpose address")
   // another port reaches another service on the host (a Redis on 6379, say); the URL parser drops :443 itself
   if (parsed.port !== "" && !policy.allowInsecure) return liftedBy("must use the https port, 443")

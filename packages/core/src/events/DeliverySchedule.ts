@@ -43,12 +43,13 @@ export const afterFailure = (
 
 /**
  * A Retry-After header's wait in milliseconds at `now` (epoch ms): delay-seconds or an HTTP date (RFC 9110
- * §10.2.3); 0 for none, one in the past, or one that is neither.
+ * §10.2.3); 0 for none, one in the past, or one that is neither. Delay-seconds of any length count: one too
+ * long for a number is the longest wait there is (`afterFailure` caps every wait at its hour).
  */
 export const retryAfterMillisOf = (header: string | undefined, now: number): number => {
   if (header === undefined) return 0
   const text = header.trim()
-  if (/^\d{1,10}$/.test(text)) return Number(text) * 1000
+  if (/^\d+$/.test(text)) return Math.min(Number(text) * 1000, Number.MAX_SAFE_INTEGER)
   const date = Date.parse(text)
   return Number.isNaN(date) ? 0 : Math.max(0, date - now)
 }

@@ -162,6 +162,10 @@ describe("webhook deliveries over HTTP", () => {
   it.each([
     [{}, "since", "is required"],
     [{ since: "yesterday" }, "since", "ISO 8601"],
+    // dates Date.parse would roll over into the next month or day (issue 43)
+    [{ since: "2026-02-31T00:00:00Z" }, "since", "a real instant"],
+    [{ since: "2026-11-31T00:00:00Z" }, "since", "a real instant"],
+    [{ since: "2026-03-02T24:00:00Z" }, "since", "a real instant"],
     [{ since: "2026-03-01T00:00:00Z", before: "x" }, "before", "is not a member"]
   ])("refuses the recovery request %j with 400 naming %s", async (body, field, message) => {
     const answer = await service.client.request("POST", "/webhooks/deliveries/recover", { body, headers: alice() })

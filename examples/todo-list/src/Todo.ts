@@ -2,13 +2,8 @@
 import { CalendarDate, Fields } from "@kasko/core/transport"
 import { Schema } from "effect"
 
-const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/
-
 /** True for an RFC 3339 date-time naming a real instant. */
-export const isDateTime = (value: string): boolean => {
-  const match = DATE_TIME.exec(value)
-  return match !== null && CalendarDate.isCalendarDate(match[1]!) && !Number.isNaN(Date.parse(value))
-}
+export const isDateTime = (value: string): boolean => CalendarDate.millisOfDateTime(value) !== undefined
 
 export const DateTimeText = Fields.CheckedString(
   isDateTime,

@@ -15,6 +15,7 @@ import {
   SubscriptionNotFound,
   type Violation
 } from "../Errors.js"
+import { millisOfDateTime } from "../input/CalendarDate.js"
 import { type DeliveryRecord, EventOutbox } from "../ports/EventOutbox.js"
 import { IdGenerator } from "../ports/IdGenerator.js"
 import { WebhookSubscriptions } from "../ports/WebhookSubscriptions.js"
@@ -160,8 +161,6 @@ export const replayDelivery = (
       return yield* new DeliveryNotFound({ delivery_id: deliveryId })
   })
 
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
-
 /** `{ since }`: an ISO 8601 date-time, every violation at once. */
 const decodeRecovery = (input: unknown): number | ConstraintViolation => {
   if (typeof input !== "object" || input === null || Array.isArray(input))
@@ -171,9 +170,14 @@ const decodeRecovery = (input: unknown): number | ConstraintViolation => {
     .filter((member) => member !== "since")
     .map((member) => ({ field: member, message: "is not a member of a recovery request" }))
   const since = body["since"]
-  const millis = typeof since === "string" && ISO_DATE_TIME.test(since) ? Date.parse(since) : Number.NaN
-  if (Number.isNaN(millis))
-    violations.push({ field: "since", message: "is required: an ISO 8601 date-time, e.g. 2026-03-02T09:00:00Z" })
+  const millis = typeof since === "string" ? millisOfDateTime(since) : undefined
+  if (millis === undefined) {
+    violations.push({
+      field: "since",
+      message: "is required: an ISO 8601 date-time naming a real instant, e.g. 2026-03-02T09:00:00Z"
+    })
+    return constraintViolationOf(violations)!
+  }
   return constraintViolationOf(violations) ?? millis
 }
 

@@ -58,5 +58,19 @@ export const ageOn = (birthDate: CalendarDate, onDate: CalendarDate): number => 
   return on.year - birth.year - (beforeBirthday ? 1 : 0)
 }
 
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/
+
+/**
+ * The instant an RFC 3339 date-time names, in epoch milliseconds, or undefined when it names none: its date must
+ * be a real one (not 2026-02-31, which Date.parse rolls over into March), its hours 00–23, its minutes and
+ * seconds 00–59.
+ */
+export const millisOfDateTime = (value: string): number | undefined => {
+  const match = DATE_TIME.exec(value)
+  if (match === null || !isCalendarDate(match[1]!)) return undefined
+  const millis = Date.parse(value)
+  return Number.isNaN(millis) ? undefined : millis
+}
+
 /** RFC 3339 date-time in UTC with milliseconds and `Z`. */
 export const dateTimeOfMillis = (epochMillis: number): string => new Date(epochMillis).toISOString()

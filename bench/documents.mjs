@@ -7,6 +7,9 @@
 // Then a flood (issue 31's review): the service over HTTP answering offers at a steady 500 a second while one
 // partner asks for 100 quote documents a second, with no document limit and with the default
 // KASKO_DOCUMENT_RATE_LIMIT_PER_MINUTE (60): the offers' p50 and p99 against offers alone, and what the flood got.
+//
+// Then a burst (issue 43's attack): sixty documents at once from one partner's fresh key — or from two partners'
+// — and, 30 ms later, ten from another partner: what the other partner got, and how long it waited.
 import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
 import { PdfDocuments } from "@kasko/documents"
 import { MemoryQuoteStore } from "@kasko/memory"
@@ -14,7 +17,7 @@ import { Layer, ManagedRuntime } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { benchPartner, load, startServer, stopServer } from "./http.mjs"
+import { benchPartner, kaskoAdmin, load, startServer, stopServer } from "./http.mjs"
 
 const DOCUMENTS = Number(process.env.KASKO_BENCH_DOCUMENTS ?? 500)
 const WARM_UP = 50
@@ -221,3 +224,77 @@ export const runDocumentFloodBench = async () => {
     p99_vs_alone: row.offers_p99_ms / alone.offers_p99_ms
   }))
 }
+
+/** A partner of its own for the burst, with a token and a subscription key. */
+const burstPartner = async (directory, partnerId) => {
+  const { subscription_key } = JSON.parse(
+    await kaskoAdmin(directory, "partners", "add", "--id", partnerId, "--name", `${partnerId} A/S`, "--json")
+  )
+  const token = (
+    await kaskoAdmin(directory, "tokens", "issue", "--partner", partnerId, "--scopes", "quotes:create quotes:read")
+  ).trim()
+  return { authorization: `Bearer ${token}`, "ocp-apim-subscription-key": subscription_key }
+}
+
+/** Sixty documents at once from each of `bursting` partners, ten from another 30 ms later: what the other got. */
+const burstRound = async (bursting) => {
+  const directory = mkdtempSync(join(tmpdir(), "kasko-burst-bench-"))
+  const server = await startServer("kasko", directory)
+  try {
+    const quoteOf = async (headers) => {
+      const created = await fetch(`${server.url}/insurance/car/quotes`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify(Examples.quoteRequest())
+      })
+      return `${server.url}/insurance/car/quotes/${(await created.json()).quote_id}/document`
+    }
+    const bursts = []
+    for (let index = 0; index < bursting; index++) {
+      const headers = await burstPartner(directory, `burst-${index}`)
+      bursts.push({ headers, url: await quoteOf(headers) })
+    }
+    const otherHeaders = await burstPartner(directory, "other")
+    const otherUrl = await quoteOf(otherHeaders)
+    // pdfkit parses its fonts with the first document
+    await (await fetch(otherUrl, { headers: otherHeaders })).arrayBuffer()
+    const statusOf = async (url, headers) => {
+      const answer = await fetch(url, { headers })
+      await answer.arrayBuffer()
+      return answer.status
+    }
+    const burst = bursts.flatMap(({ url, headers }) => Array.from({ length: 60 }, () => statusOf(url, headers)))
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    const other = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const started = process.hrtime.bigint()
+        const status = await statusOf(otherUrl, otherHeaders)
+        return { status, ms: Number(process.hrtime.bigint() - started) / 1e6 }
+      })
+    )
+    const burstStatuses = await Promise.all(burst)
+    const sorted = other.map((answer) => answer.ms).sort((a, b) => a - b)
+    const count = (statuses, status) => statuses.filter((value) => value === status).length
+    return {
+      burst: `${bursting} partner${bursting === 1 ? "" : "s"} × 60`,
+      burst_printed: count(burstStatuses, 200),
+      burst_refused_429: count(burstStatuses, 429),
+      burst_refused_503: count(burstStatuses, 503),
+      other_printed: count(
+        other.map((answer) => answer.status),
+        200
+      ),
+      other_refused: other.filter((answer) => answer.status !== 200).length,
+      other_p50_ms: percentile(sorted, 0.5),
+      other_max_ms: sorted.at(-1)
+    }
+  } finally {
+    await stopServer(server)
+    rmSync(directory, { recursive: true, force: true })
+  }
+}
+
+export const runDocumentBurstBench = async () => [await burstRound(1), await burstRound(2)]
+
+if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === "burst")
+  console.table(await runDocumentBurstBench())

@@ -5,7 +5,7 @@ import { cpus } from "node:os"
 import { join } from "node:path"
 import { runCoreBench } from "./core.mjs"
 import { runDecoderBench } from "./decoder.mjs"
-import { runDocumentFloodBench, runDocumentsBench } from "./documents.mjs"
+import { runDocumentBurstBench, runDocumentFloodBench, runDocumentsBench } from "./documents.mjs"
 import { runHttpBench } from "./http.mjs"
 import { runImpactBench } from "./impact.mjs"
 import { runMemoryBench } from "./memory.mjs"
@@ -125,6 +125,12 @@ printTable(
   documentsFlood
 )
 
+const documentsBurst = await runDocumentBurstBench()
+printTable(
+  "10. Documents under a burst: 60 at once from one partner (or two), then 10 from another 30 ms later — what the other got (issue 43)",
+  documentsBurst
+)
+
 const impact = await runImpactBench()
 printTable(
   `11. Rate impact: ${impact.rows[0].cases.toLocaleString("en")} generated policies through kasko tariff impact under two versions, 1 and 2 worker threads, medians of ${impact.rounds} interleaved rounds (targets: ≤ ${impact.targets.seconds} s, ≤ ${impact.targets.rss_mb} MB, speed-up ≥ ${impact.targets.speed_up})`,
@@ -153,6 +159,7 @@ const results = {
   decoders,
   documents,
   documents_flood: documentsFlood,
+  documents_burst: documentsBurst,
   impact
 }
 const directory = join(import.meta.dirname, "results")

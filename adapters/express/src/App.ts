@@ -32,8 +32,9 @@ import { makePrintingQueue } from "./PrintingQueue.js"
 /** Quote documents one subscription key may have printed per minute unless `protection.documentsPerMinute` says. */
 const DOCUMENTS_PER_MINUTE = 60
 // two at a time: one looks its quote up while the other is laid out (which never overlap, on one thread); 32
-// waiting is ~0.2 s of printing
-const PRINTING = { atOnce: 2, waiting: 32 } as const
+// waiting is ~0.2 s of printing, 10 of them one partner's: as many as it may print at once and have waiting
+// alone, whoever else is printing
+const PRINTING = { atOnce: 2, waiting: 32, waitingPerPartner: 10 } as const
 
 export interface AppOptions {
   /** The runtime holding every service a request needs: built once at start-up, never per request. */

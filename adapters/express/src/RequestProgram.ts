@@ -16,7 +16,7 @@ import { isServerFault, overBudget, problemOfCoreError } from "./CoreErrorProble
 import type { Reply } from "./Operation.js"
 import type { Operation, Services } from "./Operations.js"
 import { constraintViolation, PROBLEMS } from "./Problem.js"
-import type { PrintingQueue, PrintingQueueFull } from "./PrintingQueue.js"
+import type { PrintingQueue, PrintingQueueFull, PrintingShareTaken } from "./PrintingQueue.js"
 import { readJsonBody, type BodyRefused } from "./RequestBody.js"
 import { redact } from "./RequestLog.js"
 import { parentSpanOf } from "./TraceContext.js"
@@ -68,6 +68,18 @@ const printingQueueFull = (full: PrintingQueueFull) =>
       problem: {
         ...PROBLEMS.serviceUnavailable,
         detail: `Documents are printed a few at a time and ${full.waiting} are waiting their turn: retry in ${PRINTING_RETRY_AFTER_SECONDS} s.`
+      },
+      headers: { "Retry-After": String(PRINTING_RETRY_AFTER_SECONDS) }
+    }
+  })
+
+/** 429 for a partner whose share of the printing queue is waiting already: its own documents are ahead of this one. */
+const printingShareTaken = (taken: PrintingShareTaken) =>
+  new RequestRefused({
+    answer: {
+      problem: {
+        ...PROBLEMS.tooManyRequests,
+        detail: `${taken.waiting} of this partner's documents are waiting their turn to print, as many as one partner may have waiting: retry in ${PRINTING_RETRY_AFTER_SECONDS} s.`
       },
       headers: { "Retry-After": String(PRINTING_RETRY_AFTER_SECONDS) }
     }
@@ -137,9 +149,12 @@ export const requestProgram = (
     })
     const reply = yield* withinBudget(
       operation.printsDocument
-        ? settings.printing
-            .inTurn(handling)
-            .pipe(Effect.catchTag("PrintingQueueFull", (full) => Effect.fail(printingQueueFull(full))))
+        ? settings.printing.inTurn(admitted?.principal.partnerId ?? "", handling).pipe(
+            Effect.catchTags({
+              PrintingQueueFull: (full) => Effect.fail(printingQueueFull(full)),
+              PrintingShareTaken: (taken) => Effect.fail(printingShareTaken(taken))
+            })
+          )
         : handling
     )
     return answerOf(exchange, reply, admitted)

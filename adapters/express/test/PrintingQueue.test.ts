@@ -1,66 +1,104 @@
 /**
- * The printing queue: documents print `atOnce` at a time, in the order they came; up to `waiting` more wait; one
- * more is refused at once (PrintingQueueFull), and is let in again once a place is free — a failed or interrupted
- * print frees its place too.
+ * The printing queue: documents print `atOnce` at a time; the others wait in a line per partner, the lines served
+ * in rotation, so a partner's document waits for at most one of each partner ahead of it. A partner past its
+ * share of waiting documents is refused at once (PrintingShareTaken), as is anyone when the queue is full
+ * (PrintingQueueFull); a failed or interrupted print, or a waiter interrupted, frees its place. Order is held by
+ * latches: nothing here waits on the clock.
  */
 import { Deferred, Effect, Exit, Fiber } from "effect"
 import { describe, expect, it } from "vitest"
-import { makePrintingQueue, PrintingQueueFull } from "../src/PrintingQueue.js"
+import { makePrintingQueue, PrintingQueueFull, PrintingShareTaken } from "../src/PrintingQueue.js"
+
+/** A queue, and prints that record their start and end and hold until released. */
+const setUp = (limits: { atOnce: number; waiting: number; waitingPerPartner: number }) => {
+  const queue = makePrintingQueue(limits)
+  const started: Array<string> = []
+  let printing = 0
+  let mostAtOnce = 0
+  const print = (partner: string, name: string, release: Deferred.Deferred<void>) =>
+    queue.inTurn(
+      partner,
+      Effect.gen(function* () {
+        printing++
+        mostAtOnce = Math.max(mostAtOnce, printing)
+        started.push(name)
+        yield* Deferred.await(release)
+        printing--
+        return name
+      })
+    )
+  return { queue, started, print, mostAtOnce: () => mostAtOnce }
+}
+
+/** Forks prints that join the queue at once (started immediately, up to their turn). */
+const forkAll = <A, E>(effects: ReadonlyArray<Effect.Effect<A, E>>) =>
+  Effect.forEach(effects, (effect) => Effect.forkChild(effect, { startImmediately: true }))
 
 describe("the printing queue", () => {
-  it("prints one at a time in order, keeps two waiting, refuses a fourth at once, and lets it in once there is room", async () => {
-    const queue = makePrintingQueue({ atOnce: 1, waiting: 2 })
-    const started: Array<number> = []
-    let printing = 0
-    let mostAtOnce = 0
-    const program = Effect.gen(function* () {
-      const releases = yield* Effect.all([Deferred.make<void>(), Deferred.make<void>(), Deferred.make<void>()])
-      const firstStarted = yield* Deferred.make<void>()
-      const print = (index: number) =>
-        queue.inTurn(
-          Effect.gen(function* () {
-            printing++
-            mostAtOnce = Math.max(mostAtOnce, printing)
-            started.push(index)
-            yield* Deferred.succeed(firstStarted, undefined)
-            yield* Deferred.await(releases[index]!)
-            printing--
-            return index
-          })
+  it("serves partners in rotation: another partner's document prints next, however many one has waiting", async () => {
+    const { started, print, mostAtOnce } = setUp({ atOnce: 1, waiting: 10, waitingPerPartner: 5 })
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const releases = yield* Effect.forEach(Array.from({ length: 7 }), () => Deferred.make<void>())
+        // a burst of A's five, then B's one and C's one
+        const burst = yield* forkAll(
+          ["a1", "a2", "a3", "a4", "a5"].map((name, index) => print("A", name, releases[index]!))
         )
-      const fibers = []
-      // each joins the queue as it is forked (started at once, up to its turn)
-      for (const index of [0, 1, 2]) fibers.push(yield* Effect.forkChild(print(index), { startImmediately: true }))
-      yield* Deferred.await(firstStarted)
-      const refused = yield* Effect.flip(queue.inTurn(Effect.succeed("fourth")))
-      expect(refused).toBeInstanceOf(PrintingQueueFull)
-      expect(refused.waiting).toBe(2)
-      expect(started).toEqual([0])
-      yield* Deferred.succeed(releases[0]!, undefined)
-      expect(yield* Fiber.join(fibers[0]!)).toBe(0)
-      // a place is free: the next one in is admitted, behind the two waiting
-      const fourth = yield* Effect.forkChild(queue.inTurn(Effect.sync(() => started.push(3))))
-      yield* Deferred.succeed(releases[1]!, undefined)
-      yield* Deferred.succeed(releases[2]!, undefined)
-      expect(yield* Fiber.join(fibers[1]!)).toBe(1)
-      expect(yield* Fiber.join(fibers[2]!)).toBe(2)
-      yield* Fiber.join(fourth)
-    })
-    await Effect.runPromise(program)
-    expect(started).toEqual([0, 1, 2, 3])
-    expect(mostAtOnce).toBe(1)
+        const others = yield* forkAll([print("B", "b1", releases[5]!), print("C", "c1", releases[6]!)])
+        for (const release of releases) yield* Deferred.succeed(release, undefined)
+        yield* Fiber.joinAll([...burst, ...others])
+      })
+    )
+    // a1 was printing; then each line in turn: A's next, B's, C's, then A's rest
+    expect(started).toEqual(["a1", "a2", "b1", "c1", "a3", "a4", "a5"])
+    expect(mostAtOnce()).toBe(1)
   })
 
-  it("frees the place of a print that failed or was interrupted", async () => {
-    const queue = makePrintingQueue({ atOnce: 1, waiting: 0 })
-    const failed = await Effect.runPromiseExit(queue.inTurn(Effect.fail("broken")))
+  it("refuses a partner past its share at once, leaving room for the others, and refuses anyone when full", async () => {
+    const { print } = setUp({ atOnce: 1, waiting: 3, waitingPerPartner: 2 })
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const release = yield* Deferred.make<void>()
+        const admitted = yield* forkAll([
+          print("A", "a1", release),
+          print("A", "a2", release),
+          print("A", "a3", release)
+        ])
+        const overShare = yield* Effect.flip(print("A", "a4", release))
+        expect(overShare).toBeInstanceOf(PrintingShareTaken)
+        expect((overShare as PrintingShareTaken).waiting).toBe(2)
+        // B finds room: A's share is its own
+        const b = yield* forkAll([print("B", "b1", release)])
+        const full = yield* Effect.flip(print("C", "c1", release))
+        expect(full).toBeInstanceOf(PrintingQueueFull)
+        expect((full as PrintingQueueFull).waiting).toBe(3)
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.joinAll([...admitted, ...b])
+        // room again
+        expect(yield* print("C", "c2", release)).toBe("c2")
+      })
+    )
+  })
+
+  it("frees the place of a print that failed or was interrupted, and of a waiter interrupted in line", async () => {
+    const { queue, print, started } = setUp({ atOnce: 1, waiting: 2, waitingPerPartner: 2 })
+    const failed = await Effect.runPromiseExit(queue.inTurn("A", Effect.fail("broken")))
     expect(Exit.isFailure(failed)).toBe(true)
-    const program = Effect.gen(function* () {
-      const hanging = yield* Effect.forkChild(queue.inTurn(Effect.never), { startImmediately: true })
-      expect(yield* Effect.flip(queue.inTurn(Effect.succeed(1)))).toBeInstanceOf(PrintingQueueFull)
-      yield* Fiber.interrupt(hanging)
-      return yield* queue.inTurn(Effect.succeed("printed"))
-    })
-    expect(await Effect.runPromise(program)).toBe("printed")
+    const printed = await Effect.runPromise(
+      Effect.gen(function* () {
+        const release = yield* Deferred.make<void>()
+        const [hanging] = yield* forkAll([queue.inTurn("A", Effect.never)])
+        const [waiting] = yield* forkAll([print("B", "b1", release)])
+        // the waiter leaves its line: the next one in takes its place behind the hanging print
+        yield* Fiber.interrupt(waiting!)
+        const [next] = yield* forkAll([print("C", "c1", release)])
+        // the hanging print ends: its place passes on
+        yield* Fiber.interrupt(hanging!)
+        yield* Deferred.succeed(release, undefined)
+        return yield* Fiber.join(next!)
+      })
+    )
+    expect(printed).toBe("c1")
+    expect(started).toEqual(["c1"])
   })
 })

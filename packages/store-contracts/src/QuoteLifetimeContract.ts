@@ -5,7 +5,7 @@
  * their retention.
  */
 import { Examples, IdGenerator, type QuoteStore, QuotingService, TariffBook } from "@kasko/core"
-import { QuoteLifecycle } from "@kasko/core/storage"
+import type { QuoteLifecycle } from "@kasko/core/storage"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { expect, it } from "vitest"

@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
+import { SERVICE_NODE_FLAGS } from "../packages/server/bin/service-node-flags.mjs"
 import { checkRivalMatchesKasko, prepareRivalDirectory } from "./http-rival.mjs"
 
 const ROUNDS = Number(process.env.KASKO_BENCH_ROUNDS ?? 3)
@@ -20,7 +21,9 @@ const CONNECTIONS = 32
 
 export const startServer = (...args) =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(import.meta.dirname, "http-server.mjs"), ...args], {
+    // kasko with the flags its `kasko serve` launcher starts the service with
+    const nodeFlags = args[0] === "kasko" ? SERVICE_NODE_FLAGS : []
+    const child = spawn(process.execPath, [...nodeFlags, join(import.meta.dirname, "http-server.mjs"), ...args], {
       stdio: ["ignore", "pipe", "inherit"]
     })
     child.on("error", reject)

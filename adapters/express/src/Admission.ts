@@ -89,22 +89,21 @@ export const admit = (
     const limiter = yield* RateLimiter.RateLimiter
     const authentication = yield* Authentication.Authentication
     const addressKey = `address:${caller.address}`
-    // an address past its failed attempts is not shut out: a request whose credentials verify still passes (a
-    // good partner behind the same NAT as a bad client), and one whose credentials fail is refused with 429
-    const failures = yield* limiter.peek(addressKey, settings.failedAuthenticationsPerMinute, MINUTE)
-    const lockedOut = failures.used >= failures.limit
     const credentials = {
       authorization: caller.headers.authorization,
       subscriptionKey: caller.headers["ocp-apim-subscription-key"] as string | undefined
     }
+    // a failure counts against the address, and one past the address's failed attempts a minute is answered
+    // 429; a request whose credentials verify is never shut out by its address (a good partner behind the same
+    // NAT as a bad client), so nothing is counted or looked up for it
     const principal = yield* authentication.authenticate(credentials, scope).pipe(
       settings.tracing ? Effect.withSpan(AUTHENTICATION_SPAN, undefined, NO_STACK) : (effect) => effect,
       withinBudget,
       Effect.catchTag("AuthenticationRefused", (refused) =>
         Effect.flatMap(
           limiter.hit(addressKey, settings.failedAuthenticationsPerMinute, MINUTE),
-          (): Effect.Effect<never, AuthenticationRefused | RequestRefused> =>
-            lockedOut
+          (failures): Effect.Effect<never, AuthenticationRefused | RequestRefused> =>
+            RateLimiter.isExceeded(failures)
               ? Effect.flatMap(currentMillis, (now) => Effect.fail(tooManyRequests(failures, now)))
               : Effect.fail(refused)
         )

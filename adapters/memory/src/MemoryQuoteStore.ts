@@ -51,6 +51,12 @@ export const makeStores = (): {
       }),
     find: (partnerId, quoteId) =>
       Effect.sync(() => Option.fromNullishOr(quotes.get(keyOf(partnerId, quoteId))).pipe(Option.map(structuredClone))),
+    findWithoutWorksheet: (partnerId, quoteId) =>
+      Effect.sync(() =>
+        Option.fromNullishOr(quotes.get(keyOf(partnerId, quoteId))).pipe(
+          Option.map(({ worksheet: _worksheet, ...withoutWorksheet }) => structuredClone(withoutWorksheet))
+        )
+      ),
     markActivated: (partnerId, quoteId, activatedAt) =>
       Effect.sync(() => {
         const stored = quotes.get(keyOf(partnerId, quoteId))

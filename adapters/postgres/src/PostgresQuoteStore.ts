@@ -14,7 +14,14 @@ import { transaction } from "./Transaction.js"
 
 type StoredQuote = QuoteStore.StoredQuote
 type QuoteReadRow = StoredRows.QuoteReadRow
-const { QUOTE_READ_COLUMNS: QUOTE_COLUMNS, quoteOfRow, quoteRowOf, EVENT_COLUMNS } = StoredRows
+const {
+  QUOTE_READ_COLUMNS: QUOTE_COLUMNS,
+  QUOTE_WITHOUT_WORKSHEET_COLUMNS,
+  quoteOfRow,
+  quoteWithoutWorksheetOfRow,
+  quoteRowOf,
+  EVENT_COLUMNS
+} = StoredRows
 
 const INSERT_QUOTE = `INSERT INTO quotes (quote_id, partner_id, quote_number, policy_number, product_name, tariff_version, price_amount,
   payments_per_year, created_at, activated_at, quote_json, worksheet_json) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
@@ -123,6 +130,13 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Service"] 
       attempt("find quote", () => find(partnerId, quoteId)).pipe(
         Effect.map((result) => Option.map(Option.fromNullishOr(result.rows[0]), quoteOfRow))
       ),
+    findWithoutWorksheet: (partnerId, quoteId) =>
+      attempt("find quote", () =>
+        pool.query<StoredRows.QuoteWithoutWorksheetRow>(
+          `SELECT ${QUOTE_WITHOUT_WORKSHEET_COLUMNS} FROM quotes WHERE partner_id = $1 AND quote_id = $2`,
+          [partnerId, quoteId]
+        )
+      ).pipe(Effect.map((result) => Option.map(Option.fromNullishOr(result.rows[0]), quoteWithoutWorksheetOfRow))),
     markActivated: (partnerId, quoteId, activatedAt) =>
       transaction(pool, "activate quote", async (statement) => {
         // compare-and-set on the row; a concurrent activation waits for the row lock and then finds it set

@@ -20,7 +20,14 @@ import { attempt, driverFailure, type SqliteOpenRefused } from "./SqliteErrors.j
 
 type StoredQuote = QuoteStore.StoredQuote
 type QuoteReadRow = StoredRows.QuoteReadRow
-const { EVENT_COLUMNS, QUOTE_READ_COLUMNS, quoteOfRow, quoteRowOf } = StoredRows
+const {
+  EVENT_COLUMNS,
+  QUOTE_READ_COLUMNS,
+  QUOTE_WITHOUT_WORKSHEET_COLUMNS,
+  quoteOfRow,
+  quoteRowOf,
+  quoteWithoutWorksheetOfRow
+} = StoredRows
 
 /** The QuoteStore operations over an open connection. */
 export const makeQuoteStore = (
@@ -34,6 +41,9 @@ export const makeQuoteStore = (
             @price_amount, @payments_per_year, @created_at, @activated_at, @quote_json, @worksheet_json)`)
   const select = database.prepare<[string, string], QuoteReadRow>(
     `SELECT ${QUOTE_READ_COLUMNS} FROM quotes WHERE partner_id = ? AND quote_id = ?`
+  )
+  const selectWithoutWorksheet = database.prepare<[string, string], StoredRows.QuoteWithoutWorksheetRow>(
+    `SELECT ${QUOTE_WITHOUT_WORKSHEET_COLUMNS} FROM quotes WHERE partner_id = ? AND quote_id = ?`
   )
   const activate = database.prepare<[number, string, string]>(
     "UPDATE quotes SET activated_at = ? WHERE partner_id = ? AND quote_id = ? AND activated_at IS NULL"
@@ -178,6 +188,10 @@ export const makeQuoteStore = (
     find: (partnerId, quoteId) =>
       attempt("find quote", () => select.get(partnerId, quoteId)).pipe(
         Effect.map((row) => Option.map(Option.fromNullishOr(row), quoteOfRow))
+      ),
+    findWithoutWorksheet: (partnerId, quoteId) =>
+      attempt("find quote", () => selectWithoutWorksheet.get(partnerId, quoteId)).pipe(
+        Effect.map((row) => Option.map(Option.fromNullishOr(row), quoteWithoutWorksheetOfRow))
       ),
     markActivated: (partnerId, quoteId, activatedAt) =>
       attempt("activate quote", () => activateQuote.immediate(partnerId, quoteId, activatedAt)).pipe(

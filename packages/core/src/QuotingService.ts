@@ -198,17 +198,32 @@ export const createQuote = (
     return awaitingQuote(earlier.value.quote, links)
   })
 
-/** The partner's live quote, or QuoteNotFound: unknown, malformed id, another partner's, or 30 days old. */
-const findLiveQuote = (partnerId: string, quoteId: string, now: number) => {
-  // built only when needed: an error captures a stack trace, a fifth of a retrieval's time
-  const notFound = () => new QuoteNotFound({ quote_id: quoteId })
-  if (!isQuoteId(quoteId)) return Effect.fail(notFound())
-  return QuoteStore.use((store) =>
-    Effect.flatMap(store.find(partnerId, quoteId), (found) =>
-      Option.isNone(found) || isExpired(found.value, now) ? Effect.fail(notFound()) : Effect.succeed(found.value)
+/**
+ * The partner's live quote, or QuoteNotFound: unknown, malformed id, another partner's, or 30 days old. Read by
+ * `find`, or without its worksheet by `findWithoutWorksheet`.
+ */
+const liveQuoteBy =
+  <Q extends { readonly created_at: number }>(
+    read: (
+      store: QuoteStore["Service"]
+    ) => (partnerId: string, quoteId: string) => Effect.Effect<Option.Option<Q>, StorageUnavailable>
+  ) =>
+  (
+    partnerId: string,
+    quoteId: string,
+    now: number
+  ): Effect.Effect<Q, QuoteNotFound | StorageUnavailable, QuoteStore> => {
+    // built only when needed: an error captures a stack trace, a fifth of a retrieval's time
+    const notFound = () => new QuoteNotFound({ quote_id: quoteId })
+    if (!isQuoteId(quoteId)) return Effect.fail(notFound())
+    return QuoteStore.use((store) =>
+      Effect.flatMap(read(store)(partnerId, quoteId), (found) =>
+        Option.isNone(found) || isExpired(found.value, now) ? Effect.fail(notFound()) : Effect.succeed(found.value)
+      )
     )
-  )
-}
+  }
+const findLiveQuote = liveQuoteBy((store) => store.find)
+const findLiveQuoteWithoutWorksheet = liveQuoteBy((store) => store.findWithoutWorksheet)
 
 /** Retrieves a quote: the §2.9 form while awaiting activation, the §2.10 form after; its links as configured now. */
 export const getQuote = (
@@ -219,7 +234,7 @@ export const getQuote = (
   Effect.contextWith((context: Context.Context<never>) => {
     const links = Context.get(context, DocumentLinks)
     const now = Context.get(context, Clock.Clock).currentTimeMillisUnsafe()
-    return Effect.map(findLiveQuote(partnerId, quoteId, now), (stored) => retrievedForm(stored, links))
+    return Effect.map(findLiveQuoteWithoutWorksheet(partnerId, quoteId, now), (stored) => retrievedForm(stored, links))
   })
 
 /**
@@ -232,7 +247,7 @@ export const activateQuote = (
 ): Effect.Effect<QuoteActivation, QuoteNotFound | StorageUnavailable, QuoteStore> =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
-    const live = yield* findLiveQuote(partnerId, quoteId, now)
+    const live = yield* findLiveQuoteWithoutWorksheet(partnerId, quoteId, now)
     if (live.activated_at !== null) return activationOf(live)
     const store = yield* QuoteStore
     const activated = yield* store.markActivated(partnerId, quoteId, now)

@@ -43,8 +43,12 @@ export type QuoteReadRow = Pick<
   | "worksheet_json"
 >
 
-export const QUOTE_READ_COLUMNS =
-  "quote_id, partner_id, quote_number, tariff_version, created_at, activated_at, quote_json, worksheet_json"
+/** The columns a store reads back for a quote without its worksheet. */
+export type QuoteWithoutWorksheetRow = Omit<QuoteReadRow, "worksheet_json">
+
+export const QUOTE_WITHOUT_WORKSHEET_COLUMNS =
+  "quote_id, partner_id, quote_number, tariff_version, created_at, activated_at, quote_json"
+export const QUOTE_READ_COLUMNS = `${QUOTE_WITHOUT_WORKSHEET_COLUMNS}, worksheet_json`
 
 /** A quote as its row. */
 export const quoteRowOf = (quote: StoredQuote): QuoteRow => ({
@@ -62,15 +66,20 @@ export const quoteRowOf = (quote: StoredQuote): QuoteRow => ({
   worksheet_json: JSON.stringify(quote.worksheet)
 })
 
-/** A quote from its row. */
-export const quoteOfRow = (row: QuoteReadRow): StoredQuote => ({
+/** A quote without its worksheet from its row. */
+export const quoteWithoutWorksheetOfRow = (row: QuoteWithoutWorksheetRow): QuoteStore.StoredQuoteWithoutWorksheet => ({
   quote_id: row.quote_id,
   partner_id: row.partner_id,
   quote_number: row.quote_number,
   created_at: row.created_at,
   activated_at: row.activated_at,
   tariff_version: row.tariff_version,
-  quote: JSON.parse(row.quote_json) as StoredQuote["quote"],
+  quote: JSON.parse(row.quote_json) as StoredQuote["quote"]
+})
+
+/** A quote from its row. */
+export const quoteOfRow = (row: QuoteReadRow): StoredQuote => ({
+  ...quoteWithoutWorksheetOfRow(row),
   worksheet: JSON.parse(row.worksheet_json) as StoredQuote["worksheet"]
 })
 

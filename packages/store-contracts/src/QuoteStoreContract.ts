@@ -39,6 +39,27 @@ export const quoteStoreContract = (name: string, makeLayer: MakeQuoteStore): voi
       expect(JSON.stringify(found(readBack[0]!).quote)).toBe(JSON.stringify(fixtures[0]!.quote))
     })
 
+    it("reads a quote without its worksheet as it reads it whole, and keeps partners apart there too", async () => {
+      const fixture = fixtures[0]!
+      const outcome = await withStore((store) =>
+        Effect.gen(function* () {
+          yield* store.insert(fixture)
+          yield* store.markActivated(fixture.partner_id, fixture.quote_id, fixture.created_at + DAY)
+          return {
+            whole: found(yield* store.find(fixture.partner_id, fixture.quote_id)),
+            withoutWorksheet: yield* store.findWithoutWorksheet(fixture.partner_id, fixture.quote_id),
+            otherPartner: yield* store.findWithoutWorksheet("partner-z", fixture.quote_id),
+            unknown: yield* store.findWithoutWorksheet(fixture.partner_id, "0190a000-0000-7000-8000-ffffffffffff")
+          }
+        })
+      )
+      const { worksheet: _worksheet, ...wholeWithoutWorksheet } = outcome.whole
+      expect(outcome.withoutWorksheet).toEqual(Option.some(wholeWithoutWorksheet))
+      expect(Option.getOrThrow(outcome.withoutWorksheet)).not.toHaveProperty("worksheet")
+      expect(outcome.otherPartner).toEqual(Option.none())
+      expect(outcome.unknown).toEqual(Option.none())
+    })
+
     it("answers the activated form (spec §2.10) from what it stored", async () => {
       const fixture = fixtures[0]!
       const activated = await withStore((store) =>

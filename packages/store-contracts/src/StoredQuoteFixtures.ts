@@ -15,6 +15,7 @@ const capturingStore = (captured: Array<StoredQuote>) =>
         return Option.none()
       }),
     find: () => Effect.succeed(Option.none()),
+    findWithoutWorksheet: () => Effect.succeed(Option.none()),
     markActivated: () => Effect.succeed(Option.none()),
     purge: () => Effect.succeed(0),
     listPortfolio: () => Effect.succeed([]),

@@ -22,6 +22,9 @@ export const StoredQuote = Schema.Struct({
 })
 export type StoredQuote = typeof StoredQuote.Type
 
+/** A stored quote without the worksheet it was priced with: what retrieval and activation answer from. */
+export type StoredQuoteWithoutWorksheet = Omit<StoredQuote, "worksheet">
+
 export class QuoteStore extends Context.Service<
   QuoteStore,
   {
@@ -39,6 +42,14 @@ export class QuoteStore extends Context.Service<
     ) => Effect.Effect<Option.Option<{ readonly quote: StoredQuote; readonly fingerprint: string }>, StorageUnavailable>
     /** The partner's quote with that id; another partner's quote is not found. */
     readonly find: (partnerId: string, quoteId: string) => Effect.Effect<Option.Option<StoredQuote>, StorageUnavailable>
+    /**
+     * The partner's quote as `find` answers it, without its worksheet: retrieval, the hottest read, needs
+     * none, and the worksheet is most of a stored quote's bytes (a SQL store does not read it).
+     */
+    readonly findWithoutWorksheet: (
+      partnerId: string,
+      quoteId: string
+    ) => Effect.Effect<Option.Option<StoredQuoteWithoutWorksheet>, StorageUnavailable>
     /**
      * Marks the partner's quote activated at `activatedAt` unless it already is
      * (compare-and-set: the first activation's time is kept), and returns the

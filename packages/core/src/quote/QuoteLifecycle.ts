@@ -5,7 +5,7 @@
  */
 import { dateTimeOfMillis } from "../input/CalendarDate.js"
 import type { DocumentLinksShape } from "../ports/DocumentLinks.js"
-import type { PurgeCutoffs, StoredQuote } from "../ports/QuoteStore.js"
+import type { PurgeCutoffs, StoredQuote, StoredQuoteWithoutWorksheet } from "../ports/QuoteStore.js"
 import { withCurrentLinks, type ActivatedQuote, type Quote, type QuoteActivation } from "./Quote.js"
 
 const QUOTE_VALIDITY_DAYS = 30
@@ -44,14 +44,18 @@ export type RetrievedQuote =
  * A quote awaiting activation as every answer gives it (spec §2.9): its content with the links `links` names now
  * (the stored ones when undefined), then its status and expiry.
  */
-export const awaitingQuote = (stored: StoredQuote, links?: DocumentLinksShape): Quote => ({
+export const awaitingQuote = (stored: StoredQuoteWithoutWorksheet, links?: DocumentLinksShape): Quote => ({
   ...withCurrentLinks(stored.quote, links),
   status: "await_activation",
   expires_at: dateTimeOfMillis(expiresAt(stored))
 })
 
 /** An activated quote as retrieving it answers (spec §2.10); `stored` must be activated. */
-const activatedQuote = (stored: StoredQuote, activatedAt: number, links?: DocumentLinksShape): ActivatedQuote => {
+const activatedQuote = (
+  stored: StoredQuoteWithoutWorksheet,
+  activatedAt: number,
+  links?: DocumentLinksShape
+): ActivatedQuote => {
   const content = withCurrentLinks(stored.quote, links)
   return {
     ...content,
@@ -65,13 +69,13 @@ const activatedQuote = (stored: StoredQuote, activatedAt: number, links?: Docume
 }
 
 /** What retrieving a stored quote answers, with the links `links` names now (the stored ones when undefined). */
-export const retrievedForm = (stored: StoredQuote, links?: DocumentLinksShape): RetrievedQuote =>
+export const retrievedForm = (stored: StoredQuoteWithoutWorksheet, links?: DocumentLinksShape): RetrievedQuote =>
   stored.activated_at === null
     ? { state: "await_activation", quote: awaitingQuote(stored, links) }
     : { state: "activated", quote: activatedQuote(stored, stored.activated_at, links) }
 
 /** The quote's state and expiry, as activation answers them when asked for a representation. */
-export const activationOf = (stored: StoredQuote): QuoteActivation => ({
+export const activationOf = (stored: StoredQuoteWithoutWorksheet): QuoteActivation => ({
   status: "activated",
   expires_at: dateTimeOfMillis(expiresAt(stored))
 })

@@ -1,8 +1,8 @@
 // The Node.js flags `kasko serve` runs with. V8 sizes its young generation for a batch job by default
 // (two 32 MB semi-spaces on a 64-bit machine): a service answering thousands of small requests a second
 // fills and keeps all of it, which made the resident set under the bench's load 2.5× the hand-written
-// service's. 8 MB semi-spaces keep it under 2× for about 5 % of the offers' throughput and none of the
-// quotes' (bench/README.md, "Memory"). Free of any import, so the bench starts its kasko with the same.
+// service's. 8 MB semi-spaces keep it under 2× for about 5 % of the offers' throughput and 1 % of the
+// quotes' (bench/README.md, "The service's semi-space"). Free of any import, so the bench starts its kasko with the same.
 
 /** V8's semi-space size for the service, in MB. */
 export const SERVICE_NODE_FLAGS = ["--max-semi-space-size=8"]

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
-import { SERVICE_NODE_FLAGS } from "../packages/server/bin/service-node-flags.mjs"
+import { SERVICE_NODE_FLAGS } from "@kasko/server/service-node-flags"
 import { checkRivalMatchesKasko, prepareRivalDirectory } from "./http-rival.mjs"
 
 const ROUNDS = Number(process.env.KASKO_BENCH_ROUNDS ?? 3)

@@ -135,19 +135,22 @@ const operationObject = (
         ? { "304": { description: STATUS_DESCRIPTIONS[304], headers: headersOf(304, rateLimited, operation.document) } }
         : {}),
       ...Object.fromEntries(
-        errorStatuses.map((status) => [
-          String(status),
-          {
-            description: STATUS_DESCRIPTIONS[status],
-            headers: headersOf(status, rateLimited),
-            content: {
-              [PROBLEM_CONTENT_TYPE]: {
-                schema: components.reference(status === 400 ? ConstraintViolationProblem : Problem, "response"),
-                example: PROBLEM_EXAMPLES[status]
+        errorStatuses.map((status) => {
+          const answer = operation.errorAnswers?.[status]
+          return [
+            String(status),
+            {
+              description: answer?.description ?? STATUS_DESCRIPTIONS[status],
+              headers: headersOf(status, rateLimited),
+              content: {
+                [PROBLEM_CONTENT_TYPE]: {
+                  schema: components.reference(status === 400 ? ConstraintViolationProblem : Problem, "response"),
+                  example: answer?.example ?? PROBLEM_EXAMPLES[status]
+                }
               }
             }
-          }
-        ])
+          ]
+        })
       )
     }
   }

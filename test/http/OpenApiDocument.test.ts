@@ -1,6 +1,8 @@
 /** The served document is valid OpenAPI 3.0, carries the boilerplate of spec §9, and says what answers can be. */
 import { Validator } from "@seriousme/openapi-schema-validator"
+import { Authentication } from "@kasko/core"
 import { ProductCatalogue, TariffDocuments } from "@kasko/core/actuarial"
+import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startTestService, type TestService } from "./support.js"
 
@@ -11,6 +13,22 @@ beforeAll(async () => {
   document = await (await fetch(`${server.url}/openapi.json`)).json()
 })
 afterAll(() => server.stop())
+
+/** A request's raw bytes on a socket of its own; answers the status and the problem the service sent. */
+const rawExchange = (bytes: string) =>
+  new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    const url = new URL(server.url)
+    let text = ""
+    const socket = connect(Number(url.port), url.hostname, () => socket.end(bytes))
+    socket.on("data", (chunk) => (text += String(chunk)))
+    socket.on("close", () =>
+      resolve({
+        status: Number(text.slice(9, 12)),
+        body: JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))
+      })
+    )
+    socket.on("error", reject)
+  })
 
 describe("the OpenAPI document", () => {
   it("passes an OpenAPI 3.0 validator", async () => {
@@ -69,6 +87,43 @@ describe("the OpenAPI document", () => {
     expect(createQuote["x-required-scopes"]).toEqual(["quotes:create"])
     expect(createQuote.responses["401"].description).toContain("not RFC 6750's 403")
     expect(document.paths["/health"].get.security).toEqual([])
+  })
+
+  it("names in the bearer token's description every scope a token may carry, webhooks:manage included", () => {
+    const description: string = document.components.securitySchemes.bearerToken.description
+    expect(description).toContain(`(space separated): ${Authentication.SCOPES.join(", ")}.`)
+    expect(description).toContain("webhooks:manage")
+    const required = Object.values(document.paths).flatMap((item: any) =>
+      Object.values(item).flatMap((operation: any) => operation["x-required-scopes"] ?? [])
+    )
+    for (const scope of required) expect(Authentication.SCOPES).toContain(scope)
+  })
+
+  it("lists for every route a 4XX it really gives: Host sent twice answers the documented 400", async () => {
+    const routes = Object.entries(document.paths).flatMap(([template, item]: [string, any]) =>
+      Object.entries(item).map(([method, operation]: [string, any]) => ({ template, method, operation }))
+    )
+    expect(routes.map(({ template }) => template)).toEqual(
+      expect.arrayContaining(["/health", "/ready", "/openapi.json", "/asyncapi.json", "/docs", "/docs/init.js"])
+    )
+    for (const { template, method, operation } of routes) {
+      const path = template.replace(
+        /\{(\w+)\}/g,
+        (_, name) => operation.parameters.find((parameter: any) => parameter.name === name).example
+      )
+      const answer = await rawExchange(
+        `${method.toUpperCase()} ${path} HTTP/1.1\r\nHost: a.test\r\nHost: b.test\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`
+      )
+      const documented = operation.responses["400"]?.content["application/problem+json"]
+      expect(documented?.schema, `${method} ${template}`).toEqual({
+        $ref: "#/components/schemas/ConstraintViolationProblem"
+      })
+      expect(answer, `${method} ${template}`).toEqual({
+        status: 400,
+        body: expect.objectContaining({ status: 400, violations: [{ field: "Host", message: "must be sent once" }] })
+      })
+      if (operation.requestBody === undefined) expect(answer.body, `${method} ${template}`).toEqual(documented.example)
+    }
   })
 
   it("is generated from the request Schemas: unknown fields are closed, parameters are strings with their options", () => {

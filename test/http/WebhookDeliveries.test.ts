@@ -82,8 +82,24 @@ describe("webhook deliveries over HTTP", () => {
     expect(await deliveriesOf(bob())).toEqual([])
 
     const replayPath = `/webhooks/deliveries/${failing!["delivery_id"]}/replay`
-    // pending is not dead-lettered: nothing to replay yet
-    expect((await service.client.request("POST", replayPath, { headers: alice() })).status).toBe(404)
+    // pending is not dead-lettered: nothing to replay yet, and the answer says so — not the 404 of a wrong id
+    const whilePending = await service.client.request("POST", replayPath, { headers: alice() })
+    expect(whilePending.status).toBe(409)
+    expect(whilePending.headers.get("content-type")).toContain("application/problem+json")
+    expect(whilePending.body).toEqual({
+      type: "https://kasko.example/problems/delivery-not-replayable",
+      title: "Conflict",
+      status: 409,
+      detail: "The delivery is pending; only a dead-lettered delivery can be replayed."
+    })
+    // and the document lists that answer for the operation, as it is
+    const documented = service.client.document.paths["/webhooks/deliveries/{delivery_id}/replay"]!["post"].responses
+    expect(documented["409"].content["application/problem+json"].example).toEqual(whilePending.body)
+    const unknown = await service.client.request("POST", "/webhooks/deliveries/dlv_unknown/replay", {
+      headers: alice()
+    })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).not.toHaveProperty("detail")
     deadLetterAll()
     expect((await service.client.request("POST", replayPath, { headers: bob() })).status).toBe(404)
     receiver.answerWith(204)
@@ -104,6 +120,9 @@ describe("webhook deliveries over HTTP", () => {
       ]
     })
     expect(delivered).not.toHaveProperty("next_attempt_at")
+    const again = await service.client.request("POST", replayPath, { headers: alice() })
+    expect(again.status).toBe(409)
+    expect(again.body.detail).toBe("The delivery is delivered; only a dead-lettered delivery can be replayed.")
   })
 
   it("recovers the dead letters made since a time, and only the calling partner's", async () => {
@@ -147,6 +166,18 @@ describe("webhook deliveries over HTTP", () => {
       disabled_at: expect.stringMatching(/Z$/)
     })
     const enablePath = `/webhooks/subscriptions/${subscribed.body.subscription_id}/enable`
+    // its undelivered event was dead-lettered with it, and waits for the subscription to be enabled
+    const [deadLetter] = await eventually(
+      () => deliveriesOf(bob()),
+      ([first]) => first?.["state"] === "dead_lettered"
+    )
+    const waiting = await service.client.request("POST", `/webhooks/deliveries/${deadLetter!["delivery_id"]}/replay`, {
+      headers: bob()
+    })
+    expect(waiting.status).toBe(409)
+    expect(waiting.body.detail).toBe(
+      `The delivery is dead_lettered, but its subscription ${subscribed.body.subscription_id} is disabled: enable it (POST ${enablePath}), then replay the delivery.`
+    )
     expect((await service.client.request("POST", enablePath, { headers: alice() })).status).toBe(404)
     const enabled = await service.client.request("POST", enablePath, { headers: bob() })
     expect(enabled.status).toBe(200)

@@ -229,7 +229,7 @@ describe("webhook delivery", () => {
     )
     expect(result.attemptsWhileDown).toBe(result.dead.attempts)
     expect(result.afterWindow).toBe(0)
-    expect(result.replayed).toBe(true)
+    expect(result.replayed).toEqual({ _tag: "Replayed" })
     expect(result.afterReplay).toBe(1)
     expect(result.record).toMatchObject({ state: "delivered", attempts: result.dead.attempts + 1 })
   })

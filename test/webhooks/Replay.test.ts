@@ -65,7 +65,7 @@ describe("replaying a dead-lettered delivery", () => {
       ])
       await expect(
         kasko("webhooks", "replay", "--partner", "bilhuset", "--delivery", failed[0].delivery_id)
-      ).rejects.toThrow(/no dead-lettered delivery/)
+      ).rejects.toThrow(/is delivered: only a dead-lettered delivery can be replayed/)
       await runtime.dispose()
     } finally {
       await receiver.close()

@@ -2,7 +2,7 @@
  * The one table from the core's failures to HTTP answers. A new core error does
  * not compile until it has a row here.
  */
-import type { AuthenticationRefused, CoreError, ProductNotFound } from "@kasko/core"
+import type { AuthenticationRefused, CoreError, DeliveryNotReplayable, ProductNotFound } from "@kasko/core"
 import { ProductCatalogue, VARIANTS } from "@kasko/core/transport"
 import { constraintViolation, PROBLEMS, type ProblemAnswer } from "./Problem.js"
 
@@ -59,6 +59,12 @@ const productNotFoundDetail = (error: ProductNotFound): string =>
     ? `No product with product_name ${echoed(error.product_name)}: it is one of ${ProductCatalogue.PRODUCT_NAMES.join(", ")}.`
     : `Product ${error.product_name} has no variant ${echoed(error.variant)}: variant is one of ${VARIANTS.join(", ")}.`
 
+/** Why the delivery stays as it is, by its state: what the partner can do instead. */
+const deliveryNotReplayableDetail = (error: DeliveryNotReplayable): string =>
+  error.state === "dead_lettered"
+    ? `The delivery is dead_lettered, but its subscription ${error.subscription_id} is disabled: enable it (POST /webhooks/subscriptions/${error.subscription_id}/enable), then replay the delivery.`
+    : `The delivery is ${error.state}; only a dead-lettered delivery can be replayed.`
+
 const PROBLEM_OF_CORE_ERROR = {
   AuthenticationRefused: unauthorized,
   ConstraintViolation: (error) => constraintViolation(error.violations),
@@ -73,6 +79,9 @@ const PROBLEM_OF_CORE_ERROR = {
   QuoteNotFound: () => ({ problem: PROBLEMS.notFound }),
   SubscriptionNotFound: () => ({ problem: PROBLEMS.notFound }),
   DeliveryNotFound: () => ({ problem: PROBLEMS.notFound }),
+  DeliveryNotReplayable: (error) => ({
+    problem: { ...PROBLEMS.deliveryNotReplayable, detail: deliveryNotReplayableDetail(error) }
+  }),
   SubscriptionLimitReached: (error) => ({
     problem: {
       ...PROBLEMS.subscriptionLimitReached,

@@ -4,12 +4,14 @@
  * what every answer carries (OpenApiResponses). Every body and answer carries
  * a working example.
  */
+import { Authentication } from "@kasko/core"
 import type { DocumentResponse } from "./Operation.js"
 import type { Operation } from "./Operations.js"
 import { Components, discriminatorOf } from "./OpenApiSchemas.js"
 import {
   headersOf,
   HEADERS,
+  HEADERS_REFUSED_EXAMPLE,
   IDEMPOTENCY_KEY_PARAMETER,
   PREFER_PARAMETER,
   PROBLEM_EXAMPLES,
@@ -21,8 +23,12 @@ import type { JsonObject } from "./SchemaLayout.js"
 export interface DocumentSettings {
   /** The API's version (the server package's version). */
   readonly version: string
-  /** Where clients reach the service's root, e.g. `http://localhost:8080`. */
-  readonly serverUrl: string
+  /**
+   * Where clients reach the service's root (KASKO_PUBLIC_URL), e.g. `https://api.insurer.example`. When absent the
+   * document names its servers relative to where it is served (`/`, or the base path): a client then calls the
+   * address it read the document from, not one this service guessed for itself.
+   */
+  readonly serverUrl?: string | undefined
   /** Where the partner API is mounted below the root (e.g. `/partner/car/v1`); the root itself when absent. */
   readonly basePath?: string
 }
@@ -31,10 +37,14 @@ export interface DocumentSettings {
 const isRateLimited = (operation: Operation): boolean =>
   operation.scope !== undefined || operation.countedByAddress === true
 
-/** The error statuses the document lists for an operation: its own, 401 where it needs credentials, 429 where it is counted, and 500. */
+/**
+ * The error statuses the document lists for an operation: 400 (every route refuses ambiguous headers), its own,
+ * 401 where it needs credentials, 429 where it is counted, and 500.
+ */
 const documentedErrorStatuses = (operation: Operation): ReadonlyArray<number> =>
   [
     ...new Set([
+      400,
       ...(operation.errorStatuses ?? []),
       ...(operation.scope === undefined ? [] : [401]),
       ...(isRateLimited(operation) ? [429] : []),
@@ -137,23 +147,43 @@ const operationObject = (
       ...Object.fromEntries(
         errorStatuses.map((status) => [
           String(status),
-          {
-            description: STATUS_DESCRIPTIONS[status],
-            headers: headersOf(status, rateLimited),
-            content: {
-              [PROBLEM_CONTENT_TYPE]: {
-                schema: components.reference(status === 400 ? ConstraintViolationProblem : Problem, "response"),
-                example: PROBLEM_EXAMPLES[status]
-              }
+          problemResponse(
+            status,
+            headersOf(status, rateLimited),
+            components,
+            operation.errorAnswers?.[status] ?? {
+              description: STATUS_DESCRIPTIONS[status]!,
+              example:
+                status === 400 && operation.requestBody === undefined
+                  ? HEADERS_REFUSED_EXAMPLE
+                  : PROBLEM_EXAMPLES[status]!
             }
-          }
+          )
         ])
       )
     }
   }
 }
 
+/** An error status's entry: what it means, the headers it carries, and its problem+json with an example. */
+const problemResponse = (
+  status: number,
+  headers: JsonObject,
+  components: Components,
+  answer: { readonly description: string; readonly example: object }
+): JsonObject => ({
+  description: answer.description,
+  headers,
+  content: {
+    [PROBLEM_CONTENT_TYPE]: {
+      schema: components.reference(status === 400 ? ConstraintViolationProblem : Problem, "response"),
+      example: answer.example
+    }
+  }
+})
+
 const documentationOperation = (
+  components: Components,
   operationId: string,
   summary: string,
   description: string,
@@ -170,7 +200,12 @@ const documentationOperation = (
       "200": {
         description: answer,
         content: { [mediaType]: { schema: mediaType === "application/json" ? { type: "object" } : { type: "string" } } }
-      }
+      },
+      // what the middleware every route passes answers: the document's routes have no program of their own to fail
+      "400": problemResponse(400, headersOf(400, false), components, {
+        description: STATUS_DESCRIPTIONS[400]!,
+        example: HEADERS_REFUSED_EXAMPLE
+      })
     }
   }
 })
@@ -180,10 +215,9 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
   const components = new Components()
   // probes stay at the root when the partner API has a base path: their entries name the root as their server
   const basePath = settings.basePath ?? ""
+  const root = settings.serverUrl ?? ""
   const rootServers =
-    basePath === ""
-      ? undefined
-      : [{ url: settings.serverUrl, description: "The service's root, where its probes answer" }]
+    basePath === "" ? undefined : [{ url: root || "/", description: "The service's root, where its probes answer" }]
   const paths: Record<string, JsonObject> = {}
   for (const operation of operations) {
     paths[operation.path] ??= {}
@@ -204,7 +238,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
       license: { name: "MIT", url: "https://opensource.org/licenses/MIT" },
       version: settings.version
     },
-    servers: [{ url: `${settings.serverUrl}${basePath}`, description: "This kasko service's partner API" }],
+    servers: [{ url: `${root}${basePath}` || "/", description: "This kasko service's partner API" }],
     externalDocs: {
       description: "Partner car insurance quoting: the specification",
       url: "https://kasko.example/docs/partner-car-insurance-api"
@@ -229,6 +263,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
     paths: {
       ...paths,
       "/openapi.json": documentationOperation(
+        components,
         "getOpenApiDocument",
         "This OpenAPI document",
         "The OpenAPI 3.0.1 document of this API.",
@@ -236,6 +271,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
         "The OpenAPI 3.0.1 document"
       ),
       "/asyncapi.json": documentationOperation(
+        components,
         "getAsyncApiDocument",
         "The quote events' AsyncAPI document",
         "The AsyncAPI 3 document of the quote events delivered to webhook endpoints: their headers, signatures and bodies.",
@@ -243,6 +279,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
         "The AsyncAPI 3.0.0 document"
       ),
       "/docs": documentationOperation(
+        components,
         "getApiReference",
         "The API reference page",
         "Swagger UI rendering this document, served from the service (no CDN).",
@@ -250,6 +287,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
         "An HTML page rendering this document"
       ),
       "/docs/init.js": documentationOperation(
+        components,
         "getApiReferenceScript",
         "The script that starts the reference page",
         "Starts Swagger UI on the reference page; its assets are served under /docs/assets/.",
@@ -265,8 +303,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
           type: "http",
           scheme: "bearer",
           bearerFormat: "JWT",
-          description:
-            "A JWT naming the partner (`sub`, or `partner_id` for a partner user's token) with the operation's scope in `scope` (space separated): products:read, offers:create, quotes:create, quotes:read, quotes:activate. Tokens in the query string are ignored."
+          description: `A JWT naming the partner (\`sub\`, or \`partner_id\` for a partner user's token) with the operation's scope in \`scope\` (space separated): ${Authentication.SCOPES.join(", ")}. Tokens in the query string are ignored.`
         },
         subscriptionKey: {
           type: "apiKey",

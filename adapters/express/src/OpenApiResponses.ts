@@ -9,10 +9,10 @@ import type { JsonObject } from "./SchemaLayout.js"
 
 export const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   304: "Not Modified: the client's copy (its ETag in If-None-Match) is the current version; no body",
-  400: "Constraint Violation: the request breaks one or more rules, each named in `violations`",
+  400: "Constraint Violation: the request breaks one or more rules, each named in `violations`. Every route refuses a request without Host (HTTP/1.1), or with Host, Authorization or the subscription key sent more than once.",
   401: 'Unauthorized: missing or invalid credentials, or the token lacks the operation\'s scope. `detail` and WWW-Authenticate (RFC 6750) say which: no error code when no credentials were sent; error="invalid_request" for a malformed Authorization header or a missing subscription key; error="invalid_token" with error_description for a refused token or subscription key; error="insufficient_scope" with scope="…". A missing scope answers 401, not RFC 6750\'s 403, as the specification requires.',
   404: "Not Found: unknown, expired (30 days) or another partner's resource",
-  409: "Conflict: the partner has as many webhook subscriptions as one partner may have; delete one first",
+  409: "Conflict: the request does not fit the state of what it acts on; `detail` says why, and what to do",
   413: "Payload Too Large: the body is over the size limit",
   415: "Unsupported Media Type: the body must be application/json",
   422: "Unprocessable Entity: the Idempotency-Key was used with a different request in the last 24 hours",
@@ -28,11 +28,6 @@ export const PROBLEM_EXAMPLES: Readonly<Record<number, object>> = {
   },
   401: { ...PROBLEMS.unauthorized, detail: "The access token was refused: the token has expired." },
   404: PROBLEMS.notFound,
-  409: {
-    ...PROBLEMS.subscriptionLimitReached,
-    detail:
-      "A partner may have at most 10 webhook subscriptions: delete one (DELETE /webhooks/subscriptions/{subscription_id}) before adding another."
-  },
   413: PROBLEMS.payloadTooLarge,
   415: { ...PROBLEMS.unsupportedMediaType, detail: "The body must be application/json." },
   422: {
@@ -42,6 +37,12 @@ export const PROBLEM_EXAMPLES: Readonly<Record<number, object>> = {
   429: PROBLEMS.tooManyRequests,
   500: PROBLEMS.internal,
   503: PROBLEMS.serviceUnavailable
+}
+
+/** The 400 of a request whose headers are ambiguous, which every route answers before its own work. */
+export const HEADERS_REFUSED_EXAMPLE = {
+  ...PROBLEMS.constraintViolation,
+  violations: [{ field: "Host", message: "must be sent once" }]
 }
 
 export const HEADERS = {

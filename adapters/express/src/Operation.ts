@@ -107,6 +107,12 @@ export interface AnswerExample {
   readonly value: unknown
 }
 
+/** A documented error answer: what the status means here, and the problem it answers with. */
+export interface ErrorAnswer {
+  readonly description: string
+  readonly example: object
+}
+
 /** An operation whose program needs the services `R`. */
 export interface OperationOf<R> {
   readonly operationId: string
@@ -142,6 +148,8 @@ export interface OperationOf<R> {
   readonly responseExamples: ReadonlyArray<AnswerExample>
   /** Error statuses the operation answers beyond those every operation may (404 for unknown paths, 500, …). */
   readonly errorStatuses?: ReadonlyArray<number>
+  /** What one of `errorStatuses` means for this operation, where every operation's words would not say (a 409's). */
+  readonly errorAnswers?: Readonly<Record<number, ErrorAnswer>>
   /**
    * Prints a document on every request (a quote's, ~7 ms on the event loop): counted against the key's document
    * limit besides its request limit, and printed in turn with the others (`PrintingQueue.ts`).

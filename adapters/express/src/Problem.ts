@@ -41,6 +41,7 @@ export const PROBLEMS = {
   payloadTooLarge: problemOf("payload-too-large", "Payload Too Large", 413),
   unsupportedMediaType: problemOf("unsupported-media-type", "Unsupported Media Type", 415),
   subscriptionLimitReached: problemOf("subscription-limit-reached", "Conflict", 409),
+  deliveryNotReplayable: problemOf("delivery-not-replayable", "Conflict", 409),
   idempotencyKeyReused: problemOf("idempotency-key-reused", "Unprocessable Entity", 422),
   headersTooLarge: problemOf("request-header-fields-too-large", "Request Header Fields Too Large", 431),
   tooManyRequests: problemOf("too-many-requests", "Too Many Requests", 429),

@@ -6,10 +6,18 @@
  * Where an endpoint may point is the operator's policy (`WebhookPolicy`),
  * provided by the composition root.
  */
-import { type EventOutbox, type IdGenerator, QuoteEvents, type WebhookSubscriptions } from "@kasko/core"
+import {
+  DeliveryNotReplayable,
+  type EventOutbox,
+  type IdGenerator,
+  QuoteEvents,
+  SubscriptionLimitReached,
+  type WebhookSubscriptions
+} from "@kasko/core"
 import { WebhookAdministration } from "@kasko/core/administration"
-import type { WebhookEndpoints } from "@kasko/core/transport"
+import { WebhookEndpoints } from "@kasko/core/transport"
 import { Context, Effect, Schema } from "effect"
+import { problemOfCoreError } from "./CoreErrorProblems.js"
 import { EmptyAnswer, replyWith, type OperationOf, type PathParameter } from "./Operation.js"
 
 /** Where webhook endpoints may point: https and public addresses, unless the operator allows more. */
@@ -198,6 +206,18 @@ const subscriptionIdParameter: PathParameter = {
   example: EXAMPLE_SUBSCRIPTION.subscription_id
 }
 
+// the documented 409s are the answers themselves, made by the table that answers them
+const SUBSCRIPTION_LIMIT_EXAMPLE = problemOfCoreError(
+  new SubscriptionLimitReached({ limit: WebhookEndpoints.DEFAULT_SUBSCRIPTIONS_PER_PARTNER })
+).problem
+const NOT_REPLAYABLE_EXAMPLE = problemOfCoreError(
+  new DeliveryNotReplayable({
+    delivery_id: EXAMPLE_DELIVERY.delivery_id,
+    state: "pending",
+    subscription_id: EXAMPLE_DELIVERY.subscription_id
+  })
+).problem
+
 const COMMON = {
   tag: "webhooks",
   scope: "webhooks:manage" as const,
@@ -225,6 +245,13 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
       }
     ],
     errorStatuses: [400, 409, 413, 415, 503],
+    errorAnswers: {
+      409: {
+        description:
+          "Conflict: the partner has as many webhook subscriptions as one partner may have; delete one first",
+        example: SUBSCRIPTION_LIMIT_EXAMPLE
+      }
+    },
     handle: ({ body, partnerId }) =>
       Effect.flatMap(WebhookPolicy, (policy) =>
         Effect.map(WebhookAdministration.createSubscription(partnerId, body, policy), (created) =>
@@ -327,12 +354,19 @@ export const WEBHOOK_OPERATIONS: ReadonlyArray<OperationOf<WebhookServices>> = [
     path: "/webhooks/deliveries/{delivery_id}/replay",
     summary: "Replay a dead-lettered delivery",
     description:
-      "Puts the dead-lettered delivery back in line, due now, its retry window restarted. 404 for a delivery that is not the partner's or not dead-lettered.",
+      "Puts the dead-lettered delivery back in line, due now, its retry window restarted. 404 for a delivery that is not the partner's; 409 for one that is not dead-lettered, or whose subscription is disabled (enable it first).",
     pathParameters: [deliveryIdParameter],
     responses: [EmptyAnswer],
     responseDescription: "An empty JSON object",
     responseExamples: [{ name: "replayed", summary: "Due again", value: {} }],
-    errorStatuses: [404, 503],
+    errorStatuses: [404, 409, 503],
+    errorAnswers: {
+      409: {
+        description:
+          "Conflict: the delivery is not dead-lettered (`detail` names its state: pending or delivered), or it is but its subscription is disabled: enable the subscription, then replay",
+        example: NOT_REPLAYABLE_EXAMPLE
+      }
+    },
     handle: ({ params, partnerId }) =>
       Effect.as(WebhookAdministration.replayDelivery(partnerId, params["delivery_id"] ?? ""), answerEmpty({}))
   },

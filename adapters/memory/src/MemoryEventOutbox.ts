@@ -242,11 +242,13 @@ export const makeEventOutbox = () => {
         return true
       }),
     replay: (partnerId, deliveryId, now) =>
-      Effect.sync(() => {
+      Effect.sync((): EventOutbox.ReplayOutcome => {
         const delivery = deliveries.get(deliveryId)
-        if (delivery === undefined || !replayable(delivery, partnerId, Number.NEGATIVE_INFINITY)) return false
+        if (delivery === undefined || delivery.event.partner_id !== partnerId) return { _tag: "NotFound" }
+        if (!replayable(delivery, partnerId, Number.NEGATIVE_INFINITY))
+          return { _tag: "NotReplayable", state: delivery.state, subscription_id: delivery.subscription_id }
         putBackInLine(delivery, now)
-        return true
+        return { _tag: "Replayed" }
       }),
     replaySince: (partnerId, since, now, limit) =>
       Effect.sync(() => {

@@ -260,12 +260,23 @@ export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Service
     }),
   replay: (partnerId, deliveryId, now) =>
     attempt("replay a webhook delivery", () =>
-      pool.query(
-        `UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = $1, first_attempt_at = NULL
-         WHERE delivery_id = $2 AND partner_id = $3 AND ${REPLAYABLE}`,
+      // one statement: the select sees the delivery as it was before the update, and whether the update took it
+      pool.query<{ state: EventOutbox.DeliveryState; subscription_id: string; replayed: boolean }>(
+        `WITH replayed AS (
+           UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = $1, first_attempt_at = NULL
+           WHERE delivery_id = $2 AND partner_id = $3 AND ${REPLAYABLE}
+           RETURNING delivery_id)
+         SELECT state, subscription_id, EXISTS (SELECT 1 FROM replayed) AS replayed
+         FROM webhook_deliveries WHERE delivery_id = $2 AND partner_id = $3`,
         [now, deliveryId, partnerId]
       )
-    ).pipe(Effect.map((result) => result.rowCount === 1)),
+    ).pipe(
+      Effect.map(({ rows: [found] }): EventOutbox.ReplayOutcome => {
+        if (found === undefined) return { _tag: "NotFound" }
+        if (found.replayed) return { _tag: "Replayed" }
+        return { _tag: "NotReplayable", state: found.state, subscription_id: found.subscription_id }
+      })
+    ),
   replaySince: (partnerId, since, now, limit) =>
     transaction(pool, "replay webhook deliveries", async (statement) => {
       // the oldest first, in one statement: a quote's earlier event is pending again before its later one

@@ -180,6 +180,22 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
   const replay = database.prepare<{ now: number; delivery_id: string; partner_id: string }>(`
     UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = @now, first_attempt_at = NULL
     WHERE delivery_id = @delivery_id AND partner_id = @partner_id AND ${replayable}`)
+  const selectOne = database.prepare<
+    { delivery_id: string; partner_id: string },
+    { state: EventOutbox.DeliveryState; subscription_id: string }
+  >(
+    `SELECT state, subscription_id FROM webhook_deliveries WHERE delivery_id = @delivery_id AND partner_id = @partner_id`
+  )
+  // what the delivery is, read in the write that did not replay it: no other writer comes between
+  const replayOne = database.transaction(
+    (partner_id: string, delivery_id: string, now: number): EventOutbox.ReplayOutcome => {
+      if (replay.run({ now, delivery_id, partner_id }).changes === 1) return { _tag: "Replayed" }
+      const found = selectOne.get({ delivery_id, partner_id })
+      return found === undefined
+        ? { _tag: "NotFound" }
+        : { _tag: "NotReplayable", state: found.state, subscription_id: found.subscription_id }
+    }
+  )
   // the oldest first, in one statement: a quote's earlier event is pending again before its later one can be claimed
   const replaySince = database.prepare<{ now: number; partner_id: string; since: number; limit: number }>(`
     UPDATE webhook_deliveries SET state = 'pending', next_attempt_at = @now, first_attempt_at = NULL
@@ -292,10 +308,7 @@ export const makeEventOutbox = (database: Database.Database): EventOutbox.EventO
         selectOfPartner.all(partnerId, deadLetteredOnly ? 1 : 0, limit).map(deliveryRecordOfRow)
       ),
     replay: (partnerId, deliveryId, now) =>
-      attempt(
-        "replay a webhook delivery",
-        () => replay.run({ now, delivery_id: deliveryId, partner_id: partnerId }).changes === 1
-      ),
+      attempt("replay a webhook delivery", () => replayOne.immediate(partnerId, deliveryId, now)),
     replaySince: (partnerId, since, now, limit) =>
       attempt("replay webhook deliveries", () => replayOldestSince.immediate(partnerId, since, now, limit))
   }

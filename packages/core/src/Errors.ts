@@ -32,9 +32,19 @@ export class SubscriptionNotFound extends Schema.TaggedError<SubscriptionNotFoun
   subscription_id: Schema.String
 }) {}
 
-/** The partner has no dead-lettered webhook delivery by that id (unknown, another partner's, or not dead-lettered). */
+/** The partner has no webhook delivery by that id (unknown, or another partner's). */
 export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
   delivery_id: Schema.String
+}) {}
+
+/**
+ * The partner's webhook delivery cannot be replayed as it is: it is `pending` or `delivered`, not dead-lettered;
+ * or it is `dead_lettered` but its subscription is disabled, and waits until that is enabled.
+ */
+export class DeliveryNotReplayable extends Schema.TaggedError<DeliveryNotReplayable>()("DeliveryNotReplayable", {
+  delivery_id: Schema.String,
+  state: Schema.Literals(["pending", "delivered", "dead_lettered"]),
+  subscription_id: Schema.String
 }) {}
 
 /** The partner has as many webhook subscriptions as the operator allows one partner. */
@@ -106,6 +116,7 @@ export type CoreError =
   | SubscriptionNotFound
   | SubscriptionLimitReached
   | DeliveryNotFound
+  | DeliveryNotReplayable
   | TariffNotInForce
   | StorageUnavailable
 

@@ -13,6 +13,7 @@ export {
   AuthenticationRefused,
   ConstraintViolation,
   DeliveryNotFound,
+  DeliveryNotReplayable,
   IdentityProviderUnavailable,
   IdempotencyKeyReused,
   ProductNotFound,

@@ -12,7 +12,7 @@ export const CONFIG_HELP = `environment:
   KASKO_LOG_LEVEL                  fatal, error, warn, info, debug, trace or silent (default info)
   KASKO_SQLITE_SYNCHRONOUS         FULL (default: no acknowledged quote lost on power loss) or NORMAL (faster)
   KASKO_BODY_LIMIT_BYTES           largest request body (default 102400)
-  KASKO_PUBLIC_URL                 the URL clients use, for the OpenAPI document and the links to kasko's documents: http(s), no query, fragment or user info (default http://localhost:PORT)
+  KASKO_PUBLIC_URL                 the URL clients use, for the OpenAPI document and the links to kasko's documents: http(s), no query, fragment or user info (default: the document names its servers relative to where it is read, the links name http://localhost:PORT)
   KASKO_BASE_PATH                  mounts the partner API under a prefix such as /partner/car/v1 (default: none; /health and /ready stay at the root)
   KASKO_DOCUMENTS_BASE_URL         where the insurer keeps its IPIDs: ipid_href is {this}/ipid/{product_name}-{variant}.pdf; http(s), no query, fragment or user info (default: kasko's own, under KASKO_PUBLIC_URL)
   KASKO_PRIVACY_POLICY_URL         the insurer's privacy policy, which privacy.policy_href names; http(s), no query, fragment or user info (default: kasko's own, {KASKO_PUBLIC_URL}{KASKO_BASE_PATH}/privacy-policy)

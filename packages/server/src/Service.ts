@@ -43,7 +43,6 @@ import {
   documentLinksOf,
   endpointPolicyOf,
   linksNameLocalhost,
-  publicUrlOf,
   type ServiceConfig,
   tokenRulesOf,
   tracesUrlOf
@@ -211,7 +210,8 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
       trustProxy: config.trustProxy
     },
     requestTimeoutMillis: config.requestTimeoutMillis,
-    document: { version: API_VERSION, serverUrl: publicUrlOf(config, config.port), basePath: config.basePath },
+    // no public URL: the document's servers are relative to where it is read, not a localhost no client can reach
+    document: { version: API_VERSION, serverUrl: Option.getOrUndefined(config.publicUrl), basePath: config.basePath },
     ...(observed === undefined || metrics === undefined ? {} : { observer: observed.requestObserverOf(metrics) }),
     tracing: traced
   })

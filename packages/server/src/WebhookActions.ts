@@ -132,13 +132,19 @@ export const listDeliveries = async (argv: Arguments): Promise<CommandResult> =>
 export const replayDelivery = async (argv: Arguments): Promise<CommandResult> => {
   const partnerId = text(argv, "partner")
   const deliveryId = text(argv, "delivery")
-  const replayed = await runOnStore(
+  const outcome = await runOnStore(
     configuration(),
     Effect.flatMap(EventOutbox.EventOutbox, (outbox) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => outbox.replay(partnerId, deliveryId, now))
     )
   )
-  if (!replayed) throw new Error(`${partnerId} has no dead-lettered delivery "${deliveryId}"`)
+  if (outcome._tag === "NotFound") throw new Error(`${partnerId} has no delivery "${deliveryId}"`)
+  if (outcome._tag === "NotReplayable")
+    throw new Error(
+      outcome.state === "dead_lettered"
+        ? `delivery "${deliveryId}" is dead_lettered, but its subscription ${outcome.subscription_id} is disabled: enable it first`
+        : `delivery "${deliveryId}" is ${outcome.state}: only a dead-lettered delivery can be replayed`
+    )
   return done(
     wantsJson(argv)
       ? json({ delivery_id: deliveryId, replayed: true })

@@ -208,10 +208,42 @@ export const deliveryCases = (makeLayer: MakeStores): void => {
     expect(result.dead).toMatchObject([
       { state: "dead_lettered", attempts: 2, last_error: "timed out", next_attempt_at: undefined }
     ])
-    expect(result.othersReplay).toBe(false)
-    expect(result.replayed).toBe(true)
+    expect(result.othersReplay).toEqual({ _tag: "NotFound" })
+    expect(result.replayed).toEqual({ _tag: "Replayed" })
     // replayed, its retry window starts again
     expect(result.again).toMatchObject({ attempts: 2, first_attempt_at: undefined })
+  })
+
+  it("replays only a dead letter: tells the partner's delivery that is not one, with its state, from no delivery at all", async () => {
+    const [first, second] = fixtures
+    const partnerId = first!.partner_id
+    const now = Math.max(first!.created_at, second!.created_at)
+    const result = await withTools(({ store, outbox, subscriptions }) =>
+      Effect.gen(function* () {
+        yield* subscriptions.insert(subscription(partnerId, "states", ["quote.created"]), NO_LIMIT)
+        yield* store.insert(first!)
+        yield* store.insert({ ...second!, partner_id: partnerId })
+        const [delivered, pending] = yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
+        yield* outbox.recordAttempt(delivered!.delivery_id, "a", { delivered: true, at: now, status: 204 })
+        const before = yield* outbox.deliveriesOf(partnerId, { limit: 10, deadLetteredOnly: false })
+        const outcomes = {
+          delivered: yield* outbox.replay(partnerId, delivered!.delivery_id, now + 1),
+          pending: yield* outbox.replay(partnerId, pending!.delivery_id, now + 1),
+          unknown: yield* outbox.replay(partnerId, "dlv_unknown", now + 1),
+          anotherPartners: yield* outbox.replay("someone-else", delivered!.delivery_id, now + 1)
+        }
+        const after = yield* outbox.deliveriesOf(partnerId, { limit: 10, deadLetteredOnly: false })
+        return { outcomes, before, after }
+      })
+    )
+    expect(result.outcomes).toEqual({
+      delivered: { _tag: "NotReplayable", state: "delivered", subscription_id: "whk_states" },
+      pending: { _tag: "NotReplayable", state: "pending", subscription_id: "whk_states" },
+      unknown: { _tag: "NotFound" },
+      anotherPartners: { _tag: "NotFound" }
+    })
+    // refused, each stays as it was
+    expect(result.after).toEqual(result.before)
   })
 
   it("delivers a quote's events to an endpoint in order: the next waits while the one before is pending", async () => {

@@ -10,6 +10,7 @@ import {
   type ConstraintViolation,
   constraintViolationOf,
   DeliveryNotFound,
+  DeliveryNotReplayable,
   type StorageUnavailable,
   SubscriptionLimitReached,
   SubscriptionNotFound,
@@ -150,15 +151,24 @@ export const listDeliveries = (
     outbox.deliveriesOf(partnerId, { limit: DELIVERIES_AT_ONCE, deadLetteredOnly: false })
   )
 
-/** Puts the partner's dead-lettered delivery back in line, due now; DeliveryNotFound when it has none by that id. */
+/**
+ * Puts the partner's dead-lettered delivery back in line, due now: DeliveryNotFound when it has none by that id,
+ * DeliveryNotReplayable with its state when it has one that is not a dead letter (or is a disabled subscription's).
+ */
 export const replayDelivery = (
   partnerId: string,
   deliveryId: string
-): Effect.Effect<void, DeliveryNotFound | StorageUnavailable, EventOutbox> =>
+): Effect.Effect<void, DeliveryNotFound | DeliveryNotReplayable | StorageUnavailable, EventOutbox> =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
-    if (!(yield* (yield* EventOutbox).replay(partnerId, deliveryId, now)))
-      return yield* new DeliveryNotFound({ delivery_id: deliveryId })
+    const outcome = yield* (yield* EventOutbox).replay(partnerId, deliveryId, now)
+    if (outcome._tag === "NotFound") return yield* new DeliveryNotFound({ delivery_id: deliveryId })
+    if (outcome._tag === "NotReplayable")
+      return yield* new DeliveryNotReplayable({
+        delivery_id: deliveryId,
+        state: outcome.state,
+        subscription_id: outcome.subscription_id
+      })
   })
 
 /** `{ since }`: an ISO 8601 date-time, every violation at once. */

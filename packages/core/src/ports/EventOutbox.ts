@@ -50,10 +50,15 @@ export class EventOutbox extends Context.Service<
       options: { readonly limit: number; readonly deadLetteredOnly: boolean }
     ) => Effect.Effect<ReadonlyArray<DeliveryRecord>, StorageUnavailable>
     /**
-     * Puts a dead-lettered delivery of the partner back in line, due at `now`, its retry window restarted;
-     * answers whether it did — not for a delivery of a disabled subscription, which waits until it is enabled.
+     * Puts a dead-lettered delivery of the partner back in line, due at `now`, its retry window restarted —
+     * not a delivery of a disabled subscription, which waits until it is enabled. Answers what it found: the
+     * delivery replayed, none of the partner's by that id, or the partner's delivery left as it was, with its state.
      */
-    readonly replay: (partnerId: string, deliveryId: string, now: number) => Effect.Effect<boolean, StorageUnavailable>
+    readonly replay: (
+      partnerId: string,
+      deliveryId: string,
+      now: number
+    ) => Effect.Effect<ReplayOutcome, StorageUnavailable>
     /**
      * Puts back in line, in one write, the partner's oldest `limit` dead-lettered deliveries made at or after
      * `since` (but a disabled subscription's), so that a quote's events go out in order again; answers how many,
@@ -137,6 +142,16 @@ export interface ClaimedDelivery {
 }
 
 export type DeliveryState = "pending" | "delivered" | "dead_lettered"
+
+/**
+ * What a replay found: the delivery, put back in line; no delivery of the partner's by that id (unknown, or
+ * another partner's); or the partner's delivery, left as it was — `pending` or `delivered`, or `dead_lettered`
+ * for a subscription that is disabled (its dead letters wait until it is enabled).
+ */
+export type ReplayOutcome =
+  | { readonly _tag: "Replayed" }
+  | { readonly _tag: "NotFound" }
+  | { readonly _tag: "NotReplayable"; readonly state: DeliveryState; readonly subscription_id: string }
 
 /** What an attempt came to: delivered, or failed and then retried at an instant or dead-lettered. */
 export type AttemptOutcome =

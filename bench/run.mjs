@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { cpus } from "node:os"
 import { join } from "node:path"
+import { runConnectionsBench } from "./connections.mjs"
 import { runCoreBench } from "./core.mjs"
 import { runDecoderBench } from "./decoder.mjs"
 import { runDocumentBurstBench, runDocumentFloodBench, runDocumentsBench } from "./documents.mjs"
@@ -140,6 +141,12 @@ console.log(
   `load average (1 min) before ${impact.load_average_1min.before}, after ${impact.load_average_1min.after}; targets met: ${JSON.stringify(impact.met)}`
 )
 
+const connections = await runConnectionsBench()
+printTable(
+  "12. Connections: a normal client's offers, each on a new connection, for 20 s (KASKO_BENCH_CONNECTIONS_SECONDS) alone and while 40 addresses hold 130 slow connections each (a header line every 2 s, reopened whenever closed) against the shipped limits (4 096 in all, 128 an address) — issue 43",
+  connections
+)
+
 const results = {
   measured_at: new Date().toISOString(),
   seconds: Math.round((Date.now() - started) / 1000),
@@ -160,7 +167,8 @@ const results = {
   documents,
   documents_flood: documentsFlood,
   documents_burst: documentsBurst,
-  impact
+  impact,
+  connections
 }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })

@@ -2,16 +2,17 @@
  * The Node HTTP server in front of the app: how long a client may take to send
  * its headers and its whole request, how long an idle keep-alive connection
  * stays, how many connections are held at once (well below the process's file
- * descriptors) and how many of them one client address may hold, and
- * problem+json for every request Node refuses before Express sees it —
- * headers too large, malformed HTTP, too slow, an expectation it cannot meet,
- * a tunnel (CONNECT) it does not open.
+ * descriptors) and which one makes room at that limit, how many of them one
+ * client address may hold, and problem+json for every request Node refuses
+ * before Express sees it — headers too large, malformed HTTP, too slow, an
+ * expectation it cannot meet, a tunnel (CONNECT) it does not open.
  */
 import { PROBLEMS, type Problem } from "@kasko/express"
 import { clientAddressKey } from "@kasko/express/toolkit"
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http"
 import { createServer, type Server } from "node:http"
 import { readFileSync } from "node:fs"
+import type { Socket } from "node:net"
 import type { Duplex } from "node:stream"
 import type { Logger } from "pino"
 
@@ -22,7 +23,10 @@ export interface ConnectionLimits {
   readonly requestTimeoutMillis: number
   /** How long an idle keep-alive connection is kept open. */
   readonly keepAliveTimeoutMillis: number
-  /** Connections held at once; more are closed as they arrive. */
+  /**
+   * Connections held at once. At the limit a new connection closes the one that has waited longest with no
+   * request in progress; only when every connection has one is the new connection closed instead.
+   */
   readonly maxConnections: number
   /** Connections one client address (an IPv6 /56) may hold at once; more from it are closed as they arrive. */
   readonly maxConnectionsPerAddress: number
@@ -146,6 +150,67 @@ const limitConnectionsPerAddress = (server: Server, limits: ConnectionLimits, lo
   })
 }
 
+/**
+ * Holds at most `maxConnections` at once. At the limit a new connection closes the connection that has
+ * waited longest with no request in progress — headers unfinished, or idle between keep-alive requests:
+ * the slots a slow client holds for free — and is served in its place; only when every connection has a
+ * request in progress (its head received, its answer unfinished) is the new one closed instead. Without
+ * this, addresses each within their own limit that reconnect whenever a slot frees keep every slot.
+ */
+const limitConnections = (server: Server, maxConnections: number, logger: Logger) => {
+  // the requests in progress on each open connection
+  const open = new Map<Socket, number>()
+  // insertion-ordered, so the first has waited longest: a connection is added again each time it starts waiting
+  const waiting = new Set<Socket>()
+  let lastLogged = 0
+  const logOnceAMinute = (message: string) => {
+    const now = Date.now()
+    if (now - lastLogged < REFUSAL_LOG_INTERVAL_MILLIS) return
+    lastLogged = now
+    logger.warn({ limit: maxConnections }, `${message} (logged once a minute)`)
+  }
+  const forget = (socket: Socket) => {
+    open.delete(socket)
+    waiting.delete(socket)
+  }
+  server.on("connection", (socket: Socket) => {
+    // closed already by the per-address limit
+    if (socket.destroyed) return
+    if (open.size >= maxConnections) {
+      const longestWaiting = waiting.values().next().value
+      if (longestWaiting === undefined) {
+        socket.destroy()
+        logOnceAMinute("closed new connections at the connection limit, every connection having a request in progress")
+        return
+      }
+      forget(longestWaiting)
+      longestWaiting.destroy()
+      logOnceAMinute("closed the connections waiting longest for a request, to make room at the connection limit")
+    }
+    open.set(socket, 0)
+    waiting.add(socket)
+    socket.once("close", () => forget(socket))
+  })
+  const startRequest = (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket
+    const inProgress = open.get(socket)
+    if (inProgress === undefined) return
+    open.set(socket, inProgress + 1)
+    waiting.delete(socket)
+    response.once("close", () => {
+      const left = (open.get(socket) ?? 0) - 1
+      // forgotten: closed, or closed to make room
+      if (left < 0) return
+      open.set(socket, left)
+      if (left === 0 && !socket.destroyed) waiting.add(socket)
+    })
+  }
+  // before the app's listener, which may answer at once. Node emits one of the two for every request it reads
+  // (with no checkContinue or upgrade listener, those come as requests too)
+  server.prependListener("request", startRequest)
+  server.prependListener("checkExpectation", startRequest)
+}
+
 /** An HTTP server for the app with the given limits. */
 export const makeHttpServer = (app: RequestListener, limits: ConnectionLimits, logger: Logger): Server => {
   const server = createServer(
@@ -161,8 +226,9 @@ export const makeHttpServer = (app: RequestListener, limits: ConnectionLimits, l
     },
     app
   )
-  server.maxConnections = connectionsWithin(limits.maxConnections)
+  // not Node's server.maxConnections, which closes a new connection before it is seen: at the limit one must make room
   limitConnectionsPerAddress(server, limits, logger)
+  limitConnections(server, connectionsWithin(limits.maxConnections), logger)
   server.on("clientError", answerClientError(logger))
   server.on("checkExpectation", answerExpectation)
   server.on("connect", answerConnect)

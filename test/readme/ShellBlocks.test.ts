@@ -191,8 +191,8 @@ describe("the README's shell blocks", () => {
         if (assigned.size > 0) lines.push(`declare -p ${[...assigned].join(" ")} > ${variables} 2>/dev/null || true`)
         const ran = await runBash(lines.join("\n"), environment, background)
         expect(ran.status, `${file}:\n${block}\n${ran.output}`).toBe(0)
-        // an answer printed ends its line, so that the reader's prompt does not land on it
-        if (block.includes("curl -s -w '\\n'")) expect(ran.output, block).toMatch(/\}\n$/)
+        // what a block prints ends its line (curl's answers by -w '\n'), so that the reader's prompt does not land on it
+        if (ran.output !== "") expect(ran.output, `${file}:\n${block}\nprints no newline last`).toMatch(/\n$/)
         outputs.push(ran.output)
         if (servedHere.some((entry) => entry.kind === "start")) service = background.at(-1)
         for (const entry of servedHere) {

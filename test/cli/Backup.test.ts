@@ -193,7 +193,7 @@ describe("kasko backup and kasko restore", () => {
     expect(restore.stderr).toBe(
       `start the service: KASKO_DATA_DIR=${restoredDirectory} kasko serve\n` +
         `no signing-key.json in ${restoredDirectory}: put the one kept with the backup there, or the tokens issued before will not verify\n` +
-        "no database was replaced, so the partners and subscription keys are the backup's: revoke again any key revoked, and suspend again any partner suspended, since the backup was taken\n"
+        "no database with partners was replaced, so the partners and subscription keys are the backup's: revoke again any key revoked, and suspend again any partner suspended, since the backup was taken\n"
     )
     expect(restore).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/^restored: .*kasko\.db from /) })
     expect(readdirSync(restoredDirectory)).toEqual(["kasko.db"])
@@ -528,14 +528,21 @@ describe("a restore keeps the access the replaced database gives", () => {
     }
   })
 
-  it("says, restoring where no database was, that the backup's keys are all it has: revoke again what was revoked since", async () => {
+  it("says, restoring where no database of partners was, that the backup's keys are all it has: revoke again what was revoked since", async () => {
     const target = temporaryDirectory("kasko-backup-no-database-")
     try {
       const restored = await kasko({ KASKO_DATA_DIR: target.path }, "restore", "--from", await aBackup(), "--json")
       expect(restored.exitCode).toBe(0)
       expect(JSON.parse(restored.stdout)).toMatchObject({ replaced: false, access_kept: null })
+      // a new machine's: any kasko command made an empty database there
+      const emptied = join(target.path, "new-machine")
+      expect(await kasko({ KASKO_DATA_DIR: emptied }, "partners", "list")).toMatchObject({ exitCode: 0 })
+      const over = await kasko({ KASKO_DATA_DIR: emptied }, "restore", "--from", await aBackup(), "--force", "--json")
+      expect(over.exitCode).toBe(0)
+      expect(JSON.parse(over.stdout)).toMatchObject({ replaced: true, access_kept: null })
+      expect(over.stderr).toContain("no database with partners was replaced")
       expect(restored.stderr).toContain(
-        "no database was replaced, so the partners and subscription keys are the backup's: revoke again any key revoked, and suspend again any partner suspended, since the backup was taken\n"
+        "no database with partners was replaced, so the partners and subscription keys are the backup's: revoke again any key revoked, and suspend again any partner suspended, since the backup was taken\n"
       )
     } finally {
       target.remove()

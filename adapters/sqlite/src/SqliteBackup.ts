@@ -90,7 +90,10 @@ export interface RestoredDatabase extends CheckedDatabase {
   readonly backup: string
   /** Whether a database was there before and is now replaced. */
   readonly replaced: boolean
-  /** What of the replaced database's partners and keys differs from the backup's and was kept; none when none was replaced. */
+  /**
+   * What of the replaced database's partners and keys differs from the backup's and was kept; none when no
+   * database with partners was replaced (a new machine's: the backup's keys are all there is).
+   */
   readonly accessKept: AccessKept | undefined
 }
 
@@ -372,7 +375,10 @@ export const restoreBackup = (options: {
       )
       const temporary = yield* temporaryFileBeside(database)
       yield* copyDatabase(source, temporary)
-      const accessKept = replacedAccess === undefined ? undefined : yield* keepAccess(temporary, replacedAccess)
+      const accessKept =
+        replacedAccess === undefined || replacedAccess.partners.length === 0
+          ? undefined
+          : yield* keepAccess(temporary, replacedAccess)
       const checked = yield* checkDatabase(temporary).pipe(
         Effect.mapError((unusable) => new BackupFailed({ reason: `the copy ${unusable.reason}` }))
       )

@@ -90,9 +90,9 @@ const signingKeyNoteOf = (config: ServiceConfig) =>
     ? `no signing-key.json in ${config.dataDirectory}: put the one kept with the backup there, or the tokens issued before will not verify\n`
     : ""
 
-// with no database replaced there was nothing to keep revoked: what the backup has active is active again
+// with no database of partners replaced (a new machine's) there was nothing to keep revoked: what the backup has active is active again
 const NO_ACCESS_KEPT_NOTE =
-  "no database was replaced, so the partners and subscription keys are the backup's: revoke again any key revoked, and suspend again any partner suspended, since the backup was taken\n"
+  "no database with partners was replaced, so the partners and subscription keys are the backup's: revoke again any key revoked, and suspend again any partner suspended, since the backup was taken\n"
 
 const keyList = (keys: ReadonlyArray<SqliteAccessRecords.KeyName>) =>
   keys.map((key) => `${key.partner_id} ${key.key_prefix}`).join(", ")

@@ -68,7 +68,8 @@ database's -wal and -shm files are removed. Then start the service.
 What comes back is the backup's: quotes, webhook subscriptions (their secrets as they were) and deliveries.
 What does not: the replaced database's partners and subscription keys are kept, so a key revoked (or a
 partner suspended) since the backup stays so and a key issued since keeps working; the command lists them.
-With no database to replace, the backup's keys are all there is: revoke again what was revoked since.
+With no database of partners to replace, the backup's keys are all there is: revoke again what was revoked
+since.
 ${POSTGRES_NOTE}
 
 Example: KASKO_DATA_DIR=/var/lib/kasko kasko restore --from backups/kasko-2026-03-02.db --force`

@@ -192,7 +192,8 @@ describe("kasko backup and kasko restore", () => {
     // a new data directory: the service must be pointed at it, and given the signing key kept with the backup
     expect(restore.stderr).toBe(
       `start the service: KASKO_DATA_DIR=${restoredDirectory} kasko serve\n` +
-        `no signing-key.json in ${restoredDirectory}: put the one kept with the backup there, or the tokens issued before will not verify\n`
+        `no signing-key.json in ${restoredDirectory}: put the one kept with the backup there, or the tokens issued before will not verify\n` +
+        "no database with partners was replaced, so the partners and subscription keys are the backup's: revoke again any key revoked, and suspend again any partner suspended, since the backup was taken\n"
     )
     expect(restore).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/^restored: .*kasko\.db from /) })
     expect(readdirSync(restoredDirectory)).toEqual(["kasko.db"])
@@ -310,6 +311,17 @@ describe("kasko backup and kasko restore", () => {
     expect(integrityOf(out)).toBe("ok")
   })
 
+  it("makes the folders --out names: a first backup into backups/ works as the operations guide writes it", async () => {
+    const out = join(directory.path, "backups", "2026", "kasko-2026-03-02.db")
+    const taken = await kasko({ KASKO_DATA_DIR: serviceDirectory }, "backup", "--out", out)
+    expect(taken).toMatchObject({
+      exitCode: 0,
+      stdout: expect.stringMatching(/^ok: .*kasko-2026-03-02\.db, \d+ bytes/)
+    })
+    expect(integrityOf(out)).toBe("ok")
+    expect(readdirSync(join(directory.path, "backups", "2026"))).toEqual(["kasko-2026-03-02.db"])
+  })
+
   it("refuses when there is no database to back up", async () => {
     const empty = join(directory.path, "no-service")
     const result = await kasko({ KASKO_DATA_DIR: empty }, "backup", "--out", join(directory.path, "nothing.db"))
@@ -372,7 +384,8 @@ describe("kasko backup and kasko restore", () => {
   it("removes the replaced database's -wal and -shm files, which would otherwise be replayed into the backup", async () => {
     const target = join(directory.path, "stale")
     mkdirSync(target)
-    writeFileSync(join(target, "kasko.db"), "the replaced database")
+    // a kasko database (one whose keys cannot be read is refused: the restore keeps its revocations)
+    copyFileSync(await aBackup(), join(target, "kasko.db"))
     writeFileSync(join(target, "kasko.db-wal"), "its write-ahead log")
     writeFileSync(join(target, "kasko.db-shm"), "its shared memory")
     const restored = await kasko({ KASKO_DATA_DIR: target }, "restore", "--from", await aBackup(), "--force")
@@ -462,5 +475,95 @@ describe("kasko backup and kasko restore", () => {
       stderr: `kasko restore: ${file} cannot be restored: the database has schema version 99, newer than this kasko knows (up to ${LATEST_SCHEMA}); upgrade kasko instead of opening it with an older one\n`
     })
     expect(existsSync(target)).toBe(false)
+  })
+})
+
+describe("a restore keeps the access the replaced database gives", () => {
+  /** A request only the partner's token and the given key may make. */
+  const productsWith = (url: string, credentials: PartnerCredentials, subscriptionKey: string) =>
+    fetch(`${url}/products/insurance-car-leasing`, {
+      headers: { ...credentials.headers, "ocp-apim-subscription-key": subscriptionKey }
+    }).then((response) => response.status)
+
+  it("keeps a key revoked since the backup revoked, and one issued since working, end to end: a partner's rotation survives it", async () => {
+    const data = temporaryDirectory("kasko-backup-rotation-")
+    try {
+      const rotating = await addPartner(data.path, "rotating")
+      const leaving = await addPartner(data.path, "leaving")
+      const backup = join(data.path, "before-the-rotation.db")
+      expect(await kasko({ KASKO_DATA_DIR: data.path }, "backup", "--out", backup)).toMatchObject({ exitCode: 0 })
+      // after the backup: the partner rotates its key, another is suspended, a third joins
+      const admin = (...args: Array<string>) => kasko({ KASKO_DATA_DIR: data.path }, ...args)
+      const replacement = (await admin("keys", "add", "--partner", "rotating")).stdout.trim()
+      const oldPrefix = rotating.subscriptionKey.split("_")[1]!
+      const newPrefix = replacement.split("_")[1]!
+      expect(await admin("keys", "revoke", "--partner", "rotating", "--key-prefix", oldPrefix)).toMatchObject({
+        exitCode: 0
+      })
+      expect(await admin("partners", "suspend", "--id", "leaving")).toMatchObject({ exitCode: 0 })
+      const joining = await addPartner(data.path, "joining")
+
+      const restored = await admin("restore", "--from", backup, "--force")
+      expect(restored.exitCode).toBe(0)
+      expect(restored.stdout.split("\n").slice(1)).toEqual([
+        "the replaced database's partners and subscription keys are kept:",
+        `  kept revoked (revoked since the backup): rotating ${oldPrefix}`,
+        `  kept working (issued since the backup): rotating ${newPrefix}, joining ${joining.subscriptionKey.split("_")[1]}`,
+        "  kept suspended (suspended since the backup): leaving",
+        "  kept (added since the backup, with their keys): joining",
+        ""
+      ])
+
+      const restarted = await startTestService({ dataDirectory: data.path, authentication: "real" })
+      try {
+        expect(await productsWith(restarted.url, rotating, rotating.subscriptionKey)).toBe(401)
+        expect(await productsWith(restarted.url, rotating, replacement)).toBe(200)
+        expect(await productsWith(restarted.url, leaving, leaving.subscriptionKey)).toBe(401)
+        expect(await productsWith(restarted.url, joining, joining.subscriptionKey)).toBe(200)
+      } finally {
+        await restarted.stop()
+      }
+    } finally {
+      data.remove()
+    }
+  })
+
+  it("says, restoring where no database of partners was, that the backup's keys are all it has: revoke again what was revoked since", async () => {
+    const target = temporaryDirectory("kasko-backup-no-database-")
+    try {
+      const restored = await kasko({ KASKO_DATA_DIR: target.path }, "restore", "--from", await aBackup(), "--json")
+      expect(restored.exitCode).toBe(0)
+      expect(JSON.parse(restored.stdout)).toMatchObject({ replaced: false, access_kept: null })
+      // a new machine's: any kasko command made an empty database there
+      const emptied = join(target.path, "new-machine")
+      expect(await kasko({ KASKO_DATA_DIR: emptied }, "partners", "list")).toMatchObject({ exitCode: 0 })
+      const over = await kasko({ KASKO_DATA_DIR: emptied }, "restore", "--from", await aBackup(), "--force", "--json")
+      expect(over.exitCode).toBe(0)
+      expect(JSON.parse(over.stdout)).toMatchObject({ replaced: true, access_kept: null })
+      expect(over.stderr).toContain("no database with partners was replaced")
+      expect(restored.stderr).toContain(
+        "no database with partners was replaced, so the partners and subscription keys are the backup's: revoke again any key revoked, and suspend again any partner suspended, since the backup was taken\n"
+      )
+    } finally {
+      target.remove()
+    }
+  })
+
+  it("refuses to replace a database whose keys it cannot read, saying how to go on, and leaves it as it was", async () => {
+    const target = temporaryDirectory("kasko-backup-unreadable-")
+    try {
+      const database = join(target.path, "kasko.db")
+      writeFileSync(database, "not a database at all, but the file the service left")
+      const refused = await kasko({ KASKO_DATA_DIR: target.path }, "restore", "--from", await aBackup(), "--force")
+      expect(refused).toMatchObject({ exitCode: 1, stdout: "" })
+      expect(refused.stderr).toMatch(
+        new RegExp(
+          `^kasko restore: ${database}'s partners and subscription keys cannot be read: file is not a database; a restore keeps the revocations of the database it replaces, and cannot read these\\. Move it aside and restore again, then revoke again each key revoked \\(and suspend each partner suspended\\) since the backup was taken\\n$`
+        )
+      )
+      expect(readFileSync(database, "utf8")).toBe("not a database at all, but the file the service left")
+    } finally {
+      target.remove()
+    }
   })
 })

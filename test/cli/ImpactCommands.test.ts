@@ -13,8 +13,8 @@ import { Effect, Result } from "effect"
 import { spawn, spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { once } from "node:events"
-import { readFileSync, writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
@@ -347,6 +347,30 @@ registerHooks({ load: (url, context, next) => { appendFileSync(${JSON.stringify(
     expect(rejected.stdout).toContain(
       "Rejected: 1 case, by reason:\n  vehicle_type: must be one of: personbil, varevogn — 1 case, line 3\n"
     )
+  })
+
+  it("refuses a directory holding a JSON file that is not a tariff in one line: the file and its first problem (exit 1)", async () => {
+    await written
+    // the example's expected summary: 56 KB of another document's JSON beside a tariff
+    const proposal = directory.newFile("proposal")
+    mkdirSync(proposal)
+    copyFileSync(REBALANCE, join(proposal, "insurance-car-leasing-v2.json"))
+    const summary = join(proposal, "summary.json")
+    copyFileSync(join(dirname(REBALANCE), "expected-summary.json"), summary)
+    const result = await runCli(["tariff", "impact", SHIPPED, proposal, "--portfolio", book])
+    expect(result).toMatchObject({ exitCode: 1, stdout: "" })
+    expect(result.stderr).toBe(
+      `kasko tariff impact: NEW ${summary} is not a tariff kasko can load: Unexpected key with value "2027-01-01" at pricing_date (kasko tariff check lists every problem)\n`
+    )
+    // a first problem whose value is the whole file is cut short
+    const tariff = JSON.parse(readFileSync(LEASING_V1, "utf8")) as { rules: Array<unknown> }
+    writeFileSync(summary, JSON.stringify({ ...tariff, rules: [readFileSync(summary, "utf8"), ...tariff.rules] }))
+    const long = await runCli(["tariff", "impact", SHIPPED, proposal, "--portfolio", book])
+    expect(long.exitCode).toBe(1)
+    expect(long.stderr).toMatch(
+      /^kasko tariff impact: NEW \S+summary\.json is not a tariff kasko can load: Expected .*… at rules\[0\] /
+    )
+    expect(long.stderr.length).toBeLessThan(400)
   })
 
   it("refuses --top over 1000 as a usage error naming --top", async () => {

@@ -12,6 +12,8 @@ const ROOT = join(import.meta.dirname, "..", "..")
 const LEASING_V1 = join(ROOT, "packages", "core", "tariffs", "insurance-car-leasing", "v1.json")
 const PROPOSAL = join(ROOT, "examples", "actuary-workbench", "tariffs", "insurance-car-leasing-v2-proposal.json")
 const GOLDEN = join(ROOT, "examples", "actuary-workbench", "golden", "reference-tariff-v1.csv")
+// 56 KB of another document's JSON: refused in one line, not printed back
+const NOT_A_TARIFF = join(ROOT, "examples", "actuary-workbench", "impact", "expected-summary.json")
 const MAIN = join(ROOT, "packages", "server", "bin", "kasko.mjs")
 const directory = temporaryDirectory("kasko-workbench-")
 afterAll(() => directory.remove())
@@ -79,6 +81,11 @@ describe("kasko price", () => {
       ["price", "--product", "insurance-car-leasing", "--feature", "standard", "--tariff", "/no/such/tariff.json"],
       2,
       "cannot read /no/such/tariff.json"
+    ],
+    [
+      ["tariff", "diff", LEASING_V1, NOT_A_TARIFF, "--cases", GOLDEN],
+      1,
+      `kasko tariff diff: ${NOT_A_TARIFF} is not a tariff kasko can load: Unexpected key with value "2027-01-01" at pricing_date (kasko tariff check lists every problem)\n`
     ]
   ])("kasko %j exits %i: %s", async (args, exitCode, message) => {
     const result = await runCli(args)

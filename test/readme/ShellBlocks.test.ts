@@ -12,7 +12,8 @@
  *   it says it serves; the blocks after it talk to it where they say
  *   `localhost:8080` (the service) or `127.0.0.1:9000` (the webhook receiver);
  * - a `start` stops the service an earlier one started, as the README asks
- *   (Ctrl-C, then start it again);
+ *   (Ctrl-C, then start it again), and so does a `kasko restore`, as the
+ *   operations guide asks (a backup is restored on a stopped service);
  * - the shell keeps its variables from one block to the next (the `$KEY` and
  *   `$TOKEN` of the first requests serve the blocks after them);
  * - the README's test command is not run from inside the test run (it would
@@ -41,8 +42,9 @@ const README_FILES = [
 const SERVES = /npx --yes pnpm@10 (start|example:todo|example:receiver)( &)?$|npx kasko workbench$/
 // where the README's webhook receiver listens (examples/webhook-receiver's default port)
 const RECEIVER_ADDRESS = "127.0.0.1:9000"
-// files the blocks write in the repository, as a user's terminal would; removed afterwards
-const WRITTEN_FILES = ["grid.csv", "grid.svg", "book.csv"]
+// files (and the guide's folder of backups) the blocks write in the repository, as a user's terminal would; removed afterwards
+const WRITTEN_FILES = ["grid.csv", "grid.svg", "book.csv", "backups"]
+const RESTORES = /^npx kasko restore /
 const TEST_COMMAND = "npx --yes pnpm@10 test"
 const DOCUMENTED_DATABASE = "postgres://kasko@db.internal:5432/kasko"
 // the documented schema, run as one of this run's own on the shared test server: a schema named `kasko` there is
@@ -125,7 +127,7 @@ describe("the README's shell blocks", () => {
       }
     }
     directory.remove()
-    for (const file of WRITTEN_FILES) rmSync(join(ROOT, file), { force: true })
+    for (const file of WRITTEN_FILES) rmSync(join(ROOT, file), { force: true, recursive: true })
     const admin = new pg.Client({ connectionString: testDatabaseUrl })
     await admin.connect()
     await admin.query(`DROP SCHEMA IF EXISTS ${RUN_SCHEMA} CASCADE`)
@@ -163,6 +165,10 @@ describe("the README's shell blocks", () => {
             expect(ciRun).toContain(`\n${TEST_COMMAND}\n`)
             line = line.slice(0, -TEST_COMMAND.length).replace(/\s*&&\s*$/, "")
           }
+          if (RESTORES.test(line) && service !== undefined) {
+            await stopped(service)
+            service = undefined
+          }
           const serving = SERVES.exec(line)
           if (serving !== null) {
             const kind = serving[1] ?? "workbench"
@@ -185,6 +191,8 @@ describe("the README's shell blocks", () => {
         if (assigned.size > 0) lines.push(`declare -p ${[...assigned].join(" ")} > ${variables} 2>/dev/null || true`)
         const ran = await runBash(lines.join("\n"), environment, background)
         expect(ran.status, `${file}:\n${block}\n${ran.output}`).toBe(0)
+        // what a block prints ends its line (curl's answers by -w '\n'), so that the reader's prompt does not land on it
+        if (ran.output !== "") expect(ran.output, `${file}:\n${block}\nprints no newline last`).toMatch(/\n$/)
         outputs.push(ran.output)
         if (servedHere.some((entry) => entry.kind === "start")) service = background.at(-1)
         for (const entry of servedHere) {
@@ -200,7 +208,7 @@ describe("the README's shell blocks", () => {
     expect(walkthrough).toMatch(/"product_name":"insurance-car-leasing"/)
     // then a quote: created, read back (its id and price), activated (spec §3: an empty JSON object)
     expect(walkthrough).toMatch(/\{"quote_id":"[0-9a-f-]{36}","price":\{"amount":\d+,"currency":"DKK"/)
-    expect(outputs).toContainEqual(expect.stringMatching(/"expires_at":"[^"]+Z"\}\{\}$/))
+    expect(outputs).toContainEqual(expect.stringMatching(/"expires_at":"[^"]+Z"\}\n\{\}\n$/))
 
     // every service the blocks started answered while it ran: the SQLite one, again with webhooks to http allowed,
     // the webhook receiver, the several-instances one on PostgreSQL with JWKS, the showcase, the workbench
@@ -212,6 +220,17 @@ describe("the README's shell blocks", () => {
       ["example:todo", expect.stringContaining("npx --yes pnpm@10 example:todo\n")],
       ["workbench", expect.stringContaining("npx kasko workbench\n")]
     ])
+
+    // the operations guide's backup, into a folder it made, and its restore over the service's database, --force
+    // and all, keeping the partners and keys of the database it replaced
+    expect(outputs).toContainEqual(
+      expect.stringMatching(/^ok: \S+\/backups\/kasko-2026-03-02\.db, \d+ bytes, [1-9]\d* quotes?\n$/)
+    )
+    expect(outputs).toContainEqual(
+      expect.stringMatching(
+        /^restored: \S+\/kasko\.db from \S+\/backups\/kasko-2026-03-02\.db, \d+ bytes, [1-9]\d* quotes?\nthe replaced database's partners and subscription keys are kept: the same as the backup's\n/
+      )
+    )
 
     // "Receive webhooks": the quote the block created reached the receiver, verified, and its delivery says so
     const deliveries = outputs.find((output) => output.includes('"deliveries"'))

@@ -13,6 +13,7 @@ import { Data, Effect, type Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync } from "node:fs"
 import { basename, dirname, join, resolve } from "node:path"
+import { type AccessKept, type AccessRecords, keepAccessRecords, readAccessRecords } from "./SqliteAccessRecords.js"
 import { planOf, schemaVersion } from "./SqliteMigrations.js"
 
 /** The file a backup or a restore would write exists already, and replacing it was not asked for. */
@@ -46,6 +47,19 @@ export class BackupUnusable extends Data.TaggedError("BackupUnusable")<{
   }
 }
 
+/**
+ * The database a restore would replace cannot be read for its partners and subscription keys (it is damaged, or
+ * not SQLite), so the restore could not keep its revocations.
+ */
+export class ReplacedDatabaseUnreadable extends Data.TaggedError("ReplacedDatabaseUnreadable")<{
+  readonly file: string
+  readonly reason: string
+}> {
+  override get message() {
+    return `${this.file}'s partners and subscription keys cannot be read: ${this.reason}`
+  }
+}
+
 /** Copying failed: the disk is full, a directory is missing or not writable… */
 export class BackupFailed extends Data.TaggedError("BackupFailed")<{ readonly reason: string }> {
   override get message() {
@@ -53,7 +67,13 @@ export class BackupFailed extends Data.TaggedError("BackupFailed")<{ readonly re
   }
 }
 
-export type BackupRefusal = BackupTargetExists | DatabaseMissing | DatabaseInUse | BackupUnusable | BackupFailed
+export type BackupRefusal =
+  | BackupTargetExists
+  | DatabaseMissing
+  | DatabaseInUse
+  | BackupUnusable
+  | ReplacedDatabaseUnreadable
+  | BackupFailed
 
 /** A kasko database file as checked: `PRAGMA integrity_check` answered ok. */
 export interface CheckedDatabase {
@@ -70,6 +90,11 @@ export interface RestoredDatabase extends CheckedDatabase {
   readonly backup: string
   /** Whether a database was there before and is now replaced. */
   readonly replaced: boolean
+  /**
+   * What of the replaced database's partners and keys differs from the backup's and was kept; none when no
+   * database with partners was replaced (a new machine's: the backup's keys are all there is).
+   */
+  readonly accessKept: AccessKept | undefined
 }
 
 // sqlite3_backup_step copies the pages of one step inside one read transaction, and a write by another
@@ -246,8 +271,9 @@ export const databaseInUse = (file: string): Effect.Effect<boolean, BackupFailed
 /**
  * Takes a backup of `database` into `destination` while the service may be
  * running and writing: one consistent snapshot, checked (read-only,
- * `PRAGMA integrity_check`) before it is renamed to `destination`. Refuses an
- * existing `destination` unless `replace`, and never writes over the database.
+ * `PRAGMA integrity_check`) before it is renamed to `destination`, whose
+ * folders are made if missing. Refuses an existing `destination` unless
+ * `replace`, and never writes over the database.
  */
 export const takeBackup = (options: {
   readonly database: string
@@ -262,8 +288,11 @@ export const takeBackup = (options: {
         return yield* new BackupFailed({ reason: `the backup cannot be written over the database it copies` })
       if (!existsSync(database)) return yield* new DatabaseMissing({ file: database })
       if (existsSync(destination) && !options.replace) return yield* new BackupTargetExists({ file: destination })
-      if (!existsSync(dirname(destination)))
-        return yield* new BackupFailed({ reason: `the directory ${dirname(destination)} does not exist` })
+      // `--out backups/kasko-….db` on a first backup: the folder is made, as a restore makes the data directory
+      yield* Effect.try({
+        try: () => mkdirSync(dirname(destination), { recursive: true }),
+        catch: (error) => new BackupFailed({ reason: `creating ${dirname(destination)}: ${reasonOf(error)}` })
+      })
       // read-write though it only reads: with the service stopped, a read-only one would leave -wal and -shm behind
       const source = yield* connection(
         database,
@@ -280,12 +309,40 @@ export const takeBackup = (options: {
     })
   )
 
+/** The partners and keys of the database a restore replaces, read through its write-ahead log. */
+const accessRecordsOf = (database: string): Effect.Effect<AccessRecords, ReplacedDatabaseUnreadable> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const unreadable = (error: unknown) => new ReplacedDatabaseUnreadable({ file: database, reason: reasonOf(error) })
+      // read-write, as a backup reads: what the service committed last may be only in the -wal file
+      const connected = yield* connection(database, { fileMustExist: true, timeout: 5_000 }, unreadable)
+      return yield* Effect.try({ try: () => readAccessRecords(connected), catch: unreadable })
+    })
+  )
+
+/** Writes the replaced database's partners and keys into the copy, and syncs it again. */
+const keepAccess = (temporary: string, kept: AccessRecords): Effect.Effect<AccessKept, BackupFailed> =>
+  Effect.try({
+    try: () => {
+      const copy = new Database(temporary, { fileMustExist: true })
+      try {
+        return keepAccessRecords(copy, kept)
+      } finally {
+        copy.close()
+        fsyncPath(temporary)
+      }
+    },
+    catch: (error) => new BackupFailed({ reason: `keeping the replaced database's keys: ${reasonOf(error)}` })
+  })
+
 /**
  * Puts the backup `backup` in place as `database`, for a service that is not
  * running: the backup must pass `checkDatabase` and have a schema this kasko
  * can open; a database in use is refused, and an existing one replaced only
- * when `replace`. The copy is checked again before it is renamed into place,
- * and the -wal and -shm files of the database it replaces are removed.
+ * when `replace`. The replaced database's partners and subscription keys are
+ * kept (SqliteAccessRecords: a key revoked since the backup stays revoked, one
+ * issued since keeps working). The copy is checked again before it is renamed
+ * into place, and the -wal and -shm files of the database it replaces are removed.
  */
 export const restoreBackup = (options: {
   readonly backup: string
@@ -306,6 +363,7 @@ export const restoreBackup = (options: {
       const exists = existsSync(database)
       if (exists && (yield* databaseInUse(database))) return yield* new DatabaseInUse({ file: database })
       if (exists && !options.replace) return yield* new BackupTargetExists({ file: database })
+      const replacedAccess = exists ? yield* accessRecordsOf(database) : undefined
       yield* Effect.try({
         try: () => mkdirSync(dirname(database), { recursive: true }),
         catch: (error) => new BackupFailed({ reason: `creating ${dirname(database)}: ${reasonOf(error)}` })
@@ -317,10 +375,14 @@ export const restoreBackup = (options: {
       )
       const temporary = yield* temporaryFileBeside(database)
       yield* copyDatabase(source, temporary)
+      const accessKept =
+        replacedAccess === undefined || replacedAccess.partners.length === 0
+          ? undefined
+          : yield* keepAccess(temporary, replacedAccess)
       const checked = yield* checkDatabase(temporary).pipe(
         Effect.mapError((unusable) => new BackupFailed({ reason: `the copy ${unusable.reason}` }))
       )
       yield* putInPlace(temporary, database)
-      return { ...checked, file: database, backup: backup.file, replaced: exists }
+      return { ...checked, file: database, backup: backup.file, replaced: exists, accessKept }
     })
   )

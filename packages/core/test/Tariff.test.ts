@@ -98,6 +98,15 @@ describe("tariff documents", () => {
     )
   })
 
+  it("says a document's first problem briefly, where it is, however large the value it found", () => {
+    const rules = leasing.rules.map((rule, index) => (index === 1 ? { ...rule, conditions: "x".repeat(30_000) } : rule))
+    const problem = TariffDocuments.decodeTariffFile({ ...leasing, rules, currency: "EUR" })
+    expect(Result.isFailure(problem) && problem.failure).toMatch(/^Expected "DKK", got "EUR" at currency$/)
+    const long = TariffDocuments.decodeTariffFile({ ...leasing, rules })
+    expect(Result.isFailure(long) && long.failure).toMatch(/^Expected .{0,160}… at rules\[1\]\.conditions$/)
+    expect(Result.isSuccess(TariffDocuments.decodeTariffFile(leasing))).toBe(true)
+  })
+
   it("chooses the version in force by effective_from, so a new version can be loaded ahead of its start", () => {
     const tariffs = TariffDocuments.decodeTariffs([leasing, raisedVersion("v2", "2026-07-01")])
     expect(tariffInForce(tariffs, "insurance-car-leasing", "2026-06-30")?.version).toBe("v1")

@@ -4,7 +4,7 @@
  * checking). With KASKO_DATABASE_URL set they refuse and name PostgreSQL's
  * own tools.
  */
-import { SqliteBackup } from "@kasko/sqlite"
+import { type SqliteAccessRecords, SqliteBackup } from "@kasko/sqlite"
 import { Cause, Effect, Exit, Option } from "effect"
 import { existsSync } from "node:fs"
 import { join } from "node:path"
@@ -26,6 +26,8 @@ const messageOfRefusal = (refusal: SqliteBackup.BackupRefusal): string => {
       return `there is no database at ${refusal.file}: nothing to back up (is KASKO_DATA_DIR the service's?)`
     case "DatabaseInUse":
       return `${refusal.file} is in use by a running service: stop the service, then restore`
+    case "ReplacedDatabaseUnreadable":
+      return `${refusal.message}; a restore keeps the revocations of the database it replaces, and cannot read these. Move it aside and restore again, then revoke again each key revoked (and suspend each partner suspended) since the backup was taken`
     case "BackupUnusable":
     case "BackupFailed":
       return refusal.message
@@ -88,6 +90,27 @@ const signingKeyNoteOf = (config: ServiceConfig) =>
     ? `no signing-key.json in ${config.dataDirectory}: put the one kept with the backup there, or the tokens issued before will not verify\n`
     : ""
 
+// with no database of partners replaced (a new machine's) there was nothing to keep revoked: what the backup has active is active again
+const NO_ACCESS_KEPT_NOTE =
+  "no database with partners was replaced, so the partners and subscription keys are the backup's: revoke again any key revoked, and suspend again any partner suspended, since the backup was taken\n"
+
+const keyList = (keys: ReadonlyArray<SqliteAccessRecords.KeyName>) =>
+  keys.map((key) => `${key.partner_id} ${key.key_prefix}`).join(", ")
+
+/** What the restore kept of the replaced database's access, one line each: what the backup alone would have undone. */
+const accessKeptText = (kept: SqliteAccessRecords.AccessKept): string => {
+  const lines = [
+    kept.keys_kept_revoked.length > 0 && `kept revoked (revoked since the backup): ${keyList(kept.keys_kept_revoked)}`,
+    kept.keys_kept_working.length > 0 && `kept working (issued since the backup): ${keyList(kept.keys_kept_working)}`,
+    kept.partners_kept_suspended.length > 0 &&
+      `kept suspended (suspended since the backup): ${kept.partners_kept_suspended.join(", ")}`,
+    kept.partners_kept.length > 0 && `kept (added since the backup, with their keys): ${kept.partners_kept.join(", ")}`
+  ].filter((line) => line !== false)
+  return lines.length === 0
+    ? "the replaced database's partners and subscription keys are kept: the same as the backup's\n"
+    : `the replaced database's partners and subscription keys are kept:\n${lines.map((line) => `  ${line}\n`).join("")}`
+}
+
 export const restoreBackup = async (argv: Arguments): Promise<CommandResult> => {
   const config = sqliteConfiguration("restore a pg_dump backup with pg_restore")
   const restored = await run(
@@ -100,13 +123,23 @@ export const restoreBackup = async (argv: Arguments): Promise<CommandResult> => 
   const pending = restored.migrationPlan._tag === "Apply" ? restored.migrationPlan.pending : []
   const note = `${restored.replaced ? "the database that was there is replaced; " : ""}${
     pending.length > 0 ? `the service migrates it to schema version ${pending.at(-1)!.version} when it starts; ` : ""
-  }start the service: ${serveCommandOf(config)}\n${signingKeyNoteOf(config)}`
+  }start the service: ${serveCommandOf(config)}\n${signingKeyNoteOf(config)}${
+    restored.accessKept === undefined ? NO_ACCESS_KEPT_NOTE : ""
+  }`
   return wantsJson(argv)
-    ? done(json({ ...view(restored), backup: restored.backup, replaced: restored.replaced }), note)
+    ? done(
+        json({
+          ...view(restored),
+          backup: restored.backup,
+          replaced: restored.replaced,
+          access_kept: restored.accessKept ?? null
+        }),
+        note
+      )
     : done(
         `restored: ${restored.file} from ${restored.backup}, ${restored.bytes} bytes, ${restored.quotes} quote${
           restored.quotes === 1 ? "" : "s"
-        }\n`,
+        }\n${restored.accessKept === undefined ? "" : accessKeptText(restored.accessKept)}`,
         note
       )
 }

@@ -27,7 +27,7 @@ export const BACKUP_COMMANDS: ReadonlyArray<KaskoCommand> = [
             type: "string",
             demandOption: true,
             requiresArg: true,
-            describe: "the backup file to write"
+            describe: "the backup file to write (its folders are made if missing)"
           })
           .option("force", { type: "boolean", default: false, describe: "replace the file if it exists" })
       ).epilogue(
@@ -64,6 +64,12 @@ Example: kasko backup --out backups/kasko-$(date +%F).db`
 integrity_check, be a kasko database and have a schema this kasko knows (the service migrates an older one
 when it starts). It is copied beside KASKO_DATA_DIR/kasko.db, synced and renamed into place; the replaced
 database's -wal and -shm files are removed. Then start the service.
+
+What comes back is the backup's: quotes, webhook subscriptions (their secrets as they were) and deliveries.
+What does not: the replaced database's partners and subscription keys are kept, so a key revoked (or a
+partner suspended) since the backup stays so and a key issued since keeps working; the command lists them.
+With no database of partners to replace, the backup's keys are all there is: revoke again what was revoked
+since.
 ${POSTGRES_NOTE}
 
 Example: KASKO_DATA_DIR=/var/lib/kasko kasko restore --from backups/kasko-2026-03-02.db --force`

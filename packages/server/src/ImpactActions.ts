@@ -5,11 +5,10 @@
  * and a seeded book written as CSV.
  */
 import { QuoteStore } from "@kasko/core"
-import { CalendarDate, type Tariff, TariffDocuments } from "@kasko/core/actuarial"
+import { CalendarDate, type Tariff } from "@kasko/core/actuarial"
 import { generatedPortfolioLines, impactCsv, impactText, PortfolioFormatError, portfolioImpact } from "@kasko/workbench"
 import { Cause, Effect, Exit, ManagedRuntime, Option } from "effect"
-import { createWriteStream, readdirSync, readFileSync, statSync } from "node:fs"
-import { join } from "node:path"
+import { createWriteStream, statSync } from "node:fs"
 import { Readable } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import { configuration } from "./AdminActions.js"
@@ -17,40 +16,15 @@ import { type CommandResult, done, failed, json, UsageError } from "./CommandRes
 import { messageOf } from "./FailureMessages.js"
 import { type PortfolioPageReader, storePortfolio } from "./StorePortfolio.js"
 import { storesLayer } from "./Stores.js"
+import { readTariffFile, tariffFilesAt } from "./TariffFiles.js"
 
 type Arguments = Readonly<Record<string, unknown>>
 
-/** Every JSON file of a directory and its folders (`<product>/<version>.json`), or the file itself. */
-const tariffFiles = (path: string): Array<string> => {
-  let directory: boolean
-  try {
-    directory = statSync(path).isDirectory()
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`)
-  }
-  if (!directory) return [path]
-  return (readdirSync(path, { recursive: true, encoding: "utf8" }) as Array<string>)
-    .filter((entry) => entry.endsWith(".json"))
-    .sort()
-    .map((entry) => join(path, entry))
-}
-
 /** The tariffs of one side: a tariff file, or a directory of them. */
 const tariffsOf = (path: string, side: string): ReadonlyArray<Tariff.Tariff> => {
-  const files = tariffFiles(path)
+  const files = tariffFilesAt(path)
   if (files.length === 0) throw new UsageError(`${side} ${path}: no tariff file (*.json) there`)
-  const documents = files.map((file) => {
-    try {
-      return JSON.parse(readFileSync(file, "utf8")) as unknown
-    } catch (error) {
-      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`)
-    }
-  })
-  try {
-    return TariffDocuments.decodeTariffs(documents)
-  } catch (error) {
-    throw new UsageError(`${side} ${path}: ${(error as Error).message}`)
-  }
+  return files.map((file) => readTariffFile(file, `${side} `))
 }
 
 const PERCENT = /^([+-]?\d{1,7}(?:\.\d{1,4})?)\s*%?$/

@@ -5,7 +5,6 @@
  */
 import { CalendarDate } from "@kasko/core/transport"
 import { TariffDocuments } from "@kasko/core/actuarial"
-import type { Tariff } from "@kasko/core/actuarial"
 import {
   diffReport,
   diffTariffs as diffTariffVersions,
@@ -24,26 +23,11 @@ import {
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { type CommandResult, done, json, UsageError } from "./CommandResult.js"
+import { readJsonFile, readTariffFile } from "./TariffFiles.js"
 
 type Arguments = Readonly<Record<string, unknown>>
 
 const today = () => new Date().toISOString().slice(0, 10)
-
-const readJson = (file: string): unknown => {
-  try {
-    return JSON.parse(readFileSync(file, "utf8"))
-  } catch (error) {
-    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`)
-  }
-}
-
-const decodeTariffFiles = (documents: ReadonlyArray<unknown>): ReadonlyArray<Tariff.Tariff> => {
-  try {
-    return TariffDocuments.decodeTariffs(documents)
-  } catch (error) {
-    throw new UsageError((error as Error).message)
-  }
-}
 
 /** The case the options name, and the tariffs that price it. */
 const caseOf = (argv: Arguments) => {
@@ -57,7 +41,10 @@ const caseOf = (argv: Arguments) => {
     })
   )
   const files = (argv["tariff"] as Array<string> | undefined) ?? []
-  const tariffs = decodeTariffFiles(files.length === 0 ? TariffDocuments.SHIPPED_TARIFF_DOCUMENTS : files.map(readJson))
+  const tariffs =
+    files.length === 0
+      ? TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS)
+      : files.map((file) => readTariffFile(file))
   const testCase = {
     name: "command line",
     product_name: argv["product"] as string,
@@ -105,10 +92,7 @@ export const priceGrid = async (argv: Arguments): Promise<CommandResult> => {
 }
 
 export const diffTariffs = async (argv: Arguments): Promise<CommandResult> => {
-  const [oldTariff, newTariff] = decodeTariffFiles([
-    readJson(argv["old"] as string),
-    readJson(argv["new"] as string)
-  ]) as [Tariff.Tariff, Tariff.Tariff]
+  const [oldTariff, newTariff] = [readTariffFile(argv["old"] as string), readTariffFile(argv["new"] as string)]
   const casesFile = argv["cases"] as string
   let cases: ReturnType<typeof parseGoldenTable>
   try {
@@ -123,7 +107,7 @@ export const diffTariffs = async (argv: Arguments): Promise<CommandResult> => {
 
 export const checkTariff = async (argv: Arguments): Promise<CommandResult> => {
   const file = argv["tariff"] as string
-  const findings = lintTariff(readJson(file))
+  const findings = lintTariff(readJsonFile(file))
   const errors = findings.filter((finding) => finding.severity === "error").length
   const exitCode = errors > 0 ? 1 : 0
   if (argv["json"] === true) return { stdout: json(findings), stderr: "", exitCode }

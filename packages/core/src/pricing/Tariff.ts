@@ -202,17 +202,38 @@ export type Tariff = typeof Tariff.Type
 export type TariffDocument = typeof Tariff.Encoded
 
 const formatProblems = SchemaIssue.makeFormatterDefault()
+const formatFirstProblem = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const DECODING = { onExcessProperty: "error", reportInput: true } as const
 
 // every problem, each naming the value it found
-const decodeDocument = SchemaParser.decodeUnknownResult(Tariff, {
-  errors: "all",
-  onExcessProperty: "error",
-  reportInput: true
-})
+const decodeDocument = SchemaParser.decodeUnknownResult(Tariff, { ...DECODING, errors: "all" })
+const decodeUntilFirstProblem = SchemaParser.decodeUnknownResult(Tariff, { ...DECODING, errors: "first" })
+
+// a value found can be a whole file's worth of JSON (another document's object, say): a line holds its start
+const PROBLEM_LENGTH = 160
+
+const pathText = (path: ReadonlyArray<PropertyKey>): string =>
+  path.map((key, index) => (typeof key === "number" ? `[${key}]` : `${index === 0 ? "" : "."}${String(key)}`)).join("")
 
 /** Decodes a tariff document, or explains every problem in one message. */
 export const decodeTariff = (document: unknown): Result.Result<Tariff, string> =>
   Result.mapError(decodeDocument(document), formatProblems)
+
+/**
+ * Decodes a tariff document, or says its first problem in one line of bounded
+ * length, where it is: for a command naming a file that is not a tariff
+ * (`kasko tariff check` lists every problem).
+ */
+export const decodeTariffBriefly = (document: unknown): Result.Result<Tariff, string> =>
+  Result.mapError(decodeUntilFirstProblem(document), (issue) => {
+    const [first] = formatFirstProblem(issue).issues
+    const problem = first === undefined ? "not a tariff" : first.message
+    const line = problem.replace(/\s+/g, " ")
+    const bounded = line.length > PROBLEM_LENGTH ? `${line.slice(0, PROBLEM_LENGTH - 1)}…` : line
+    const path = (first?.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment))
+    return path.length === 0 ? bounded : `${bounded} at ${pathText(path)}`
+  })
 
 /** The version of a product's tariff in force on a date: the latest `effective_from` not after it. */
 export const tariffInForce = (

@@ -4,7 +4,7 @@
  * decoded and compiled before the engine may price with it.
  */
 import { Result } from "effect"
-import { decodeTariff, type Tariff } from "./Tariff.js"
+import { decodeTariff, decodeTariffBriefly, type Tariff } from "./Tariff.js"
 import { planOf } from "./PricingPlan.js"
 
 /**
@@ -25,6 +25,21 @@ export const decodeTariffs = (documents: ReadonlyArray<unknown>): ReadonlyArray<
       )
     }
     return tariff
+  })
+
+/**
+ * Decodes and compiles one tariff document read from a file, or says in one
+ * line of bounded length its first problem: a command prints it after the
+ * file's name.
+ */
+export const decodeTariffFile = (document: unknown): Result.Result<Tariff, string> =>
+  Result.flatMap(decodeTariffBriefly(document), (tariff) => {
+    try {
+      planOf(tariff)
+      return Result.succeed(tariff)
+    } catch (error) {
+      return Result.fail(`${tariff.product_name} ${tariff.version} cannot be compiled: ${(error as Error).message}`)
+    }
   })
 
 // the documents live beside the coverage names read from them, which the answers' schemas need without pricing

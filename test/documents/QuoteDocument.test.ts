@@ -2,9 +2,11 @@
  * A quote's document for the customer, read back with pdftotext: the insurer, the partner and its agent, the
  * parties as registered with their CPR numbers masked but for the last four digits (and never whole), the
  * vehicle, the product and variant, every coverage with the limit and deductible the quote answers, the price
- * per payment and per year with each of its `price.details`, the tariff version, the quote number, when it was
- * created and until when it is valid, and whether it is activated — each figure the engine's. Found as the
- * quote is: not for another partner, not after 30 days.
+ * per payment with each of its `price.details`, the day its prices are of, when it was created and until when it
+ * is valid, and whether it is activated (with its quote number once it is) — each figure the engine's. Written
+ * for the customer: Danish local time, amounts with thousands separators, no API names, no number the quote's
+ * JSON does not carry, each link whole on its line. Found as the quote is: not for another partner, not after
+ * 30 days.
  */
 import { DocumentLinks, Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
 import { PdfDocuments } from "@kasko/documents"
@@ -180,7 +182,7 @@ describe.skipIf(skipPoppler)("a quote's document", () => {
     expect(lines.filter((line) => line.startsWith("Yngste brugers"))).toEqual(["Yngste brugers alder 36"])
   })
 
-  it("lists every coverage with the quote's limit and deductible, and the price per payment and per year with its details", async () => {
+  it("lists every coverage with the quote's limit and deductible, and the price per payment with its details", async () => {
     const printed = await onEngine(printedQuote(monthlyRequest(), false))
     const lines = pdfLines(printed.pdf)
     const policy = printed.quote.policies[0]!

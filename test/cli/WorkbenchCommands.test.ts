@@ -49,6 +49,26 @@ describe("kasko price", () => {
     expect(result.stdout).toContain("= 7600 kr")
   })
 
+  it("names the youngest user's age in the worksheet's facts as the API names the parameter", async () => {
+    const result = await runCli([
+      "price",
+      "--product",
+      "insurance-car-leasing",
+      "--feature",
+      "standard",
+      ...STANDARD_CAR,
+      "--param",
+      "vehicle_price=200000",
+      "--param",
+      "youngest_user_age=23",
+      "--date",
+      "2026-03-02"
+    ])
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toContain("youngest_user_age=23")
+    expect(result.stdout).not.toContain("youngest_driver_age")
+  })
+
   it.each([
     [["price", "--feature", "standard"], 2, "Missing required argument: product"],
     [
@@ -282,7 +302,7 @@ describe("kasko tariff check", () => {
       },
       {
         name: "young standalone drivers",
-        conditions: { all: [{ fact: "youngest_driver_age", operator: "lessThan", value: 25 }] },
+        conditions: { all: [{ fact: "youngest_user_age", operator: "lessThan", value: 25 }] },
         event: { type: "apply_loading", params: { loading: "young", coverages: ["kasko"], percent: 20 } }
       }
     )
@@ -293,7 +313,7 @@ describe("kasko tariff check", () => {
     expect(result.stdout).toContain('rule "standard goods transport" is unreachable')
     expect(result.stdout).toContain('rule "free glass" adds coverage glas with no premium')
     expect(result.stdout).toContain('rule "loading on nothing" names coverage lastbil, which no rule adds')
-    expect(result.stdout).toContain('rule "young standalone drivers" reads youngest_driver_age')
+    expect(result.stdout).toContain('rule "young standalone drivers" reads youngest_user_age')
     expect(result.stdout).toContain("4 errors, 0 warnings")
   })
 

@@ -2,11 +2,13 @@
  * A quote's document for the customer, read back with pdftotext: the insurer, the partner and its agent, the
  * parties as registered with their CPR numbers masked but for the last four digits (and never whole), the
  * vehicle, the product and variant, every coverage with the limit and deductible the quote answers, the price
- * per payment and per year with each of its `price.details`, the tariff version, the quote number, when it was
- * created and until when it is valid, and whether it is activated — each figure the engine's. Found as the
- * quote is: not for another partner, not after 30 days.
+ * per payment with each of its `price.details`, the day its prices are of, when it was created and until when it
+ * is valid, and whether it is activated (with its quote number once it is) — each figure the engine's. Written
+ * for the customer: Danish local time, amounts with thousands separators, no API names, no number the quote's
+ * JSON does not carry, each link whole on its line. Found as the quote is: not for another partner, not after
+ * 30 days.
  */
-import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { DocumentLinks, Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
 import { PdfDocuments } from "@kasko/documents"
 import { MemoryQuoteStore } from "@kasko/memory"
 import { Effect, Layer } from "effect"
@@ -38,10 +40,19 @@ const engine = Layer.mergeAll(
   PdfDocuments.layer()
 )
 
-/** Runs a program on a fresh engine whose clock stands at NOW. */
-const onEngine = <A, E>(program: Effect.Effect<A, E, Layer.Success<typeof engine> | TestClock.TestClock>): Promise<A> =>
+/**
+ * Runs a program on a fresh engine whose clock stands at `now` (NOW unless given), its documents linked to where
+ * `links` says (kasko's own paths unless given).
+ */
+const onEngine = <A, E>(
+  program: Effect.Effect<A, E, Layer.Success<typeof engine> | TestClock.TestClock>,
+  { now = NOW, links }: { readonly now?: number; readonly links?: DocumentLinks.DocumentLinksShape } = {}
+): Promise<A> =>
   Effect.runPromise(
-    Effect.andThen(TestClock.setTime(NOW), program).pipe(Effect.provide(Layer.merge(engine, TestClock.layer())))
+    Effect.andThen(TestClock.setTime(now), program).pipe(
+      Effect.provide(Layer.mergeAll(engine, TestClock.layer())),
+      links === undefined ? (effect) => effect : Effect.provideService(DocumentLinks.DocumentLinks, links)
+    )
   )
 
 const CPR = "0101901234"
@@ -66,7 +77,6 @@ const monthlyRequest = () => {
 
 interface Printed {
   readonly quote: any
-  readonly annually: number
   readonly pdf: Uint8Array
 }
 
@@ -78,9 +88,8 @@ const printedQuote = (request: unknown, activate: boolean) =>
       yield* QuotingService.activateQuote("bilhuset", created.quote_id)
     }
     const retrieved = yield* QuotingService.getQuote("bilhuset", created.quote_id)
-    const worksheet = yield* QuotingService.explainQuote("bilhuset", created.quote_id)
     const document = yield* QuotingService.getQuoteDocument("bilhuset", created.quote_id)
-    const printed: Printed = { quote: retrieved.quote, annually: worksheet.annually, pdf: document.bytes }
+    const printed: Printed = { quote: retrieved.quote, pdf: document.bytes }
     return printed
   })
 
@@ -122,12 +131,12 @@ describe.skipIf(skipPoppler)("a quote's document", () => {
     expect(lines).toContain("Anvendelse Privat personkørsel (kode 01)")
     // the product and variant: the quote's product name, the catalogue's titles, the parameters
     expect(lines).toContain("Produkt Partnerbilforsikring, leasing")
-    expect(lines).toContain(`Produktnavn ${printed.quote.product.product_name}`)
     expect(printed.quote.product.product_name).toBe("private-insurance-car-leasing")
     expect(lines).toContain("Variant Standard, privat")
     expect(lines).toContain("Dækningsniveau Premium")
     expect(lines).toContain("Yngste brugers alder 23")
     expect(lines).toContain("Betalinger pr. år 12")
+    expect(lines).toContain("Køretøjets pris 350.000 kr.")
     firstPagePicture(printed.pdf, "quote")
   })
 
@@ -173,7 +182,7 @@ describe.skipIf(skipPoppler)("a quote's document", () => {
     expect(lines.filter((line) => line.startsWith("Yngste brugers"))).toEqual(["Yngste brugers alder 36"])
   })
 
-  it("lists every coverage with the quote's limit and deductible, and the price per payment and per year with its details", async () => {
+  it("lists every coverage with the quote's limit and deductible, and the price per payment with its details", async () => {
     const printed = await onEngine(printedQuote(monthlyRequest(), false))
     const lines = pdfLines(printed.pdf)
     const policy = printed.quote.policies[0]!
@@ -186,27 +195,28 @@ describe.skipIf(skipPoppler)("a quote's document", () => {
     const price = printed.quote.price
     expect(price.payments_per_year).toBe(12)
     expect(lines).toContain(`Pris pr. betaling ${danishKroner(price.amount)} (12 betalinger pr. år)`)
-    expect(lines).toContain(`I alt pr. år ${danishKroner(price.amount * 12)}`)
-    expect(lines).toContain(`Årspræmie ved årlig betaling ${danishKroner(printed.annually)}`)
     expect(Object.keys(price.details).sort()).toEqual(["garantifondsbidrag", "miljøbidrag", "skadesforsikringsafgift"])
     for (const [charge, amount] of Object.entries(price.details as Record<string, string>))
       expect(lines).toContain(`Heraf ${charge} ${danishDecimalKroner(amount)} pr. betaling`)
   })
 
-  it("shows the tariff version, the quote's numbers and dates, and its state: awaiting activation, then activated", async () => {
+  it("shows the pricing day, the quote's numbers and times, and its state: awaiting activation, then activated with its quote number", async () => {
     const awaiting = await onEngine(printedQuote(monthlyRequest(), false))
     const awaitingLines = pdfLines(awaiting.pdf)
     expect(awaitingLines).toContain("Status Afventer aktivering")
-    expect(awaitingLines).toContain("Oprettet 2. marts 2026 kl. 09.00 UTC")
-    expect(awaitingLines).toContain("Gyldigt til 1. april 2026 kl. 09.00 UTC")
-    expect(awaitingLines).toContain("Tarifversion v1 (priser pr. 2. marts 2026)")
+    // 09.00 UTC is 10.00 in Copenhagen in March, and 30 days later, in summer time, 11.00
+    expect(awaitingLines).toContain("Oprettet 2. marts 2026 kl. 10.00")
+    expect(awaitingLines).toContain("Gyldigt til 1. april 2026 kl. 11.00")
+    expect(awaitingLines).toContain("Priser pr. 2. marts 2026")
     expect(awaitingLines).toContain(`Policenummer ${awaiting.quote.policies[0].policy_number}`)
     expect(awaitingLines).toContain(`Tilbuds-id ${awaiting.quote.quote_id}`)
+    // the quote's JSON gives no quote number before activation, and neither does its document
+    expect(awaitingLines.filter((line) => line.includes("Tilbudsnummer"))).toEqual([])
 
     const activated = await onEngine(printedQuote(monthlyRequest(), true))
     const activatedLines = pdfLines(activated.pdf)
     expect(activated.quote.status).toBe("activated")
-    expect(activatedLines).toContain("Status Aktiveret 2. marts 2026 kl. 11.00 UTC")
+    expect(activatedLines).toContain("Status Aktiveret 2. marts 2026 kl. 12.00")
     expect(activatedLines).toContain(`Tilbudsnummer ${activated.quote.quote_number}`)
   })
 
@@ -224,11 +234,9 @@ describe.skipIf(skipPoppler)("a quote's document", () => {
     const lines = pdfLines(printed.pdf)
     expect(printed.quote.product.product_name).toBe("business-car-insurance-standalone")
     expect(lines).toContain("Produkt Partnerbilforsikring, standalone")
-    expect(lines).toContain("Produktnavn business-car-insurance-standalone")
     expect(lines).toContain("Variant Udvidet, erhverv")
     expect(lines).toContain("Anvendelse Godstransport (kode 40)")
     expect(lines).toContain(`Pris pr. betaling ${danishKroner(printed.quote.price.amount)} (1 betaling pr. år)`)
-    expect(lines).toContain(`I alt pr. år ${danishKroner(printed.annually)}`)
     expect(lines).not.toContain("Telefon +45 12 34 56 78")
     for (const coverage of printed.quote.policies[0].coverages) {
       const limit = coverage.limit === undefined ? "–" : danishKroner(coverage.limit)
@@ -250,5 +258,141 @@ describe.skipIf(skipPoppler)("a quote's document", () => {
       })
     )
     expect(failures.map((failure) => failure._tag)).toEqual(["QuoteNotFound", "QuoteNotFound", "QuoteNotFound"])
+  })
+})
+
+/** Every number a text shows, as its value: Danish figures read as such ("350.000" is 350000, "9,61" is 9.61). */
+const numbersShown = (text: string): Array<number> =>
+  [...text.matchAll(/\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?/g)].map((match) =>
+    Number(match[0].replaceAll(".", "").replace(",", "."))
+  )
+
+/**
+ * Every number a quote's JSON carries: its numbers, the numbers written in its strings ("9.61", "AB 12 345"), and
+ * the last four digits of its CPR numbers, which are all the document shows of them ("xxxxxx-1234").
+ */
+const numbersCarried = (quote: any): Set<number> => {
+  const carried = new Set<number>(
+    quote.policies[0].parties.flatMap((party: any) =>
+      party.person === undefined ? [] : [Number(party.person.cpr_number.slice(-4))]
+    )
+  )
+  const visit = (value: unknown): void => {
+    if (typeof value === "number") carried.add(value)
+    else if (typeof value === "string")
+      for (const match of value.matchAll(/\d+(?:\.\d+)?/g)) {
+        carried.add(Number(match[0]))
+        for (const digits of match[0].split(".")) carried.add(Number(digits))
+      }
+    else if (typeof value === "object" && value !== null) for (const inner of Object.values(value)) visit(inner)
+  }
+  visit(quote)
+  return carried
+}
+
+const MONTHS = "januar|februar|marts|april|maj|juni|juli|august|september|oktober|november|december"
+
+/** The insurer's CVR number and address: fixed text, which an Extended quote's JSON leaves out (no `insurer`). */
+const INSURER_TEXTS = ["CVR 12345674", "Forsikringsvej 1, 2100 København Ø"]
+
+/**
+ * A document's text without what it may show besides the quote's own figures: the dates ("1. juli 2026", of
+ * the quote's creation, expiry, activation and pricing), the times of day ("kl. 12.23"), the page numbers
+ * ("Side 1 af 2") and the insurer's CVR number and address. Nothing else is exempt: the partner's CVR and
+ * P-numbers are in the quote's `agent`, the parties' in its `parties`, the links in `ipid_href` and `policy_href`.
+ */
+const withoutExemptText = (text: string): string =>
+  INSURER_TEXTS.reduce((rest, exempt) => rest.replaceAll(exempt, ""), text)
+    .replace(new RegExp(`\\d{1,2}\\. (?:${MONTHS}) \\d{4}`, "g"), "")
+    .replace(/kl\. \d{2}\.\d{2}/g, "")
+    .replace(/Side \d+ af \d+/g, "")
+
+/** A quote request for the business product, paid yearly, for a vehicle of 1 250 000 kr. */
+const businessRequest = () =>
+  Examples.quoteRequest(
+    Examples.standardParameters({
+      policy_holder: "organization",
+      vehicle_user: "organization",
+      vehicle_usage: "godstransport",
+      vehicle_price: "1250000"
+    }),
+    "insurance-car-standalone",
+    "premium"
+  )
+
+/** Links as long as an insurer's may be: the documents kept at a path several levels down its own site. */
+const LONG_LINKS = DocumentLinks.servedBy(
+  () => "https://forsikring.bilhuset-oest.example/partnere/bilforsikring-og-leasing/api/version-1"
+)
+
+describe.skipIf(skipPoppler)("a quote's document, as its customer reads it", () => {
+  it("gives every time in Danish local time, summer time included", async () => {
+    // 10.23 UTC on 1 July is 12.23 in Copenhagen (summer time, UTC+2)
+    const summer = Date.parse("2026-07-01T10:23:00.000Z")
+    const printed = await onEngine(printedQuote(monthlyRequest(), true), { now: summer })
+    const lines = pdfLines(printed.pdf)
+    expect(lines).toContain("Oprettet 1. juli 2026 kl. 12.23")
+    expect(lines).toContain("Status Aktiveret 1. juli 2026 kl. 14.23")
+    expect(lines).toContain("Gyldigt til 31. juli 2026 kl. 12.23")
+    expect(pdfText(printed.pdf)).not.toContain("UTC")
+  })
+
+  it("writes every amount with thousands separators, the vehicle price included", async () => {
+    for (const request of [monthlyRequest(), businessRequest()]) {
+      const printed = await onEngine(printedQuote(request, false))
+      const text = pdfText(printed.pdf)
+      const amounts = [...text.matchAll(/([\d.,]+) kr\./g)].map((match) => match[1]!)
+      expect(amounts.length).toBeGreaterThan(4)
+      for (const amount of amounts) expect(amount).toMatch(/^\d{1,3}(?:\.\d{3})*(?:,\d{2})?$/)
+      const vehiclePrice = Number(printed.quote.product.parameters.vehicle_price)
+      expect(pdfLines(printed.pdf)).toContain(`Køretøjets pris ${danishKroner(vehiclePrice)}`)
+    }
+  })
+
+  it("names no product, parameter or option as the API does, but in the catalogue's words", async () => {
+    for (const request of [monthlyRequest(), businessRequest()]) {
+      const printed = await onEngine(printedQuote(request, true), { links: LONG_LINKS })
+      const links = [printed.quote.policies[0].ipid_href, printed.quote.privacy.policy_href]
+      const text = links.reduce((rest: string, link: string) => rest.replaceAll(link, ""), pdfText(printed.pdf))
+      const product = printed.quote.product
+      expect(text).not.toContain(product.product_name)
+      for (const name of Object.keys(product.parameters)) expect(text).not.toContain(name)
+      // the API's option ids and coverage names are snake_case (privat_person_koersel, påkørsel_af_dyr)
+      expect(text).not.toContain("_")
+    }
+  })
+
+  it("shows no number the quote's JSON does not carry, but dates, times of day, page numbers and the insurer's CVR number and address", async () => {
+    for (const [request, activate] of [
+      [monthlyRequest(), false],
+      [monthlyRequest(), true],
+      [businessRequest(), true]
+    ] as const) {
+      const printed = await onEngine(printedQuote(request, activate), { links: LONG_LINKS })
+      const carried = numbersCarried(printed.quote)
+      const shown = numbersShown(withoutExemptText(pdfText(printed.pdf)))
+      expect(shown.length).toBeGreaterThan(20)
+      expect(shown.filter((number) => !carried.has(number))).toEqual([])
+    }
+  })
+
+  it("prints every link whole on a line of its own, however long", async () => {
+    const insurersOwn = DocumentLinks.keptByInsurer(
+      {
+        documentsBaseUrl:
+          "https://dokumenter.kasko-forsikring.example/produkter/bilforsikring/partnerbilforsikring/ipid-arkiv/2026",
+        privacyPolicyUrl:
+          "https://www.kasko-forsikring.example/om-os/privatlivspolitik-for-kunder-og-samarbejdspartnere"
+      },
+      LONG_LINKS
+    )
+    for (const links of [LONG_LINKS, insurersOwn]) {
+      const printed = await onEngine(printedQuote(monthlyRequest(), false), { links })
+      const lines = pdfLines(printed.pdf)
+      for (const link of [printed.quote.policies[0].ipid_href, printed.quote.privacy.policy_href]) {
+        expect(link.length).toBeGreaterThan(90)
+        expect(lines).toContain(link)
+      }
+    }
   })
 })

@@ -67,6 +67,9 @@ describe.skipIf(skipBrowser)("the price view", () => {
         row.expected
       )
       expect(shown.worksheet, report).toBe(worksheetTable(engine))
+      // the worksheet's facts name the youngest user's age as the API names the parameter
+      const facts = await page.locator("main p.facts").first().textContent()
+      expect(facts, report).toContain(`youngest_user_age=${engine.facts.youngest_user_age ?? "—"}`)
     }
     expect(problems).toEqual([])
     expect(foreignRequests).toEqual([])

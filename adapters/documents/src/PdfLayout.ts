@@ -131,6 +131,33 @@ const factsOf = (pdf: Pdf, rows: ReadonlyArray<readonly [string, string]>) => {
   pdf.moveDown(0.6)
 }
 
+/**
+ * Each link's title, then its URL on a line of its own, whole: pdfkit breaks a line after a "/" or "-", and a URL
+ * broken there is neither typed nor clicked whole. A URL too wide for the page at body size is set smaller, as
+ * much as it needs; an absolute one is clickable.
+ */
+const linksOf = (pdf: Pdf, entries: ReadonlyArray<{ readonly title: string; readonly url: string }>) => {
+  const left = pdf.page.margins.left
+  const indent = 10
+  const width = contentWidth(pdf) - indent
+  for (const { title, url } of entries) {
+    ensureRoom(pdf, 2 * SIZES.body * 1.4)
+    pdf.font("regular").fontSize(SIZES.body).fillColor(INK).text(`${title}:`, left, pdf.y, { lineGap: 1 })
+    const size = Math.min(SIZES.body, (SIZES.body * width) / pdf.widthOfString(url))
+    const top = pdf.y
+    pdf
+      .fontSize(size)
+      .fillColor(ACCENT)
+      .text(url, left + indent, top, { lineBreak: false, ...(/^https?:\/\//.test(url) ? { link: url } : {}) })
+    // text that may not break moves along its line, not down: the next line starts below the URL by hand
+    pdf.fontSize(SIZES.body)
+    pdf.y = top + pdf.currentLineHeight(true)
+    pdf.moveDown(0.4)
+  }
+  pdf.x = left
+  pdf.moveDown(0.4)
+}
+
 const blockOf = (pdf: Pdf, block: Block) => {
   switch (block.kind) {
     case "paragraph":
@@ -139,6 +166,8 @@ const blockOf = (pdf: Pdf, block: Block) => {
       return listOf(pdf, block.items)
     case "facts":
       return factsOf(pdf, block.rows)
+    case "links":
+      return linksOf(pdf, block.links)
     case "table":
       return tableOf(pdf, block.columns, block.rows)
   }

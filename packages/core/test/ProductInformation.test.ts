@@ -76,8 +76,8 @@ describe("the IPID of a product variant", () => {
         conditions: {
           all: [
             variantIs("standard"),
-            { fact: "youngest_driver_age", operator: "greaterThanInclusive", value: 60 },
-            { fact: "youngest_driver_age", operator: "lessThan", value: 70 }
+            { fact: "youngest_user_age", operator: "greaterThanInclusive", value: 60 },
+            { fact: "youngest_user_age", operator: "lessThan", value: 70 }
           ]
         },
         event: { type: "set_deductible", params: { coverage: "vejhjælp", amount: 500 } }

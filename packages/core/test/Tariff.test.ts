@@ -1,6 +1,9 @@
-import { Result } from "effect"
+import { Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { chargesInForce, decodeTariff, tariffInForce, type TariffDocument } from "../src/pricing/Tariff.js"
+import { pricingRequestOf, priceWith } from "../src/pricing/Pricing.js"
+import { priceInterpreted } from "../src/pricing/ReferenceInterpreter.js"
+import { decodeOfferRequest } from "../src/quote/Offer.js"
+import { chargesInForce, decodeTariff, Tariff, tariffInForce, type TariffDocument } from "../src/pricing/Tariff.js"
 import * as TariffBook from "../src/ports/TariffBook.js"
 import * as TariffDocuments from "../src/pricing/TariffDocuments.js"
 import * as QuotingService from "../src/QuotingService.js"
@@ -90,6 +93,38 @@ describe("tariff documents", () => {
       )
     ).toBe(true)
     expect(Result.isFailure(decode({ ...leasing, rules: [rule, rule] }))).toBe(true)
+  })
+
+  it("reads a tariff that names the youngest user's age by its former name, youngest_driver_age, and prices the same", async () => {
+    const current = JSON.stringify(leasing)
+    expect(current).toContain('"fact":"youngest_user_age"')
+    const former = JSON.parse(current.replaceAll('"fact":"youngest_user_age"', '"fact":"youngest_driver_age"'))
+    expect(JSON.stringify(former)).not.toContain("youngest_user_age")
+    const formerTariff = Result.getOrThrow(decode(former))
+    const currentTariff = Result.getOrThrow(decode(leasing))
+    expect(formerTariff).toEqual(currentTariff)
+    // written back, it says the current name
+    expect(JSON.stringify(Schema.encodeSync(Tariff)(formerTariff))).not.toContain("youngest_driver_age")
+
+    // every age band of the tariff's loadings, and no age given
+    for (const age of [undefined, "18", "20", "21", "24", "25", "40", "99"]) {
+      const request = offerRequest(standardParameters(age === undefined ? {} : { youngest_user_age: age }))
+      const formerPrice = await runAt(QuotingService.explainPrice(request), TariffBook.layer([former]))
+      const currentPrice = await runAt(QuotingService.explainPrice(request), TariffBook.layer([leasing]))
+      expect(formerPrice, `age ${age}`).toEqual(currentPrice)
+    }
+    // and json-rules-engine, the reference interpreter, fires the young user's loadings on the rules as decoded
+    const young = pricingRequestOf(
+      Result.getOrThrow(decodeOfferRequest(offerRequest(standardParameters({ youngest_user_age: "19" })), "2026-03-02"))
+        .product,
+      "2026-03-02"
+    )
+    const interpreted = await priceInterpreted(formerTariff, young)
+    expect(interpreted.annual_total_ore).toBe(priceWith(currentTariff, young).annual_total_ore)
+    expect(interpreted.annual_total_ore).toBeGreaterThan(
+      priceWith(currentTariff, { ...young, parameters: { ...young.parameters, youngest_user_age: 40 } })
+        .annual_total_ore
+    )
   })
 
   it("refuses to build a TariffBook from an invalid document, with a readable message", () => {

@@ -65,9 +65,15 @@ describe("completion from the tariff's Schema", () => {
   })
 
   it("offers facts and operators inside conditions, however deeply nested", () => {
-    expect(complete('{"rules": [{"conditions": {"all": [{"any": [{"not": {"fact": |').labels).toContain(
-      '"youngest_driver_age"'
-    )
+    const facts = complete('{"rules": [{"conditions": {"all": [{"any": [{"not": {"fact": |').labels
+    expect(facts).toContain('"youngest_user_age"')
+    // the fact's former name is still read, but not offered
+    expect(facts).not.toContain('"youngest_driver_age"')
+    const factDetail = complete('{"rules": [{"conditions": {"all": [{"|').options?.find(
+      (option) => option.label === '"fact"'
+    )?.detail
+    expect(factDetail).toContain('"youngest_user_age"')
+    expect(factDetail).not.toContain("youngest_driver_age")
     // a list value only goes with in/notIn; a single value with the comparisons
     expect(
       complete('{"rules": [{"conditions": {"all": [{"fact": "variant", "value": 1, |').options?.[0]?.detail

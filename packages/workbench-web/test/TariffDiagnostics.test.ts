@@ -15,6 +15,12 @@ describe("tariff diagnostics", () => {
     expect(diagnose(LEASING_V1)).toEqual([])
   })
 
+  it("finds nothing wrong with a tariff written before youngest_driver_age was renamed youngest_user_age", () => {
+    const former = LEASING_V1.replaceAll('"youngest_user_age"', '"youngest_driver_age"')
+    expect(former).toContain('"youngest_driver_age"')
+    expect(diagnose(former)).toEqual([])
+  })
+
   it("underlines a wrong value where it is written, with the Schema's message and its path", () => {
     const doc = leasingWith((document) => Object.assign(document, { currency: "EUR" }))
     expect(diagnose(doc)).toEqual([

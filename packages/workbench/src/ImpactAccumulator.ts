@@ -113,7 +113,7 @@ export class ImpactAccumulator {
     this.segment("variant", facts.variant).add(weight, before, after, capped)
     this.segment("feature", facts.feature).add(weight, before, after, capped)
     this.segment("vehicle_type", facts.vehicle_type).add(weight, before, after, capped)
-    this.segment("driver_age_band", ageBandOf(facts.youngest_driver_age)).add(weight, before, after, capped)
+    this.segment("driver_age_band", ageBandOf(facts.youngest_user_age)).add(weight, before, after, capped)
     this.segment("vehicle_price_band", priceBandOf(facts.vehicle_price)).add(weight, before, after, capped)
     this.bands[bandIndex(this.bandPlan, before, after)]!.add(weight, before, after, capped)
     if (outcome.current_ore !== undefined) {

@@ -21,12 +21,12 @@ const PARAMETERS_OF_FACT: Readonly<Record<Tariff.FactName, ReadonlyArray<string>
   vehicle_type: ["vehicle_type"],
   vehicle_usage: ["vehicle_usage"],
   vehicle_price: ["vehicle_price"],
-  youngest_driver_age: ["youngest_user_age", "youngest_user_birthdate"]
+  youngest_user_age: ["youngest_user_age", "youngest_user_birthdate"]
 }
 
 const NUMERIC_DOMAINS = {
   vehicle_price: [Parameters.VEHICLE_PRICE_MIN, Parameters.VEHICLE_PRICE_MAX],
-  youngest_driver_age: [Parameters.DRIVER_AGE_MIN, Parameters.DRIVER_AGE_MAX]
+  youngest_user_age: [Parameters.DRIVER_AGE_MIN, Parameters.DRIVER_AGE_MAX]
 } as const
 
 /** The values of a numeric fact worth trying: each constant a rule compares it with, and its neighbours, within the domain. */
@@ -48,7 +48,7 @@ const samplesOf = (fact: keyof typeof NUMERIC_DOMAINS, tariff: Tariff.Tariff): A
 /** Every combination of facts a request can produce, with numeric facts sampled at the rules' boundaries. */
 const reachableFacts = (tariff: Tariff.Tariff): Array<TariffCompiler.Facts> => {
   const prices = samplesOf("vehicle_price", tariff)
-  const ages = [null, ...samplesOf("youngest_driver_age", tariff)]
+  const ages = [null, ...samplesOf("youngest_user_age", tariff)]
   const facts: Array<TariffCompiler.Facts> = []
   for (const policy_holder of Parameters.POLICY_HOLDERS)
     for (const vehicle_user of Parameters.POLICY_HOLDERS)
@@ -56,7 +56,7 @@ const reachableFacts = (tariff: Tariff.Tariff): Array<TariffCompiler.Facts> => {
         for (const vehicle_type of Parameters.VEHICLE_TYPES)
           for (const feature of ProductCatalogue.FEATURE_NAMES)
             for (const vehicle_price of prices)
-              for (const youngest_driver_age of ages)
+              for (const youngest_user_age of ages)
                 facts.push({
                   product_name: tariff.product_name,
                   variant: Variant.deriveVariant({ policy_holder, vehicle_user, vehicle_usage }),
@@ -64,7 +64,7 @@ const reachableFacts = (tariff: Tariff.Tariff): Array<TariffCompiler.Facts> => {
                   vehicle_type,
                   vehicle_usage,
                   vehicle_price,
-                  youngest_driver_age
+                  youngest_user_age
                 })
   return facts
 }

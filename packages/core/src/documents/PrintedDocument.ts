@@ -13,10 +13,17 @@ export interface TableColumn {
   readonly width?: number
 }
 
+/** A document a reader may open: its title, and its URL, printed whole on a line of its own. */
+export interface Link {
+  readonly title: string
+  readonly url: string
+}
+
 export type Block =
   | { readonly kind: "paragraph"; readonly text: string }
   | { readonly kind: "list"; readonly items: ReadonlyArray<string> }
   | { readonly kind: "facts"; readonly rows: ReadonlyArray<readonly [label: string, value: string]> }
+  | { readonly kind: "links"; readonly links: ReadonlyArray<Link> }
   | {
       readonly kind: "table"
       readonly columns: ReadonlyArray<TableColumn>
@@ -56,6 +63,9 @@ export const list = (items: ReadonlyArray<string>): Block => ({ kind: "list", it
 /** A block of label–value rows. */
 export const facts = (rows: ReadonlyArray<readonly [string, string]>): Block => ({ kind: "facts", rows })
 
+/** A block of links, each URL whole on its own line: a URL broken over two lines cannot be typed or clicked. */
+export const links = (entries: ReadonlyArray<Link>): Block => ({ kind: "links", links: entries })
+
 /** A table block. */
 export const table = (columns: ReadonlyArray<TableColumn>, rows: ReadonlyArray<ReadonlyArray<string>>): Block => ({
   kind: "table",
@@ -92,10 +102,21 @@ export const danishDate = (date: string): string => {
   return `${day}. ${MONTHS[(month ?? 1) - 1]} ${year}`
 }
 
-/** An instant (epoch ms) as a Danish date and a UTC time: "2. marts 2026 kl. 09.00 UTC". */
+// the reader's clock: Danish local time, summer time included; Intl formats a given instant, it reads no clock
+const COPENHAGEN = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "Europe/Copenhagen",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23"
+})
+
+/** An instant (epoch ms) as a Danish reader reads it, in Danish local time: "2. marts 2026 kl. 10.00". */
 export const danishInstant = (epochMillis: number): string => {
-  const iso = new Date(epochMillis).toISOString()
-  return `${danishDate(iso.slice(0, 10))} kl. ${iso.slice(11, 13)}.${iso.slice(14, 16)} UTC`
+  const parts = Object.fromEntries(COPENHAGEN.formatToParts(epochMillis).map((part) => [part.type, part.value]))
+  return `${danishDate(`${parts["year"]}-${parts["month"]}-${parts["day"]}`)} kl. ${parts["hour"]}.${parts["minute"]}`
 }
 
 /**

@@ -103,18 +103,18 @@ const factsOfVariant = (tariff: Tariff, variant: Variant, feature: FeatureName):
   const productName = tariff.product_name
   const usages = variant === "standard" ? [STANDARD_WHEN.vehicle_usage] : optionsOf(productName, "vehicle_usage")
   const prices = probePoints(tariff, "vehicle_price", VEHICLE_PRICE_MIN, VEHICLE_PRICE_MAX)
-  const ages = [null, ...probePoints(tariff, "youngest_driver_age", DRIVER_AGE_MIN, DRIVER_AGE_MAX)]
+  const ages = [null, ...probePoints(tariff, "youngest_user_age", DRIVER_AGE_MIN, DRIVER_AGE_MAX)]
   return optionsOf(productName, "vehicle_type").flatMap((vehicle_type) =>
     usages.flatMap((vehicle_usage) =>
       prices.flatMap((vehicle_price) =>
-        ages.map((youngest_driver_age) => ({
+        ages.map((youngest_user_age) => ({
           product_name: productName,
           variant,
           feature,
           vehicle_type,
           vehicle_usage,
           vehicle_price,
-          youngest_driver_age
+          youngest_user_age
         }))
       )
     )

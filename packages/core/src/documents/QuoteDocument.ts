@@ -2,9 +2,11 @@
  * The quote document a dealer prints or e-mails to the customer: the quote as stored — insurer, partner and
  * agent, the parties as registered (CPR numbers masked but for their last four digits, protected addresses left
  * out), the vehicle, the product and variant with its parameters (the youngest user's age, never a birth date),
- * the coverages with their limits and deductibles, the price per year and per payment with its charges, the
- * tariff version, the quote number, when it was created and until when it is valid, and whether it is
- * activated. Every figure is the quote's own; nothing is priced again.
+ * the coverages with their limits and deductibles, the price per payment with its charges, the day its prices
+ * are of, when it was created and until when it is valid, and whether it is activated (with its quote number
+ * once it is). Written for the customer: times in Danish local time, amounts with thousands separators, the
+ * catalogue's titles rather than the API's names, and no figure the quote's JSON does not carry (so neither a
+ * yearly total it does not answer nor a quote number before activation gives it one) — nothing is priced again.
  */
 import { ageOn, calendarDateOfMillis } from "../input/CalendarDate.js"
 import type { DocumentLinksShape } from "../ports/DocumentLinks.js"
@@ -19,7 +21,7 @@ import {
   danishKroner,
   danishKronerAndOre,
   facts,
-  list,
+  links,
   paragraph,
   table,
   type PrintedDocument,
@@ -67,6 +69,9 @@ const partyRoles = (party: Party): string =>
     .map((role) => ROLE_TITLES[role])
     .join(", ")
 
+// how the catalogue's titles say that a number parameter is an amount of kroner ("Køretøjets pris (kr.)")
+const KRONER_UNIT = " (kr.)"
+
 /** A parameter's value in the catalogue's words: the option's title, or the value itself. */
 const parameterWords = (productName: ProductName, name: string, value: string): string => {
   const option = productDefinition(productName)
@@ -93,12 +98,16 @@ const printedParameters = (
   return definition.parameters.flatMap((parameter) => {
     if (parameter.type === "date") return []
     const value = parameter.name === "youngest_user_age" ? youngestUserAge : parameters[parameter.name]
-    return value === undefined ? [] : [[parameter.title, parameterWords(productName, parameter.name, value)] as const]
+    if (value === undefined) return []
+    const title = String(parameter.title)
+    return parameter.type === "number" && title.endsWith(KRONER_UNIT)
+      ? [[title.slice(0, -KRONER_UNIT.length), danishKroner(Number(value))] as const]
+      : [[title, parameterWords(productName, parameter.name, value)] as const]
   })
 }
 
-/** The quote's document as of `now`, linking to the documents `links` names. */
-export const quoteDocument = (stored: StoredQuote, links: DocumentLinksShape, now: number): PrintedDocument => {
+/** The quote's document as of `now`, linking to the documents `documentLinks` names. */
+export const quoteDocument = (stored: StoredQuote, documentLinks: DocumentLinksShape, now: number): PrintedDocument => {
   const quote = stored.quote
   const worksheet = stored.worksheet
   const productName = worksheet.product_name
@@ -112,18 +121,20 @@ export const quoteDocument = (stored: StoredQuote, links: DocumentLinksShape, no
   const feature = definition.features.find((candidate) => candidate.name === quote.product.features[0]?.name)
   const state = stored.activated_at === null ? "Afventer aktivering" : `Aktiveret ${danishInstant(stored.activated_at)}`
   const parameterRows = printedParameters(productName, parameters, calendarDateOfMillis(stored.created_at))
+  // the quote's JSON carries its quote number once it is activated (spec §2.10), and so does its document
+  const quoteNumber = stored.activated_at === null ? [] : [["Tilbudsnummer", stored.quote_number] as const]
   const sections: Array<Section> = [
     {
       heading: "Tilbuddet",
       blocks: [
         facts([
-          ["Tilbudsnummer", stored.quote_number],
+          ...quoteNumber,
           ["Policenummer", policy.policy_number],
           ["Tilbuds-id", stored.quote_id],
           ["Status", state],
           ["Oprettet", danishInstant(stored.created_at)],
           ["Gyldigt til", danishInstant(expiresAt(stored))],
-          ["Tarifversion", `${stored.tariff_version} (priser pr. ${danishDate(worksheet.pricing_date)})`]
+          ["Priser pr.", danishDate(worksheet.pricing_date)]
         ])
       ]
     },
@@ -171,7 +182,6 @@ export const quoteDocument = (stored: StoredQuote, links: DocumentLinksShape, no
       blocks: [
         facts([
           ["Produkt", definition.title],
-          ["Produktnavn", quote.product.product_name],
           ["Variant", terms.variantTitle],
           ["Dækningsniveau", feature?.title ?? quote.product.features[0]?.name ?? "–"],
           ...parameterRows
@@ -205,8 +215,6 @@ export const quoteDocument = (stored: StoredQuote, links: DocumentLinksShape, no
             "Pris pr. betaling",
             `${danishKroner(quote.price.amount)} (${paymentsPerYear === 1 ? "1 betaling" : `${paymentsPerYear} betalinger`} pr. år)`
           ],
-          ["I alt pr. år", danishKroner(quote.price.amount * paymentsPerYear)],
-          ["Årspræmie ved årlig betaling", danishKroner(worksheet.annually)],
           ...Object.entries(quote.price.details).map(
             ([charge, amount]) => [`Heraf ${charge}`, `${danishKronerAndOre(amount)} pr. betaling`] as const
           )
@@ -217,9 +225,9 @@ export const quoteDocument = (stored: StoredQuote, links: DocumentLinksShape, no
     {
       heading: "Dokumenter",
       blocks: [
-        list([
-          `Produktinformation (IPID): ${links.ipidHref(productName, variant)}`,
-          `Privatlivspolitik: ${links.privacyPolicyHref()}`
+        links([
+          { title: "Produktinformation (IPID)", url: documentLinks.ipidHref(productName, variant) },
+          { title: "Privatlivspolitik", url: documentLinks.privacyPolicyHref() }
         ])
       ]
     }
@@ -227,7 +235,7 @@ export const quoteDocument = (stored: StoredQuote, links: DocumentLinksShape, no
   return {
     language: "da-DK",
     title: "Tilbud på bilforsikring",
-    subtitle: `${definition.title} – ${terms.variantTitle} · Tilbudsnummer ${stored.quote_number}`,
+    subtitle: [`${definition.title} – ${terms.variantTitle}`, ...quoteNumber.map((row) => row.join(" "))].join(" · "),
     sections,
     footer: `${INSURER.organization.name}, CVR ${INSURER.organization.cvr_number} · Tilbuddet gælder til ${danishInstant(expiresAt(stored))} og er ikke en police, før det er aktiveret.`,
     author: INSURER.organization.name,

@@ -43,7 +43,7 @@ export const pricingFacts = (request: PricingRequest): PricingFacts => ({
   vehicle_type: request.parameters.vehicle_type,
   vehicle_usage: request.parameters.vehicle_usage,
   vehicle_price: request.parameters.vehicle_price,
-  youngest_driver_age: youngestDriverAge(request.parameters, request.pricing_date) ?? null
+  youngest_user_age: youngestDriverAge(request.parameters, request.pricing_date) ?? null
 })
 
 /** Prices with one tariff version, its rules compiled: the service's way. */

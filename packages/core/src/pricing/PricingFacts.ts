@@ -14,6 +14,6 @@ export const PricingFacts = Schema.Struct({
   vehicle_type: Schema.String,
   vehicle_usage: Schema.String,
   vehicle_price: Schema.Int,
-  youngest_driver_age: Schema.NullOr(Schema.Int)
+  youngest_user_age: Schema.NullOr(Schema.Int)
 })
 export type PricingFacts = typeof PricingFacts.Type

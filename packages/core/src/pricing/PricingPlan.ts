@@ -289,7 +289,7 @@ const makePlan = (tariff: Tariff, scaling?: CoverageScaling): PricingPlan => {
         facts.vehicle_type,
         facts.vehicle_usage,
         facts.vehicle_price,
-        facts.youngest_driver_age
+        facts.youngest_user_age
       ]
       const fired = new Uint8Array(rules.length)
       for (let index = 0; index < rules.length; index++) if (rules[index]!.holds(slots)) fired[index] = 1

@@ -16,9 +16,37 @@ export const FACT_NAMES = [
   "vehicle_type",
   "vehicle_usage",
   "vehicle_price",
-  "youngest_driver_age"
+  "youngest_user_age"
 ] as const
 export type FactName = (typeof FACT_NAMES)[number]
+
+/**
+ * A fact's former name: `youngest_user_age` was `youngest_driver_age` until it took the name of the parameter it
+ * is made from (issue 43), and tariffs stored or edited before still say so. Marked deprecated, so that an editor
+ * offers only the current name.
+ */
+const FormerFactName = Schema.Literal("youngest_driver_age").annotate({
+  description: "the former name of youngest_user_age, read as it",
+  deprecated: true
+})
+type FormerFactName = typeof FormerFactName.Type
+
+/** Each former name of a fact, with the fact it is read as: a tariff that says it decodes to the same tariff. */
+export const FORMER_FACT_NAMES: Readonly<Record<FormerFactName, FactName>> = {
+  youngest_driver_age: "youngest_user_age"
+}
+
+/** A condition's fact: its current name, or a former one decoded to it (and encoded as the current one). */
+const FactNameField = Schema.Union([Schema.Literals(FACT_NAMES), FormerFactName]).pipe(
+  Schema.decodeTo(
+    Schema.Literals(FACT_NAMES),
+    SchemaTransformation.transform({
+      decode: (name: FactName | FormerFactName): FactName =>
+        name in FORMER_FACT_NAMES ? FORMER_FACT_NAMES[name as FormerFactName] : (name as FactName),
+      encode: (name: FactName): FactName | FormerFactName => name
+    })
+  )
+)
 
 /** The json-rules-engine operators a tariff may use. */
 export const OPERATORS = [
@@ -59,12 +87,12 @@ const MEMBERSHIP_OPERATORS = ["in", "notIn"] as const
 // json-rules-engine throws on `in`/`notIn` with a value that is not a list (and tests substrings on a string): lists only
 export const FactCondition = Schema.Union([
   Schema.Struct({
-    fact: Schema.Literals(FACT_NAMES),
+    fact: FactNameField,
     operator: Schema.Literals(MEMBERSHIP_OPERATORS),
     value: Schema.Array(FactValue)
   }),
   Schema.Struct({
-    fact: Schema.Literals(FACT_NAMES),
+    fact: FactNameField,
     operator: Schema.Literals(
       OPERATORS.filter(
         (operator): operator is Exclude<(typeof OPERATORS)[number], "in" | "notIn"> =>
@@ -82,11 +110,18 @@ export type Condition =
   | { readonly any: ReadonlyArray<Condition> }
   | { readonly not: Condition }
 
-export const Condition: Schema.Codec<Condition> = Schema.Union([
+/** A condition as a tariff document writes it: its facts may go by a former name. */
+export type ConditionDocument =
+  | typeof FactCondition.Encoded
+  | { readonly all: ReadonlyArray<ConditionDocument> }
+  | { readonly any: ReadonlyArray<ConditionDocument> }
+  | { readonly not: ConditionDocument }
+
+export const Condition: Schema.Codec<Condition, ConditionDocument> = Schema.Union([
   FactCondition,
-  Schema.Struct({ all: Schema.Array(Schema.suspend((): Schema.Codec<Condition> => Condition)) }),
-  Schema.Struct({ any: Schema.Array(Schema.suspend((): Schema.Codec<Condition> => Condition)) }),
-  Schema.Struct({ not: Schema.suspend((): Schema.Codec<Condition> => Condition) })
+  Schema.Struct({ all: Schema.Array(Schema.suspend((): Schema.Codec<Condition, ConditionDocument> => Condition)) }),
+  Schema.Struct({ any: Schema.Array(Schema.suspend((): Schema.Codec<Condition, ConditionDocument> => Condition)) }),
+  Schema.Struct({ not: Schema.suspend((): Schema.Codec<Condition, ConditionDocument> => Condition) })
 ])
 
 /** A premium band: `rate_basis_points` of the part of the vehicle price up to `up_to` kroner (null: no upper end). */

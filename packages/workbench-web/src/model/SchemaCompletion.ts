@@ -59,8 +59,15 @@ const literalOf = (shape: SchemaAST.AST): { readonly value: SchemaAST.LiteralVal
   return undefined
 }
 
+/**
+ * The shapes worth offering: not those marked deprecated (a fact's former name), which the Schema still reads
+ * but an actuary should no longer write.
+ */
+const offeredShapesOf = (ast: SchemaAST.AST): Array<SchemaAST.AST> =>
+  shapesOf(ast).filter((shape) => shape.annotations?.["deprecated"] !== true)
+
 const literalsOf = (ast: SchemaAST.AST): Array<SchemaAST.LiteralValue | null> =>
-  shapesOf(ast).flatMap((shape) => {
+  offeredShapesOf(ast).flatMap((shape) => {
     const literal = literalOf(shape)
     return literal === undefined ? [] : [literal.value]
   })
@@ -168,7 +175,7 @@ const childValue = (node: SyntaxNode | null, doc: string, step: string | number)
 
 /** A short description of what a Schema allows, for the completion's detail. */
 export const describeShape = (ast: SchemaAST.AST): string => {
-  const shapes = shapesOf(ast)
+  const shapes = offeredShapesOf(ast)
   const literals = literalsOf(ast)
   if (literals.length === shapes.length && literals.length > 0)
     return literals.map((literal) => JSON.stringify(literal)).join(" | ")
@@ -221,6 +228,7 @@ const propertyOptions = (
 const valueOptions = (shapes: ReadonlyArray<SchemaAST.AST>): Array<CompletionOption> => {
   const options = new Map<string, CompletionOption>()
   for (const shape of shapes) {
+    if (shape.annotations?.["deprecated"] === true) continue
     const literal = literalOf(shape)
     if (literal !== undefined) {
       const text = JSON.stringify(literal.value)

@@ -57,7 +57,7 @@ export const worksheetView = (worksheet: RatingWorksheet.RatingWorksheet, name =
     h(
       "p",
       { class: "facts" },
-      `facts: vehicle_type=${facts.vehicle_type} vehicle_usage=${facts.vehicle_usage} vehicle_price=${facts.vehicle_price} youngest_driver_age=${facts.youngest_driver_age ?? "—"}`
+      `facts: vehicle_type=${facts.vehicle_type} vehicle_usage=${facts.vehicle_usage} vehicle_price=${facts.vehicle_price} youngest_user_age=${facts.youngest_user_age ?? "—"}`
     ),
     dataTable({
       caption: "Coverage lines",

@@ -18,7 +18,7 @@ import { MemoryQuoteStore, MemoryRateLimiter } from "@kasko/memory"
 import { makeAdjustableClock, readServiceConfig, startService, type RunningService } from "@kasko/server"
 import { Ajv } from "ajv"
 import addFormats from "ajv-formats"
-import { Effect, Layer, Result } from "effect"
+import { type Clock, type Duration, Effect, Layer, Result } from "effect"
 import { pino } from "pino"
 import { temporaryDirectory } from "../support.js"
 
@@ -63,7 +63,13 @@ export const servicesOver = (store: Layer.Layer<QuoteStore.QuoteStore>): Layer.L
 }
 
 export const startTestService = async (
-  options: { dataDirectory?: string; environment?: Record<string, string>; authentication?: "test" | "real" } = {}
+  options: {
+    dataDirectory?: string
+    environment?: Record<string, string>
+    authentication?: "test" | "real"
+    /** What the adjustable clock's sleeps become (its time still moves with `adjustClock`): a test's pace. */
+    sleep?: (duration: Duration.Duration, adjustable: Clock.Clock) => Effect.Effect<void>
+  } = {}
 ): Promise<TestService> => {
   const directory = options.dataDirectory ?? temporaryDirectory("kasko-e2e-").path
   const config = Result.getOrThrowWith(
@@ -73,10 +79,11 @@ export const startTestService = async (
   const logLines: Array<Record<string, unknown>> = []
   const logger = pino({ level: "info" }, { write: (line: string) => void logLines.push(JSON.parse(line)) })
   const clock = makeAdjustableClock()
+  const sleep = options.sleep
   // "real" selects the service's own bearer-token authentication
   const service = await startService({
     config,
-    clock: clock.clock,
+    clock: sleep === undefined ? clock.clock : { ...clock.clock, sleep: (duration) => sleep(duration, clock.clock) },
     logger,
     ...(options.authentication === "real" ? {} : { authentication: testAuthentication })
   })

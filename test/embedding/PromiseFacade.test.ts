@@ -67,16 +67,24 @@ describe("the promise facade", () => {
 describe("disposing the engine", () => {
   it("rejects a call still running with StorageUnavailable, tagged and not retryable", async () => {
     // a store whose reads never answer: the call is still running when the engine is disposed
+    let reachedStore = () => {}
+    const reading = new Promise<void>((resolve) => {
+      reachedStore = resolve
+    })
     const slowStore = Layer.merge(
       Layer.succeed(QuoteStore.QuoteStore, {
         ...MemoryQuoteStore.makeStores().quotes,
-        find: () => Effect.never
+        find: () =>
+          Effect.suspend(() => {
+            reachedStore()
+            return Effect.never
+          })
       }),
       IdGenerator.layerFromRandomBytes(randomBytes)
     )
     const engine = Kasko.make(slowStore)
     const pending = engine.getQuote("partner-a", "0190f0a0-0000-7000-8000-000000000000")
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await reading
     await engine.dispose()
     const rejection = await pending.then(
       () => undefined,

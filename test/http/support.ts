@@ -27,6 +27,8 @@ export interface TestService {
   readonly url: string
   readonly dataDirectory: string
   readonly logLines: Array<Record<string, unknown>>
+  /** Resolves with the first log line `matches` takes, at once if it was logged already, or when it is. */
+  readonly logged: (matches: (line: Record<string, unknown>) => boolean) => Promise<Record<string, unknown>>
   readonly adjustClock: (millis: number) => void
   readonly stop: () => Promise<void>
 }
@@ -77,7 +79,28 @@ export const startTestService = async (
     (message) => new Error(message)
   )
   const logLines: Array<Record<string, unknown>> = []
-  const logger = pino({ level: "info" }, { write: (line: string) => void logLines.push(JSON.parse(line)) })
+  const awaited = new Set<(line: Record<string, unknown>) => void>()
+  const logger = pino(
+    { level: "info" },
+    {
+      write: (text: string) => {
+        const line = JSON.parse(text) as Record<string, unknown>
+        logLines.push(line)
+        for (const told of awaited) told(line)
+      }
+    }
+  )
+  const logged = (matches: (line: Record<string, unknown>) => boolean) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const already = logLines.find(matches)
+      if (already !== undefined) return resolve(already)
+      const told = (line: Record<string, unknown>) => {
+        if (!matches(line)) return
+        awaited.delete(told)
+        resolve(line)
+      }
+      awaited.add(told)
+    })
   const clock = makeAdjustableClock()
   const sleep = options.sleep
   // "real" selects the service's own bearer-token authentication
@@ -92,6 +115,7 @@ export const startTestService = async (
     url: service.url,
     dataDirectory: directory,
     logLines,
+    logged,
     adjustClock: clock.adjust,
     stop: service.stop
   }

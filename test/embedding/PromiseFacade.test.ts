@@ -71,14 +71,16 @@ describe("disposing the engine", () => {
     const reading = new Promise<void>((resolve) => {
       reachedStore = resolve
     })
+    const neverAnswers = Effect.suspend(() => {
+      reachedStore()
+      return Effect.never
+    })
+    // retrieval reads a quote without its worksheet; both reads, so that whichever the call makes never answers
     const slowStore = Layer.merge(
       Layer.succeed(QuoteStore.QuoteStore, {
         ...MemoryQuoteStore.makeStores().quotes,
-        find: () =>
-          Effect.suspend(() => {
-            reachedStore()
-            return Effect.never
-          })
+        find: () => neverAnswers,
+        findWithoutWorksheet: () => neverAnswers
       }),
       IdGenerator.layerFromRandomBytes(randomBytes)
     )

@@ -7,6 +7,7 @@ import { runConnectionsBench } from "./connections.mjs"
 import { runCoreBench } from "./core.mjs"
 import { runDecoderBench } from "./decoder.mjs"
 import { runDocumentBurstBench, runDocumentFloodBench, runDocumentsBench } from "./documents.mjs"
+import { runFairnessBench } from "./fairness.mjs"
 import { runHttpBench } from "./http.mjs"
 import { runImpactBench } from "./impact.mjs"
 import { runMemoryBench } from "./memory.mjs"
@@ -94,7 +95,7 @@ printTable(
 
 const latency = await runDeliveryLatencyBench()
 printTable(
-  "7. Webhook delivery latency: 200 quotes at 50 a second, each event from its commit to the endpoint's 2xx (after 20 quotes' warm-up)",
+  "7. Webhook delivery latency: 200 quotes at 50 a second, each event from its commit to the endpoint's 2xx (after 20 quotes' warm-up; budget: median ≤ 200 ms)",
   latency
 )
 
@@ -147,6 +148,12 @@ printTable(
   connections
 )
 
+const fairness = await runFairnessBench()
+printTable(
+  "13. Fairness: /health while 8 scrapers loop (budgets p50 ≤ 10 ms, p99 ≤ 50 ms) and another partner's GET while one partner's 100 000 deliveries fail (budget p99 ≤ 50 ms), each against the same requests alone",
+  fairness
+)
+
 const results = {
   measured_at: new Date().toISOString(),
   seconds: Math.round((Date.now() - started) / 1000),
@@ -168,7 +175,8 @@ const results = {
   documents_flood: documentsFlood,
   documents_burst: documentsBurst,
   impact,
-  connections
+  connections,
+  fairness
 }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })

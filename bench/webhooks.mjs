@@ -180,6 +180,8 @@ export const runHangingEndpointsBench = async () => {
 const LATENCY_QUOTES = 200
 const LATENCY_QUOTES_PER_SECOND = 50
 const WARM_UP_QUOTES = 20
+// a fifth of the dispatcher's 1 s poll: the event came with its commit's wake-up, not at the poll
+const LATENCY_MEDIAN_BUDGET_MS = 200
 const POSTGRES = process.env.KASKO_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 
 const percentileOf = (sorted, percent) =>
@@ -223,13 +225,17 @@ const deliveryLatencyOn = async (store, environment) => {
       latencies = (await (await fetch(`${receiver.url}/latencies`)).json()).slice(WARM_UP_QUOTES)
     }
     const sorted = [...latencies].sort((a, b) => a - b)
+    const median = percentileOf(sorted, 50)
     return {
       store,
       quotes: LATENCY_QUOTES,
       delivered: latencies.length,
-      median_ms: percentileOf(sorted, 50),
+      median_ms: median,
       p99_ms: percentileOf(sorted, 99),
-      max_ms: sorted.at(-1)
+      max_ms: sorted.at(-1),
+      // test/webhooks/PromptDelivery.test.ts held this bound until issue 42 (item 8) moved it here
+      median_budget_ms: LATENCY_MEDIAN_BUDGET_MS,
+      within_budget: median <= LATENCY_MEDIAN_BUDGET_MS ? "yes" : "NO"
     }
   } finally {
     process.env = saved

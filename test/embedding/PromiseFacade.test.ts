@@ -67,16 +67,26 @@ describe("the promise facade", () => {
 describe("disposing the engine", () => {
   it("rejects a call still running with StorageUnavailable, tagged and not retryable", async () => {
     // a store whose reads never answer: the call is still running when the engine is disposed
+    let reachedStore = () => {}
+    const reading = new Promise<void>((resolve) => {
+      reachedStore = resolve
+    })
+    const neverAnswers = Effect.suspend(() => {
+      reachedStore()
+      return Effect.never
+    })
+    // retrieval reads a quote without its worksheet; both reads, so that whichever the call makes never answers
     const slowStore = Layer.merge(
       Layer.succeed(QuoteStore.QuoteStore, {
         ...MemoryQuoteStore.makeStores().quotes,
-        find: () => Effect.never
+        find: () => neverAnswers,
+        findWithoutWorksheet: () => neverAnswers
       }),
       IdGenerator.layerFromRandomBytes(randomBytes)
     )
     const engine = Kasko.make(slowStore)
     const pending = engine.getQuote("partner-a", "0190f0a0-0000-7000-8000-000000000000")
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await reading
     await engine.dispose()
     const rejection = await pending.then(
       () => undefined,

@@ -17,7 +17,9 @@ const service = serviceWithPartners("hostile", ["alice-leasing", "bob-biler"], {
   KASKO_AUTH_FAILURES_PER_MINUTE: "40",
   KASKO_RATE_LIMIT_PER_MINUTE: "30",
   KASKO_HEADERS_TIMEOUT_MS: "600",
-  KASKO_BODY_TIMEOUT_MS: "1200"
+  KASKO_BODY_TIMEOUT_MS: "1200",
+  // longer than a test may run: a connection closed during one was closed by the service's choice, not idleness
+  KASKO_KEEP_ALIVE_TIMEOUT_MS: "600000"
 })
 
 const OFFER = "/insurance/car/offers"
@@ -59,16 +61,15 @@ const send = (
 
 /** Raw bytes on a socket; answers everything until the server closes. */
 const rawExchange = (bytes: string, keepOpenMillis = 0) =>
-  new Promise<{ text: string; closedAfterMillis: number }>((resolve, reject) => {
+  new Promise<{ text: string }>((resolve, reject) => {
     const url = new URL(service.server.url)
-    const started = Date.now()
     const socket: Socket = connect(Number(url.port), url.hostname, () => {
       if (keepOpenMillis === 0) socket.end(bytes)
       else socket.write(bytes)
     })
     let text = ""
     socket.on("data", (chunk) => (text += String(chunk)))
-    socket.on("close", () => resolve({ text, closedAfterMillis: Date.now() - started }))
+    socket.on("close", () => resolve({ text }))
     socket.on("error", reject)
   })
 
@@ -195,23 +196,19 @@ describe("Content-Encoding", () => {
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join("")
     const url = new URL(service.server.url)
-    const { text, closedAfterMillis } = await new Promise<{ text: string; closedAfterMillis: number }>(
-      (resolve, reject) => {
-        const started = Date.now()
-        const socket = connect(Number(url.port), url.hostname, () => {
-          socket.write(`POST ${OFFER} HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n${head}\r\n`)
-          socket.write(bomb)
-        })
-        let received = ""
-        socket.on("data", (chunk) => (received += String(chunk)))
-        socket.on("close", () => resolve({ text: received, closedAfterMillis: Date.now() - started }))
-        socket.on("error", reject)
-      }
-    )
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write(`POST ${OFFER} HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n${head}\r\n`)
+        socket.write(bomb)
+      })
+      let received = ""
+      socket.on("data", (chunk) => (received += String(chunk)))
+      socket.on("close", () => resolve(received))
+      socket.on("error", reject)
+    })
     expect(text).toMatch(/^HTTP\/1\.1 413 /)
     expect(text).toMatch(/\r\nconnection: close\r\n/i)
-    // closed by the service once it answered, well before the keep-alive timeout would have
-    expect(closedAfterMillis).toBeLessThan(1_000)
+    // closed by the service once it answered: its keep-alive timeout is longer than the test may run
   })
 })
 
@@ -266,33 +263,30 @@ describe("answers Node would give in its own words", () => {
   })
 
   it("answers headers that do not arrive within the headers timeout with 408 problem+json and closes", async () => {
-    const { text, closedAfterMillis } = await rawExchange("GET /health HTTP/1.1\r\nHost: localhost\r\n", 1)
+    // 600 ms here, where Node's own would be a minute: a test that ran out of time would not see this 408
+    const { text } = await rawExchange("GET /health HTTP/1.1\r\nHost: localhost\r\n", 1)
     expect(text).toMatch(/^HTTP\/1\.1 408 /)
     expect(problemOf(text)).toMatchObject({ status: 408, title: "Request Timeout" })
-    // 600 ms, checked every 150 ms
-    expect(closedAfterMillis).toBeLessThan(3_000)
   })
 
   it("answers a body that does not arrive within the body timeout with 408 problem+json and closes", async () => {
     const alice = service.partners["alice-leasing"]!
     const head = `POST ${OFFER} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 500\r\nAuthorization: ${alice.headers["authorization"]}\r\nocp-apim-subscription-key: ${alice.subscriptionKey}\r\n\r\n{"product":`
-    const { text, closedAfterMillis } = await rawExchange(head, 1)
+    const { text } = await rawExchange(head, 1)
     expect(text).toMatch(/^HTTP\/1\.1 408 /)
     expect(problemOf(text)).toMatchObject({ status: 408 })
-    expect(closedAfterMillis).toBeLessThan(4_000)
   })
 })
 
 describe("credentials before the body", () => {
   it("answers bad credentials at once, without waiting for a body that never comes", async () => {
-    const { text, closedAfterMillis } = await rawExchange(
+    const { text } = await rawExchange(
       `POST ${OFFER} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\nConnection: close\r\nAuthorization: Bearer abc.def.ghi\r\nocp-apim-subscription-key: ${service.partners["bob-biler"]!.subscriptionKey}\r\n\r\n`,
       1
     )
     expect(text).toMatch(/^HTTP\/1\.1 401 /)
-    // the body timeout is 1.2 s: the 401 came before it, not from it
+    // a 401 after waiting for the body would have been the body timeout's 408: the 401 came before it, not from it
     expect(text).not.toMatch(/HTTP\/1\.1 408/)
-    expect(closedAfterMillis).toBeLessThan(1_000)
   })
 })
 

@@ -1,7 +1,7 @@
 /**
  * The metrics port is the operator's: bound to 127.0.0.1 by default even when the partner API listens on
  * every interface, and however many scrapers loop against it, with 100 000 webhook deliveries pending (the
- * backlog gauges read the outbox), the partner API's answers stay fast.
+ * backlog gauges read the outbox), the partner API answers; how fast is `pnpm bench`'s (bench/fairness.mjs).
  */
 import { type AddressInfo, connect, createServer } from "node:net"
 import { afterAll, describe, expect, it } from "vitest"
@@ -49,7 +49,8 @@ describe("the metrics listener", () => {
     }
   })
 
-  it("keeps /health's p50 within 10 ms and p99 within 50 ms while eight scrapers loop against it, with 100 000 deliveries pending", async () => {
+  // how fast /health answers meanwhile is measured by `pnpm bench` (bench/fairness.mjs, budgets p50 ≤ 10 ms, p99 ≤ 50 ms)
+  it("answers /health while eight scrapers loop against it, each scrape showing the 100 000 deliveries pending", async () => {
     const dataDirectory = `${directory.path}/scrapers`
     await addPartner(dataDirectory, "flooder")
     seedBacklog({
@@ -67,34 +68,28 @@ describe("the metrics listener", () => {
       KASKO_METRICS_PORT: String(metricsPort)
     })
     try {
+      // counted, not timed: the scrapers loop until /health has been asked as often as they scraped
       let scraping = true
       let scrapes = 0
+      const texts = new Set<string>()
       const scrapers = Array.from({ length: 8 }, async () => {
         while (scraping) {
-          const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text()
-          expect(text).toContain("kasko_webhook_pending_deliveries 100000")
+          const answer = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+          const text = await answer.text()
+          texts.add(`${answer.status} ${/^kasko_webhook_pending_deliveries .*$/m.exec(text)?.[0]}`)
           scrapes++
         }
       })
-      const latencies: Array<number> = []
-      const deadline = Date.now() + 4_000
-      while (Date.now() < deadline) {
-        const started = performance.now()
+      const statuses = new Set<number>()
+      for (let request = 0; request < 50 || scrapes < 50; request++) {
         const answer = await fetch(`${service.url}/health`)
         await answer.text()
-        latencies.push(performance.now() - started)
+        statuses.add(answer.status)
       }
       scraping = false
       await Promise.all(scrapers)
-      latencies.sort((a, b) => a - b)
-      const p99 = latencies[Math.floor(latencies.length * 0.99)]!
-      console.log(
-        `/health while 8 scrapers looped: p50 ${latencies[Math.floor(latencies.length / 2)]!.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms; ${scrapes} scrapes`
-      )
-      expect(scrapes).toBeGreaterThan(100)
-      // a typical answer as if nobody scraped (about 2 ms here; 25 ms when every scrape made its exposition)
-      expect(latencies[Math.floor(latencies.length / 2)]!).toBeLessThanOrEqual(10)
-      expect(p99).toBeLessThanOrEqual(50)
+      expect([...statuses]).toEqual([200])
+      expect([...texts]).toEqual(["200 kasko_webhook_pending_deliveries 100000"])
     } finally {
       await service.stop()
     }

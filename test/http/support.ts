@@ -18,7 +18,7 @@ import { MemoryQuoteStore, MemoryRateLimiter } from "@kasko/memory"
 import { makeAdjustableClock, readServiceConfig, startService, type RunningService } from "@kasko/server"
 import { Ajv } from "ajv"
 import addFormats from "ajv-formats"
-import { Effect, Layer, Result } from "effect"
+import { type Clock, type Duration, Effect, Layer, Result } from "effect"
 import { pino } from "pino"
 import { temporaryDirectory } from "../support.js"
 
@@ -27,6 +27,8 @@ export interface TestService {
   readonly url: string
   readonly dataDirectory: string
   readonly logLines: Array<Record<string, unknown>>
+  /** Resolves with the first log line `matches` takes, at once if it was logged already, or when it is. */
+  readonly logged: (matches: (line: Record<string, unknown>) => boolean) => Promise<Record<string, unknown>>
   readonly adjustClock: (millis: number) => void
   readonly stop: () => Promise<void>
 }
@@ -63,7 +65,13 @@ export const servicesOver = (store: Layer.Layer<QuoteStore.QuoteStore>): Layer.L
 }
 
 export const startTestService = async (
-  options: { dataDirectory?: string; environment?: Record<string, string>; authentication?: "test" | "real" } = {}
+  options: {
+    dataDirectory?: string
+    environment?: Record<string, string>
+    authentication?: "test" | "real"
+    /** What the adjustable clock's sleeps become (its time still moves with `adjustClock`): a test's pace. */
+    sleep?: (duration: Duration.Duration, adjustable: Clock.Clock) => Effect.Effect<void>
+  } = {}
 ): Promise<TestService> => {
   const directory = options.dataDirectory ?? temporaryDirectory("kasko-e2e-").path
   const config = Result.getOrThrowWith(
@@ -71,12 +79,34 @@ export const startTestService = async (
     (message) => new Error(message)
   )
   const logLines: Array<Record<string, unknown>> = []
-  const logger = pino({ level: "info" }, { write: (line: string) => void logLines.push(JSON.parse(line)) })
+  const awaited = new Set<(line: Record<string, unknown>) => void>()
+  const logger = pino(
+    { level: "info" },
+    {
+      write: (text: string) => {
+        const line = JSON.parse(text) as Record<string, unknown>
+        logLines.push(line)
+        for (const told of awaited) told(line)
+      }
+    }
+  )
+  const logged = (matches: (line: Record<string, unknown>) => boolean) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      const already = logLines.find(matches)
+      if (already !== undefined) return resolve(already)
+      const told = (line: Record<string, unknown>) => {
+        if (!matches(line)) return
+        awaited.delete(told)
+        resolve(line)
+      }
+      awaited.add(told)
+    })
   const clock = makeAdjustableClock()
+  const sleep = options.sleep
   // "real" selects the service's own bearer-token authentication
   const service = await startService({
     config,
-    clock: clock.clock,
+    clock: sleep === undefined ? clock.clock : { ...clock.clock, sleep: (duration) => sleep(duration, clock.clock) },
     logger,
     ...(options.authentication === "real" ? {} : { authentication: testAuthentication })
   })
@@ -85,6 +115,7 @@ export const startTestService = async (
     url: service.url,
     dataDirectory: directory,
     logLines,
+    logged,
     adjustClock: clock.adjust,
     stop: service.stop
   }

@@ -13,6 +13,8 @@ import { type Answer, twoInstancesOnOneSchema } from "./ServiceInstances.js"
 
 const CLIENTS = 16
 const TERMINATION_ROUNDS = 24
+// quotes acknowledged after each cut before the next: under load, between cuts, as a busy service sees them
+const ACKNOWLEDGED_PER_ROUND = 8
 
 const { schema, instances, database, call } = twoInstancesOnOneSchema("kasko_kills", "kill-partner")
 
@@ -34,9 +36,12 @@ const serviceConnections = async () =>
     ).rows[0].count
   )
 
+const crashed = () => instances().some((instance) => instance.ended !== undefined)
+
 /** Terminates every backend of the service, once it has at least one again; answers how many went. */
 const terminateServiceConnections = async () => {
-  for (let waited = 0; (await serviceConnections()) === 0 && waited < 40; waited++) await sleep(50)
+  // polled (the server tells nobody of a new connection), paced by 10 ms; a crashed instance never connects again
+  while ((await serviceConnections()) === 0 && !crashed()) await sleep(10)
   const terminated = await database().query(
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
     [`kasko:${schema}`]
@@ -61,6 +66,16 @@ describe("two instances whose database connections are terminated under load", (
     const acknowledged = new Set<string>()
     const quotesByKey = new Map<string, Set<string>>()
     let stop = false
+    // told of every answer: the rounds are paced by the quotes acknowledged, not by the clock
+    const waiting: Array<() => void> = []
+    const answered = () => {
+      for (const wake of waiting.splice(0)) wake()
+    }
+    /** Until `count` more quotes have been acknowledged (or an instance has crashed: the checks below say so). */
+    const acknowledgedMore = async (count: number) => {
+      const target = acknowledged.size + count
+      while (acknowledged.size < target && !crashed()) await new Promise<void>((wake) => waiting.push(wake))
+    }
 
     const client = async (index: number) => {
       const instance = index % 2
@@ -71,6 +86,7 @@ describe("two instances whose database connections are terminated under load", (
         // a 503 is retried with the same key, as the API asks of clients; without a key it is not
         for (;;) {
           const answer = await createQuote(instance, key)
+          answered()
           const status = answer === "no answer" ? answer : answer.status
           statuses.set(status, (statuses.get(status) ?? 0) + 1)
           if (answer === "no answer") return
@@ -85,18 +101,14 @@ describe("two instances whose database connections are terminated under load", (
     }
 
     const clients = Array.from({ length: CLIENTS }, (_, index) => client(index))
-    await sleep(300)
+    // the load under way, then each cut followed by quotes acknowledged again: the service recovered in between
+    await acknowledgedMore(CLIENTS)
     const terminated: Array<number> = []
     // (a crashed instance would never connect again: stop cutting then, the checks below say why)
-    for (
-      let round = 0;
-      round < TERMINATION_ROUNDS && instances().every((instance) => instance.ended === undefined);
-      round++
-    ) {
+    for (let round = 0; round < TERMINATION_ROUNDS && !crashed(); round++) {
       terminated.push(await terminateServiceConnections())
-      await sleep(150)
+      await acknowledgedMore(ACKNOWLEDGED_PER_ROUND)
     }
-    await sleep(300)
     stop = true
     await Promise.all(clients)
     const crashes = instances().filter((instance) => instance.ended !== undefined)
@@ -119,8 +131,8 @@ describe("two instances whose database connections are terminated under load", (
     // only 200 or 503, and every 503 says when to retry
     expect([...statuses.keys()].filter((status) => status !== 200 && status !== 503)).toEqual([])
     expect(withoutRetryAfter).toBe(0)
-    // the load was real: trials here acknowledge 200–700 quotes
-    expect(acknowledged.size).toBeGreaterThan(50)
+    // the load was real, and every round was served between cuts
+    expect(acknowledged.size).toBeGreaterThanOrEqual(CLIENTS + TERMINATION_ROUNDS * ACKNOWLEDGED_PER_ROUND)
     // a key retried after a 503 answers the quote it first created, never a second one
     expect([...quotesByKey].filter(([, quotes]) => quotes.size !== 1)).toEqual([])
 

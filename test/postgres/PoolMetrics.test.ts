@@ -57,8 +57,7 @@ it("shows the pool's connections in use and the queries waiting for one", async 
   // the queued reads and claim finish too: the pool comes back to idle
   const after = await scrapeUntil(
     test.service.metricsPort,
-    (scraped) => scraped.get('kasko_postgres_pool_connections{state="in_use"}') === 0,
-    2_000
+    (scraped) => scraped.get('kasko_postgres_pool_connections{state="in_use"}') === 0
   )
   expect(after.get('kasko_postgres_pool_connections{state="in_use"}')).toBe(0)
   // nothing waits any more (the scrape's own read of the outbox does not count)

@@ -6,6 +6,7 @@
  * not counted again in the database once it answers.
  */
 import { type AddressInfo, connect, createServer, type Socket } from "node:net"
+import { setImmediate as nextTurn } from "node:timers/promises"
 import { afterEach, expect, it } from "vitest"
 import { burst, count, startInstances } from "../http/RateLimitBurst.js"
 import { startTestService, type TestService } from "../http/support.js"
@@ -20,6 +21,17 @@ const ENVIRONMENT = {
   KASKO_DATABASE_SCHEMA: schema,
   KASKO_RATE_LIMIT_PER_MINUTE: String(LIMIT)
 }
+
+/** Whether a connection with this application_name is in a statement or a transaction. */
+const busy = async (applicationName: string) =>
+  Number(
+    (
+      await admin().query(
+        "SELECT count(*) AS count FROM pg_stat_activity WHERE application_name = $1 AND state <> 'idle'",
+        [applicationName]
+      )
+    ).rows[0].count
+  ) > 0
 
 const started: Array<TestService> = []
 afterEach(async () => {
@@ -48,8 +60,9 @@ it("is counted by the instance alone while the table cannot be written, and requ
     await locker.query("ROLLBACK")
   }
   expect(instance!.logLines.some((line) => String(line["msg"]).startsWith("PostgreSQL does not answer"))).toBe(true)
-  // the counts given up on were not made later, once the table was free: each request is counted once, alone
-  await new Promise((resolve) => setTimeout(resolve, 500))
+  // the counts given up on were not made later, once the table was free: each request is counted once, alone.
+  // Made or not, a count is over once the counts' connections are idle (polled: the server tells nobody)
+  while (await busy(`kasko:${schema}:rate-limit`)) await nextTurn()
   expect(await countedInTable()).toBe(countedBefore)
 })
 
@@ -72,12 +85,12 @@ it("prunes ended windows even when that takes longer than a count may wait", asy
     ) > 0
   try {
     started.push(await startTestService({ environment: ENVIRONMENT }))
-    for (let waited = 0; !(await pruneWaiting()); waited += 20) {
-      if (waited > 10_000) throw new Error("the pruning never ran")
-      await new Promise((resolve) => setTimeout(resolve, 20))
-    }
-    // held past a count's 250 ms
-    await new Promise((resolve) => setTimeout(resolve, 600))
+    // polled: the server tells nobody
+    while (!(await pruneWaiting())) await nextTurn()
+    // held past a count's 250 ms: until a count asked for after the pruning began has given up on the lock (the
+    // request is answered, counted by the instance alone)
+    const [served] = await burst(started, 1)
+    expect(served).toBe(200)
   } finally {
     await locker.query("ROLLBACK")
   }
@@ -85,8 +98,8 @@ it("prunes ended windows even when that takes longer than a count may wait", asy
     Number(
       (await client.query(`SELECT count(*) AS count FROM ${schema}.rate_limits WHERE key LIKE 'old-%'`)).rows[0].count
     )
-  for (let waited = 0; (await remaining()) > 0 && waited < 2_000; waited += 20)
-    await new Promise((resolve) => setTimeout(resolve, 20))
+  // the pruning's delete, waiting for the lock until now, is over once its connection is idle or gone
+  while (await busy(`kasko:${schema}:rate-limit-pruning`)) await nextTurn()
   expect(await remaining()).toBe(0)
 })
 
@@ -133,9 +146,8 @@ it("prunes ended windows when connecting takes longer than a count may wait", as
         (await client.query(`SELECT count(*) AS count FROM ${schema}.rate_limits WHERE key LIKE 'slow-%'`)).rows[0]
           .count
       )
-    for (let waited = 0; (await remaining()) > 0 && waited < 10_000; waited += 50)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(await remaining()).toBe(0)
+    // polled, with no give-up: a pruning held to a count's 250 ms would never delete them, and the test runs out
+    while ((await remaining()) > 0) await nextTurn()
   } finally {
     await Promise.all(started.splice(0).map((service) => service.stop()))
     await proxy.close()

@@ -106,15 +106,27 @@ export interface HangingEndpoint {
   readonly url: string
   /** Requests that arrived (and hang). */
   readonly arrived: () => number
+  /** Resolves once `count` requests have arrived. */
+  readonly arrivedAtLeast: (count: number) => Promise<void>
+  /** Requests whose sender gave up waiting (closed the connection): attempts that timed out. */
+  readonly givenUp: () => number
   readonly close: () => Promise<void>
 }
 
 /** An endpoint on 127.0.0.2 that reads each request and never answers. */
 export const hangingEndpoint = async (): Promise<HangingEndpoint> => {
   let arrived = 0
-  const server: Server = createServer((request) => {
+  let givenUp = 0
+  const waiting: Array<{ readonly count: number; readonly resolve: () => void }> = []
+  const server: Server = createServer((request, response) => {
     arrived++
     request.resume()
+    // closed before any answer: the sender gave up (this endpoint closes nothing until `close`)
+    response.once("close", () => givenUp++)
+    for (const waiter of waiting.filter(({ count }) => arrived >= count)) {
+      waiting.splice(waiting.indexOf(waiter), 1)
+      waiter.resolve()
+    }
   })
   server.keepAliveTimeout = 0
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.2", resolve))
@@ -122,6 +134,9 @@ export const hangingEndpoint = async (): Promise<HangingEndpoint> => {
   return {
     url: `http://127.0.0.2:${port}/hooks`,
     arrived: () => arrived,
+    arrivedAtLeast: (count) =>
+      arrived >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve })),
+    givenUp: () => givenUp,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections()

@@ -1,8 +1,9 @@
 /**
  * One partner's webhooks cannot slow the service or other partners (SECURITY.md, "Webhooks"). Each test runs
  * `kasko serve` as a process of its own, seeds an abusive partner's backlog straight into its database, and
- * measures what another partner sees while the dispatcher works through it: its requests' latency, its
- * events' delivery. Everything stays on loopback; the abuser's endpoints are on 127.0.0.2.
+ * checks what another partner sees while the dispatcher works through it: its requests answered, its events
+ * delivered. How fast is measured by `pnpm bench` (bench/fairness.mjs). Everything stays on loopback; the
+ * abuser's endpoints are on 127.0.0.2.
  */
 import { Examples } from "@kasko/core"
 import { afterAll, describe, expect, it } from "vitest"
@@ -16,30 +17,11 @@ afterAll(() => directory.remove())
 
 const ENVIRONMENT = { KASKO_WEBHOOKS_ALLOW_INSECURE: "true", KASKO_RATE_LIMIT_PER_MINUTE: "1000000" }
 
-/** Latencies (ms) of GETs sent by `connections` loops one after another for `millis`. */
-const latenciesOf = async (url: string, headers: Record<string, string>, millis: number, connections = 2) => {
-  const latencies: Array<number> = []
-  const deadline = Date.now() + millis
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (Date.now() < deadline) {
-        const started = performance.now()
-        const answer = await fetch(url, { headers })
-        await answer.arrayBuffer()
-        latencies.push(performance.now() - started)
-        expect(answer.status).toBe(200)
-      }
-    })
-  )
-  return latencies.sort((a, b) => a - b)
-}
-
-const percentile = (sorted: ReadonlyArray<number>, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!
-
 describe("one partner's webhook backlog", () => {
-  // building the 100 000-delivery backlog takes ~13 s on the 2-core machines: a minute leaves room for a loaded one
-  it("leaves another partner's GET p99 within 50 ms while 100 000 of its deliveries fail and more fan out", async () => {
+  // building the 100 000-delivery backlog and working through it takes ~15 s on the 2-core machines, ~30 s while
+  // two other processes keep both cores busy, over 60 s with other suites beside it: three minutes leave room.
+  // How fast the other partner is answered meanwhile is `pnpm bench`'s (bench/fairness.mjs, budget p99 ≤ 50 ms).
+  it("leaves another partner answered while 100 000 of its deliveries fail and more fan out", async () => {
     const dataDirectory = `${directory.path}/backlog`
     await addPartner(dataDirectory, "flooder")
     const bystander = await addPartner(dataDirectory, "bystander")
@@ -50,28 +32,27 @@ describe("one partner's webhook backlog", () => {
     seedBacklog({ dataDirectory, partnerId: "flooder", urls: [], events: 1_000, firstQuote: 5_000 })
     const service = await startServiceProcess({ KASKO_DATA_DIR: dataDirectory, ...ENVIRONMENT })
     try {
-      const latencies = await latenciesOf(`${service.url}/products/insurance-car-leasing`, bystander.headers, 8_000)
-      const backlog = deliveriesOf(dataDirectory, "flooder")
-      const summary = {
-        requests: latencies.length,
-        p50: percentile(latencies, 50),
-        p99: percentile(latencies, 99),
-        ...backlog
+      // the other partner asks until the dispatcher has fanned out the new events and made a thousand attempts:
+      // counted in the outbox, every 100 requests, however long that takes this machine
+      const statuses = new Set<number>()
+      let backlog = deliveriesOf(dataDirectory, "flooder")
+      for (let request = 1; backlog.deliveries <= 100_000 || backlog.attempts <= 1_000; request++) {
+        const answer = await fetch(`${service.url}/products/insurance-car-leasing`, { headers: bystander.headers })
+        await answer.arrayBuffer()
+        statuses.add(answer.status)
+        if (request % 100 === 0) backlog = deliveriesOf(dataDirectory, "flooder")
       }
-      console.log(`another partner's GET during the backlog: ${JSON.stringify(summary)}`)
-      // the dispatcher was at work all along: it fanned out the new events and attempted deliveries
-      expect(backlog.deliveries).toBeGreaterThan(100_000)
-      expect(backlog.attempts).toBeGreaterThan(1_000)
-      expect(summary.p99).toBeLessThanOrEqual(50)
+      expect([...statuses]).toEqual([200])
     } finally {
       await service.stop()
     }
-  }, 60_000)
+  }, 180_000)
 })
 
 describe("one partner's hanging endpoints", () => {
-  it("delay another partner's event by one attempt timeout and 2 s at most, while 150 of theirs hang", async () => {
-    const TIMEOUT = 3_000
+  it("hold back none of another partner's events: it arrives before any attempt of theirs has timed out", async () => {
+    // longer than the test may run: an event held until an attempt times out would never arrive in time
+    const TIMEOUT = 60_000
     const dataDirectory = `${directory.path}/hanging`
     await addPartner(dataDirectory, "hanger")
     const bystander = await addPartner(dataDirectory, "bystander")
@@ -93,27 +74,23 @@ describe("one partner's hanging endpoints", () => {
       const service = await startServiceProcess({
         KASKO_DATA_DIR: dataDirectory,
         KASKO_WEBHOOK_TIMEOUT_MS: String(TIMEOUT),
+        KASKO_WEBHOOK_LEASE_MS: String(2 * TIMEOUT),
         ...ENVIRONMENT
       })
       try {
         // the dispatcher is busy with the hanging endpoints (their partner's share of its slots: 10) before the
         // other partner's quote is made
-        const deadline = Date.now() + 10_000
-        while (hanging.arrived() < 10 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
-        expect(hanging.arrived()).toBeGreaterThanOrEqual(10)
-        const created = Date.now()
+        await hanging.arrivedAtLeast(10)
         const answer = await fetch(`${service.url}/insurance/car/quotes`, {
           method: "POST",
           headers: { ...bystander.headers, "content-type": "application/json" },
           body: JSON.stringify(Examples.quoteRequest())
         })
         expect(answer.status).toBe(200)
-        while (receiver.received.length === 0 && Date.now() - created < TIMEOUT + 5_000)
-          await new Promise((resolve) => setTimeout(resolve, 20))
-        const waited = Date.now() - created
-        console.log(`another partner's event arrived after ${waited} ms; ${hanging.arrived()} attempts hung meanwhile`)
+        await receiver.receivedAtLeast(1)
+        expect(hanging.givenUp()).toBe(0)
+        expect(hanging.arrived()).toBeGreaterThanOrEqual(10)
         expect(receiver.received).toHaveLength(1)
-        expect(waited).toBeLessThanOrEqual(TIMEOUT + 2_000)
       } finally {
         await service.stop()
       }

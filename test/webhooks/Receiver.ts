@@ -10,6 +10,8 @@ export interface Received {
 export interface Receiver {
   readonly url: string
   readonly received: Array<Received>
+  /** Resolves once `count` requests have been received (at once when they have). */
+  readonly receivedAtLeast: (count: number) => Promise<void>
   /** The status (and headers) the next requests are answered with (204 to begin with). */
   answerWith: (status: number, headers?: Record<string, string>) => void
   readonly close: () => Promise<void>
@@ -21,6 +23,7 @@ export const headersOf = (received: Received): Record<string, string> =>
 
 export const startReceiver = async (): Promise<Receiver> => {
   const received: Array<Received> = []
+  const waiting: Array<{ readonly count: number; readonly resolve: () => void }> = []
   let status = 204
   let headers: Record<string, string> = {}
   const server = createServer((request, response) => {
@@ -29,6 +32,10 @@ export const startReceiver = async (): Promise<Receiver> => {
     request.on("end", () => {
       received.push({ headers: request.headers, body: Buffer.concat(chunks).toString("utf8") })
       response.writeHead(status, headers).end()
+      for (const waiter of waiting.filter(({ count }) => received.length >= count)) {
+        waiting.splice(waiting.indexOf(waiter), 1)
+        waiter.resolve()
+      }
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
@@ -36,6 +43,8 @@ export const startReceiver = async (): Promise<Receiver> => {
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
+    receivedAtLeast: (count) =>
+      received.length >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve })),
     answerWith: (next, nextHeaders = {}) => {
       status = next
       headers = nextHeaders

@@ -65,7 +65,7 @@ describe("webhooks from the service", () => {
         headers: partner.headers
       })
       expect(activated.status).toBeLessThan(300)
-      await eventually(() => receiver.received.length >= 2, "two deliveries")
+      await receiver.receivedAtLeast(2)
     } finally {
       await service.stop()
     }

@@ -9,6 +9,7 @@ import { QuoteStore } from "@kasko/core"
 import { StoredRows } from "@kasko/sql"
 import { PostgresStores } from "@kasko/postgres"
 import { Effect, Result } from "effect"
+import { setImmediate as nextTurn } from "node:timers/promises"
 import pg from "pg"
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, variantOf } from "@kasko/store-contracts"
@@ -20,6 +21,15 @@ let fixtures: ReadonlyArray<QuoteStore.StoredQuote> = []
 beforeAll(async () => {
   fixtures = await makeFixtures()
 })
+
+/** Whether a connection of the store (its pool's application_name) is in a statement or a transaction. */
+const storeBusy = async () =>
+  (
+    await admin().query(
+      "SELECT count(*)::int AS count FROM pg_stat_activity WHERE application_name = $1 AND state <> 'idle'",
+      [`kasko:${SCHEMA}`]
+    )
+  ).rows[0].count > 0
 
 describe("an interrupted PostgreSQL write", () => {
   it("rolls back instead of committing once the statement it waited on returns", async () => {
@@ -64,7 +74,11 @@ describe("an interrupted PostgreSQL write", () => {
           expect(Result.isFailure(outcome) && outcome.failure._tag).toBe("TimeoutError")
           // the wait ends: the abandoned claim would now win the key, and must not commit
           yield* Effect.promise(() => holder.query("ROLLBACK"))
-          yield* Effect.sleep("500 millis")
+          // until every connection of the store is idle, its abandoned transaction ended one way or the other:
+          // polled, as the server tells no one
+          yield* Effect.promise(async () => {
+            while (await storeBusy()) await nextTurn()
+          })
         } finally {
           yield* Effect.promise(() => holder.end())
         }

@@ -7,6 +7,7 @@ import type { QuoteStore } from "@kasko/core"
 import * as SqliteConnection from "../src/SqliteConnection.js"
 import * as SqliteQuoteStore from "../src/SqliteQuoteStore.js"
 import { Effect, Fiber, Option } from "effect"
+import { setImmediate as nextTurn } from "node:timers/promises"
 import { beforeAll, describe, expect, it } from "vitest"
 import { makeFixtures, variantOf } from "@kasko/store-contracts"
 import { scratchFiles } from "./ScratchFiles.js"
@@ -28,7 +29,10 @@ describe("an insert waiting for its group commit", () => {
       // in the same turn of the event loop, before the group's commit runs
       Effect.runFork(Fiber.interrupt(droppedFiber))
       await Effect.runPromise(Fiber.join(keptFiber))
-      await new Promise((resolve) => setTimeout(resolve, 20))
+      await Effect.runPromise(Fiber.await(droppedFiber))
+      // a group commit runs on the turn after its first insert (setImmediate): one still waiting has run by now
+      await nextTurn()
+      await nextTurn()
       const found = (quote: QuoteStore.StoredQuote) => Effect.runPromise(store.find(quote.partner_id, quote.quote_id))
       expect(Option.isSome(await found(kept))).toBe(true)
       expect(await found(dropped)).toEqual(Option.none())

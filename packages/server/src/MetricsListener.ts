@@ -15,14 +15,18 @@ export interface MetricsListener {
   readonly close: () => Promise<void>
 }
 
-/** The registry's exposition, made at most once per `freshMillis` and never twice at once. */
-export const cachedExposition = (registry: Pick<Registry, "metrics">, freshMillis: number) => {
+/** The registry's exposition, made at most once per `freshMillis` (by `now`, the wall clock unless a test's) and never twice at once. */
+export const cachedExposition = (
+  registry: Pick<Registry, "metrics">,
+  freshMillis: number,
+  now: () => number = Date.now
+) => {
   let made: { readonly text: Promise<string>; readonly at: number } | undefined
   return (): Promise<string> => {
-    const now = Date.now()
-    if (made === undefined || now - made.at >= freshMillis) {
+    const at = now()
+    if (made === undefined || at - made.at >= freshMillis) {
       const text = registry.metrics()
-      made = { text, at: now }
+      made = { text, at }
       // a failed exposition is not kept: the next scrape tries again
       text.catch(() => {
         if (made?.text === text) made = undefined

@@ -12,13 +12,16 @@ it("makes the exposition once for the scrapes of a second, again after it, and a
       return `exposition ${made}`
     }
   }
-  const exposition = cachedExposition(registry, 200)
+  // the test's clock: time passes only when the test moves it
+  let now = 1_000_000
+  const exposition = cachedExposition(registry, 200, () => now)
   const first = await Promise.all(Array.from({ length: 8 }, () => exposition()))
   expect(first).toEqual(Array(8).fill("exposition 1"))
+  now += 199
   expect(await exposition()).toBe("exposition 1")
-  await new Promise((resolve) => setTimeout(resolve, 250))
+  now += 1
   expect(await exposition()).toBe("exposition 2")
-  await new Promise((resolve) => setTimeout(resolve, 250))
+  now += 200
   failing = true
   await expect(exposition()).rejects.toThrow("a collector failed")
   failing = false

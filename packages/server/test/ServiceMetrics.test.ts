@@ -8,6 +8,7 @@
  */
 import type { EventOutbox } from "@kasko/core"
 import { documentedStatuses, OPERATIONS } from "@kasko/express"
+import { setImmediate as nextTurn } from "node:timers/promises"
 import { expect, it } from "vitest"
 import { boundedReading, makeServiceMetrics, webhookObserverOf } from "../src/ServiceMetrics.js"
 
@@ -29,8 +30,8 @@ it("shows the backlog this scrape read, both gauges from one query", async () =>
   metrics.watchBacklog(
     boundedReading(async () => {
       const answer = answers[reads++]!
-      // a database answers later than the scrape asks
-      await new Promise((resolve) => setTimeout(resolve, 10))
+      // a database answers later than the scrape asks: on a later turn
+      await nextTurn()
       return { backlog: answer, now: 61_000 }
     }, 500)
   )
@@ -48,7 +49,7 @@ it("does not count the scrape's own backlog query among the queries waiting for 
   metrics.watchPool(() => ({ total: 10, idle: 0, waiting }))
   metrics.watchBacklog(async () => {
     waiting++
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    await nextTurn()
     waiting--
     return { backlog: backlog(0, undefined), now: 0 }
   })

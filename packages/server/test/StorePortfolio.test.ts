@@ -7,12 +7,13 @@ import { Examples, IdGenerator, QuoteStore, QuotingService, TariffBook } from "@
 import { TariffDocuments } from "@kasko/core/actuarial"
 import { SqliteStores } from "@kasko/sqlite"
 import { type ImpactResult, type PortfolioRow, portfolioImpact } from "@kasko/workbench"
-import { Effect, Layer, ManagedRuntime, Option } from "effect"
+import { Clock, Effect, Layer, ManagedRuntime, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
+import { makeAdjustableClock } from "../src/AdjustableClock.js"
 import { storePortfolio } from "../src/StorePortfolio.js"
 
 const directory = mkdtempSync(join(tmpdir(), "kasko-store-portfolio-"))
@@ -26,6 +27,8 @@ let runtime: ManagedRuntime.ManagedRuntime<
   unknown
 >
 let made = 0
+// the stores' clock: the ids of quotes created after it is moved list after every quote created before
+const clock = makeAdjustableClock()
 beforeEach(async () => {
   await runtime?.dispose()
   runtime = ManagedRuntime.make(
@@ -33,7 +36,7 @@ beforeEach(async () => {
       SqliteStores.layer({ filename: join(directory, `kasko-${made}.db`) }),
       TariffBook.shipped,
       IdGenerator.layerFromRandomBytes(randomBytes)
-    )
+    ).pipe(Layer.provideMerge(Layer.succeed(Clock.Clock, clock.clock)))
   )
   await create(24)
 })
@@ -84,7 +87,7 @@ describe("the store's quotes as the book of a target's solve", () => {
   it("prices every pass on the first pass's quotes: quotes created during the solve are left out", async () => {
     const still = await impact(storeRows())
     // later than every quote of the book by the clock, so their ids list after it
-    await new Promise((resolve) => setTimeout(resolve, 5))
+    clock.adjust(1_000)
     const moving = changingBetweenPasses(() => create(3))
     const result = await impact(moving.rows)
     expect(moving.passes()).toBeGreaterThanOrEqual(3)

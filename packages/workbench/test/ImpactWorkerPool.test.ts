@@ -34,13 +34,23 @@ interface FakeWorkers {
   readonly delays?: ReadonlyArray<number>
   /** Whether the nth worker never answers this message, as a worker the browser killed without a word. */
   readonly swallows?: (worker: number, message: ImpactWorkerMessage) => boolean
+  /** What the nth worker waits for before it answers anything: the order of two workers' answers, pinned. */
+  readonly holdsUntil?: (worker: number) => Promise<void>
+  /** Told when the nth worker has answered. */
+  readonly answered?: (worker: number) => void
 }
 
 /** Workers in this thread: each message cloned and answered on a later turn, as across threads. */
 const inThisThread =
   (
     data: ImpactWorkerData,
-    { started = [], delays = [], swallows = () => false }: FakeWorkers = {}
+    {
+      started = [],
+      delays = [],
+      swallows = () => false,
+      holdsUntil = () => Promise.resolve(),
+      answered = () => undefined
+    }: FakeWorkers = {}
   ): StartImpactWorker =>
   (listeners) => {
     const answer = impactWorkerJob(structuredClone(data))
@@ -55,9 +65,13 @@ const inThisThread =
         silent ||= swallows(worker, message)
         if (silent) return
         const copy = structuredClone(message)
-        setTimeout(() => {
-          if (!terminated) listeners.answer(structuredClone(answer(copy)))
-        }, delay)
+        void holdsUntil(worker).then(() =>
+          setTimeout(() => {
+            if (terminated) return
+            listeners.answer(structuredClone(answer(copy)))
+            answered(worker)
+          }, delay)
+        )
       },
       terminate: () => {
         terminated = true
@@ -122,8 +136,21 @@ describe("the impact worker pool", () => {
     lines[200] = "P2,insurance-car-leasing"
     const bytes = bookBytes(`${book.header}\n${lines.join("\n")}\n`)
     const header = await portfolioHeader(blocksOf(bytes, 4096))
-    // the first worker (given the first chunk, line 3's) answers late; the second meets line 202 and answers at once
-    const pool = new ImpactWorkerPool(2, inThisThread({ ...comparison, columns: header.columns }, { delays: [40, 0] }))
+    // the first worker (given the first chunk, line 3's) answers only once the second, meeting line 202, has
+    let secondAnswered = () => {}
+    const second = new Promise<void>((resolve) => {
+      secondAnswered = resolve
+    })
+    const pool = new ImpactWorkerPool(
+      2,
+      inThisThread(
+        { ...comparison, columns: header.columns },
+        {
+          holdsUntil: (worker) => (worker === 0 ? second : Promise.resolve()),
+          answered: (worker) => worker === 1 && secondAnswered()
+        }
+      )
+    )
     await expect(
       pool.run(
         { impact: {} },
@@ -239,30 +266,14 @@ describe("the impact worker pool's watchdog", () => {
   })
 
   it("counts a main thread held still for longer than the limit (a laptop asleep, a process stopped) as one check", async () => {
-    const header = await portfolioHeader(blocksOf(bytes, 4096))
     // workers a little slow, so that the pass spans several checks before and after the stall
-    const pool = new ImpactWorkerPool(2, inThisThread({ ...comparison, columns: header.columns }, { delays: [5, 5] }), {
-      silence_limit_ms: LIMIT
-    })
-    const start = performance.now()
-    let stalled = false
-    const merged = await pool.run(
-      { impact: {} },
-      portfolioFeed(
-        header,
-        () => blocksOf(bytes.subarray(header.bytes), 2000),
-        () => {
-          // with chunks in flight and a few checks done, this thread (the workers' answers' too) held for three limits
-          if (stalled || performance.now() - start < LIMIT / 2) return
-          stalled = true
-          const until = performance.now() + 3 * LIMIT
-          while (performance.now() < until);
-        }
-      )
-    )
-    await pool.close()
-    expect(stalled).toBe(true)
-    expect(merged.finish().totals.policies).toBe(book.lines.length)
+    const { ended } = await startPass(2, { delays: [5, 5] })
+    await vi.advanceTimersByTimeAsync(LIMIT / 2)
+    expect(ended()).toBeUndefined()
+    // held still for three limits with chunks in flight: the clock moves on, and no timer fires meanwhile
+    vi.setSystemTime(Date.now() + 3 * LIMIT)
+    for (let step = 0; ended() === undefined && step < 1_000; step++) await vi.advanceTimersByTimeAsync(LIMIT / 10)
+    expect(ended()).toBe("done")
   })
 
   it("refuses a silence limit that is not a number of milliseconds above 0, naming the option", () => {

@@ -82,8 +82,9 @@ describe("metrics", () => {
     expect(moved("kasko_pricing_duration_seconds_count")).toBe(5)
     expect(moved("kasko_sqlite_group_commit_quotes_sum")).toBe(3)
     expect(moved("kasko_sqlite_group_commit_quotes_count")).toBe(3)
-    // the retrieval, and each activation's look at the quote before it marks it
-    expect(moved('kasko_store_call_duration_seconds_count{store="quotes",operation="find"}')).toBe(3)
+    // the retrieval, and each activation's look at the quote before it marks it, read without the worksheet
+    expect(moved('kasko_store_call_duration_seconds_count{store="quotes",operation="findWithoutWorksheet"}')).toBe(3)
+    expect(moved('kasko_store_call_duration_seconds_count{store="quotes",operation="find"}')).toBe(0)
     // the second activation finds the quote activated and marks nothing
     expect(moved('kasko_store_call_duration_seconds_count{store="quotes",operation="markActivated"}')).toBe(1)
 

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // The `kasko` command: runs the bundle that `pnpm install` (or `pnpm build`) makes in dist/cli.
 import { existsSync } from "node:fs"
-import { serviceNodeFlagsMissing } from "./service-node-flags.mjs"
 import { unsupportedNodeReason } from "./supported-node.mjs"
 
 const unsupported = unsupportedNodeReason(process.versions.node)
@@ -16,8 +15,11 @@ if (!existsSync(bundle)) {
 }
 // `kasko serve` replaces this process with one started with the service's flags (V8's heap is sized at
 // start, so they cannot be set later); where process.execve is missing (Windows) it runs as it is
+// (imported here, after the Node check, which must run before anything else is read)
 const missingFlags =
-  process.argv[2] === "serve" ? serviceNodeFlagsMissing(process.execArgv, process.env.NODE_OPTIONS) : []
+  process.argv[2] === "serve"
+    ? (await import("./service-node-flags.mjs")).serviceNodeFlagsMissing(process.execArgv, process.env.NODE_OPTIONS)
+    : []
 if (missingFlags.length > 0 && typeof process.execve === "function")
   process.execve(process.execPath, [process.execPath, ...missingFlags, ...process.execArgv, ...process.argv.slice(1)])
 await import(bundle.href)

@@ -17,9 +17,10 @@ export const serve = async (): Promise<CommandResult> => {
   } catch (error) {
     return failed("serve", (error as Error).message)
   }
-  process.stderr.write(`kasko serves on ${service.url} (API reference: ${service.url}/docs)\n`)
   const running = service
-  await new Promise<void>((resolve) => {
+  // the signals are heard before the service says it serves: a supervisor that stops it as soon as it reads
+  // that line found the default action still in place under load, and the service died without its stop
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       running.logger.info({ signal }, "stopping")
       // A stop that has not ended by then is ended here: in-flight requests have had the grace, and every
@@ -37,5 +38,7 @@ export const serve = async (): Promise<CommandResult> => {
     // a closed terminal or SSH session: stopped as gracefully, so the log's last block is written too
     process.once("SIGHUP", () => stop("SIGHUP"))
   })
+  process.stderr.write(`kasko serves on ${service.url} (API reference: ${service.url}/docs)\n`)
+  await stopped
   return done("")
 }

@@ -60,15 +60,17 @@ export const serveWorkbench = async (argv: Arguments): Promise<CommandResult> =>
   } catch (error) {
     return failed("workbench", (error as Error).message)
   }
+  const running = workbench
+  // heard before the line that says it serves, as `kasko serve` does (ServeAction.ts)
+  const stopped = new Promise<void>((whenStopped) => {
+    const stop = () => void running.stop().then(whenStopped)
+    process.once("SIGTERM", stop)
+    process.once("SIGINT", stop)
+  })
   const besides = proposalPaths.length === 0 ? "" : `, proposals from ${proposalPaths.join(", ")}`
   process.stdout.write(
     `kasko workbench: ${workbench.url}/ (tariffs in ${tariffDirectory}${besides}; Ctrl-C stops it)\n`
   )
-  const running = workbench
-  await new Promise<void>((stopped) => {
-    const stop = () => void running.stop().then(stopped)
-    process.once("SIGTERM", stop)
-    process.once("SIGINT", stop)
-  })
+  await stopped
   return done("")
 }

@@ -26,7 +26,8 @@ const serveRecording = async (environment: Record<string, string>) => {
     recorder,
     `import { appendFileSync } from "node:fs"
 import { registerHooks } from "node:module"
-registerHooks({ load: (url, context, next) => { appendFileSync(${JSON.stringify(loads)}, url + "\\n"); return next(url, context) } })
+import { threadId } from "node:worker_threads"
+registerHooks({ load: (url, context, next) => { appendFileSync(${JSON.stringify(loads)}, threadId + " " + url + "\\n"); return next(url, context) } })
 `
   )
   const child = spawn(process.execPath, ["--import", pathToFileURL(recorder).href, MAIN, "serve"], {
@@ -48,7 +49,19 @@ registerHooks({ load: (url, context, next) => { appendFileSync(${JSON.stringify(
   })
   return {
     url,
-    loaded: () => readFileSync(loads, "utf8").trim().split("\n"),
+    /** The modules loaded so far, by any thread. */
+    loaded: () =>
+      readFileSync(loads, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => line.slice(line.indexOf(" ") + 1)),
+    /** The modules the service's own thread (thread 0) loaded so far. */
+    loadedByServiceThread: () =>
+      readFileSync(loads, "utf8")
+        .trim()
+        .split("\n")
+        .filter((line) => line.startsWith("0 "))
+        .map((line) => line.slice(2)),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve())
@@ -58,7 +71,7 @@ registerHooks({ load: (url, context, next) => { appendFileSync(${JSON.stringify(
 }
 
 describe("kasko serve at start", () => {
-  it("has not loaded the PDF renderer or the metrics registry, and loads the renderer with the first document", async () => {
+  it("has not loaded the PDF renderer or the metrics registry, and loads the renderer with the first document, in a thread of its own", async () => {
     const service = await serveRecording({})
     try {
       expect((await fetch(`${service.url}/health`)).status).toBe(200)
@@ -68,6 +81,8 @@ describe("kasko serve at start", () => {
       expect(policy.headers.get("content-type")).toBe("application/pdf")
       expect(service.loaded().some((url) => PDF_RENDERER.test(url))).toBe(true)
       expect(service.loaded().some((url) => METRICS_REGISTRY.test(url))).toBe(false)
+      // laid out in a thread of its own: the service's thread never loads the renderer, so never runs it
+      expect(service.loadedByServiceThread().filter((url) => PDF_RENDERER.test(url))).toEqual([])
     } finally {
       await service.stop()
     }

@@ -1,7 +1,7 @@
 import { DocumentRenderer } from "@kasko/core"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { PdfDocuments } from "../src/index.js"
+import { PdfDocuments } from "@kasko/documents"
 
 type PrintedDocument = DocumentRenderer.PrintedDocument
 

@@ -1,7 +1,7 @@
 /**
- * Quote documents are printed in turn, and in turns between partners. pdfkit lays a document out synchronously,
- * on the event loop (~7 ms a quote's document), so a burst of them would hold every other request — offers,
- * quotes — behind it. At most `atOnce` requests print at a time, each after a turn of the event loop (so what
+ * Quote documents are printed in turn, and in turns between partners. The renderer lays them out one at a time in
+ * a thread of its own (~7 ms a quote's document, @kasko/documents), so a burst of them would have every other
+ * partner's documents wait behind it. At most `atOnce` requests print at a time, each after a turn of the event loop (so what
  * arrived meanwhile is read between two documents). The others wait in a line per partner, and the lines are
  * served in rotation: a partner's document waits for at most one document of each partner ahead of it, however
  * many another has asked for. A partner may have `waitingPerPartner` documents waiting (past that its next

@@ -106,3 +106,18 @@ export const kaskoWith = async (environment: Record<string, string>, ...args: Ar
     Object.assign(process.env, saved)
   }
 }
+
+/** Adds a partner that may create offers to the data directory `environment` names: the JSON headers its requests carry. */
+export const offersPartnerHeaders = async (environment: Record<string, string>): Promise<Record<string, string>> => {
+  const { subscription_key } = JSON.parse(
+    await kaskoWith(environment, "partners", "add", "--id", "steady-partner", "--name", "Steady Partner A/S", "--json")
+  )
+  const token = (
+    await kaskoWith(environment, "tokens", "issue", "--partner", "steady-partner", "--scopes", "offers:create")
+  ).trim()
+  return {
+    authorization: `Bearer ${token}`,
+    "ocp-apim-subscription-key": subscription_key,
+    "content-type": "application/json"
+  }
+}

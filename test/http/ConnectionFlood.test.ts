@@ -14,7 +14,7 @@ import { Examples } from "@kasko/core"
 import { request as httpRequest } from "node:http"
 import { connect, type Socket } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { kaskoWith, startServiceProcess, temporaryDirectory, type ServiceProcess } from "../support.js"
+import { offersPartnerHeaders, startServiceProcess, temporaryDirectory, type ServiceProcess } from "../support.js"
 
 const IDLE = 600
 const SLOW = 200
@@ -39,17 +39,7 @@ let service: ServiceProcess
 let headers: Record<string, string>
 
 beforeAll(async () => {
-  const { subscription_key } = JSON.parse(
-    await kaskoWith(environment, "partners", "add", "--id", "steady-partner", "--name", "Steady Partner A/S", "--json")
-  )
-  const token = (
-    await kaskoWith(environment, "tokens", "issue", "--partner", "steady-partner", "--scopes", "offers:create")
-  ).trim()
-  headers = {
-    authorization: `Bearer ${token}`,
-    "ocp-apim-subscription-key": subscription_key,
-    "content-type": "application/json"
-  }
+  headers = await offersPartnerHeaders(environment)
   service = await startServiceProcess(environment)
 }, 60_000)
 afterAll(async () => {

@@ -54,11 +54,13 @@ export default {
     },
     test: {
       // architecture/ArchitectureDocument.test.ts starts request-path-child.mjs to measure a request's files;
-      // cli/WithoutWorkbench.test.ts runs kasko with `node --import without-workbench.mjs`, which registers the hooks file
+      // cli/WithoutWorkbench.test.ts runs kasko with `node --import without-workbench.mjs`, which registers the hooks
+      // file; golden/capture.ts is run by hand, compiled (`node test/dist/golden/capture.js`), to record the answers
       entry: [
         "architecture/request-path-child.mjs",
         "cli/fixtures/without-workbench.mjs",
-        "cli/fixtures/without-workbench-hooks.mjs"
+        "cli/fixtures/without-workbench-hooks.mjs",
+        "golden/capture.ts"
       ],
       ignoreDependencies: [
         // run as commands from node_modules/.bin by http/OpenApiLint.test.ts

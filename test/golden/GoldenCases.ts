@@ -145,9 +145,9 @@ const after = (millis: number): string => new Date(Date.parse(NOW) + millis).toI
 /**
  * Quotes of both products, both variants, both features and both payment plans (16), the parties those
  * parameters name (a person, the partner organization): each created, retrieved (by its partner, and by
- * another, who is not shown it), activated — half plainly,
- * half asking for the representation — activated again the other way, retrieved activated, and retrieved
- * once more past its 30 days. A step at a time for all 16, so the clock only moves forward.
+ * another, who is not shown it), activated — half plainly, half asking for the representation — activated
+ * again the other way, retrieved activated, and retrieved once more past its 30 days. A step at a time for
+ * all 16, so the clock only moves forward.
  */
 const quoteCases = (): Array<GoldenCase> => {
   const quotes: Array<{ name: string; request: unknown; representationFirst: boolean }> = []

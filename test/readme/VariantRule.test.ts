@@ -15,11 +15,11 @@ describe("README on Standard and Extended", () => {
     const paragraph = README.split("\n\n").find((block) => block.startsWith("**Standard or Extended.**"))
     expect(paragraph).toBeDefined()
     const text = paragraph!.replace(/\s+/g, " ")
-    const named = Object.entries(Variant.STANDARD_WHEN).map(([parameter, value]) => [
+    const named = Object.entries(Variant.firstVariantWhen("insurance-car-leasing")).map(([parameter, value]) => [
       text.includes(`\`${parameter}\``),
       text.includes(`\`${value}\``)
     ])
-    expect(named).toEqual(Object.keys(Variant.STANDARD_WHEN).map(() => [true, true]))
+    expect(named).toEqual(Object.keys(Variant.firstVariantWhen("insurance-car-leasing")).map(() => [true, true]))
     expect(text).toContain("any other value makes it Extended")
   })
 })

@@ -201,19 +201,19 @@ describe.skipIf(skipBrowser)("the compare view as `npx kasko workbench` starts i
     const main = page.locator("main")
     await page.goto(`${workbench.url}/#compare`)
     const rule = (await main.locator(".variant-note .variant-rule").textContent())!
-    for (const [parameter, value] of Object.entries(Variant.STANDARD_WHEN))
+    for (const [parameter, value] of Object.entries(Variant.firstVariantWhen("insurance-car-leasing")))
       expect(rule).toContain(`${parameter} is ${value}`)
     for (const vehicle_usage of ["godstransport", "privat_person_koersel"]) {
       await main.locator('select[name="vehicle_usage"]').selectOption(vehicle_usage)
       const parameters = Object.fromEntries(
         await Promise.all(
-          Object.keys(Variant.STANDARD_WHEN).map(
+          Object.keys(Variant.firstVariantWhen("insurance-car-leasing")).map(
             async (name) => [name, await main.locator(`select[name="${name}"]`).inputValue()] as const
           )
         )
       )
       expect(await main.locator(".variant-verdict").getAttribute("data-variant")).toBe(
-        Variant.deriveVariant(parameters as never)
+        Variant.variantOfStrings("insurance-car-leasing", parameters)
       )
     }
     expect(problems).toEqual([])

@@ -163,7 +163,7 @@ describe.skipIf(skipBrowser)("the price view", () => {
     await page.goto(`${workbench.url}/#price`)
     await main.locator('[data-price="annually"]').waitFor()
     const rule = (await main.locator(".variant-note .variant-rule").textContent())!
-    for (const [parameter, value] of Object.entries(Variant.STANDARD_WHEN))
+    for (const [parameter, value] of Object.entries(Variant.firstVariantWhen("insurance-car-leasing")))
       expect(rule).toContain(`${parameter} is ${value}`)
     const base = GOLDEN_ROWS.find((row) => row.name === "leasing standard band 300000")!
     for (const policy_holder of ["person", "organization"])
@@ -171,14 +171,12 @@ describe.skipIf(skipBrowser)("the price view", () => {
         for (const vehicle_usage of ["privat_person_koersel", "godstransport"]) {
           const parameters = { ...base.parameters, policy_holder, vehicle_user, vehicle_usage }
           await fillCase(page, { ...base, parameters })
-          const variant = Variant.deriveVariant(parameters as never)
+          const variant = Variant.variantOfStrings("insurance-car-leasing", parameters)
           const verdict = main.locator(".variant-verdict")
           expect(await verdict.getAttribute("data-variant")).toBe(variant)
-          const because = Variant.extendedBecause(parameters)
-          for (const name of Object.keys(Variant.STANDARD_WHEN))
-            expect((await verdict.textContent())!.includes(name)).toBe(
-              because.includes(name as Variant.VariantParameter)
-            )
+          const because = Variant.extendedBecause("insurance-car-leasing", parameters)
+          for (const name of Object.keys(Variant.firstVariantWhen("insurance-car-leasing")))
+            expect((await verdict.textContent())!.includes(name)).toBe(because.includes(name))
           // the case's own column is the price shown; the other is the case priced as the other variant
           const own = main.locator(`.variant-answer.current[data-variant="${variant}"]`)
           expect((await own.textContent())!.replace(/\s/g, "")).toContain(

@@ -1,7 +1,9 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { POLICY_HOLDERS, VEHICLE_USAGES } from "../src/product/Parameters.js"
-import { deriveVariant } from "../src/product/Variant.js"
+import { variantOfStrings } from "../src/product/Variant.js"
+
+const PRODUCTS = ["insurance-car-leasing", "insurance-car-standalone"] as const
 
 describe("variant derivation (spec §1)", () => {
   it("is Extended exactly when the holder or the user is an organization, or the usage is not private driving", () => {
@@ -10,12 +12,13 @@ describe("variant derivation (spec §1)", () => {
         fc.constantFrom(...POLICY_HOLDERS),
         fc.constantFrom(...POLICY_HOLDERS),
         fc.constantFrom(...VEHICLE_USAGES),
-        (policy_holder, vehicle_user, vehicle_usage) => {
+        fc.constantFrom(...PRODUCTS),
+        (policy_holder, vehicle_user, vehicle_usage, product) => {
           const extendedCondition =
             policy_holder === "organization" ||
             vehicle_user === "organization" ||
             vehicle_usage !== "privat_person_koersel"
-          expect(deriveVariant({ policy_holder, vehicle_user, vehicle_usage })).toBe(
+          expect(variantOfStrings(product, { policy_holder, vehicle_user, vehicle_usage })).toBe(
             extendedCondition ? "extended" : "standard"
           )
         }
@@ -25,8 +28,13 @@ describe("variant derivation (spec §1)", () => {
   })
 
   it("is Standard for a person holding and using a car for private driving", () => {
-    expect(
-      deriveVariant({ policy_holder: "person", vehicle_user: "person", vehicle_usage: "privat_person_koersel" })
-    ).toBe("standard")
+    for (const product of PRODUCTS)
+      expect(
+        variantOfStrings(product, {
+          policy_holder: "person",
+          vehicle_user: "person",
+          vehicle_usage: "privat_person_koersel"
+        })
+      ).toBe("standard")
   })
 })

@@ -5,7 +5,7 @@ import { decodeOfferRequest } from "../src/quote/Offer.js"
 import { priceAsVariant, priceWith, pricingRequestOf } from "../src/pricing/Pricing.js"
 import { worksheetOf } from "../src/pricing/RatingWorksheet.js"
 import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "../src/pricing/TariffDocuments.js"
-import { extendedBecause, STANDARD_WHEN } from "../src/product/Variant.js"
+import { extendedBecause, firstVariantWhen } from "../src/product/Variant.js"
 import { offerRequest, standardParameters } from "./support.js"
 
 const DATE = "2026-03-02"
@@ -22,18 +22,24 @@ const leasing = decodeTariffs(SHIPPED_TARIFF_DOCUMENTS).find(
 
 describe("the variant rule", () => {
   it("names the three parameters and the values that make a case Standard (spec §1)", () => {
-    expect(STANDARD_WHEN).toEqual({
-      policy_holder: "person",
-      vehicle_user: "person",
-      vehicle_usage: "privat_person_koersel"
-    })
+    for (const product of ["insurance-car-leasing", "insurance-car-standalone"])
+      expect(firstVariantWhen(product)).toEqual({
+        policy_holder: "person",
+        vehicle_user: "person",
+        vehicle_usage: "privat_person_koersel"
+      })
   })
 
   it("says which parameters make a case Extended, none for a Standard case", () => {
-    expect(extendedBecause(standardParameters())).toEqual([])
-    expect(extendedBecause(standardParameters({ vehicle_usage: "godstransport" }))).toEqual(["vehicle_usage"])
+    expect(extendedBecause("insurance-car-leasing", standardParameters())).toEqual([])
+    expect(extendedBecause("insurance-car-leasing", standardParameters({ vehicle_usage: "godstransport" }))).toEqual([
+      "vehicle_usage"
+    ])
     expect(
-      extendedBecause(standardParameters({ policy_holder: "organization", vehicle_user: "organization" }))
+      extendedBecause(
+        "insurance-car-leasing",
+        standardParameters({ policy_holder: "organization", vehicle_user: "organization" })
+      )
     ).toEqual(["policy_holder", "vehicle_user"])
   })
 })

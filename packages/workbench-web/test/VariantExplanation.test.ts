@@ -17,7 +17,7 @@ describe("the variant rule in words", () => {
     expect(variantRuleText()).toBe(
       "A case is Standard when policy_holder is person (Privatperson), vehicle_user is person (Privatperson) and vehicle_usage is privat_person_koersel (Privat personkørsel); any other value of any of them makes it Extended."
     )
-    for (const [parameter, value] of Object.entries(Variant.STANDARD_WHEN))
+    for (const [parameter, value] of Object.entries(Variant.firstVariantWhen("insurance-car-leasing")))
       expect(variantRuleText()).toContain(`${parameter} is ${value}`)
   })
 })
@@ -30,7 +30,7 @@ describe("explaining a case's variant", () => {
           const input = withParameters({ policy_holder, vehicle_user, vehicle_usage })
           const explanation = explainVariant(input, tariffs)
           expect(explanation.variant).toBe(
-            Variant.deriveVariant({ policy_holder, vehicle_user, vehicle_usage } as never)
+            Variant.variantOfStrings(input.product_name, { policy_holder, vehicle_user, vehicle_usage })
           )
           expect(explanation.because.length === 0).toBe(explanation.variant === "standard")
         }

@@ -9,7 +9,7 @@
 import { INSURER, productDefinition, type FeatureName, type ProductName } from "../product/ProductCatalogue.js"
 import { COVERAGE_TERMS, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
 import type { Variant } from "../product/Variant.js"
-import { STANDARD_WHEN } from "../product/Variant.js"
+import { firstVariantWhen } from "../product/Variant.js"
 import { planOf } from "../pricing/PricingPlan.js"
 import type { PricingFacts } from "../pricing/PricingFacts.js"
 import {
@@ -101,7 +101,9 @@ const optionsOf = (productName: ProductName, parameter: string): Array<string> =
  */
 const factsOfVariant = (tariff: Tariff, variant: Variant, feature: FeatureName): Array<PricingFacts> => {
   const productName = tariff.product_name
-  const usages = variant === "standard" ? [STANDARD_WHEN.vehicle_usage] : optionsOf(productName, "vehicle_usage")
+  const standardUsage = firstVariantWhen(productName)["vehicle_usage"]
+  const usages =
+    variant === "standard" && standardUsage !== undefined ? [standardUsage] : optionsOf(productName, "vehicle_usage")
   const prices = probePoints(tariff, "vehicle_price", VEHICLE_PRICE_MIN, VEHICLE_PRICE_MAX)
   const ages = [null, ...probePoints(tariff, "youngest_user_age", DRIVER_AGE_MIN, DRIVER_AGE_MAX)]
   return optionsOf(productName, "vehicle_type").flatMap((vehicle_type) =>

@@ -38,7 +38,7 @@ export const pricingRequestOf = (selection: ProductSelection, pricingDate: Calen
 /** The facts the tariff's rules read, computed once so the rules need no fact callbacks. */
 export const pricingFacts = (request: PricingRequest): PricingFacts => ({
   product_name: request.product_name,
-  variant: deriveVariant(request.parameters),
+  variant: deriveVariant(request.product_name, request.parameters),
   feature: request.feature,
   vehicle_type: request.parameters.vehicle_type,
   vehicle_usage: request.parameters.vehicle_usage,

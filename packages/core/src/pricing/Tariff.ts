@@ -7,6 +7,7 @@ import { Result, Schema, SchemaIssue, SchemaParser, SchemaTransformation } from 
 import { isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
 import { PRODUCT_NAMES, type ProductName } from "../product/ProductCatalogue.js"
 import { oreOfKroner } from "./Money.js"
+import { COMPARISON_OPERATORS, MEMBERSHIP_OPERATORS } from "./Operators.js"
 
 /** The facts a rule's conditions may read; the pricing engine supplies each of them. */
 export const FACT_NAMES = [
@@ -48,17 +49,7 @@ const FactNameField = Schema.Union([Schema.Literals(FACT_NAMES), FormerFactName]
   )
 )
 
-/** The json-rules-engine operators a tariff may use. */
-export const OPERATORS = [
-  "equal",
-  "notEqual",
-  "lessThan",
-  "lessThanInclusive",
-  "greaterThan",
-  "greaterThanInclusive",
-  "in",
-  "notIn"
-] as const
+export { OPERATORS } from "./Operators.js"
 
 const DateString = Schema.String.check(
   Schema.makeFilter((value: string) => isCalendarDate(value) || "must be a date YYYY-MM-DD")
@@ -82,8 +73,6 @@ const BasisPoints = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100
 
 const FactValue = Schema.Union([Schema.String, Schema.Number, Schema.Boolean, Schema.Null])
 
-const MEMBERSHIP_OPERATORS = ["in", "notIn"] as const
-
 // json-rules-engine throws on `in`/`notIn` with a value that is not a list (and tests substrings on a string): lists only
 export const FactCondition = Schema.Union([
   Schema.Struct({
@@ -93,12 +82,7 @@ export const FactCondition = Schema.Union([
   }),
   Schema.Struct({
     fact: FactNameField,
-    operator: Schema.Literals(
-      OPERATORS.filter(
-        (operator): operator is Exclude<(typeof OPERATORS)[number], "in" | "notIn"> =>
-          operator !== "in" && operator !== "notIn"
-      )
-    ),
+    operator: Schema.Literals(COMPARISON_OPERATORS),
     value: FactValue
   })
 ])

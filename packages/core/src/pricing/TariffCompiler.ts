@@ -37,8 +37,12 @@ export class TariffNotCompilable extends Error {}
 const isNumeric = (value: unknown) =>
   typeof value === "number" ? !Number.isNaN(value) : Number.parseFloat(value as string).toString() !== "NaN"
 
-const compileFactCondition = (condition: FactCondition, ruleName: string): SlotPredicate => {
-  const fact = SLOT_OF_FACT.get(condition.fact)
+const compileFactCondition = (
+  condition: FactCondition,
+  ruleName: string,
+  slotOfFact: ReadonlyMap<string, number>
+): SlotPredicate => {
+  const fact = slotOfFact.get(condition.fact)
   if (fact === undefined)
     throw new TariffNotCompilable(`rule "${ruleName}": there is no fact "${String(condition.fact)}"`)
   switch (condition.operator) {
@@ -82,9 +86,13 @@ const compileFactCondition = (condition: FactCondition, ruleName: string): SlotP
 }
 
 /** The predicate of a condition tree over fact slots; throws TariffNotCompilable for what it cannot evaluate exactly. */
-export const compileOnSlots = (condition: Condition, ruleName = "a rule"): SlotPredicate => {
+export const compileOnSlots = (
+  condition: Condition,
+  ruleName = "a rule",
+  slotOfFact: ReadonlyMap<string, number> = SLOT_OF_FACT
+): SlotPredicate => {
   if ("all" in condition) {
-    const parts = condition.all.map((inner) => compileOnSlots(inner, ruleName))
+    const parts = condition.all.map((inner) => compileOnSlots(inner, ruleName, slotOfFact))
     // json-rules-engine: `all` of nothing holds; the common shapes get a closure of their own
     if (parts.length === 0) return () => true
     if (parts.length === 1) return parts[0]!
@@ -98,7 +106,7 @@ export const compileOnSlots = (condition: Condition, ruleName = "a rule"): SlotP
     }
   }
   if ("any" in condition) {
-    const parts = condition.any.map((inner) => compileOnSlots(inner, ruleName))
+    const parts = condition.any.map((inner) => compileOnSlots(inner, ruleName, slotOfFact))
     // json-rules-engine: `any` of nothing holds
     if (parts.length === 0) return () => true
     if (parts.length === 1) return parts[0]!
@@ -108,13 +116,13 @@ export const compileOnSlots = (condition: Condition, ruleName = "a rule"): SlotP
     }
   }
   if ("not" in condition) {
-    const inner = compileOnSlots(condition.not, ruleName)
+    const inner = compileOnSlots(condition.not, ruleName, slotOfFact)
     return (facts) => !inner(facts)
   }
   if (typeof condition !== "object" || condition === null || !("fact" in condition)) {
     throw new TariffNotCompilable(`rule "${ruleName}": a condition is neither all, any, not nor a fact comparison`)
   }
-  return compileFactCondition(condition, ruleName)
+  return compileFactCondition(condition, ruleName, slotOfFact)
 }
 
 /** The predicate of a condition tree over named facts; throws TariffNotCompilable for what it cannot evaluate exactly. */
@@ -122,6 +130,17 @@ export const compileCondition = (condition: Condition, ruleName = "a rule"): Pre
   const holds = compileOnSlots(condition, ruleName)
   return (facts) => holds(factSlotsOf(facts))
 }
+
+/**
+ * The predicate of a condition over facts other than a tariff's — a product's variant rule reads the request's
+ * parameters — with the same semantics; `factNames` are the facts it may read, in the order `facts` lists them.
+ */
+export const compileOverFacts = (
+  condition: unknown,
+  factNames: ReadonlyArray<string>,
+  ruleName: string
+): ((facts: ReadonlyArray<unknown>) => boolean) =>
+  compileOnSlots(condition as Condition, ruleName, new Map(factNames.map((name, index) => [name, index])))
 
 /** Every fact condition inside a condition tree. */
 export const factConditionsOf = (condition: Condition): Array<FactCondition> => {

@@ -1,34 +1,81 @@
-/** The variant of a product, derived from its parameters (spec §1). */
-import type { ProductParameters } from "./Parameters.js"
+/**
+ * The variant of a product, derived from its parameters (spec §1) by the rule in
+ * the product's document: the first variant whose `when` holds, else the last.
+ * The rule is data so that the workbench and the documents describe the rule the
+ * engine runs; it is compiled once, with the tariff compiler's semantics.
+ */
+import { compileOverFacts } from "../pricing/TariffCompiler.js"
+import { type ProductParameters, parameterStrings } from "./Parameters.js"
+import { PRODUCT_NAMES, productDocument } from "./ProductCatalogue.js"
+import { type ParameterCondition, type Variant, VARIANTS } from "./ProductDocument.js"
 
-/** The two variants of every product (spec §1), as the documents' paths name them. */
-export const VARIANTS = ["standard", "extended"] as const
-export type Variant = (typeof VARIANTS)[number]
+export { VARIANTS, type Variant } from "./ProductDocument.js"
 
 /** True for a variant's name. */
 export const isVariant = (name: string): name is Variant => (VARIANTS as ReadonlyArray<string>).includes(name)
 
-/**
- * What makes a case Standard: every one of these parameters has this value;
- * any other value of any of them makes it Extended. Data rather than code so
- * that the workbench and the documentation describe the rule the engine runs.
- */
-export const STANDARD_WHEN = {
-  policy_holder: "person",
-  vehicle_user: "person",
-  vehicle_usage: "privat_person_koersel"
-} as const satisfies Partial<Record<keyof ProductParameters, string>>
+interface CompiledRule {
+  readonly parameterNames: ReadonlyArray<string>
+  readonly variants: ReadonlyArray<{
+    readonly name: Variant
+    readonly holds: (facts: ReadonlyArray<unknown>) => boolean
+  }>
+  readonly otherwise: Variant
+}
 
-/** The parameters the variant is derived from. */
-export type VariantParameter = keyof typeof STANDARD_WHEN
+const compileRule = (productName: string): CompiledRule => {
+  const document = productDocument(productName)
+  if (document === undefined) throw new Error(`the catalogue has no product ${productName}`)
+  const parameterNames = document.parameters.map((parameter) => parameter.name)
+  const ruled = document.variants.slice(0, -1)
+  return {
+    parameterNames,
+    variants: ruled.map((variant) => ({
+      name: variant.name,
+      holds: compileOverFacts(variant.when ?? { all: [] }, parameterNames, `the variant rule of ${variant.name}`)
+    })),
+    otherwise: document.variants[document.variants.length - 1]!.name
+  }
+}
 
-const CONDITIONS = Object.entries(STANDARD_WHEN) as ReadonlyArray<readonly [VariantParameter, string]>
+const RULES: ReadonlyMap<string, CompiledRule> = new Map(PRODUCT_NAMES.map((name) => [name, compileRule(name)]))
 
-/** The parameters whose values make a case Extended (none for a Standard case), in `STANDARD_WHEN`'s order. */
+const ruleOf = (productName: string): CompiledRule => {
+  const rule = RULES.get(productName)
+  if (rule === undefined) throw new Error(`the catalogue has no product ${productName}`)
+  return rule
+}
+
+/** The variant of a case of a product, from its parameters in their request form (strings). */
+export const variantOfStrings = (
+  productName: string,
+  parameters: Readonly<Record<string, string | undefined>>
+): Variant => {
+  const rule = ruleOf(productName)
+  const facts = rule.parameterNames.map((name) => parameters[name])
+  return rule.variants.find((variant) => variant.holds(facts))?.name ?? rule.otherwise
+}
+
+/** The variant of a case of a product, from its decoded parameters. */
+export const deriveVariant = (productName: string, parameters: ProductParameters): Variant =>
+  variantOfStrings(productName, parameterStrings(parameters))
+
+/** The `equal` comparisons of a variant's rule when it is all of them (the seed products' Standard): parameter → value. */
+export const equalitiesOf = (condition: ParameterCondition | undefined): Readonly<Record<string, string>> => {
+  if (condition === undefined || !("all" in condition)) return {}
+  const entries = condition.all.flatMap((part) =>
+    "fact" in part && part.operator === "equal" && typeof part.value === "string" ? [[part.fact, part.value]] : []
+  )
+  return Object.fromEntries(entries)
+}
+
+/** What makes a case of the product its first variant, when the rule is all equalities: parameter → value. */
+export const firstVariantWhen = (productName: string): Readonly<Record<string, string>> =>
+  equalitiesOf(productDocument(productName)?.variants[0]?.when)
+
+/** The parameters whose values keep a case from the product's first variant (none for a case of it), in rule order. */
 export const extendedBecause = (
-  parameters: Readonly<Partial<Record<VariantParameter, string>>>
-): Array<VariantParameter> => CONDITIONS.flatMap(([name, value]) => (parameters[name] === value ? [] : [name]))
-
-/** Standard iff policy holder and vehicle user are persons and the vehicle is used for private driving; otherwise Extended. */
-export const deriveVariant = (parameters: Pick<ProductParameters, VariantParameter>): Variant =>
-  CONDITIONS.every(([name, value]) => parameters[name] === value) ? "standard" : "extended"
+  productName: string,
+  parameters: Readonly<Record<string, string | undefined>>
+): Array<string> =>
+  Object.entries(firstVariantWhen(productName)).flatMap(([name, value]) => (parameters[name] === value ? [] : [name]))

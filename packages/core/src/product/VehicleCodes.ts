@@ -1,23 +1,26 @@
 /**
- * The coded strings a quote's vehicle carries (spec §2.9). Observed: personbil 01,
- * varevogn 03; privat_person_koersel 01, godstransport 40. The spec does not show
- * the other usages; kasko numbers them 41–43 beside godstransport.
+ * The coded strings a quote's vehicle carries (spec §2.9), from the product's document: per option of the parameter
+ * that names the vehicle's type and its usage. The seed products say what the spec observed (personbil 01,
+ * varevogn 03; privat_person_koersel 01, godstransport 40) and number the usages it does not show 41–43.
  */
 import { Schema } from "effect"
-import type { VehicleType, VehicleUsage } from "./Parameters.js"
+import { productDocument, SHIPPED_PRODUCTS } from "./ProductCatalogue.js"
 
-const VEHICLE_TYPE_CODES = { personbil: "01", varevogn: "03" } as const satisfies Record<VehicleType, string>
+const codesOf = (kind: "type" | "usage"): ReadonlyArray<string> => [
+  ...new Set(SHIPPED_PRODUCTS.flatMap((document) => Object.values(document.vehicle_codes[kind].codes)))
+]
 
-const VEHICLE_USAGE_CODES = {
-  privat_person_koersel: "01",
-  godstransport: "40",
-  godstransport_halv_omsaetning: "41",
-  godstransport_erhverv: "42",
-  "godstransport_privat/erhverv": "43"
-} as const satisfies Record<VehicleUsage, string>
+export const VehicleTypeCode = Schema.Literals(codesOf("type"))
+export const VehicleUsageCode = Schema.Literals(codesOf("usage"))
 
-export const VehicleTypeCode = Schema.Literals(Object.values(VEHICLE_TYPE_CODES))
-export const VehicleUsageCode = Schema.Literals(Object.values(VEHICLE_USAGE_CODES))
-
-export const vehicleTypeCode = (vehicleType: VehicleType) => VEHICLE_TYPE_CODES[vehicleType]
-export const vehicleUsageCode = (usage: VehicleUsage) => VEHICLE_USAGE_CODES[usage]
+/** The code of a case's vehicle type or usage, read from the parameter the product names for it. */
+export const vehicleCode = (
+  productName: string,
+  kind: "type" | "usage",
+  parameters: Readonly<Record<string, unknown>>
+): string => {
+  const codes = productDocument(productName)?.vehicle_codes[kind]
+  const code = codes === undefined ? undefined : codes.codes[String(parameters[codes.parameter])]
+  if (code === undefined) throw new Error(`the catalogue has no vehicle ${kind} code for this case of ${productName}`)
+  return code
+}

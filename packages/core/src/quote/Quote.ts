@@ -12,7 +12,7 @@ import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.j
 import { echoSelection, QuotedProductEcho } from "../product/ProductSelection.js"
 import { Agent, Vehicle, type QuoteRequest } from "./QuoteRequest.js"
 import type { RatingWorksheet } from "../pricing/RatingWorksheet.js"
-import { vehicleTypeCode, VehicleTypeCode, vehicleUsageCode, VehicleUsageCode } from "../product/VehicleCodes.js"
+import { vehicleCode, VehicleTypeCode, VehicleUsageCode } from "../product/VehicleCodes.js"
 
 export const QuotePrice = Schema.Struct({
   amount: Schema.Int,
@@ -146,8 +146,8 @@ export const quoteOf = (
         insurable_object: {
           vehicle: {
             ...request.policy.insurable_object.vehicle,
-            vehicle_type: vehicleTypeCode(parameters.vehicle_type),
-            vehicle_usage: vehicleUsageCode(parameters.vehicle_usage)
+            vehicle_type: vehicleCode(product_name, "type", parameters),
+            vehicle_usage: vehicleCode(product_name, "usage", parameters)
           }
         },
         parties: standard

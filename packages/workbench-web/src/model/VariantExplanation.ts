@@ -1,7 +1,7 @@
 /**
  * Why a case is Standard or Extended, and what that changes in its answer —
  * shown beside the case. The rule's words come from the core's
- * `Variant.STANDARD_WHEN` and the catalogue, the differences from pricing the
+ * the product's variant rule (`Variant.firstVariantWhen`) and the catalogue, the differences from pricing the
  * case as each variant with its tariff, so neither can drift from the engine.
  */
 import { Coverage, Pricing, ProductCatalogue, RatingWorksheet, type Tariff, Variant } from "@kasko/core/actuarial"
@@ -10,8 +10,6 @@ import { resolveCase } from "./CasePrice.js"
 import type { CaseInput } from "./CaseInput.js"
 
 const VARIANT_TITLES: Readonly<Record<Variant.Variant, string>> = { standard: "Standard", extended: "Extended" }
-
-const RULE = Object.entries(Variant.STANDARD_WHEN) as ReadonlyArray<readonly [Variant.VariantParameter, string]>
 
 /** `vehicle_usage is privat_person_koersel (Privat personkørsel)`: an option with the catalogue's title. */
 const valueText = (parameter: string, value: string): string => {
@@ -26,8 +24,8 @@ const listed = (parts: ReadonlyArray<string>): string =>
   parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`
 
 /** The rule in one sentence: what makes a case Standard, and that anything else makes it Extended. */
-export const variantRuleText = (): string =>
-  `A case is Standard when ${listed(RULE.map(([parameter, value]) => valueText(parameter, value)))}; any other value of any of them makes it Extended.`
+export const variantRuleText = (productName = "insurance-car-leasing"): string =>
+  `A case is Standard when ${listed(Object.entries(Variant.firstVariantWhen(productName)).map(([parameter, value]) => valueText(parameter, value)))}; any other value of any of them makes it Extended.`
 
 /** What one variant makes of the case: its price and what its answer lists. */
 export interface VariantAnswer {
@@ -51,7 +49,7 @@ export interface VariantExplanation {
 
 /** The variant of the form's case, why, and its answer under either variant with the tariff that prices it. */
 export const explainVariant = (input: CaseInput, tariffs: ReadonlyArray<Tariff.Tariff>): VariantExplanation => {
-  const because = Variant.extendedBecause(input.parameters).map((parameter) => ({
+  const because = Variant.extendedBecause(input.product_name, input.parameters).map((parameter) => ({
     parameter,
     value: input.parameters[parameter] ?? ""
   }))

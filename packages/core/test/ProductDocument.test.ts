@@ -1,0 +1,56 @@
+/** The product document: the shipped products are documents, checked as strictly as an insurer's own. */
+import { Result, Schema, SchemaIssue } from "effect"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { ProductDocument, productDocumentJsonSchema } from "../src/product/ProductDocument.js"
+import { SHIPPED_PRODUCT_DOCUMENTS } from "../src/product/ShippedProducts.js"
+
+const strictly = Schema.decodeUnknownResult(ProductDocument)
+const STRICT = { errors: "all", onExcessProperty: "error" } as const
+
+const issuesOf = (document: unknown): Array<string> => {
+  const decoded = strictly(document, STRICT)
+  if (Result.isSuccess(decoded)) return []
+  return SchemaIssue.makeFormatterStandardSchemaV1()(decoded.failure.issue).issues.map(
+    (issue) => `${(issue.path ?? []).map(String).join(".")}: ${issue.message}`
+  )
+}
+
+const leasing = JSON.parse(
+  readFileSync(join(import.meta.dirname, "..", "products", "insurance-car-leasing", "product.json"), "utf8")
+) as Record<string, unknown>
+
+describe("the product document", () => {
+  it("holds both shipped products, each decoding with no unknown member", () => {
+    expect(SHIPPED_PRODUCT_DOCUMENTS.map((document) => issuesOf(document))).toEqual([[], []])
+    expect(SHIPPED_PRODUCT_DOCUMENTS.map((document) => (document as { product_name: string }).product_name)).toEqual([
+      "insurance-car-leasing",
+      "insurance-car-standalone"
+    ])
+  })
+
+  it("is published as the JSON Schema the documents name, generated from the Schema", async () => {
+    expect(leasing["$schema"]).toBe("../product.schema.json")
+    await expect(`${JSON.stringify(productDocumentJsonSchema(), null, 2)}\n`).toMatchFileSnapshot(
+      "../products/product.schema.json"
+    )
+  })
+
+  it("names every mistake of a document at once, with its path", () => {
+    const parameters = leasing["parameters"] as Array<Record<string, unknown>>
+    const broken = {
+      ...leasing,
+      effective_from: "2025-02-30",
+      title: " ",
+      parameters: [{ ...parameters[0], type: "text" }, ...parameters.slice(1)],
+      varaints: []
+    }
+    expect(issuesOf(broken)).toEqual([
+      "varaints: Expected no excess property",
+      "effective_from: must be a date YYYY-MM-DD",
+      "title: must not be blank",
+      'parameters.0.type: Expected "enum" | "number" | "date"'
+    ])
+  })
+})

@@ -132,8 +132,8 @@ describe("blank strings in a quote request", () => {
       const decoded = decodeQuoteRequest(setAt(fullRequest(), path, blank), PRICING_DATE)
       expect(Result.isSuccess(decoded) ? "accepted" : decoded.failure.violations).toBe("accepted")
       const value = getAt(Result.getOrThrow(decoded), path)
-      // payments_per_year has a default: absent means 1
-      expect(value).toBe(path.endsWith("payments_per_year") ? 1 : undefined)
+      // payments_per_year has a default: absent means "1", its default option
+      expect(value).toBe(path.endsWith("payments_per_year") ? "1" : undefined)
     })
   })
 

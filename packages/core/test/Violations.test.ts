@@ -135,7 +135,7 @@ describe("parameter validation", () => {
 
   it("defaults payments_per_year to 1", () => {
     const decoded = decodeOfferRequest(offerRequest(without("payments_per_year")), PRICING_DATE)
-    expect(Result.getOrThrow(decoded).product.parameters.payments_per_year).toBe(1)
+    expect(Result.getOrThrow(decoded).product.parameters["payments_per_year"]).toBe("1")
   })
 
   it("reports every violation of one request together, each with its field path", () => {

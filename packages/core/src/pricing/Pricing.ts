@@ -40,9 +40,9 @@ export const pricingFacts = (request: PricingRequest): PricingFacts => ({
   product_name: request.product_name,
   variant: deriveVariant(request.product_name, request.parameters),
   feature: request.feature,
-  vehicle_type: request.parameters.vehicle_type,
-  vehicle_usage: request.parameters.vehicle_usage,
-  vehicle_price: request.parameters.vehicle_price,
+  vehicle_type: request.parameters["vehicle_type"] as string,
+  vehicle_usage: request.parameters["vehicle_usage"] as string,
+  vehicle_price: request.parameters["vehicle_price"] as number,
   youngest_user_age: youngestDriverAge(request.parameters, request.pricing_date) ?? null
 })
 

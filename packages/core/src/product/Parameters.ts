@@ -7,6 +7,7 @@ import { Schema, SchemaTransformation } from "effect"
 import { ageOn, isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
 import type { Violation } from "../Errors.js"
 import { OneOf, optionalString, optionalStringWithDefault, RequestObject, rule } from "../input/Fields.js"
+import type { ParameterDocument } from "./ProductDocument.js"
 
 export const POLICY_HOLDERS = ["person", "organization"] as const
 export const VEHICLE_TYPES = ["personbil", "varevogn"] as const
@@ -55,44 +56,62 @@ const digitsBetween = (min: number, max: number) =>
     )
   )
 
-const PaymentsPerYear = Schema.Literals(["1", "12"]).transform([1, 12]).annotate({ message: "must be one of: 1, 12" })
-
 const BirthDate = JsonString.check(
   rule((value: string) => isCalendarDate(value) || "must be a real date in the form YYYY-MM-DD", {
     toJsonSchema: () => ({ format: "date", maxLength: 10 })
   })
 )
 
-// The longest value each optional parameter may be sent as; a longer one is refused even when blank.
-const MAX_LENGTH = { payments_per_year: 12, youngest_user_age: 12, youngest_user_birthdate: 10 } as const
+// The longest value an optional parameter may be sent as; a longer one is refused even when blank.
+const DIGITS_MAX_LENGTH = 12
+const DATE_MAX_LENGTH = 10
+const enumMaxLength = (ids: ReadonlyArray<string>) => Math.max(12, ...ids.map((id) => id.length))
 
-/** The nine parameters of both products, decoded from their JSON-string form. */
-export const ProductParameters = RequestObject({
-  payments_per_year: optionalStringWithDefault(
-    PaymentsPerYear,
-    { maxLength: MAX_LENGTH.payments_per_year, enum: ["1", "12"], description: "Payments per year (default 1)" },
-    "1"
-  ),
-  policy_holder: OneOf(POLICY_HOLDERS),
-  vehicle_type: OneOf(VEHICLE_TYPES),
-  vehicle_user: OneOf(POLICY_HOLDERS),
-  vehicle_owner: OneOf(POLICY_HOLDERS),
-  vehicle_usage: OneOf(VEHICLE_USAGES),
-  vehicle_price: digitsBetween(VEHICLE_PRICE_MIN, VEHICLE_PRICE_MAX),
-  youngest_user_age: optionalString(digitsBetween(DRIVER_AGE_MIN, DRIVER_AGE_MAX), {
-    maxLength: MAX_LENGTH.youngest_user_age,
-    pattern: "^[0-9]{1,12}$",
-    description: `The youngest driver's age: digits of a number from ${DRIVER_AGE_MIN} to ${DRIVER_AGE_MAX}`
-  }),
-  youngest_user_birthdate: optionalString(BirthDate, {
-    maxLength: MAX_LENGTH.youngest_user_birthdate,
-    pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-    description: "The youngest driver's birth date, YYYY-MM-DD"
-  })
-})
-export type ProductParameters = typeof ProductParameters.Type
-export type ProductParametersInput = typeof ProductParameters.Encoded
-export type VehicleUsage = ProductParameters["vehicle_usage"]
+/** A parameter's value as decoded: an option's id or a date as sent, a number as a number. */
+export type ParameterValue = string | number
+
+/** A case's parameters, decoded: every parameter given or defaulted, by name. */
+export type ProductParameters = Readonly<Record<string, ParameterValue>>
+
+/** The request form of a case's parameters: every value a string. */
+export type ProductParametersInput = Readonly<Record<string, string>>
+
+/** The Schema of one parameter, from its definition in the product's document. */
+const parameterSchema = (parameter: ParameterDocument): Schema.Top => {
+  const description = parameter.description === undefined ? {} : { description: parameter.description }
+  switch (parameter.type) {
+    case "enum": {
+      const ids = (parameter.options ?? []).map((option) => option.id)
+      const shape = { maxLength: enumMaxLength(ids), enum: ids, ...description }
+      if (parameter.default !== undefined) return optionalStringWithDefault(OneOf(ids), shape, parameter.default)
+      return parameter.required ? OneOf(ids) : optionalString(OneOf(ids), shape)
+    }
+    case "number": {
+      const digits = digitsBetween(parameter.minimum ?? 0, parameter.maximum ?? Number.MAX_SAFE_INTEGER)
+      if (parameter.required) return digits
+      return optionalString(digits, {
+        maxLength: DIGITS_MAX_LENGTH,
+        pattern: "^[0-9]{1,12}$",
+        ...description
+      })
+    }
+    case "date":
+      if (parameter.required) return BirthDate
+      return optionalString(BirthDate, {
+        maxLength: DATE_MAX_LENGTH,
+        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+        ...description
+      })
+  }
+}
+
+/** The Schema of a product's parameters, decoded from their JSON-string form: one field per parameter, in order. */
+export const parametersSchemaOf = (
+  parameters: ReadonlyArray<ParameterDocument>
+): Schema.Codec<ProductParameters, ProductParametersInput> =>
+  RequestObject(
+    Object.fromEntries(parameters.map((parameter) => [parameter.name, parameterSchema(parameter)]))
+  ) as unknown as Schema.Codec<ProductParameters, ProductParametersInput>
 
 /**
  * The rules that need the pricing date: a birth date must make the youngest
@@ -133,23 +152,16 @@ export const checkDriverAge = (
 }
 
 /** The youngest driver's age on the pricing date, when either youngest-user parameter is given. */
-export const youngestDriverAge = (parameters: ProductParameters, pricingDate: CalendarDate): number | undefined =>
-  parameters.youngest_user_age ??
-  (parameters.youngest_user_birthdate === undefined
-    ? undefined
-    : ageOn(parameters.youngest_user_birthdate, pricingDate))
+export const youngestDriverAge = (parameters: ProductParameters, pricingDate: CalendarDate): number | undefined => {
+  const age = parameters["youngest_user_age"]
+  if (typeof age === "number") return age
+  const birthDate = parameters["youngest_user_birthdate"]
+  return typeof birthDate === "string" ? ageOn(birthDate, pricingDate) : undefined
+}
 
-/** Parameters in their request form: every value a string, the default filled in. */
-export const parameterStrings = (parameters: ProductParameters): Record<string, string> => ({
-  payments_per_year: String(parameters.payments_per_year),
-  policy_holder: parameters.policy_holder,
-  vehicle_type: parameters.vehicle_type,
-  vehicle_user: parameters.vehicle_user,
-  vehicle_owner: parameters.vehicle_owner,
-  vehicle_usage: parameters.vehicle_usage,
-  vehicle_price: String(parameters.vehicle_price),
-  ...(parameters.youngest_user_age === undefined ? {} : { youngest_user_age: String(parameters.youngest_user_age) }),
-  ...(parameters.youngest_user_birthdate === undefined
-    ? {}
-    : { youngest_user_birthdate: parameters.youngest_user_birthdate })
-})
+/** Parameters in their request form: every value a string, the defaults filled in, in the product's order. */
+export const parameterStrings = (parameters: ProductParameters): Record<string, string> => {
+  const strings: Record<string, string> = {}
+  for (const name in parameters) strings[name] = String(parameters[name])
+  return strings
+}

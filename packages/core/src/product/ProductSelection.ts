@@ -3,25 +3,71 @@
  * parameters and the one chosen feature.
  */
 import { Schema } from "effect"
-import { FEATURE_NAMES, PRODUCT_NAMES, QUOTED_PRODUCT_NAMES } from "./ProductCatalogue.js"
-import { parameterStrings, ProductParameters } from "./Parameters.js"
+import {
+  FEATURE_NAMES,
+  PRODUCT_NAMES,
+  productDocument,
+  QUOTED_PRODUCT_NAMES,
+  SHIPPED_PRODUCTS
+} from "./ProductCatalogue.js"
+import { parameterStrings, parametersSchemaOf, type ProductParameters } from "./Parameters.js"
+import type { ParameterDocument } from "./ProductDocument.js"
 import { OneOf, RequestArray, RequestObject } from "../input/Fields.js"
 
-const FeatureChoice = RequestObject({ name: OneOf(FEATURE_NAMES) })
+/** `{product_name, parameters, features: [{name}]}` as a request carries it, for a product of these parameters and features. */
+const selectionSchema = (features: ReadonlyArray<string>, parameters: ReadonlyArray<ParameterDocument>) =>
+  RequestObject({
+    product_name: OneOf(PRODUCT_NAMES),
+    parameters: parametersSchemaOf(parameters),
+    features: RequestArray(RequestObject({ name: OneOf(features) })).check(
+      Schema.isBetweenLength(1, 1, {
+        message: "must hold exactly one feature",
+        description: "The chosen feature: exactly one"
+      })
+    )
+  })
 
-/** `{product_name, parameters, features: [{name}]}` as a request carries it. */
-export const ProductSelection = RequestObject({
-  product_name: OneOf(PRODUCT_NAMES),
-  parameters: ProductParameters,
-  features: RequestArray(FeatureChoice).check(
-    Schema.isBetweenLength(1, 1, {
-      message: "must hold exactly one feature",
-      description: "The chosen feature: exactly one"
-    })
+/** Every parameter of the catalogue, once, as the first product that has it defines it; optional unless all have it. */
+const catalogueParameters = (): Array<ParameterDocument> => {
+  const byName = new Map<string, ParameterDocument>()
+  for (const document of SHIPPED_PRODUCTS)
+    for (const parameter of document.parameters) if (!byName.has(parameter.name)) byName.set(parameter.name, parameter)
+  return [...byName.values()].map((parameter) =>
+    SHIPPED_PRODUCTS.every((document) => document.parameters.some((candidate) => candidate.name === parameter.name))
+      ? parameter
+      : { ...parameter, required: false }
   )
-})
-export type ProductSelection = typeof ProductSelection.Type
+}
+
+/**
+ * The product selection of any product of the catalogue: what the API reference shows, and what a request naming
+ * no product of the catalogue is decoded with (its product_name is the violation; its parameters are checked as
+ * any product's would be).
+ */
+export const ProductSelection = selectionSchema(FEATURE_NAMES, catalogueParameters())
+export type ProductSelection = {
+  readonly product_name: string
+  readonly parameters: ProductParameters
+  readonly features: ReadonlyArray<{ readonly name: string }>
+}
 export type ProductSelectionInput = typeof ProductSelection.Encoded
+
+const SELECTIONS: ReadonlyMap<string, typeof ProductSelection> = new Map(
+  PRODUCT_NAMES.map((name) => {
+    const document = productDocument(name)!
+    return [
+      name,
+      selectionSchema(
+        document.features.map((feature) => feature.name),
+        document.parameters
+      )
+    ]
+  })
+)
+
+/** The selection Schema of the product a request names: its own parameters and features, or the catalogue's. */
+export const selectionSchemaFor = (productName: unknown): typeof ProductSelection =>
+  (typeof productName === "string" ? SELECTIONS.get(productName) : undefined) ?? ProductSelection
 
 /** The feature a selection chose. */
 export const chosenFeature = (selection: ProductSelection) => selection.features[0]!.name

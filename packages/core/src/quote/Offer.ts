@@ -10,7 +10,7 @@ import { checkDriverAge } from "../product/Parameters.js"
 import { RequestObject } from "../input/Fields.js"
 import { Coverage } from "../product/Coverage.js"
 import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.js"
-import { echoSelection, ProductEcho, ProductSelection } from "../product/ProductSelection.js"
+import { echoSelection, ProductEcho, ProductSelection, selectionSchemaFor } from "../product/ProductSelection.js"
 import type { PriceComputation } from "../pricing/PricingPlan.js"
 
 /** What an offer accepts and ignores: a quote request's `policy` and `agent`, so one body serves both endpoints. */
@@ -21,14 +21,29 @@ const IgnoredByOffers = (member: string) =>
     })
   )
 
+const offerRequestOf = (product: typeof ProductSelection) =>
+  RequestObject({
+    product,
+    policy: IgnoredByOffers("policy"),
+    agent: IgnoredByOffers("agent")
+  })
+
 /** `POST /insurance/car/offers` body: the product selection; a quote request's policy and agent may come along. */
-export const OfferRequest = RequestObject({
-  product: ProductSelection,
-  policy: IgnoredByOffers("policy"),
-  agent: IgnoredByOffers("agent")
-})
-export type OfferRequest = typeof OfferRequest.Type
+export const OfferRequest = offerRequestOf(ProductSelection)
+export type OfferRequest = Omit<typeof OfferRequest.Type, "product"> & { readonly product: ProductSelection }
 export type OfferRequestInput = typeof OfferRequest.Encoded
+
+// each product's offer request: its own parameters and features, made once
+const OFFER_REQUESTS = new Map<typeof ProductSelection, typeof OfferRequest>()
+const offerRequestFor = (input: unknown): typeof OfferRequest => {
+  const selection = selectionSchemaFor(rawAt(input, "product", "product_name"))
+  let schema = OFFER_REQUESTS.get(selection)
+  if (schema === undefined) {
+    schema = offerRequestOf(selection)
+    OFFER_REQUESTS.set(selection, schema)
+  }
+  return schema
+}
 
 export const Privacy = Schema.Struct({ policy_href: Schema.String })
 
@@ -63,11 +78,11 @@ export const decodeOfferRequest = (
   input: unknown,
   pricingDate: CalendarDate
 ): Result.Result<OfferRequest, ConstraintViolation> => {
-  const decoded = decodeAll(OfferRequest, input)
+  const decoded = decodeAll(offerRequestFor(input), input)
   const violations = [
     ...(Result.isFailure(decoded) ? decoded.failure : []),
     ...checkDriverAge(rawAt(input, "product", "parameters"), pricingDate, "product.parameters")
   ]
   const failure = constraintViolationOf(violations)
-  return failure !== undefined ? Result.fail(failure) : Result.succeed(Result.getOrThrow(decoded))
+  return failure !== undefined ? Result.fail(failure) : Result.succeed(Result.getOrThrow(decoded) as OfferRequest)
 }

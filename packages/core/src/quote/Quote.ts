@@ -137,7 +137,7 @@ export const quoteOf = (
   const standard = variant === "standard"
   return {
     quote_id: ids.quote_id,
-    price: quotePrice(worksheet, parameters.payments_per_year),
+    price: quotePrice(worksheet, Number(parameters["payments_per_year"] ?? 1) as 1 | 12),
     product: echoSelection(request.product, quotedProductName(product_name, variant)),
     policies: [
       {

@@ -8,7 +8,7 @@ import { constraintViolationOf, type ConstraintViolation, type Violation } from 
 import { checkDriverAge } from "../product/Parameters.js"
 import { isPNumber, isVin } from "./IdentityNumbers.js"
 import { checkRoles, CvrNumber, Parties } from "./Parties.js"
-import { ProductSelection } from "../product/ProductSelection.js"
+import { ProductSelection, selectionSchemaFor } from "../product/ProductSelection.js"
 import { CheckedString, DateText, optionalString, RequestObject, Text } from "../input/Fields.js"
 
 const VIN_PATTERN = "^[A-HJ-NPR-Z0-9]{17}$"
@@ -64,14 +64,29 @@ const PolicyRequest = RequestObject({
   parties: Parties
 })
 
+const quoteRequestOf = (product: typeof ProductSelection) =>
+  RequestObject({
+    product,
+    policy: PolicyRequest,
+    agent: Agent
+  })
+
 /** `POST /insurance/car/quotes` body. */
-export const QuoteRequest = RequestObject({
-  product: ProductSelection,
-  policy: PolicyRequest,
-  agent: Agent
-})
-export type QuoteRequest = typeof QuoteRequest.Type
+export const QuoteRequest = quoteRequestOf(ProductSelection)
+export type QuoteRequest = Omit<typeof QuoteRequest.Type, "product"> & { readonly product: ProductSelection }
 export type QuoteRequestInput = typeof QuoteRequest.Encoded
+
+// each product's quote request: its own parameters and features, made once
+const QUOTE_REQUESTS = new Map<typeof ProductSelection, typeof QuoteRequest>()
+const quoteRequestFor = (input: unknown): typeof QuoteRequest => {
+  const selection = selectionSchemaFor(rawAt(input, "product", "product_name"))
+  let schema = QUOTE_REQUESTS.get(selection)
+  if (schema === undefined) {
+    schema = quoteRequestOf(selection)
+    QUOTE_REQUESTS.set(selection, schema)
+  }
+  return schema
+}
 
 /** The policy may not take effect before the day it is quoted. */
 const checkEffectiveDate = (rawDate: unknown, pricingDate: CalendarDate): Array<Violation> =>
@@ -84,7 +99,7 @@ export const decodeQuoteRequest = (
   input: unknown,
   pricingDate: CalendarDate
 ): Result.Result<QuoteRequest, ConstraintViolation> => {
-  const decoded = decodeAll(QuoteRequest, input)
+  const decoded = decodeAll(quoteRequestFor(input), input)
   const rawParameters = rawAt(input, "product", "parameters")
   const violations = [
     ...(Result.isFailure(decoded) ? decoded.failure : []),
@@ -93,5 +108,5 @@ export const decodeQuoteRequest = (
     ...checkRoles(rawParameters, rawAt(input, "policy", "parties"))
   ]
   const failure = constraintViolationOf(violations)
-  return failure !== undefined ? Result.fail(failure) : Result.succeed(Result.getOrThrow(decoded))
+  return failure !== undefined ? Result.fail(failure) : Result.succeed(Result.getOrThrow(decoded) as QuoteRequest)
 }

@@ -7,6 +7,7 @@
  * report does not depend on how the portfolio was split. Browser-safe: the
  * workbench page's web workers run it as the command's worker threads do.
  */
+import { RatingWorksheet } from "@kasko/core/actuarial"
 import { type CapBounds, RunningCapBounds } from "./CapBounds.js"
 import { type CaseOutcome, type PricedCase, WEIGHT_SCALE } from "./CaseOutcome.js"
 import { type BandPlan, bandIndex, bandLabels, bandPlanOf, DEFAULT_PERCENT_EDGES } from "./ChangeBands.js"
@@ -112,9 +113,19 @@ export class ImpactAccumulator {
     this.segment("product", facts.product_name).add(weight, before, after, capped)
     this.segment("variant", facts.variant).add(weight, before, after, capped)
     this.segment("feature", facts.feature).add(weight, before, after, capped)
-    this.segment("vehicle_type", facts.vehicle_type).add(weight, before, after, capped)
-    this.segment("driver_age_band", ageBandOf(facts.youngest_user_age)).add(weight, before, after, capped)
-    this.segment("vehicle_price_band", priceBandOf(facts.vehicle_price)).add(weight, before, after, capped)
+    this.segment("vehicle_type", String(facts["vehicle_type"])).add(weight, before, after, capped)
+    this.segment("driver_age_band", ageBandOf((facts["youngest_user_age"] ?? null) as number | null)).add(
+      weight,
+      before,
+      after,
+      capped
+    )
+    this.segment("vehicle_price_band", priceBandOf(RatingWorksheet.vehiclePriceOf(facts))).add(
+      weight,
+      before,
+      after,
+      capped
+    )
     this.bands[bandIndex(this.bandPlan, before, after)]!.add(weight, before, after, capped)
     if (outcome.current_ore !== undefined) {
       this.current.policies++

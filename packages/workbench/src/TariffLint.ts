@@ -13,7 +13,7 @@ export interface Finding {
   readonly message: string
 }
 
-/** The parameters each fact is computed from. */
+/** The parameters each fact is computed from (a fact the table does not name: the parameter of its name). */
 const PARAMETERS_OF_FACT: Readonly<Record<Tariff.FactName, ReadonlyArray<string>>> = {
   product_name: [],
   feature: [],
@@ -137,7 +137,7 @@ const undefinedParameters = (tariff: Tariff.Tariff): Array<Finding> => {
   return tariff.rules.flatMap((rule) => {
     const facts = new Set(TariffCompiler.factConditionsOf(rule.conditions).map((condition) => condition.fact))
     return [...facts].flatMap((fact) => {
-      const missing = PARAMETERS_OF_FACT[fact].filter((parameter) => !defined.has(parameter))
+      const missing = (PARAMETERS_OF_FACT[fact] ?? [fact]).filter((parameter) => !defined.has(parameter))
       return missing.length === 0
         ? []
         : [

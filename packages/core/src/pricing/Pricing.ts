@@ -11,7 +11,15 @@ import { TariffNotInForce, type ConstraintViolation } from "../Errors.js"
 import { decodeOfferRequest, offerOf, type OfferRequest, type PriceOffer } from "../quote/Offer.js"
 import { youngestDriverAge, type ProductParameters } from "../product/Parameters.js"
 import { planOf, scaledPlanOf, type CoverageScaling, type PriceComputation } from "./PricingPlan.js"
-import type { FeatureName, ProductName } from "../product/ProductCatalogue.js"
+import {
+  factNamesOf,
+  PRODUCT_FACT_NAMES,
+  PRODUCT_NAMES,
+  productDocument,
+  type FeatureName,
+  type ProductName
+} from "../product/ProductCatalogue.js"
+import type { FactValue } from "./PricingFacts.js"
 import { chosenFeature, type ProductSelection } from "../product/ProductSelection.js"
 import { worksheetOf, type PricingFacts, type RatingWorksheet } from "./RatingWorksheet.js"
 import { tariffInForce, type Tariff } from "./Tariff.js"
@@ -35,16 +43,29 @@ export const pricingRequestOf = (selection: ProductSelection, pricingDate: Calen
   pricing_date: pricingDate
 })
 
-/** The facts the tariff's rules read, computed once so the rules need no fact callbacks. */
-export const pricingFacts = (request: PricingRequest): PricingFacts => ({
-  product_name: request.product_name,
-  variant: deriveVariant(request.product_name, request.parameters),
-  feature: request.feature,
-  vehicle_type: request.parameters["vehicle_type"] as string,
-  vehicle_usage: request.parameters["vehicle_usage"] as string,
-  vehicle_price: request.parameters["vehicle_price"] as number,
-  youngest_user_age: youngestDriverAge(request.parameters, request.pricing_date) ?? null
-})
+// each product's parameters that are facts, in its order
+const FACT_PARAMETERS: ReadonlyMap<string, ReadonlyArray<string>> = new Map(
+  PRODUCT_NAMES.map((name) => [name, factNamesOf(productDocument(name)!).slice(PRODUCT_FACT_NAMES.length)])
+)
+
+/**
+ * The facts the tariff's rules read, computed once so the rules need no fact callbacks: the product, variant and
+ * feature, then each parameter the product marks as a fact (null when not given). The youngest driver's age is the
+ * age given, or else the age on the pricing date of the birth date given.
+ */
+export const pricingFacts = (request: PricingRequest): PricingFacts => {
+  const facts: Record<string, FactValue> = {
+    product_name: request.product_name,
+    variant: deriveVariant(request.product_name, request.parameters),
+    feature: request.feature
+  }
+  for (const name of FACT_PARAMETERS.get(request.product_name) ?? [])
+    facts[name] =
+      name === "youngest_user_age"
+        ? (youngestDriverAge(request.parameters, request.pricing_date) ?? null)
+        : (request.parameters[name] ?? null)
+  return facts as PricingFacts
+}
 
 /** Prices with one tariff version, its rules compiled: the service's way. */
 export const priceWith = (tariff: Tariff, request: PricingRequest): PriceComputation => {

@@ -13,8 +13,9 @@
 import type { CalendarDate } from "../input/CalendarDate.js"
 import type { Coverage } from "../product/Coverage.js"
 import { add, kronerHalfUp, roundHalfUp, roundUp, times, type ExactOre } from "./Money.js"
-import type { PricingFacts } from "./PricingFacts.js"
-import { chargesInForce, type Charge, type Instruction, type Premium, type Tariff } from "./Tariff.js"
+import { type PricingFacts, vehiclePriceOf } from "./PricingFacts.js"
+import { factNamesOf, productDocument } from "../product/ProductCatalogue.js"
+import { chargesInForce, FACT_NAMES, type Charge, type Instruction, type Premium, type Tariff } from "./Tariff.js"
 import { compileOnSlots, type SlotPredicate } from "./TariffCompiler.js"
 
 type Whole = number | bigint
@@ -151,6 +152,10 @@ export interface CoverageScaling {
 const UNSCALED: ExactOre = { numerator: 1, denominator: 1 }
 
 const makePlan = (tariff: Tariff, scaling?: CoverageScaling): PricingPlan => {
+  // the facts its rules may read, each in its slot: the product's (the shipped products' for a product not in the catalogue)
+  const product = productDocument(tariff.product_name)
+  const factNames = product === undefined ? FACT_NAMES : factNamesOf(product)
+  const slotOfFact = new Map(factNames.map((name, index) => [name, index]))
   const coverages: Array<string> = []
   const slotOf = new Map<string, number>()
   for (const rule of tariff.rules) {
@@ -167,7 +172,7 @@ const makePlan = (tariff: Tariff, scaling?: CoverageScaling): PricingPlan => {
       name: rule.name,
       position,
       instruction: event,
-      holds: compileOnSlots(rule.conditions, rule.name),
+      holds: compileOnSlots(rule.conditions, rule.name, slotOfFact),
       slot: named === undefined ? -1 : (slotOf.get(named) ?? -1),
       slots:
         event.type === "apply_loading"
@@ -282,15 +287,8 @@ const makePlan = (tariff: Tariff, scaling?: CoverageScaling): PricingPlan => {
     rules,
     coverages,
     fire: (facts) => {
-      const slots = [
-        facts.product_name,
-        facts.variant,
-        facts.feature,
-        facts.vehicle_type,
-        facts.vehicle_usage,
-        facts.vehicle_price,
-        facts.youngest_user_age
-      ]
+      const slots = new Array<unknown>(factNames.length)
+      for (let index = 0; index < factNames.length; index++) slots[index] = facts[factNames[index]!]
       const fired = new Uint8Array(rules.length)
       for (let index = 0; index < rules.length; index++) if (rules[index]!.holds(slots)) fired[index] = 1
       return fired
@@ -302,7 +300,7 @@ const makePlan = (tariff: Tariff, scaling?: CoverageScaling): PricingPlan => {
       let annualTotal = 0
       for (let index = 0; index < lineCount; index++) {
         const line = recipe.lines[index]!
-        const premium = line.fixed_premium_ore ?? priced(basePremium(line.premium, facts.vehicle_price), line.factor)
+        const premium = line.fixed_premium_ore ?? priced(basePremium(line.premium, vehiclePriceOf(facts)), line.factor)
         premiums[index] = premium
         annualTotal += premium
       }

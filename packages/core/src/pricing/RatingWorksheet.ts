@@ -7,7 +7,7 @@
 import { Schema } from "effect"
 import { PRODUCT_NAMES } from "../product/ProductCatalogue.js"
 import { approximate, formatKroner } from "./Money.js"
-import { PricingFacts } from "./PricingFacts.js"
+import { PricingFacts, vehiclePriceOf } from "./PricingFacts.js"
 import { basePremium, chargeBase, type PriceComputation } from "./PricingPlan.js"
 import type { Charge, Premium } from "./Tariff.js"
 
@@ -44,7 +44,7 @@ const ChargeLine = Schema.Struct({
 type ChargeLine = typeof ChargeLine.Type
 
 // the worksheet records the facts, so its readers find them here; they live in a module of their own
-export { PricingFacts }
+export { PricingFacts, vehiclePriceOf }
 
 /** Everything a price is made of. Stored with each quote, so its price can always be explained. */
 export const RatingWorksheet = Schema.Struct({
@@ -91,8 +91,8 @@ export const worksheetOf = (computation: PriceComputation): RatingWorksheet => {
       id: line.rule.instruction.type === "add_coverage" ? line.rule.instruction.params.id : "",
       rule: line.rule.name,
       position: line.rule.position,
-      base_description: describeBase(line.premium, facts.vehicle_price),
-      base_ore: approximate(basePremium(line.premium, facts.vehicle_price)),
+      base_description: describeBase(line.premium, vehiclePriceOf(facts)),
+      base_ore: approximate(basePremium(line.premium, vehiclePriceOf(facts))),
       loadings: line.loadings.map((loading) => ({
         loading: loading.instruction.type === "apply_loading" ? loading.instruction.params.loading : "",
         percent: loading.instruction.type === "apply_loading" ? loading.instruction.params.percent : 0,

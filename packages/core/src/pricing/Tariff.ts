@@ -5,21 +5,23 @@
  */
 import { Result, Schema, SchemaIssue, SchemaParser, SchemaTransformation } from "effect"
 import { isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
-import { PRODUCT_NAMES, type ProductName } from "../product/ProductCatalogue.js"
+import {
+  factNamesOf,
+  PRODUCT_NAMES,
+  productDocument,
+  SHIPPED_PRODUCTS,
+  type ProductName
+} from "../product/ProductCatalogue.js"
 import { oreOfKroner } from "./Money.js"
 import { COMPARISON_OPERATORS, MEMBERSHIP_OPERATORS } from "./Operators.js"
 
-/** The facts a rule's conditions may read; the pricing engine supplies each of them. */
-export const FACT_NAMES = [
-  "product_name",
-  "variant",
-  "feature",
-  "vehicle_type",
-  "vehicle_usage",
-  "vehicle_price",
-  "youngest_user_age"
-] as const
-export type FactName = (typeof FACT_NAMES)[number]
+/**
+ * The facts the shipped products' rules may read (an editor offers these): which product, variant and feature,
+ * and the parameters the products' documents mark as facts. A product of an insurer's own may have others: its
+ * tariff's plan refuses a fact its product does not have (`ProductCatalogue.factNamesOf`).
+ */
+export const FACT_NAMES: ReadonlyArray<string> = [...new Set(SHIPPED_PRODUCTS.flatMap(factNamesOf))]
+export type FactName = string
 
 /**
  * A fact's former name: `youngest_user_age` was `youngest_driver_age` until it took the name of the parameter it
@@ -38,12 +40,12 @@ export const FORMER_FACT_NAMES: Readonly<Record<FormerFactName, FactName>> = {
 }
 
 /** A condition's fact: its current name, or a former one decoded to it (and encoded as the current one). */
-const FactNameField = Schema.Union([Schema.Literals(FACT_NAMES), FormerFactName]).pipe(
+const FactNameField = Schema.Union([Schema.Literals(FACT_NAMES), FormerFactName, Schema.String]).pipe(
   Schema.decodeTo(
-    Schema.Literals(FACT_NAMES),
+    Schema.String,
     SchemaTransformation.transform({
       decode: (name: FactName | FormerFactName): FactName =>
-        name in FORMER_FACT_NAMES ? FORMER_FACT_NAMES[name as FormerFactName] : (name as FactName),
+        Object.hasOwn(FORMER_FACT_NAMES, name) ? FORMER_FACT_NAMES[name as FormerFactName] : name,
       encode: (name: FactName): FactName | FormerFactName => name
     })
   )
@@ -202,6 +204,30 @@ export const Charge = Schema.Union([
 ])
 export type Charge = typeof Charge.Type
 
+const factsOfCondition = (condition: Condition): Array<string> =>
+  "all" in condition
+    ? condition.all.flatMap(factsOfCondition)
+    : "any" in condition
+      ? condition.any.flatMap(factsOfCondition)
+      : "not" in condition
+        ? factsOfCondition(condition.not)
+        : [condition.fact]
+
+/** The first fact a rule reads that the tariff's product does not have, said in words; undefined when there is none. */
+const factsUnknownToProduct = (tariff: {
+  readonly product_name: string
+  readonly rules: ReadonlyArray<{ readonly name: string; readonly conditions: Condition }>
+}): string | undefined => {
+  const product = productDocument(tariff.product_name)
+  if (product === undefined) return undefined
+  const known = new Set(factNamesOf(product))
+  for (const rule of tariff.rules)
+    for (const fact of factsOfCondition(rule.conditions))
+      if (!known.has(fact))
+        return `rule "${rule.name}" reads fact "${fact}", which ${tariff.product_name} does not have (its facts: ${[...known].join(", ")})`
+  return undefined
+}
+
 /** A tariff version of one product. */
 export const Tariff = Schema.Struct({
   product_name: Schema.Literals(PRODUCT_NAMES),
@@ -216,7 +242,7 @@ export const Tariff = Schema.Struct({
     )
   ),
   charges: Schema.Array(Charge)
-})
+}).check(Schema.makeFilter((tariff) => factsUnknownToProduct(tariff) ?? true))
 export type Tariff = typeof Tariff.Type
 export type TariffDocument = typeof Tariff.Encoded
 
@@ -237,7 +263,45 @@ const pathText = (path: ReadonlyArray<PropertyKey>): string =>
 
 /** Decodes a tariff document, or explains every problem in one message. */
 export const decodeTariff = (document: unknown): Result.Result<Tariff, string> =>
-  Result.mapError(decodeDocument(document), formatProblems)
+  Result.mapError(decodeDocument(document), (issue) => {
+    // the product's facts are checked once the whole document decodes: a document with other problems is read as
+    // it stands for a fact its product lacks, so that every problem is said at once
+    const unknownFact = isRecord(document) && Array.isArray(document["rules"]) ? rawUnknownFact(document) : undefined
+    return unknownFact === undefined ? formatProblems(issue) : `${formatProblems(issue)}\n${unknownFact}`
+  })
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
+
+const rawConditionFacts = (condition: unknown): Array<string> => {
+  if (!isRecord(condition)) return []
+  for (const key of ["all", "any"])
+    if (Array.isArray(condition[key])) return (condition[key] as Array<unknown>).flatMap(rawConditionFacts)
+  if ("not" in condition) return rawConditionFacts(condition["not"])
+  return typeof condition["fact"] === "string" ? [condition["fact"]] : []
+}
+
+const rawUnknownFact = (document: Record<string, unknown>): string | undefined =>
+  typeof document["product_name"] === "string"
+    ? factsUnknownToProduct({
+        product_name: document["product_name"],
+        rules: (document["rules"] as Array<unknown>).flatMap((rule) =>
+          isRecord(rule) && typeof rule["name"] === "string"
+            ? [
+                {
+                  name: rule["name"],
+                  conditions: {
+                    all: rawConditionFacts(rule["conditions"]).map((fact) => ({
+                      fact: Object.hasOwn(FORMER_FACT_NAMES, fact) ? FORMER_FACT_NAMES[fact as FormerFactName] : fact,
+                      operator: "equal" as const,
+                      value: null
+                    }))
+                  }
+                }
+              ]
+            : []
+        )
+      })
+    : undefined
 
 /**
  * Decodes a tariff document, or says its first problem in one line of bounded

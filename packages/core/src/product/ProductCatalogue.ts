@@ -76,6 +76,15 @@ const DEFINITIONS: ReadonlyMap<string, ProductDefinition> = new Map(
   SHIPPED.map((document) => [document.product_name, definitionOf(document)])
 )
 
+/** The facts every product's tariff may read, whatever its parameters: which product, variant and feature. */
+export const PRODUCT_FACT_NAMES = ["product_name", "variant", "feature"] as const
+
+/** The facts a product's tariff may read, in the order a rating worksheet records them: the product's, then its parameters marked as facts. */
+export const factNamesOf = (document: ProductDocument): ReadonlyArray<string> => [
+  ...PRODUCT_FACT_NAMES,
+  ...document.parameters.flatMap((parameter) => (parameter.fact === true ? [parameter.name] : []))
+]
+
 /** The definition of a product, or undefined for an unknown name. */
 export const productDefinition = (name: string): ProductDefinition | undefined => DEFINITIONS.get(name)
 

@@ -41,7 +41,9 @@ export const ParameterDocument = Schema.Struct({
   minimum: Schema.optionalKey(Schema.Int),
   maximum: Schema.optionalKey(Schema.Int),
   /** What the parameter means, for the API reference. */
-  description: Schema.optionalKey(Words)
+  description: Schema.optionalKey(Words),
+  /** The tariff's rules read it (a fact of the same name, null when not given), and the rating worksheet records it. */
+  fact: Schema.optionalKey(Schema.Boolean)
 })
 export type ParameterDocument = typeof ParameterDocument.Type
 

@@ -202,9 +202,7 @@ export const Charge = Schema.Union([
 ])
 export type Charge = typeof Charge.Type
 
-/** A tariff version of one product. */
-export const Tariff = Schema.Struct({
-  product_name: Schema.Literals(PRODUCT_NAMES),
+const TARIFF_FIELDS = {
   version: Schema.NonEmptyString,
   effective_from: DateString,
   currency: Schema.Literal("DKK"),
@@ -216,8 +214,17 @@ export const Tariff = Schema.Struct({
     )
   ),
   charges: Schema.Array(Charge)
-})
+}
+
+/** A tariff version of one product. */
+export const Tariff = Schema.Struct({ product_name: Schema.Literals(PRODUCT_NAMES), ...TARIFF_FIELDS })
 export type Tariff = typeof Tariff.Type
+
+/**
+ * A tariff version of a product the catalogue need not know yet: what a product folder's check decodes (it
+ * compares the product's name with the folder's document itself).
+ */
+export const AnyProductTariff = Schema.Struct({ product_name: Schema.NonEmptyString, ...TARIFF_FIELDS })
 export type TariffDocument = typeof Tariff.Encoded
 
 const formatProblems = SchemaIssue.makeFormatterDefault()

@@ -5,7 +5,7 @@
  * several-mistakes many); fixtures/suspicious-products each one kind of what loads but looks wrong.
  */
 import { runCli } from "@kasko/server"
-import { cpSync, mkdirSync, writeFileSync } from "node:fs"
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
@@ -175,6 +175,13 @@ describe("kasko products check", () => {
       ),
       exitCode: 2
     })
+  })
+
+  it("prints for several-mistakes what packages/core/README.md shows it printing", async () => {
+    const readme = readFileSync(join(ROOT, "packages", "core", "README.md"), "utf8")
+    const shown =
+      /\$ npx kasko products check test\/cli\/fixtures\/broken-products\/several-mistakes\n([\s\S]*?)```/.exec(readme)
+    expect(shown?.[1]).toBe((await check(join(FIXTURES, "broken-products", "several-mistakes"))).stdout)
   })
 
   it("checks every folder of DIR, all errors before all warnings", async () => {

@@ -13,6 +13,7 @@ import { AnyProductTariff, FACT_NAMES, type Tariff } from "../pricing/Tariff.js"
 import { factConditionsOf } from "../pricing/TariffCompiler.js"
 import { type ProductParts, productConsistency } from "./ProductConsistency.js"
 import { ProductDocument } from "./ProductDocument.js"
+import { valuesComparedWith } from "./VariantReach.js"
 
 /** A problem of a product folder. */
 export interface ProductFinding {
@@ -73,16 +74,10 @@ const valuesNamed = (tariff: Tariff, fact: string): Array<unknown> | undefined =
     : conditions.flatMap((condition) => (Array.isArray(condition.value) ? condition.value : [condition.value]))
 }
 
-const variantRuleValues = (parts: ProductParts, fact: string): Array<unknown> => {
-  const values = (condition: unknown): Array<unknown> => {
-    if (!isRecord(condition)) return []
-    for (const key of ["all", "any"]) if (Array.isArray(condition[key])) return condition[key].flatMap(values)
-    if ("not" in condition) return values(condition["not"])
-    if (condition["fact"] !== fact) return []
-    return Array.isArray(condition["value"]) ? condition["value"] : [condition["value"]]
-  }
-  return (parts.variants ?? []).flatMap((variant) => values(variant.when))
-}
+const variantRuleValues = (parts: ProductParts, fact: string): Array<unknown> =>
+  (parts.variants ?? []).flatMap((variant) =>
+    variant.when === undefined ? [] : valuesComparedWith(variant.when, fact)
+  )
 
 interface LoadedTariff {
   readonly file: string

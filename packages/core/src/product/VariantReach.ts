@@ -18,10 +18,11 @@ const factsOf = (condition: ParameterCondition): Array<string> => {
   return [condition.fact]
 }
 
-const constantsOf = (condition: ParameterCondition, fact: string): Array<unknown> => {
-  if ("all" in condition) return condition.all.flatMap((inner) => constantsOf(inner, fact))
-  if ("any" in condition) return condition.any.flatMap((inner) => constantsOf(inner, fact))
-  if ("not" in condition) return constantsOf(condition.not, fact)
+/** The values a condition compares a parameter with. */
+export const valuesComparedWith = (condition: ParameterCondition, fact: string): Array<unknown> => {
+  if ("all" in condition) return condition.all.flatMap((inner) => valuesComparedWith(inner, fact))
+  if ("any" in condition) return condition.any.flatMap((inner) => valuesComparedWith(inner, fact))
+  if ("not" in condition) return valuesComparedWith(condition.not, fact)
   if (condition.fact !== fact) return []
   return Array.isArray(condition.value) ? condition.value : [condition.value]
 }
@@ -36,7 +37,7 @@ const samplesOf = (
   if (parameter.type === "date" || parameter.minimum === undefined || parameter.maximum === undefined) return undefined
   const { minimum, maximum } = parameter
   const constants = rules
-    .flatMap((rule) => constantsOf(rule, parameter.name))
+    .flatMap((rule) => valuesComparedWith(rule, parameter.name))
     .filter((value): value is number => typeof value === "number")
   const numbers = [
     minimum,

@@ -48,6 +48,7 @@ describe("the kasko command line", () => {
         "tokens issue",
         "backup",
         "restore",
+        "products check",
         "price",
         "price-grid",
         "tariff diff",
@@ -70,6 +71,7 @@ describe("the kasko command line", () => {
       ["partners"],
       ["partners", "add", "--id"],
       ["tariff", "check"],
+      ["products", "check"],
       ["offer", "--explain=maybe", "--colour"]
     ]) {
       const result = await runCli(args)

@@ -56,4 +56,10 @@ describe("kasko without the actuary's tools installed", () => {
     expect(result.stdout).toContain("insurance-car-leasing, standard feature: 13.002 kr a year")
     expect(result.status).toBe(0)
   })
+
+  it("still checks product folders: the service's install can check what it is to load", () => {
+    const result = kaskoWithoutWorkbench("products", "check", join(import.meta.dirname, "fixtures", "a-good-product"))
+    expect(result.stdout).toBe("1 product folder checked: 0 errors, 0 warnings\n")
+    expect(result.status).toBe(0)
+  })
 })

@@ -16,6 +16,7 @@ import { WEBHOOK_COMMANDS } from "./WebhookCommands.js"
 import { type CommandResult, done, EXIT_USAGE, failed, isUsageError } from "./CommandResult.js"
 import type { KaskoCommand } from "./KaskoCommand.js"
 import { OFFER_COMMAND } from "./OfferCommand.js"
+import { PRODUCT_COMMANDS } from "./ProductCommands.js"
 import { SERVE_COMMAND } from "./ServeCommand.js"
 import { WORKBENCH_COMMANDS } from "./WorkbenchCommands.js"
 
@@ -26,6 +27,7 @@ export const COMMANDS: ReadonlyArray<KaskoCommand> = [
   ...WEBHOOK_COMMANDS,
   ...DOCUMENT_COMMANDS,
   ...BACKUP_COMMANDS,
+  ...PRODUCT_COMMANDS,
   ...WORKBENCH_COMMANDS
 ]
 
@@ -87,7 +89,7 @@ const program = (report: (result: CommandResult) => void): Argv =>
   define(yargs(), COMMANDS, [], report)
     .scriptName("kasko")
     .usage(
-      "kasko <command> [options]\n\nkasko's quoting engine from the command line: serve the API, administer partners, back up, price, check tariffs, print documents."
+      "kasko <command> [options]\n\nkasko's quoting engine from the command line: serve the API, administer partners, back up, check products, price, check tariffs, print documents."
     )
     .epilogue(ROOT_EPILOGUE)
     .completion("completion", "print a bash or zsh completion script (kasko completion >> ~/.bashrc)")

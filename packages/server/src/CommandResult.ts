@@ -2,7 +2,8 @@
  * What a `kasko` command comes back with — what to print and its exit code —
  * and the one exit-code convention every command follows: 0 done, 1 the
  * command could not be done (a domain refusal, an unreachable database),
- * 2 the command line itself is wrong (printed with the command's usage).
+ * 2 the command line itself is wrong (printed with the command's usage), or
+ * what it names is, for a command that checks it (`kasko products check`).
  */
 
 export interface CommandResult {
@@ -19,6 +20,8 @@ export interface CommandResult {
 export const EXIT_OK = 0
 export const EXIT_FAILED = 1
 export const EXIT_USAGE = 2
+/** What a checking command was given is refused (its findings on stdout): 2, as for what a command line gives wrong. */
+export const EXIT_INVALID = 2
 
 /** Done: what goes to standard output, and a note for standard error. */
 export const done = (stdout: string, note = ""): CommandResult => ({ stdout, stderr: note, exitCode: EXIT_OK })

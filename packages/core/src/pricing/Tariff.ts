@@ -228,9 +228,7 @@ const factsUnknownToProduct = (tariff: {
   return undefined
 }
 
-/** A tariff version of one product. */
-export const Tariff = Schema.Struct({
-  product_name: Schema.Literals(PRODUCT_NAMES),
+const TARIFF_FIELDS = {
   version: Schema.NonEmptyString,
   effective_from: DateString,
   currency: Schema.Literal("DKK"),
@@ -242,8 +240,19 @@ export const Tariff = Schema.Struct({
     )
   ),
   charges: Schema.Array(Charge)
-}).check(Schema.makeFilter((tariff) => factsUnknownToProduct(tariff) ?? true))
+}
+
+/** A tariff version of one product. */
+export const Tariff = Schema.Struct({ product_name: Schema.Literals(PRODUCT_NAMES), ...TARIFF_FIELDS }).check(
+  Schema.makeFilter((tariff) => factsUnknownToProduct(tariff) ?? true)
+)
 export type Tariff = typeof Tariff.Type
+
+/**
+ * A tariff version of a product the catalogue need not know yet: what a product folder's check decodes (it
+ * compares the product's name with the folder's document itself).
+ */
+export const AnyProductTariff = Schema.Struct({ product_name: Schema.NonEmptyString, ...TARIFF_FIELDS })
 export type TariffDocument = typeof Tariff.Encoded
 
 const formatProblems = SchemaIssue.makeFormatterDefault()

@@ -1,0 +1,104 @@
+/**
+ * Which variants a product's cases can fall into: its variant rule tried on every combination of the values the
+ * rule can tell apart — each option of an enum parameter it reads, a number's range ends and each constant the
+ * rule compares it with and their neighbours, and no value for a parameter a request may leave out. A variant no
+ * case falls into is named, with why. A rule reading a date parameter is not tried (dates compare as text and as
+ * numbers at once in the condition language, and have no options to run through).
+ */
+import { compileOverFacts } from "../pricing/TariffCompiler.js"
+import type { ParameterCondition, ParameterDocument, VariantDocument } from "./ProductDocument.js"
+
+/** More combinations than this are not tried: the rule is then not judged. */
+const MOST_COMBINATIONS = 100_000
+
+const factsOf = (condition: ParameterCondition): Array<string> => {
+  if ("all" in condition) return condition.all.flatMap(factsOf)
+  if ("any" in condition) return condition.any.flatMap(factsOf)
+  if ("not" in condition) return factsOf(condition.not)
+  return [condition.fact]
+}
+
+/** The values a condition compares a parameter with. */
+export const valuesComparedWith = (condition: ParameterCondition, fact: string): Array<unknown> => {
+  if ("all" in condition) return condition.all.flatMap((inner) => valuesComparedWith(inner, fact))
+  if ("any" in condition) return condition.any.flatMap((inner) => valuesComparedWith(inner, fact))
+  if ("not" in condition) return valuesComparedWith(condition.not, fact)
+  if (condition.fact !== fact) return []
+  return Array.isArray(condition.value) ? condition.value : [condition.value]
+}
+
+/** The values of a parameter worth trying, as a request carries them (strings), or undefined when it cannot be tried. */
+const samplesOf = (
+  parameter: ParameterDocument,
+  rules: ReadonlyArray<ParameterCondition>
+): Array<string | undefined> | undefined => {
+  const absent = parameter.required || parameter.default !== undefined ? [] : [undefined]
+  if (parameter.type === "enum") return [...(parameter.options ?? []).map((option) => option.id), ...absent]
+  if (parameter.type === "date" || parameter.minimum === undefined || parameter.maximum === undefined) return undefined
+  const { minimum, maximum } = parameter
+  const constants = rules
+    .flatMap((rule) => valuesComparedWith(rule, parameter.name))
+    .filter((value): value is number => typeof value === "number")
+  const numbers = [
+    minimum,
+    maximum,
+    ...constants.flatMap((value) => [Math.floor(value) - 1, Math.floor(value), Math.ceil(value), Math.ceil(value) + 1])
+  ].filter((value) => value >= minimum && value <= maximum)
+  return [...[...new Set(numbers)].map(String), ...absent]
+}
+
+/** Every combination of the samples, as fact tuples in the samples' order. */
+const combinations = (samples: ReadonlyArray<ReadonlyArray<string | undefined>>): Array<Array<string | undefined>> =>
+  samples.reduce<Array<Array<string | undefined>>>(
+    (combined, values) => combined.flatMap((facts) => values.map((value) => [...facts, value])),
+    [[]]
+  )
+
+/**
+ * The variants no case falls into, each with its path and why; none when the rule cannot be tried (an unknown
+ * parameter, a date, too many combinations). The last variant takes the cases no `when` before it holds for.
+ */
+export const variantReach = (
+  variants: ReadonlyArray<VariantDocument>,
+  parameters: ReadonlyMap<string, ParameterDocument>
+): Array<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }> => {
+  const rules = variants.slice(0, -1).map((variant) => variant.when ?? { all: [] })
+  const read = [...new Set(rules.flatMap(factsOf))]
+  const samples = read.map((name) => {
+    const parameter = parameters.get(name)
+    return parameter === undefined ? undefined : samplesOf(parameter, rules)
+  })
+  if (samples.some((values) => values === undefined || values.length === 0)) return []
+  const tried = samples as Array<Array<string | undefined>>
+  if (tried.reduce((count, values) => count * values.length, 1) > MOST_COMBINATIONS) return []
+  let predicates: Array<(facts: ReadonlyArray<unknown>) => boolean>
+  try {
+    predicates = rules.map((rule, index) => compileOverFacts(rule, read, `variants[${index}].when`))
+  } catch {
+    return []
+  }
+  const holds = rules.map(() => false)
+  const reached = variants.map(() => false)
+  for (const facts of combinations(tried)) {
+    let first = -1
+    predicates.forEach((predicate, index) => {
+      if (!predicate(facts)) return
+      holds[index] = true
+      if (first === -1) first = index
+    })
+    reached[first === -1 ? variants.length - 1 : first] = true
+  }
+  const readWords = read.length === 0 ? "it reads no parameter" : `every value of ${read.join(", ")} tried`
+  return variants.flatMap((variant, index) => {
+    if (reached[index]) return []
+    if (index === variants.length - 1)
+      return [
+        {
+          path: ["variants", index],
+          message: `no case falls into ${variant.name}: a rule before it holds for every case (${readWords})`
+        }
+      ]
+    const earlier = holds[index] ? "every case it holds for falls into a variant before it" : "no case satisfies it"
+    return [{ path: ["variants", index, "when"], message: `${earlier} (${readWords})` }]
+  })
+}

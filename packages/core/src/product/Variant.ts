@@ -4,8 +4,9 @@
  * The rule is data so that the workbench and the documents describe the rule the
  * engine runs; it is compiled once, with the tariff compiler's semantics.
  */
-import { compileOverFacts } from "../pricing/TariffCompiler.js"
-import { type ProductParameters, parameterStrings } from "./Parameters.js"
+import type { Condition } from "../pricing/Tariff.js"
+import { compileOverFacts, factConditionsOf } from "../pricing/TariffCompiler.js"
+import type { ParameterValue, ProductParameters } from "./Parameters.js"
 import { PRODUCT_NAMES, productDocument } from "./ProductCatalogue.js"
 import { type ParameterCondition, type Variant, VARIANTS } from "./ProductDocument.js"
 
@@ -15,6 +16,7 @@ export { VARIANTS, type Variant } from "./ProductDocument.js"
 export const isVariant = (name: string): name is Variant => (VARIANTS as ReadonlyArray<string>).includes(name)
 
 interface CompiledRule {
+  /** The parameters the rule reads, in the order its compiled conditions find them. */
   readonly parameterNames: ReadonlyArray<string>
   readonly variants: ReadonlyArray<{
     readonly name: Variant
@@ -26,8 +28,14 @@ interface CompiledRule {
 const compileRule = (productName: string): CompiledRule => {
   const document = productDocument(productName)
   if (document === undefined) throw new Error(`the catalogue has no product ${productName}`)
-  const parameterNames = document.parameters.map((parameter) => parameter.name)
   const ruled = document.variants.slice(0, -1)
+  const parameterNames = [
+    ...new Set(
+      ruled.flatMap((variant) =>
+        variant.when === undefined ? [] : factConditionsOf(variant.when as Condition).map((condition) => condition.fact)
+      )
+    )
+  ]
   return {
     parameterNames,
     variants: ruled.map((variant) => ({
@@ -46,19 +54,21 @@ const ruleOf = (productName: string): CompiledRule => {
   return rule
 }
 
-/** The variant of a case of a product, from its parameters in their request form (strings). */
+/** The variant of a case of a product, from its parameters: decoded, or in their request form (strings). */
 export const variantOfStrings = (
   productName: string,
-  parameters: Readonly<Record<string, string | undefined>>
+  parameters: Readonly<Record<string, ParameterValue | undefined>>
 ): Variant => {
   const rule = ruleOf(productName)
-  const facts = rule.parameterNames.map((name) => parameters[name])
-  return rule.variants.find((variant) => variant.holds(facts))?.name ?? rule.otherwise
+  const facts = new Array<unknown>(rule.parameterNames.length)
+  for (let index = 0; index < facts.length; index++) facts[index] = parameters[rule.parameterNames[index]!]
+  for (const variant of rule.variants) if (variant.holds(facts)) return variant.name
+  return rule.otherwise
 }
 
-/** The variant of a case of a product, from its decoded parameters. */
+/** The variant of a case of a product, from its decoded parameters (an option's id, a number as a number). */
 export const deriveVariant = (productName: string, parameters: ProductParameters): Variant =>
-  variantOfStrings(productName, parameterStrings(parameters))
+  variantOfStrings(productName, parameters)
 
 /** The `equal` comparisons of a variant's rule when it is all of them (the seed products' Standard): parameter → value. */
 export const equalitiesOf = (condition: ParameterCondition | undefined): Readonly<Record<string, string>> => {

@@ -151,10 +151,17 @@ export interface CoverageScaling {
 
 const UNSCALED: ExactOre = { numerator: 1, denominator: 1 }
 
-const makePlan = (tariff: Tariff, scaling?: CoverageScaling): PricingPlan => {
-  // the facts its rules may read, each in its slot: the product's (the shipped products' for a product not in the catalogue)
+/** The facts a tariff's rules may read, each in its slot: its product's (the shipped products' for a product the catalogue lacks). */
+const factNamesOfTariff = (tariff: Tariff): ReadonlyArray<string> => {
   const product = productDocument(tariff.product_name)
-  const factNames = product === undefined ? FACT_NAMES : factNamesOf(product)
+  return product === undefined ? FACT_NAMES : factNamesOf(product)
+}
+
+const makePlan = (
+  tariff: Tariff,
+  scaling?: CoverageScaling,
+  factNames: ReadonlyArray<string> = factNamesOfTariff(tariff)
+): PricingPlan => {
   const slotOfFact = new Map(factNames.map((name, index) => [name, index]))
   const coverages: Array<string> = []
   const slotOf = new Map<string, number>()
@@ -361,6 +368,13 @@ const plans = new WeakMap<Tariff, PricingPlan>()
  * premiums — so it prices what the scaled tariff would.
  */
 export const scaledPlanOf = (tariff: Tariff, scaling: CoverageScaling): PricingPlan => makePlan(tariff, scaling)
+
+/**
+ * The plan of a tariff whose product is not in the catalogue yet, over the facts its product's document gives it:
+ * how a product folder is checked before it is loaded. Made anew on each call.
+ */
+export const planOverFacts = (tariff: Tariff, factNames: ReadonlyArray<string>): PricingPlan =>
+  makePlan(tariff, undefined, factNames)
 
 /** The plan of a decoded tariff, made the first time it is asked for (TariffBook asks at load time). */
 export const planOf = (tariff: Tariff): PricingPlan => {

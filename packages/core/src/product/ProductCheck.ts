@@ -8,8 +8,8 @@ import { Result, Schema, SchemaParser } from "effect"
 import { documentProblems } from "../input/DocumentProblems.js"
 import { fieldPath } from "../input/FieldPath.js"
 import { parseJsonText } from "../input/JsonText.js"
-import { planOf } from "../pricing/PricingPlan.js"
-import { AnyProductTariff, type Tariff } from "../pricing/Tariff.js"
+import { planOverFacts } from "../pricing/PricingPlan.js"
+import { AnyProductTariff, FACT_NAMES, type Tariff } from "../pricing/Tariff.js"
 import { factConditionsOf } from "../pricing/TariffCompiler.js"
 import { type ProductParts, productConsistency } from "./ProductConsistency.js"
 import { PRODUCT_FACT_NAMES } from "./ProductCatalogue.js"
@@ -279,7 +279,14 @@ export const checkProductFolder = (folder: string, files: ReadonlyMap<string, st
     }
     const tariff = decoded.success
     try {
-      planOf(tariff)
+      // over every parameter as a fact: which of them the product gives its tariff is said by factsNotGiven below
+      planOverFacts(tariff, [
+        ...new Set([
+          ...PRODUCT_FACT_NAMES,
+          ...(parts.parameters ?? []).map((parameter) => parameter.name),
+          ...FACT_NAMES
+        ])
+      ])
     } catch (error) {
       report(file, [{ severity: "error", path: "", message: `cannot be compiled: ${(error as Error).message}` }])
       continue

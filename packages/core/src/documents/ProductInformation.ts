@@ -6,7 +6,8 @@
  * apart (`factsOfVariant`) — and the words from the catalogue (`ProductTerms`). Made once per tariff version and variant (again
  * only when the charges in force change).
  */
-import { INSURER, productDefinition, type FeatureName, type ProductName } from "../product/ProductCatalogue.js"
+import { INSURER, productDefinition, productDocument, type FeatureName } from "../product/ProductCatalogue.js"
+import type { ParameterDocument } from "../product/ProductDocument.js"
 import { COVERAGE_TERMS, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
 import type { Variant } from "../product/Variant.js"
 import { firstVariantWhen } from "../product/Variant.js"
@@ -21,7 +22,6 @@ import {
   type Tariff
 } from "../pricing/Tariff.js"
 import { factConditionsOf } from "../pricing/TariffCompiler.js"
-import { DRIVER_AGE_MAX, DRIVER_AGE_MIN, VEHICLE_PRICE_MAX, VEHICLE_PRICE_MIN } from "../product/Parameters.js"
 import type { CalendarDate } from "../input/CalendarDate.js"
 import {
   danishDate,
@@ -89,38 +89,36 @@ const probePoints = (tariff: Tariff, fact: FactName, minimum: number, maximum: n
   return [...points].sort((a, b) => a - b)
 }
 
-const optionsOf = (productName: ProductName, parameter: string): Array<string> =>
-  (productDefinition(productName)?.parameters.find((candidate) => candidate.name === parameter)?.options ?? []).map(
-    (option) => option.id
-  )
-
 /**
- * The facts a case of the variant can have, as far as the tariff's shown rules tell cases apart: every vehicle
- * type, every usage that makes that variant, and the vehicle prices and youngest drivers' ages (or none given)
- * on either side of every threshold those rules compare them with.
+ * The values a fact parameter of the product takes in a case of the variant, as far as the tariff's shown rules
+ * tell cases apart: an enum's every option (only the one the variant's rule requires, when it requires one), a
+ * number's values on either side of every threshold those rules compare it with (and none, when it is optional).
  */
+const valuesOfFact = (
+  tariff: Tariff,
+  parameter: ParameterDocument,
+  required: string | undefined
+): Array<string | number | null> => {
+  if (parameter.type === "enum")
+    return required !== undefined ? [required] : (parameter.options ?? []).map((option) => option.id)
+  if (parameter.type === "number") {
+    const points = probePoints(tariff, parameter.name, parameter.minimum ?? 0, parameter.maximum ?? 0)
+    return parameter.required ? points : [null, ...points]
+  }
+  return [null]
+}
+
+/** The facts a case of the variant can have: every combination of its fact parameters' telling values. */
 const factsOfVariant = (tariff: Tariff, variant: Variant, feature: FeatureName): Array<PricingFacts> => {
   const productName = tariff.product_name
-  const standardUsage = firstVariantWhen(productName)["vehicle_usage"]
-  const usages =
-    variant === "standard" && standardUsage !== undefined ? [standardUsage] : optionsOf(productName, "vehicle_usage")
-  const prices = probePoints(tariff, "vehicle_price", VEHICLE_PRICE_MIN, VEHICLE_PRICE_MAX)
-  const ages = [null, ...probePoints(tariff, "youngest_user_age", DRIVER_AGE_MIN, DRIVER_AGE_MAX)]
-  return optionsOf(productName, "vehicle_type").flatMap((vehicle_type) =>
-    usages.flatMap((vehicle_usage) =>
-      prices.flatMap((vehicle_price) =>
-        ages.map((youngest_user_age) => ({
-          product_name: productName,
-          variant,
-          feature,
-          vehicle_type,
-          vehicle_usage,
-          vehicle_price,
-          youngest_user_age
-        }))
-      )
-    )
-  )
+  const required = variant === "standard" ? firstVariantWhen(productName) : {}
+  const parameters = (productDocument(productName)?.parameters ?? []).filter((parameter) => parameter.fact === true)
+  let cases: Array<Record<string, string | number | null>> = [{ product_name: productName, variant, feature }]
+  for (const parameter of parameters) {
+    const values = valuesOfFact(tariff, parameter, required[parameter.name])
+    cases = cases.flatMap((facts) => values.map((value) => ({ ...facts, [parameter.name]: value })))
+  }
+  return cases as Array<PricingFacts>
 }
 
 const ascending = (values: Iterable<number>): Array<number> => [...new Set(values)].sort((a, b) => a - b)

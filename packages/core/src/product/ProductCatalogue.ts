@@ -4,7 +4,12 @@
  * types, required flags, default and options; features with their parameter_refs.
  */
 import { Schema } from "effect"
-import { type ProductDocument, ProductDocument as ProductDocumentSchema, type Variant } from "./ProductDocument.js"
+import {
+  type PartyRole,
+  type ProductDocument,
+  ProductDocument as ProductDocumentSchema,
+  type Variant
+} from "./ProductDocument.js"
 import { SHIPPED_PRODUCT_DOCUMENTS } from "./ShippedProducts.js"
 
 // decoded once when the core loads: a shipped document that does not decode is a fault of the build, not of a request
@@ -75,6 +80,18 @@ const definitionOf = (document: ProductDocument): ProductDefinition => ({
 const DEFINITIONS: ReadonlyMap<string, ProductDefinition> = new Map(
   SHIPPED.map((document) => [document.product_name, definitionOf(document)])
 )
+
+// every role of the catalogue once, as the first product that has it names it
+const CATALOGUE_PARTY_ROLES: ReadonlyArray<PartyRole> = SHIPPED.flatMap((document) => document.party_roles).filter(
+  (role, index, roles) => roles.findIndex((earlier) => earlier.role === role.role) === index
+)
+
+/**
+ * The party roles a quote's parties must match, and the parameters that say which kind each is: the named
+ * product's, or every product's for a name the catalogue lacks (its product_name is the violation then).
+ */
+export const partyRolesOf = (productName: unknown): ReadonlyArray<PartyRole> =>
+  (typeof productName === "string" ? productDocument(productName)?.party_roles : undefined) ?? CATALOGUE_PARTY_ROLES
 
 /** The facts every product's tariff may read, whatever its parameters: which product, variant and feature. */
 export const PRODUCT_FACT_NAMES = ["product_name", "variant", "feature"] as const

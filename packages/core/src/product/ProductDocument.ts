@@ -135,11 +135,18 @@ export const VariantDocument = Schema.Struct({
 })
 export type VariantDocument = typeof VariantDocument.Type
 
-/** A party role (spec §2.7) and the parameter whose value (person or organization) every party in it must be. */
+/**
+ * A party role (spec §2.7) and the parameter whose value (person or organization) every party in it must be; a
+ * role a quote may give only one kind (an offer prices either) says which, and why, in the words of the violation.
+ */
 const PartyRole = Schema.Struct({
   role: Schema.Literals(["policy_holder", "vehicle_user", "vehicle_owner"]),
-  parameter: Schema.String
+  parameter: Schema.String,
+  quoted_only_as: Schema.optionalKey(
+    Schema.Struct({ kind: Schema.Literals(["person", "organization"]), because: Words })
+  )
 })
+export type PartyRole = typeof PartyRole.Type
 
 export const ProductDocument = Schema.Struct({
   /** Where an editor finds this schema, to complete and check the document as it is written. */

@@ -8,6 +8,7 @@ import { Schema } from "effect"
 import type { Violation } from "../Errors.js"
 import { isCprNumber, isCvrNumber, isPostalCode } from "./IdentityNumbers.js"
 import { POLICY_HOLDERS, type PartyKind } from "../product/Parameters.js"
+import type { PartyRole } from "../product/ProductDocument.js"
 import { CheckedString, Flag, optionalString, RequestArray, RequestObject, rule, Text } from "../input/Fields.js"
 
 export const ROLES = ["policy_holder", "vehicle_user", "vehicle_owner"] as const
@@ -105,14 +106,20 @@ const isPartyKind = (value: unknown): value is PartyKind => (POLICY_HOLDERS as R
  * every Schema violation. Roles whose parameter is itself invalid are skipped
  * (the parameter's own violation says why).
  */
-export const checkRoles = (rawParameters: unknown, rawParties: unknown): Array<Violation> => {
+export const checkRoles = (
+  partyRoles: ReadonlyArray<PartyRole>,
+  rawParameters: unknown,
+  rawParties: unknown
+): Array<Violation> => {
   if (!isRecord(rawParameters) || !Array.isArray(rawParties)) return []
   const violations: Array<Violation> = []
-  if (rawParameters["vehicle_owner"] === "person") {
-    violations.push({
-      field: "product.parameters.vehicle_owner",
-      message: "must be organization: the vehicle owner is always the partner organization"
-    })
+  for (const { parameter, quoted_only_as } of partyRoles) {
+    const kind = rawParameters[parameter]
+    if (quoted_only_as !== undefined && isPartyKind(kind) && kind !== quoted_only_as.kind)
+      violations.push({
+        field: `product.parameters.${parameter}`,
+        message: `must be ${quoted_only_as.kind}: ${quoted_only_as.because}`
+      })
   }
   rawParties.forEach((party, index) => {
     if (!isRecord(party)) return
@@ -126,8 +133,8 @@ export const checkRoles = (rawParameters: unknown, rawParties: unknown): Array<V
       violations.push({ field: `policy.parties[${index}]`, message: "must carry a person or an organization" })
     }
   })
-  for (const role of ROLES) {
-    const kind = rawParameters[role]
+  for (const { role, parameter } of partyRoles) {
+    const kind = rawParameters[parameter]
     if (!isPartyKind(kind)) continue
     const holders = rawParties
       .map((party, index) => ({ party, index }))
@@ -139,7 +146,7 @@ export const checkRoles = (rawParameters: unknown, rawParties: unknown): Array<V
       if (!isRecord((party as Record<string, unknown>)[kind])) {
         violations.push({
           field: `policy.parties[${index}].${kind}`,
-          message: `is required: the party is ${role} and product.parameters.${role} is ${kind}`
+          message: `is required: the party is ${role} and product.parameters.${parameter} is ${kind}`
         })
       }
     }

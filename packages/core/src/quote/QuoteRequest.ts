@@ -8,6 +8,7 @@ import { constraintViolationOf, type ConstraintViolation, type Violation } from 
 import { checkDriverAge } from "../product/Parameters.js"
 import { isPNumber, isVin } from "./IdentityNumbers.js"
 import { checkRoles, CvrNumber, Parties } from "./Parties.js"
+import { partyRolesOf } from "../product/ProductCatalogue.js"
 import { ProductSelection, selectionSchemaFor } from "../product/ProductSelection.js"
 import { CheckedString, DateText, optionalString, RequestObject, Text } from "../input/Fields.js"
 
@@ -105,7 +106,11 @@ export const decodeQuoteRequest = (
     ...(Result.isFailure(decoded) ? decoded.failure : []),
     ...checkDriverAge(rawParameters, pricingDate, "product.parameters"),
     ...checkEffectiveDate(rawAt(input, "policy", "expected_effective_at"), pricingDate),
-    ...checkRoles(rawParameters, rawAt(input, "policy", "parties"))
+    ...checkRoles(
+      partyRolesOf(rawAt(input, "product", "product_name")),
+      rawParameters,
+      rawAt(input, "policy", "parties")
+    )
   ]
   const failure = constraintViolationOf(violations)
   return failure !== undefined ? Result.fail(failure) : Result.succeed(Result.getOrThrow(decoded) as QuoteRequest)

@@ -115,6 +115,28 @@ describe("checking a product folder", () => {
     ])
   })
 
+  it("refuses a birth date standing for what is not an age parameter of the product", () => {
+    expect(
+      findings((product) => {
+        parameter(product, "youngest_user_birthdate")["age_of"]["parameter"] = "youngest_user_alder"
+        parameter(product, "vehicle_type")["age_of"] = { parameter: "youngest_user_age", who: "the vehicle" }
+        parameter(product, "payments_per_year")["age_of"] = { parameter: "vehicle_usage", who: "the payer" }
+        product["parameters"].push({
+          name: "owner_birthdate",
+          title: "Ejers fødselsdato",
+          type: "date",
+          required: false,
+          age_of: { parameter: "vehicle_usage", who: "the owner" }
+        })
+      })
+    ).toEqual([
+      "error product.json: parameters[0].age_of: only a date stands for an age: payments_per_year is enum",
+      "error product.json: parameters[2].age_of: only a date stands for an age: vehicle_type is enum",
+      'error product.json: parameters[8].age_of.parameter: names no parameter of the product: "youngest_user_alder"',
+      "error product.json: parameters[9].age_of.parameter: vehicle_usage is enum: an age is a number"
+    ])
+  })
+
   it("refuses a when on the last variant and none on another, and a product without variants", () => {
     expect(
       findings((product) => {

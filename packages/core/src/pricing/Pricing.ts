@@ -9,16 +9,9 @@ import { Result } from "effect"
 import type { CalendarDate } from "../input/CalendarDate.js"
 import { TariffNotInForce, type ConstraintViolation } from "../Errors.js"
 import { decodeOfferRequest, offerOf, type OfferRequest, type PriceOffer } from "../quote/Offer.js"
-import { youngestDriverAge, type ProductParameters } from "../product/Parameters.js"
+import { factReadersOf, factValueOf, type ProductParameters } from "../product/Parameters.js"
 import { planOf, scaledPlanOf, type CoverageScaling, type PriceComputation } from "./PricingPlan.js"
-import {
-  factNamesOf,
-  PRODUCT_FACT_NAMES,
-  PRODUCT_NAMES,
-  productDocument,
-  type FeatureName,
-  type ProductName
-} from "../product/ProductCatalogue.js"
+import { PRODUCT_NAMES, productDocument, type FeatureName, type ProductName } from "../product/ProductCatalogue.js"
 import type { FactValue } from "./PricingFacts.js"
 import { chosenFeature, type ProductSelection } from "../product/ProductSelection.js"
 import { worksheetOf, type PricingFacts, type RatingWorksheet } from "./RatingWorksheet.js"
@@ -43,15 +36,15 @@ export const pricingRequestOf = (selection: ProductSelection, pricingDate: Calen
   pricing_date: pricingDate
 })
 
-// each product's parameters that are facts, in its order
-const FACT_PARAMETERS: ReadonlyMap<string, ReadonlyArray<string>> = new Map(
-  PRODUCT_NAMES.map((name) => [name, factNamesOf(productDocument(name)!).slice(PRODUCT_FACT_NAMES.length)])
+// each product's parameters that are facts, in its order, and how each is read
+const FACT_READERS: ReadonlyMap<string, ReturnType<typeof factReadersOf>> = new Map(
+  PRODUCT_NAMES.map((name) => [name, factReadersOf(productDocument(name)!.parameters)])
 )
 
 /**
  * The facts the tariff's rules read, computed once so the rules need no fact callbacks: the product, variant and
- * feature, then each parameter the product marks as a fact (null when not given). The youngest driver's age is the
- * age given, or else the age on the pricing date of the birth date given.
+ * feature, then each parameter the product marks as a fact (null when not given); an age a birth date stands for is
+ * the age given, or else the birth date's age on the pricing date.
  */
 export const pricingFacts = (request: PricingRequest): PricingFacts => {
   const facts: Record<string, FactValue> = {
@@ -59,11 +52,8 @@ export const pricingFacts = (request: PricingRequest): PricingFacts => {
     variant: deriveVariant(request.product_name, request.parameters),
     feature: request.feature
   }
-  for (const name of FACT_PARAMETERS.get(request.product_name) ?? [])
-    facts[name] =
-      name === "youngest_user_age"
-        ? (youngestDriverAge(request.parameters, request.pricing_date) ?? null)
-        : (request.parameters[name] ?? null)
+  for (const reader of FACT_READERS.get(request.product_name) ?? [])
+    facts[reader.name] = factValueOf(reader, request.parameters, request.pricing_date)
   return facts as PricingFacts
 }
 

@@ -1,7 +1,7 @@
 /**
  * Product parameters: the string-valued map a client sends (spec §2.2) decoded
  * into typed values, with the rules of DESIGN §2. Rules that need the pricing
- * date (the youngest driver's age) live in `checkDriverAge`.
+ * date (a birth date that stands for an age) live in `checkBirthDates`.
  */
 import { Schema, SchemaTransformation } from "effect"
 import { ageOn, isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
@@ -113,50 +113,90 @@ export const parametersSchemaOf = (
     Object.fromEntries(parameters.map((parameter) => [parameter.name, parameterSchema(parameter)]))
   ) as unknown as Schema.Codec<ProductParameters, ProductParametersInput>
 
+/** A birth date parameter and the age parameter it stands for (`age_of` in the product's document). */
+interface AgeRule {
+  readonly birthDate: string
+  readonly age: string
+  readonly who: string
+  readonly minimum: number
+  readonly maximum: number
+}
+
+const ageRulesOf = (parameters: ReadonlyArray<ParameterDocument>): Array<AgeRule> =>
+  parameters.flatMap((parameter) => {
+    if (parameter.age_of === undefined) return []
+    const age = parameters.find((candidate) => candidate.name === parameter.age_of!.parameter)
+    if (age === undefined) return []
+    return [
+      {
+        birthDate: parameter.name,
+        age: age.name,
+        who: parameter.age_of.who,
+        minimum: age.minimum ?? 0,
+        maximum: age.maximum ?? Number.MAX_SAFE_INTEGER
+      }
+    ]
+  })
+
 /**
- * The rules that need the pricing date: a birth date must make the youngest
- * driver 17–99 years old on it, and when both youngest-user fields are given
- * they must agree. Reads the raw map so it can report alongside every other
- * violation of the request; fields that are themselves invalid are skipped
- * (their own violation is reported by the Schema).
+ * The rules that need the pricing date, for each birth date that stands for an age (the seed products' youngest
+ * driver): the birth date must make the person as old as the age's range allows on it, and when both are given
+ * they must agree. Reads the raw map so it can report alongside every other violation of the request; fields that
+ * are themselves invalid are skipped (their own violation is reported by the Schema).
  */
-export const checkDriverAge = (
+export const checkBirthDates = (
+  parameters: ReadonlyArray<ParameterDocument>,
   rawParameters: unknown,
   pricingDate: CalendarDate,
   fieldPrefix: string
 ): Array<Violation> => {
   if (typeof rawParameters !== "object" || rawParameters === null) return []
   const raw = rawParameters as Record<string, unknown>
-  const birthDate = raw["youngest_user_birthdate"]
-  if (typeof birthDate !== "string" || !isCalendarDate(birthDate)) return []
-  const field = `${fieldPrefix}.youngest_user_birthdate`
-  const ageFromBirthDate = ageOn(birthDate, pricingDate)
-  if (ageFromBirthDate < DRIVER_AGE_MIN || ageFromBirthDate > DRIVER_AGE_MAX) {
-    return [
-      {
-        field,
-        message: `must make the youngest driver ${DRIVER_AGE_MIN}–${DRIVER_AGE_MAX} years old on ${pricingDate}`
-      }
-    ]
-  }
-  const statedAge = digitsWithin(raw["youngest_user_age"], DRIVER_AGE_MIN, DRIVER_AGE_MAX)
-  if (statedAge !== undefined && statedAge !== ageFromBirthDate) {
-    return [
-      {
-        field,
-        message: `disagrees with youngest_user_age: the birth date gives age ${ageFromBirthDate} on ${pricingDate}`
-      }
-    ]
-  }
-  return []
+  return ageRulesOf(parameters).flatMap(({ birthDate: name, age, who, minimum, maximum }) => {
+    const birthDate = raw[name]
+    if (typeof birthDate !== "string" || !isCalendarDate(birthDate)) return []
+    const field = `${fieldPrefix}.${name}`
+    const ageFromBirthDate = ageOn(birthDate, pricingDate)
+    if (ageFromBirthDate < minimum || ageFromBirthDate > maximum)
+      return [{ field, message: `must make ${who} ${minimum}–${maximum} years old on ${pricingDate}` }]
+    const statedAge = digitsWithin(raw[age], minimum, maximum)
+    if (statedAge !== undefined && statedAge !== ageFromBirthDate)
+      return [
+        {
+          field,
+          message: `disagrees with ${age}: the birth date gives age ${ageFromBirthDate} on ${pricingDate}`
+        }
+      ]
+    return []
+  })
 }
 
-/** The youngest driver's age on the pricing date, when either youngest-user parameter is given. */
-export const youngestDriverAge = (parameters: ProductParameters, pricingDate: CalendarDate): number | undefined => {
-  const age = parameters["youngest_user_age"]
-  if (typeof age === "number") return age
-  const birthDate = parameters["youngest_user_birthdate"]
-  return typeof birthDate === "string" ? ageOn(birthDate, pricingDate) : undefined
+/**
+ * Each fact parameter of a product with how its value is read from decoded parameters: as given, or — for an age
+ * a birth date stands for — the age given, else the birth date's age on the pricing date.
+ */
+export const factReadersOf = (
+  parameters: ReadonlyArray<ParameterDocument>
+): ReadonlyArray<{ readonly name: string; readonly birthDate?: string }> => {
+  const rules = ageRulesOf(parameters)
+  return parameters
+    .filter((parameter) => parameter.fact === true)
+    .map((parameter) => {
+      const rule = rules.find((candidate) => candidate.age === parameter.name)
+      return rule === undefined ? { name: parameter.name } : { name: parameter.name, birthDate: rule.birthDate }
+    })
+}
+
+/** A fact's value: the parameter given, else (for an age) the age on the pricing date of the birth date given, else null. */
+export const factValueOf = (
+  reader: { readonly name: string; readonly birthDate?: string },
+  parameters: ProductParameters,
+  pricingDate: CalendarDate
+): ParameterValue | null => {
+  const value = parameters[reader.name]
+  if (value !== undefined) return value
+  const birthDate = reader.birthDate === undefined ? undefined : parameters[reader.birthDate]
+  return typeof birthDate === "string" ? ageOn(birthDate, pricingDate) : null
 }
 
 /** Parameters in their request form: every value a string, the defaults filled in, in the product's order. */

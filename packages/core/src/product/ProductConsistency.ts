@@ -97,6 +97,22 @@ const parameterFindings = (parameter: ParameterDocument, index: number): Array<D
   return findings
 }
 
+/** A birth date that stands for an age (`age_of`) is a date, and stands for a number parameter of the product. */
+const ageFindings = (
+  parameters: ReadonlyArray<ParameterDocument>,
+  byName: ReadonlyMap<string, ParameterDocument>
+): Array<DocumentFinding> =>
+  parameters.flatMap((parameter, index) => {
+    if (parameter.age_of === undefined) return []
+    const at = ["parameters", index, "age_of"]
+    if (parameter.type !== "date")
+      return [error(at, `only a date stands for an age: ${parameter.name} is ${parameter.type}`)]
+    const age = byName.get(parameter.age_of.parameter)
+    if (age === undefined)
+      return [error([...at, "parameter"], `names no parameter of the product: "${parameter.age_of.parameter}"`)]
+    return age.type === "number" ? [] : [error([...at, "parameter"], `${age.name} is ${age.type}: an age is a number`)]
+  })
+
 const featureFindings = (
   features: ReadonlyArray<FeatureDocument>,
   parameters: ReadonlyMap<string, ParameterDocument> | undefined
@@ -237,7 +253,8 @@ export const productConsistency = (parts: ProductParts): Array<DocumentFinding> 
       ? []
       : [
           ...repeatedNames(parts.parameters, ["parameters"], "name", "name"),
-          ...parts.parameters.flatMap(parameterFindings)
+          ...parts.parameters.flatMap(parameterFindings),
+          ...ageFindings(parts.parameters, parameters!)
         ]),
     ...(parts.features === undefined ? [] : featureFindings(parts.features, parameters)),
     ...(parts.variants === undefined ? [] : variantFindings(parts.variants, parameters)),

@@ -43,7 +43,13 @@ export const ParameterDocument = Schema.Struct({
   /** What the parameter means, for the API reference. */
   description: Schema.optionalKey(Words),
   /** The tariff's rules read it (a fact of the same name, null when not given), and the rating worksheet records it. */
-  fact: Schema.optionalKey(Schema.Boolean)
+  fact: Schema.optionalKey(Schema.Boolean),
+  /**
+   * A birth date that stands for a number parameter, an age: its age on the pricing date must lie in that
+   * parameter's range and agree with it when both are given, and is that parameter's fact when it is not given.
+   * `who` names the person in the words of the violations ("the youngest driver").
+   */
+  age_of: Schema.optionalKey(Schema.Struct({ parameter: Schema.String, who: Words }))
 })
 export type ParameterDocument = typeof ParameterDocument.Type
 

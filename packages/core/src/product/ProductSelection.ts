@@ -44,7 +44,13 @@ const catalogueParameters = (): Array<ParameterDocument> => {
  * no product of the catalogue is decoded with (its product_name is the violation; its parameters are checked as
  * any product's would be).
  */
-export const ProductSelection = selectionSchema(FEATURE_NAMES, catalogueParameters())
+const CATALOGUE_PARAMETERS = catalogueParameters()
+
+/** The parameters of the product a request names, or the catalogue's for a name it lacks. */
+export const parametersOf = (productName: unknown): ReadonlyArray<ParameterDocument> =>
+  (typeof productName === "string" ? productDocument(productName)?.parameters : undefined) ?? CATALOGUE_PARAMETERS
+
+export const ProductSelection = selectionSchema(FEATURE_NAMES, CATALOGUE_PARAMETERS)
 export type ProductSelection = {
   readonly product_name: string
   readonly parameters: ProductParameters

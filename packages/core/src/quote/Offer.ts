@@ -6,11 +6,17 @@ import { Result, Schema } from "effect"
 import type { CalendarDate } from "../input/CalendarDate.js"
 import { decodeAll, rawAt } from "../input/Decoding.js"
 import { constraintViolationOf, type ConstraintViolation } from "../Errors.js"
-import { checkDriverAge } from "../product/Parameters.js"
+import { checkBirthDates } from "../product/Parameters.js"
 import { RequestObject } from "../input/Fields.js"
 import { Coverage } from "../product/Coverage.js"
 import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.js"
-import { echoSelection, ProductEcho, ProductSelection, selectionSchemaFor } from "../product/ProductSelection.js"
+import {
+  echoSelection,
+  parametersOf,
+  ProductEcho,
+  ProductSelection,
+  selectionSchemaFor
+} from "../product/ProductSelection.js"
 import type { PriceComputation } from "../pricing/PricingPlan.js"
 
 /** What an offer accepts and ignores: a quote request's `policy` and `agent`, so one body serves both endpoints. */
@@ -81,7 +87,12 @@ export const decodeOfferRequest = (
   const decoded = decodeAll(offerRequestFor(input), input)
   const violations = [
     ...(Result.isFailure(decoded) ? decoded.failure : []),
-    ...checkDriverAge(rawAt(input, "product", "parameters"), pricingDate, "product.parameters")
+    ...checkBirthDates(
+      parametersOf(rawAt(input, "product", "product_name")),
+      rawAt(input, "product", "parameters"),
+      pricingDate,
+      "product.parameters"
+    )
   ]
   const failure = constraintViolationOf(violations)
   return failure !== undefined ? Result.fail(failure) : Result.succeed(Result.getOrThrow(decoded) as OfferRequest)

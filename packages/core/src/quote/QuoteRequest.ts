@@ -5,11 +5,11 @@ import { Result } from "effect"
 import { isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
 import { decodeAll, rawAt } from "../input/Decoding.js"
 import { constraintViolationOf, type ConstraintViolation, type Violation } from "../Errors.js"
-import { checkDriverAge } from "../product/Parameters.js"
+import { checkBirthDates } from "../product/Parameters.js"
 import { isPNumber, isVin } from "./IdentityNumbers.js"
 import { checkRoles, CvrNumber, Parties } from "./Parties.js"
 import { partyRolesOf } from "../product/ProductCatalogue.js"
-import { ProductSelection, selectionSchemaFor } from "../product/ProductSelection.js"
+import { parametersOf, ProductSelection, selectionSchemaFor } from "../product/ProductSelection.js"
 import { CheckedString, DateText, optionalString, RequestObject, Text } from "../input/Fields.js"
 
 const VIN_PATTERN = "^[A-HJ-NPR-Z0-9]{17}$"
@@ -104,7 +104,12 @@ export const decodeQuoteRequest = (
   const rawParameters = rawAt(input, "product", "parameters")
   const violations = [
     ...(Result.isFailure(decoded) ? decoded.failure : []),
-    ...checkDriverAge(rawParameters, pricingDate, "product.parameters"),
+    ...checkBirthDates(
+      parametersOf(rawAt(input, "product", "product_name")),
+      rawParameters,
+      pricingDate,
+      "product.parameters"
+    ),
     ...checkEffectiveDate(rawAt(input, "policy", "expected_effective_at"), pricingDate),
     ...checkRoles(
       partyRolesOf(rawAt(input, "product", "product_name")),

@@ -115,6 +115,40 @@ describe("checking a product folder", () => {
     ])
   })
 
+  it("refuses what the engine would mishandle: payment plans it does not price, optional role, code and price parameters, a name every object has", () => {
+    expect(
+      findings((product) => {
+        parameter(product, "payments_per_year")["options"].push({ id: "4", title: 4 })
+        parameter(product, "vehicle_user")["required"] = false
+        parameter(product, "vehicle_type")["default"] = "personbil"
+        parameter(product, "vehicle_price")["required"] = false
+        product["party_roles"][2]["quoted_only_as"]["kind"] = "firma"
+        parameter(product, "vehicle_usage")["options"].push({ id: "constructor", title: "Konstruktør" })
+        product["vehicle_codes"]["usage"]["codes"]["constructor"] = "44"
+      })
+    ).toEqual([
+      'error product.json: parameters[5].options[5].id: must not be a name every object has (constructor): it is read as given, got "constructor"',
+      'error product.json: party_roles[2].quoted_only_as.kind: Expected "person" | "organization", got "firma"'
+    ])
+    expect(
+      findings((product) => {
+        parameter(product, "payments_per_year")["options"].push({ id: "4", title: 4 })
+        parameter(product, "vehicle_user")["required"] = false
+        parameter(product, "vehicle_type")["default"] = "personbil"
+        parameter(product, "vehicle_price")["required"] = false
+        product["party_roles"][2]["quoted_only_as"]["kind"] = "person"
+        parameter(product, "vehicle_owner")["options"] = [{ id: "organization", title: "Virksomhed" }]
+      })
+    ).toEqual([
+      'error product.json: parameters[0].options[2].id: "4" is no payment plan the engine prices: 1, 12',
+      "error product.json: vehicle_codes.type.parameter: names vehicle_type: a quote's vehicle always has a code, so it is required, without a default",
+      "error product.json: party_roles[1].parameter: names vehicle_user: the parties are matched with what a request says, so it is required, without a default",
+      "error product.json: party_roles[2].quoted_only_as.kind: person is not an option of vehicle_owner: organization",
+      `error tariffs/v1.json: rules[0].event.params.premium: rates a premium on the vehicle's price: the product needs the number parameter vehicle_price, "fact": true, required or with a default`,
+      `error tariffs/v1.json: rules[17].event.params.premium: rates a premium on the vehicle's price: the product needs the number parameter vehicle_price, "fact": true, required or with a default`
+    ])
+  })
+
   it("refuses a birth date standing for what is not an age parameter of the product", () => {
     expect(
       findings((product) => {
@@ -137,16 +171,23 @@ describe("checking a product folder", () => {
     ])
   })
 
-  it("refuses a when on the last variant and none on another, and a product without variants", () => {
+  it("refuses a when on the last variant and none on another, variants other than standard then extended, and a product without variants", () => {
     expect(
       findings((product) => {
         const [standard, extended] = product["variants"]
-        product["variants"] = [{ ...extended }, { ...standard }]
+        extended["when"] = standard["when"]
+        delete standard["when"]
       })
     ).toEqual([
       "error product.json: variants[0]: only the last variant goes without a when: this one would take every case",
       "error product.json: variants[1].when: the last variant takes the cases no rule takes: it has no when"
     ])
+    expect(
+      findings((product) => {
+        const [standard, extended] = product["variants"]
+        product["variants"] = [{ ...extended }, { ...standard }]
+      })
+    ).toEqual(["error product.json: variants: a product has the variants standard and extended, in that order"])
     // and the usage only the variant rule named is named by no rule now
     expect(findings((product) => (product["variants"] = []))).toEqual([
       "error product.json: variants: a product has at least one variant",

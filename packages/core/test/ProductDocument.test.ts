@@ -3,7 +3,8 @@ import { Result, Schema, SchemaIssue } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { ProductDocument, productDocumentJsonSchema } from "../src/product/ProductDocument.js"
+import { parametersSchemaOf } from "../src/product/Parameters.js"
+import { type ParameterDocument, ProductDocument, productDocumentJsonSchema } from "../src/product/ProductDocument.js"
 import { SHIPPED_PRODUCT_DOCUMENTS } from "../src/product/ShippedProducts.js"
 
 const strictly = Schema.decodeUnknownResult(ProductDocument)
@@ -52,5 +53,34 @@ describe("the product document", () => {
       "title: must not be blank",
       'parameters.0.type: Expected "enum" | "number" | "date"'
     ])
+  })
+})
+
+describe("a product's parameters, decoded from its document", () => {
+  const decode = (parameters: ReadonlyArray<ParameterDocument>, input: unknown) =>
+    Schema.decodeUnknownSync(parametersSchemaOf(parameters))(input)
+
+  it("fills in the default of an enum, a number and a date when the parameter is absent or blank", () => {
+    const parameters: ReadonlyArray<ParameterDocument> = [
+      {
+        name: "plan",
+        title: "Plan",
+        type: "enum",
+        required: true,
+        default: "b",
+        options: [
+          { id: "a", title: "A" },
+          { id: "b", title: "B" }
+        ]
+      },
+      { name: "seats", title: "Sæder", type: "number", required: false, minimum: 1, maximum: 9, default: "5" },
+      { name: "since", title: "Siden", type: "date", required: false, default: "2020-01-01" }
+    ]
+    expect(decode(parameters, {})).toEqual({ plan: "b", seats: 5, since: "2020-01-01" })
+    expect(decode(parameters, { plan: "a", seats: " ", since: "2021-06-30" })).toEqual({
+      plan: "a",
+      seats: 5,
+      since: "2021-06-30"
+    })
   })
 })

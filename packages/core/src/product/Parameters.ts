@@ -88,20 +88,15 @@ const parameterSchema = (parameter: ParameterDocument): Schema.Top => {
     }
     case "number": {
       const digits = digitsBetween(parameter.minimum ?? 0, parameter.maximum ?? Number.MAX_SAFE_INTEGER)
-      if (parameter.required) return digits
-      return optionalString(digits, {
-        maxLength: DIGITS_MAX_LENGTH,
-        pattern: "^[0-9]{1,12}$",
-        ...description
-      })
+      const shape = { maxLength: DIGITS_MAX_LENGTH, pattern: "^[0-9]{1,12}$", ...description }
+      if (parameter.default !== undefined) return optionalStringWithDefault(digits, shape, parameter.default)
+      return parameter.required ? digits : optionalString(digits, shape)
     }
-    case "date":
-      if (parameter.required) return BirthDate
-      return optionalString(BirthDate, {
-        maxLength: DATE_MAX_LENGTH,
-        pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
-        ...description
-      })
+    case "date": {
+      const shape = { maxLength: DATE_MAX_LENGTH, pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", ...description }
+      if (parameter.default !== undefined) return optionalStringWithDefault(BirthDate, shape, parameter.default)
+      return parameter.required ? BirthDate : optionalString(BirthDate, shape)
+    }
   }
 }
 

@@ -142,7 +142,11 @@ const factsNotGiven = (
       rule.event.type === "add_coverage" &&
       rule.event.params.premium.type === "vehicle_price_bands" &&
       !parameters.some(
-        (parameter) => parameter.name === "vehicle_price" && parameter.type === "number" && parameter.fact
+        (parameter) =>
+          parameter.name === "vehicle_price" &&
+          parameter.type === "number" &&
+          parameter.fact === true &&
+          (parameter.required || parameter.default !== undefined)
       )
     return [
       ...unknown.map((fact) => ({
@@ -156,7 +160,7 @@ const factsNotGiven = (
               severity: "error" as const,
               path: fieldPath(["rules", index, "event", "params", "premium"]),
               message:
-                'rates a premium on the vehicle\'s price: the product needs the number parameter vehicle_price, "fact": true'
+                'rates a premium on the vehicle\'s price: the product needs the number parameter vehicle_price, "fact": true, required or with a default'
             }
           ]
         : [])

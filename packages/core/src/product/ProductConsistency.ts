@@ -7,12 +7,13 @@
  */
 import { isCalendarDate } from "../input/CalendarDate.js"
 import { fieldPath } from "../input/FieldPath.js"
-import type {
-  FeatureDocument,
-  ParameterCondition,
-  ParameterDocument,
-  ProductDocument,
-  VariantDocument
+import {
+  type FeatureDocument,
+  type ParameterCondition,
+  type ParameterDocument,
+  type ProductDocument,
+  VARIANTS,
+  type VariantDocument
 } from "./ProductDocument.js"
 import { variantReach } from "./VariantReach.js"
 
@@ -97,6 +98,26 @@ const parameterFindings = (parameter: ParameterDocument, index: number): Array<D
   return findings
 }
 
+// the price of a quote is per year or per month: `amount` and `payments_per_year` (spec §2.9) say which
+const PAYMENT_PLANS = ["1", "12"]
+
+/** payments_per_year, when a product has it, offers payments per year the engine prices: 1, 12 or both. */
+const paymentPlanFindings = (parameters: ReadonlyArray<ParameterDocument>): Array<DocumentFinding> =>
+  parameters.flatMap((parameter, index) =>
+    parameter.name !== "payments_per_year" || parameter.type !== "enum"
+      ? []
+      : (parameter.options ?? []).flatMap((option, position) =>
+          PAYMENT_PLANS.includes(option.id)
+            ? []
+            : [
+                error(
+                  ["parameters", index, "options", position, "id"],
+                  `"${option.id}" is no payment plan the engine prices: ${list(PAYMENT_PLANS)}`
+                )
+              ]
+        )
+  )
+
 /** A birth date that stands for an age (`age_of`) is a date, and stands for a number parameter of the product. */
 const ageFindings = (
   parameters: ReadonlyArray<ParameterDocument>,
@@ -168,6 +189,10 @@ const variantFindings = (
   parameters: ReadonlyMap<string, ParameterDocument> | undefined
 ): Array<DocumentFinding> => {
   if (variants.length === 0) return [error(["variants"], "a product has at least one variant")]
+  // the engine's answers and documents know two variants (a Standard quote shows the insurer, an Extended one
+  // leaves the parties' phone and email out): each product has both, Standard's rule first
+  if (variants.length !== VARIANTS.length || variants.some((variant, index) => variant.name !== VARIANTS[index]))
+    return [error(["variants"], `a product has the variants ${VARIANTS.join(" and ")}, in that order`)]
   const last = variants.length - 1
   const findings = [
     ...repeatedNames(variants, ["variants"], "name", "name"),
@@ -205,10 +230,17 @@ const vehicleCodeFindings = (
       return [error([...at, "parameter"], `names no parameter of the product: "${codes[kind].parameter}"`)]
     if (parameter.type !== "enum" || parameter.options === undefined)
       return [error([...at, "parameter"], `names ${parameter.name}, which has no options to give codes to`)]
+    if (!parameter.required || parameter.default !== undefined)
+      return [
+        error(
+          [...at, "parameter"],
+          `names ${parameter.name}: a quote's vehicle always has a code, so it is required, without a default`
+        )
+      ]
     const ids = parameter.options.map((option) => option.id)
     return [
       ...ids.flatMap((id) =>
-        codes[kind].codes[id] === undefined
+        !Object.hasOwn(codes[kind].codes, id)
           ? [error([...at, "codes"], `has no code for "${id}", an option of ${parameter.name}`)]
           : []
       ),
@@ -233,9 +265,24 @@ const partyRoleFindings = (
         const at = ["party_roles", index, "parameter"]
         if (parameter === undefined) return [error(at, `names no parameter of the product: "${entry.parameter}"`)]
         const ids = parameter.options?.map((option) => option.id) ?? []
-        return parameter.type === "enum" && ids.length > 0 && ids.every((id) => PARTY_KINDS.includes(id))
+        if (parameter.type !== "enum" || ids.length === 0 || !ids.every((id) => PARTY_KINDS.includes(id)))
+          return [error(at, `names ${parameter.name}, whose options are not ${PARTY_KINDS.join(" and ")}`)]
+        if (!parameter.required || parameter.default !== undefined)
+          return [
+            error(
+              at,
+              `names ${parameter.name}: the parties are matched with what a request says, so it is required, without a default`
+            )
+          ]
+        const only = entry.quoted_only_as
+        return only === undefined || ids.includes(only.kind)
           ? []
-          : [error(at, `names ${parameter.name}, whose options are not ${PARTY_KINDS.join(" and ")}`)]
+          : [
+              error(
+                ["party_roles", index, "quoted_only_as", "kind"],
+                `${only.kind} is not an option of ${parameter.name}: ${list(ids)}`
+              )
+            ]
       })),
   ...ROLES.filter((role) => !roles.some((entry) => entry.role === role)).map((role) =>
     warning(["party_roles"], `names no parameter for ${role}: the parties in that role are matched with none`)
@@ -254,7 +301,8 @@ export const productConsistency = (parts: ProductParts): Array<DocumentFinding> 
       : [
           ...repeatedNames(parts.parameters, ["parameters"], "name", "name"),
           ...parts.parameters.flatMap(parameterFindings),
-          ...ageFindings(parts.parameters, parameters!)
+          ...ageFindings(parts.parameters, parameters!),
+          ...paymentPlanFindings(parts.parameters)
         ]),
     ...(parts.features === undefined ? [] : featureFindings(parts.features, parameters)),
     ...(parts.variants === undefined ? [] : variantFindings(parts.variants, parameters)),

@@ -12,10 +12,25 @@ import { COMPARISON_OPERATORS, MEMBERSHIP_OPERATORS } from "../pricing/Operators
 
 const NAME = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/
 
+// a name every JavaScript object already answers to (constructor, hasOwnProperty, __proto__ …) would read as given
+// when it is not, wherever the engine keys an object by it
+const isObjectMember = (name: string) => name in Object.prototype
+
 const Name = (what: string) =>
   Schema.String.check(
-    Schema.makeFilter((value: string) => NAME.test(value) || `must be a ${what}: lower-case letters, digits, - or _`)
+    Schema.makeFilter(
+      (value: string) =>
+        (NAME.test(value) && !isObjectMember(value)) ||
+        `must be a ${what}: lower-case letters, digits, - or _, and not a name every object has (${value})`
+    )
   )
+
+/** An option's id: any text but a name every object already has. */
+const OptionId = Schema.String.check(
+  Schema.makeFilter(
+    (value: string) => !isObjectMember(value) || `must not be a name every object has (${value}): it is read as given`
+  )
+)
 
 const Words = Schema.String.check(Schema.makeFilter((value: string) => value.trim() !== "" || "must not be blank"))
 
@@ -24,7 +39,7 @@ const DateString = Schema.String.check(
 )
 
 const Option = Schema.Struct({
-  id: Schema.String,
+  id: OptionId,
   title: Schema.Union([Schema.String, Schema.Finite])
 })
 

@@ -20,7 +20,8 @@ export const vehicleCode = (
   parameters: Readonly<Record<string, unknown>>
 ): string => {
   const codes = productDocument(productName)?.vehicle_codes[kind]
-  const code = codes === undefined ? undefined : codes.codes[String(parameters[codes.parameter])]
+  const option = String(parameters[codes?.parameter ?? ""])
+  const code = codes !== undefined && Object.hasOwn(codes.codes, option) ? codes.codes[option] : undefined
   if (code === undefined) throw new Error(`the catalogue has no vehicle ${kind} code for this case of ${productName}`)
   return code
 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest"
 import { coveragesOfVariant, productInformationDocument } from "../src/documents/ProductInformation.js"
 import type { PrintedDocument } from "../src/documents/PrintedDocument.js"
 import type { TariffDocument } from "../src/pricing/Tariff.js"
-import { decodeTariffs } from "../src/pricing/TariffDocuments.js"
+import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "../src/pricing/TariffDocuments.js"
 import leasingV1 from "../tariffs/insurance-car-leasing/v1.json" with { type: "json" }
 
 const leasing = leasingV1 as unknown as TariffDocument
@@ -106,5 +106,19 @@ describe("the IPID of a product variant", () => {
     )
     expect(coverages.get("kasko")).toMatchObject({ deductibles: [5_000], sometimesWithoutDeductible: false })
     expect(coverages.get("afleveringsforsikring")).toMatchObject({ limits: [15_000], sometimesWithoutLimit: false })
+  })
+})
+
+describe("the shipped products' IPIDs", () => {
+  // recorded when the products became documents (issue 44) and equal to what the code wrote before: a change to
+  // a product's document or to how cases are read from it shows here
+  it.each(["insurance-car-leasing", "insurance-car-standalone"])("say for %s what they said", async (product) => {
+    const tariff = decodeTariffs(SHIPPED_TARIFF_DOCUMENTS).find((candidate) => candidate.product_name === product)!
+    const said = (["standard", "extended"] as const).map((variant) => ({
+      variant,
+      coverages: coveragesOfVariant(tariff, variant, "2026-03-02"),
+      document: productInformationDocument(tariff, variant, "2026-03-02")
+    }))
+    await expect(`${JSON.stringify(said, null, 1)}\n`).toMatchFileSnapshot(`./ipid/${product}.json`)
   })
 })

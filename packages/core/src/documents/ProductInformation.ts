@@ -10,12 +10,14 @@ import { INSURER, productDefinition, productDocument, type FeatureName } from ".
 import type { ParameterDocument } from "../product/ProductDocument.js"
 import { COVERAGE_TERMS, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
 import type { Variant } from "../product/Variant.js"
-import { firstVariantWhen } from "../product/Variant.js"
+import { variantOfStrings } from "../product/Variant.js"
+import type { ParameterValue } from "../product/Parameters.js"
 import { planOf } from "../pricing/PricingPlan.js"
 import type { PricingFacts } from "../pricing/PricingFacts.js"
 import {
   chargesInForce,
   type Charge,
+  type Condition,
   type FactCondition,
   type FactName,
   type Instruction,
@@ -66,59 +68,86 @@ const thresholdsOf = (condition: FactCondition): Array<number> =>
   })
 
 /**
- * The values of a whole-number fact that tell apart every case the tariff's shown rules can: both ends of its
- * range and, for each number a rule compares it with, the whole numbers just below, at and just above it. Between
- * two neighbouring thresholds every comparison answers the same, so one value of each stretch is enough.
+ * The values of a whole-number parameter that tell apart every case the given conditions can: both ends of its
+ * range and, for each number a condition compares it with, the whole numbers just below, at and just above it.
+ * Between two neighbouring thresholds every comparison answers the same, so one value of each stretch is enough.
  */
-const probePoints = (tariff: Tariff, fact: FactName, minimum: number, maximum: number): Array<number> => {
+const probePoints = (
+  conditions: ReadonlyArray<FactCondition>,
+  fact: FactName,
+  minimum: number,
+  maximum: number
+): Array<number> => {
   const points = new Set([minimum, maximum])
-  for (const rule of tariff.rules) {
-    if (!SHOWN_INSTRUCTIONS.has(rule.event.type)) continue
-    for (const condition of factConditionsOf(rule.conditions)) {
-      if (condition.fact !== fact) continue
-      for (const threshold of thresholdsOf(condition))
-        for (const point of [
-          Math.floor(threshold) - 1,
-          Math.floor(threshold),
-          Math.ceil(threshold),
-          Math.ceil(threshold) + 1
-        ])
-          if (point >= minimum && point <= maximum) points.add(point)
-    }
+  for (const condition of conditions) {
+    if (condition.fact !== fact) continue
+    for (const threshold of thresholdsOf(condition))
+      for (const point of [
+        Math.floor(threshold) - 1,
+        Math.floor(threshold),
+        Math.ceil(threshold),
+        Math.ceil(threshold) + 1
+      ])
+        if (point >= minimum && point <= maximum) points.add(point)
   }
   return [...points].sort((a, b) => a - b)
 }
 
 /**
- * The values a fact parameter of the product takes in a case of the variant, as far as the tariff's shown rules
- * tell cases apart: an enum's every option (only the one the variant's rule requires, when it requires one), a
- * number's values on either side of every threshold those rules compare it with (and none, when it is optional).
+ * The values a parameter takes in the cases the conditions tell apart: an enum's every option, a number's values
+ * on either side of every threshold they compare it with; none as well, when the request may leave it out.
  */
-const valuesOfFact = (
-  tariff: Tariff,
-  parameter: ParameterDocument,
-  required: string | undefined
-): Array<string | number | null> => {
-  if (parameter.type === "enum")
-    return required !== undefined ? [required] : (parameter.options ?? []).map((option) => option.id)
-  if (parameter.type === "number") {
-    const points = probePoints(tariff, parameter.name, parameter.minimum ?? 0, parameter.maximum ?? 0)
-    return parameter.required ? points : [null, ...points]
-  }
-  return [null]
+const tellingValues = (
+  conditions: ReadonlyArray<FactCondition>,
+  parameter: ParameterDocument
+): Array<ParameterValue | null> => {
+  const optional = !parameter.required && parameter.default === undefined
+  const values: Array<ParameterValue | null> =
+    parameter.type === "enum"
+      ? (parameter.options ?? []).map((option) => option.id)
+      : parameter.type === "number"
+        ? probePoints(conditions, parameter.name, parameter.minimum ?? 0, parameter.maximum ?? 0)
+        : []
+  return optional || values.length === 0 ? [null, ...values] : values
 }
 
-/** The facts a case of the variant can have: every combination of its fact parameters' telling values. */
+type Assignment = Readonly<Record<string, ParameterValue | null>>
+
+/** Every combination of the parameters' values, the first parameter varying slowest. */
+const combinations = (
+  parameters: ReadonlyArray<ParameterDocument>,
+  valuesOf: (parameter: ParameterDocument) => ReadonlyArray<ParameterValue | null>
+): Array<Assignment> =>
+  parameters.reduce<Array<Assignment>>(
+    (cases, parameter) =>
+      cases.flatMap((done) => valuesOf(parameter).map((value) => ({ ...done, [parameter.name]: value }))),
+    [{}]
+  )
+
+/**
+ * The facts a case of the variant can have, as far as the tariff's shown rules tell cases apart: every combination
+ * of the product's fact parameters' telling values for which some values of the other parameters the variant rule
+ * reads make the case that variant (by the rule the engine runs).
+ */
 const factsOfVariant = (tariff: Tariff, variant: Variant, feature: FeatureName): Array<PricingFacts> => {
   const productName = tariff.product_name
-  const required = variant === "standard" ? firstVariantWhen(productName) : {}
-  const parameters = (productDocument(productName)?.parameters ?? []).filter((parameter) => parameter.fact === true)
-  let cases: Array<Record<string, string | number | null>> = [{ product_name: productName, variant, feature }]
-  for (const parameter of parameters) {
-    const values = valuesOfFact(tariff, parameter, required[parameter.name])
-    cases = cases.flatMap((facts) => values.map((value) => ({ ...facts, [parameter.name]: value })))
-  }
-  return cases as Array<PricingFacts>
+  const document = productDocument(productName)
+  if (document === undefined) return []
+  const shown = tariff.rules.filter((rule) => SHOWN_INSTRUCTIONS.has(rule.event.type))
+  const ruleConditions = document.variants.flatMap((candidate) =>
+    candidate.when === undefined ? [] : factConditionsOf(candidate.when as Condition)
+  )
+  const facts = document.parameters.filter((parameter) => parameter.fact === true)
+  const ruleOnly = document.parameters.filter(
+    (parameter) => parameter.fact !== true && ruleConditions.some((condition) => condition.fact === parameter.name)
+  )
+  const conditions = [...shown.flatMap((rule) => factConditionsOf(rule.conditions)), ...ruleConditions]
+  const others = combinations(ruleOnly, (parameter) => tellingValues(conditions, parameter))
+  return combinations(facts, (parameter) => tellingValues(conditions, parameter))
+    .filter((values) =>
+      others.some((other) => variantOfStrings(productName, { ...values, ...other } as never) === variant)
+    )
+    .map((values) => ({ product_name: productName, variant, feature, ...values }) as PricingFacts)
 }
 
 const ascending = (values: Iterable<number>): Array<number> => [...new Set(values)].sort((a, b) => a - b)

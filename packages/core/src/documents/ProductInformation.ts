@@ -8,7 +8,7 @@
  */
 import { INSURER, productDefinition, productDocument, type FeatureName } from "../product/ProductCatalogue.js"
 import type { ParameterDocument } from "../product/ProductDocument.js"
-import { COVERAGE_TERMS, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
+import { coverageTerms, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
 import type { Variant } from "../product/Variant.js"
 import { variantOfStrings } from "../product/Variant.js"
 import type { ParameterValue } from "../product/Parameters.js"
@@ -280,7 +280,7 @@ const makeProductInformation = (tariff: Tariff, variant: Variant, pricingDate: C
             { title: "Selvrisiko", figures: true, width: 1.2 }
           ],
           coverages.map((coverage) => [
-            coverageTitle(coverage.name),
+            coverageTitle(tariff.product_name, coverage.name),
             featureCell(coverage, definition.features),
             amountsCell(coverage.limits, coverage.sometimesWithoutLimit),
             amountsCell(coverage.deductibles, coverage.sometimesWithoutDeductible)
@@ -289,7 +289,7 @@ const makeProductInformation = (tariff: Tariff, variant: Variant, pricingDate: C
         list(
           coverages.map(
             (coverage) =>
-              `${coverageTitle(coverage.name)}: ${COVERAGE_TERMS[coverage.name]?.covers ?? "som beskrevet i forsikringsbetingelserne."}`
+              `${coverageTitle(tariff.product_name, coverage.name)}: ${coverageTerms(tariff.product_name, coverage.name)?.covers ?? "som beskrevet i forsikringsbetingelserne."}`
           )
         )
       ]

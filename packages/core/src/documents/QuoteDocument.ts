@@ -199,7 +199,7 @@ export const quoteDocument = (stored: StoredQuote, documentLinks: DocumentLinksS
             { title: "Selvrisiko", figures: true, width: 1.2 }
           ],
           policy.coverages.map((coverage) => [
-            coverageTitle(coverage.name),
+            coverageTitle(productName, coverage.name),
             coverage.id,
             coverage.limit === undefined ? "–" : danishKroner(coverage.limit),
             coverage.deductible === undefined ? "–" : danishKroner(coverage.deductible)

@@ -6,7 +6,7 @@
  * the figures (limits, deductibles, the monthly surcharge) come from the tariff in force, never from here;
  * `{monthly_surcharge_percent}` in a text is replaced with the tariff's.
  */
-import { productDocument, SHIPPED_PRODUCTS, type ProductName } from "./ProductCatalogue.js"
+import { productDocument, type ProductName } from "./ProductCatalogue.js"
 import type { Variant } from "./Variant.js"
 
 /** A coverage as the documents name and explain it. */
@@ -15,14 +15,15 @@ export interface CoverageTerms {
   readonly covers: string
 }
 
-/** Every coverage and listed charge the shipped products' documents describe, in words. */
-export const COVERAGE_TERMS: Readonly<Record<string, CoverageTerms>> = Object.assign(
-  {},
-  ...SHIPPED_PRODUCTS.map((document) => document.coverages)
-)
+/** A coverage or listed charge in the words of the product's document; undefined when it has none for it. */
+export const coverageTerms = (productName: ProductName, coverage: string): CoverageTerms | undefined => {
+  const coverages = productDocument(productName)?.coverages
+  return coverages !== undefined && Object.hasOwn(coverages, coverage) ? coverages[coverage] : undefined
+}
 
-/** A coverage's title, or its tariff name when the catalogue has no words for it (a tariff of an insurer's own). */
-export const coverageTitle = (coverage: string): string => COVERAGE_TERMS[coverage]?.title ?? coverage
+/** A coverage's title, or its tariff name when the product's document has no words for it (a tariff of an insurer's own). */
+export const coverageTitle = (productName: ProductName, coverage: string): string =>
+  coverageTerms(productName, coverage)?.title ?? coverage
 
 /** The titles of the IPID's sections, as the regulation's template words them. */
 export const IPID_HEADINGS = {

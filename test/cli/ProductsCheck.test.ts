@@ -203,10 +203,39 @@ describe("kasko products check", () => {
       `error   a-fleet/product.json: product_name: is "${FLEET}", but the folder is named "a-fleet": a product's folder takes its name`,
       `error   b-fleet/product.json: effective_from: must be a date YYYY-MM-DD, got "2026-02-29"`,
       `error   b-fleet/product.json: product_name: is "${FLEET}", but the folder is named "b-fleet": a product's folder takes its name`,
+      `error   b-fleet/product.json: variants[0].quoted_product_name: "private-insurance-car-fleet" is a quoted product name of a-fleet too: a quote's product name tells its product and variant apart`,
+      `error   b-fleet/product.json: variants[1].quoted_product_name: "business-insurance-car-fleet" is a quoted product name of a-fleet too: a quote's product name tells its product and variant apart`,
       "warning a-fleet/product.json: party_roles: names no parameter for vehicle_owner: the parties in that role are matched with none",
-      "2 product folders checked: 3 errors, 1 warning",
+      "2 product folders checked: 5 errors, 1 warning",
       ""
     ])
+  })
+
+  it("refuses a quoted product name another product gives a variant: another folder's, or a shipped product's it does not replace", async () => {
+    const products = join(directory.path, "quoted-names")
+    const base = join(FIXTURES, "a-good-product", FLEET)
+    const withQuotedName = (folder: string, productName: string, quoted: string) => {
+      cpSync(base, join(products, folder), { recursive: true })
+      const file = join(products, folder, "product.json")
+      const document = JSON.parse(readFileSync(file, "utf8"))
+      document["product_name"] = productName
+      document["variants"][0]["quoted_product_name"] = quoted
+      writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`)
+      const tariffFile = join(products, folder, "tariffs", "v1.json")
+      writeFileSync(
+        tariffFile,
+        readFileSync(tariffFile, "utf8").replace(`"product_name": "${FLEET}"`, `"product_name": "${productName}"`)
+      )
+    }
+    withQuotedName("insurance-car-fleet", "insurance-car-fleet", "private-insurance-car-leasing")
+    // its Extended variant keeps the fleet product's quoted name
+    withQuotedName("insurance-car-fleet-two", "insurance-car-fleet-two", "private-insurance-car-fleet-two")
+    const result = await check(products)
+    expect(result.stdout.split("\n").filter((line) => line.startsWith("error"))).toEqual([
+      'error   insurance-car-fleet/product.json: variants[0].quoted_product_name: "private-insurance-car-leasing" is a quoted product name of insurance-car-leasing, shipped too: a quote\'s product name tells its product and variant apart',
+      'error   insurance-car-fleet-two/product.json: variants[1].quoted_product_name: "business-insurance-car-fleet" is a quoted product name of insurance-car-fleet too: a quote\'s product name tells its product and variant apart'
+    ])
+    expect(result.exitCode).toBe(2)
   })
 
   it("prints the findings as JSON with --json, exit code and all", async () => {

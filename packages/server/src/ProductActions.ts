@@ -52,7 +52,9 @@ const count = (number: number, noun: string) => `${number} ${noun}${number === 1
 
 export const checkProducts = async (argv: Readonly<Record<string, unknown>>): Promise<CommandResult> => {
   const folders = productFoldersAt(argv["dir"] as string)
-  const findings = folders.flatMap((folder) => ProductCheck.checkProductFolder(basename(folder), jsonFilesIn(folder)))
+  const findings = ProductCheck.checkProductFolders(
+    folders.map((folder) => ({ folder: basename(folder), files: jsonFilesIn(folder) }))
+  )
   const errors = findings.filter((finding) => finding.severity === "error")
   const warnings = findings.filter((finding) => finding.severity === "warning")
   const exitCode = errors.length > 0 ? EXIT_INVALID : EXIT_OK

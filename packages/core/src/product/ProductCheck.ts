@@ -12,7 +12,7 @@ import { planOverFacts } from "../pricing/PricingPlan.js"
 import { AnyProductTariff, FACT_NAMES, type Tariff } from "../pricing/Tariff.js"
 import { factConditionsOf } from "../pricing/TariffCompiler.js"
 import { type ProductParts, productConsistency } from "./ProductConsistency.js"
-import { PRODUCT_FACT_NAMES } from "./ProductCatalogue.js"
+import { PRODUCT_FACT_NAMES, SHIPPED_PRODUCTS } from "./ProductCatalogue.js"
 import { ProductDocument } from "./ProductDocument.js"
 import { valuesComparedWith } from "./VariantReach.js"
 
@@ -324,3 +324,47 @@ export const checkProductFolder = (folder: string, files: ReadonlyMap<string, st
 }
 
 const compareFiles = (a: ProductFinding, b: ProductFinding): number => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)
+
+/** The quoted product names a folder's document gives its variants, each with its path, as far as they are written. */
+const quotedNamesIn = (files: ReadonlyMap<string, string>): Array<{ readonly name: string; readonly path: string }> => {
+  const text = files.get(PRODUCT_FILE)
+  const parsed = text === undefined ? undefined : parseJsonText(text)
+  if (parsed === undefined || Result.isFailure(parsed) || !isRecord(parsed.success.value)) return []
+  const variants = parsed.success.value["variants"]
+  return Array.isArray(variants)
+    ? variants.flatMap((variant, index) =>
+        isRecord(variant) && typeof variant["quoted_product_name"] === "string"
+          ? [{ name: variant["quoted_product_name"], path: fieldPath(["variants", index, "quoted_product_name"]) }]
+          : []
+      )
+    : []
+}
+
+/**
+ * Several product folders, each checked as `checkProductFolder` does, and together: a quote's product name tells
+ * its product and variant apart, so no two products — nor one of them and a shipped product it does not replace
+ * (a folder named like a shipped product replaces it) — give a variant the same one.
+ */
+export const checkProductFolders = (
+  folders: ReadonlyArray<{ readonly folder: string; readonly files: ReadonlyMap<string, string> }>
+): Array<ProductFinding> => {
+  const findings = folders.flatMap(({ folder, files }) => checkProductFolder(folder, files))
+  const owners = new Map<string, string>()
+  for (const shipped of SHIPPED_PRODUCTS)
+    if (!folders.some(({ folder }) => folder === shipped.product_name))
+      for (const variant of shipped.variants)
+        owners.set(variant.quoted_product_name, `${shipped.product_name}, shipped`)
+  for (const { folder, files } of folders)
+    for (const { name, path } of quotedNamesIn(files)) {
+      const owner = owners.get(name)
+      if (owner !== undefined && owner !== folder)
+        findings.push({
+          severity: "error",
+          file: `${folder}/${PRODUCT_FILE}`,
+          path,
+          message: `"${name}" is a quoted product name of ${owner} too: a quote's product name tells its product and variant apart`
+        })
+      else owners.set(name, folder)
+    }
+  return findings
+}

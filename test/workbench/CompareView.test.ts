@@ -213,7 +213,7 @@ describe.skipIf(skipBrowser)("the compare view as `npx kasko workbench` starts i
         )
       )
       expect(await main.locator(".variant-verdict").getAttribute("data-variant")).toBe(
-        Variant.variantOfStrings("insurance-car-leasing", parameters)
+        Variant.variantOf("insurance-car-leasing", parameters)
       )
     }
     expect(problems).toEqual([])

@@ -171,7 +171,7 @@ describe.skipIf(skipBrowser)("the price view", () => {
         for (const vehicle_usage of ["privat_person_koersel", "godstransport"]) {
           const parameters = { ...base.parameters, policy_holder, vehicle_user, vehicle_usage }
           await fillCase(page, { ...base, parameters })
-          const variant = Variant.variantOfStrings("insurance-car-leasing", parameters)
+          const variant = Variant.variantOf("insurance-car-leasing", parameters)
           const verdict = main.locator(".variant-verdict")
           expect(await verdict.getAttribute("data-variant")).toBe(variant)
           const because = Variant.extendedBecause("insurance-car-leasing", parameters)

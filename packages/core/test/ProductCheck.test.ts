@@ -149,6 +149,22 @@ describe("checking a product folder", () => {
     ])
   })
 
+  it("tries a variant rule on a number as the engine reads it, a number: an equal comparison can hold", () => {
+    expect(
+      findings((product) => {
+        product["parameters"].push({
+          name: "annual_km",
+          title: "Kørte km om året",
+          type: "number",
+          required: true,
+          minimum: 1000,
+          maximum: 100000
+        })
+        product["variants"][0]["when"]["all"].push({ fact: "annual_km", operator: "equal", value: 40000 })
+      })
+    ).toEqual([])
+  })
+
   it("refuses a birth date standing for what is not an age parameter of the product", () => {
     expect(
       findings((product) => {

@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { POLICY_HOLDERS, VEHICLE_USAGES } from "../src/product/Parameters.js"
-import { variantOfStrings } from "../src/product/Variant.js"
+import { variantOf } from "../src/product/Variant.js"
 
 const PRODUCTS = ["insurance-car-leasing", "insurance-car-standalone"] as const
 
@@ -18,7 +18,7 @@ describe("variant derivation (spec §1)", () => {
             policy_holder === "organization" ||
             vehicle_user === "organization" ||
             vehicle_usage !== "privat_person_koersel"
-          expect(variantOfStrings(product, { policy_holder, vehicle_user, vehicle_usage })).toBe(
+          expect(variantOf(product, { policy_holder, vehicle_user, vehicle_usage })).toBe(
             extendedCondition ? "extended" : "standard"
           )
         }
@@ -30,7 +30,7 @@ describe("variant derivation (spec §1)", () => {
   it("is Standard for a person holding and using a car for private driving", () => {
     for (const product of PRODUCTS)
       expect(
-        variantOfStrings(product, {
+        variantOf(product, {
           policy_holder: "person",
           vehicle_user: "person",
           vehicle_usage: "privat_person_koersel"

@@ -30,7 +30,7 @@ describe("explaining a case's variant", () => {
           const input = withParameters({ policy_holder, vehicle_user, vehicle_usage })
           const explanation = explainVariant(input, tariffs)
           expect(explanation.variant).toBe(
-            Variant.variantOfStrings(input.product_name, { policy_holder, vehicle_user, vehicle_usage })
+            Variant.variantOf(input.product_name, { policy_holder, vehicle_user, vehicle_usage })
           )
           expect(explanation.because.length === 0).toBe(explanation.variant === "standard")
         }

@@ -59,7 +59,7 @@ const reachableFacts = (tariff: Tariff.Tariff): Array<TariffCompiler.Facts> => {
               for (const youngest_user_age of ages)
                 facts.push({
                   product_name: tariff.product_name,
-                  variant: Variant.variantOfStrings(tariff.product_name, {
+                  variant: Variant.variantOf(tariff.product_name, {
                     policy_holder,
                     vehicle_user,
                     vehicle_usage

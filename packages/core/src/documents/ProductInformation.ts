@@ -10,7 +10,7 @@ import { INSURER, productDefinition, productDocument, type FeatureName } from ".
 import type { ParameterDocument } from "../product/ProductDocument.js"
 import { coverageTerms, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
 import type { Variant } from "../product/Variant.js"
-import { variantOfStrings } from "../product/Variant.js"
+import { variantOf } from "../product/Variant.js"
 import type { ParameterValue } from "../product/Parameters.js"
 import { planOf } from "../pricing/PricingPlan.js"
 import type { PricingFacts } from "../pricing/PricingFacts.js"
@@ -144,9 +144,7 @@ const factsOfVariant = (tariff: Tariff, variant: Variant, feature: FeatureName):
   const conditions = [...shown.flatMap((rule) => factConditionsOf(rule.conditions)), ...ruleConditions]
   const others = combinations(ruleOnly, (parameter) => tellingValues(conditions, parameter))
   return combinations(facts, (parameter) => tellingValues(conditions, parameter))
-    .filter((values) =>
-      others.some((other) => variantOfStrings(productName, { ...values, ...other } as never) === variant)
-    )
+    .filter((values) => others.some((other) => variantOf(productName, { ...values, ...other } as never) === variant))
     .map((values) => ({ product_name: productName, variant, feature, ...values }) as PricingFacts)
 }
 

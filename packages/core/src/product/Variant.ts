@@ -54,8 +54,8 @@ const ruleOf = (productName: string): CompiledRule => {
   return rule
 }
 
-/** The variant of a case of a product, from its parameters: decoded, or in their request form (strings). */
-export const variantOfStrings = (
+/** The variant of a case of a product, from its parameters as the engine decodes them: an option's id, a number as a number. */
+export const variantOf = (
   productName: string,
   parameters: Readonly<Record<string, ParameterValue | undefined>>
 ): Variant => {
@@ -68,7 +68,7 @@ export const variantOfStrings = (
 
 /** The variant of a case of a product, from its decoded parameters (an option's id, a number as a number). */
 export const deriveVariant = (productName: string, parameters: ProductParameters): Variant =>
-  variantOfStrings(productName, parameters)
+  variantOf(productName, parameters)
 
 /** The `equal` comparisons of a variant's rule when it is all of them (the seed products' Standard): parameter → value. */
 export const equalitiesOf = (condition: ParameterCondition | undefined): Readonly<Record<string, string>> => {

@@ -5,33 +5,34 @@
  * case falls into is named, with why. A rule reading a date parameter is not tried (dates compare as text and as
  * numbers at once in the condition language, and have no options to run through).
  */
-import { compileOverFacts } from "../pricing/TariffCompiler.js"
+import type { Condition } from "../pricing/Tariff.js"
+import { compileOverFacts, factConditionsOf } from "../pricing/TariffCompiler.js"
+import type { ParameterValue } from "./Parameters.js"
 import type { ParameterCondition, ParameterDocument, VariantDocument } from "./ProductDocument.js"
 
 /** More combinations than this are not tried: the rule is then not judged. */
 const MOST_COMBINATIONS = 100_000
 
-const factsOf = (condition: ParameterCondition): Array<string> => {
-  if ("all" in condition) return condition.all.flatMap(factsOf)
-  if ("any" in condition) return condition.any.flatMap(factsOf)
-  if ("not" in condition) return factsOf(condition.not)
-  return [condition.fact]
-}
+// a variant rule is written in the tariff's condition language: the tariff compiler's walk finds its comparisons
+const comparisonsOf = (condition: ParameterCondition) => factConditionsOf(condition as Condition)
+
+const factsOf = (condition: ParameterCondition): Array<string> =>
+  comparisonsOf(condition).map((comparison) => comparison.fact)
 
 /** The values a condition compares a parameter with. */
-export const valuesComparedWith = (condition: ParameterCondition, fact: string): Array<unknown> => {
-  if ("all" in condition) return condition.all.flatMap((inner) => valuesComparedWith(inner, fact))
-  if ("any" in condition) return condition.any.flatMap((inner) => valuesComparedWith(inner, fact))
-  if ("not" in condition) return valuesComparedWith(condition.not, fact)
-  if (condition.fact !== fact) return []
-  return Array.isArray(condition.value) ? condition.value : [condition.value]
-}
+export const valuesComparedWith = (condition: ParameterCondition, fact: string): Array<unknown> =>
+  comparisonsOf(condition)
+    .filter((comparison) => comparison.fact === fact)
+    .flatMap((comparison) => (Array.isArray(comparison.value) ? comparison.value : [comparison.value]))
 
-/** The values of a parameter worth trying, as a request carries them (strings), or undefined when it cannot be tried. */
+/**
+ * The values of a parameter worth trying, as the engine decodes them (an option's id, a number as a number), or
+ * undefined when it cannot be tried.
+ */
 const samplesOf = (
   parameter: ParameterDocument,
   rules: ReadonlyArray<ParameterCondition>
-): Array<string | undefined> | undefined => {
+): Array<ParameterValue | undefined> | undefined => {
   const absent = parameter.required || parameter.default !== undefined ? [] : [undefined]
   if (parameter.type === "enum") return [...(parameter.options ?? []).map((option) => option.id), ...absent]
   if (parameter.type === "date" || parameter.minimum === undefined || parameter.maximum === undefined) return undefined
@@ -44,12 +45,14 @@ const samplesOf = (
     maximum,
     ...constants.flatMap((value) => [Math.floor(value) - 1, Math.floor(value), Math.ceil(value), Math.ceil(value) + 1])
   ].filter((value) => value >= minimum && value <= maximum)
-  return [...[...new Set(numbers)].map(String), ...absent]
+  return [...new Set(numbers), ...absent]
 }
 
 /** Every combination of the samples, as fact tuples in the samples' order. */
-const combinations = (samples: ReadonlyArray<ReadonlyArray<string | undefined>>): Array<Array<string | undefined>> =>
-  samples.reduce<Array<Array<string | undefined>>>(
+const combinations = (
+  samples: ReadonlyArray<ReadonlyArray<ParameterValue | undefined>>
+): Array<Array<ParameterValue | undefined>> =>
+  samples.reduce<Array<Array<ParameterValue | undefined>>>(
     (combined, values) => combined.flatMap((facts) => values.map((value) => [...facts, value])),
     [[]]
   )
@@ -69,7 +72,7 @@ export const variantReach = (
     return parameter === undefined ? undefined : samplesOf(parameter, rules)
   })
   if (samples.some((values) => values === undefined || values.length === 0)) return []
-  const tried = samples as Array<Array<string | undefined>>
+  const tried = samples as Array<Array<ParameterValue | undefined>>
   if (tried.reduce((count, values) => count * values.length, 1) > MOST_COMBINATIONS) return []
   let predicates: Array<(facts: ReadonlyArray<unknown>) => boolean>
   try {

@@ -3,7 +3,13 @@ import { TariffDocuments, Variant } from "@kasko/core/actuarial"
 import { describe, expect, it } from "vitest"
 import { sampleCase, type CaseInput } from "../src/model/CaseInput.js"
 import { priceCaseInput } from "../src/model/CasePrice.js"
-import { explainVariant, onlyIn, variantRuleText, variantVerdictText } from "../src/model/VariantExplanation.js"
+import {
+  explainVariant,
+  onlyIn,
+  variantRuleText,
+  variantRuleWords,
+  variantVerdictText
+} from "../src/model/VariantExplanation.js"
 
 const tariffs = TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS)
 const standardCase: CaseInput = sampleCase("2026-03-02")
@@ -63,5 +69,20 @@ describe("explaining a case's variant", () => {
     const explanation = explainVariant(withParameters({ vehicle_price: "12", policy_holder: "organization" }), tariffs)
     expect(explanation.variant).toBe("extended")
     expect(explanation.answers).toBeUndefined()
+  })
+})
+
+describe("a variant rule that is not a list of equalities", () => {
+  it("is put in words as the product's document writes it, each option with its title", () => {
+    const rule = {
+      all: [
+        { fact: "vehicle_usage", operator: "in" as const, value: ["privat_person_koersel", "godstransport"] },
+        { fact: "vehicle_price", operator: "lessThanInclusive" as const, value: 400000 }
+      ]
+    }
+    const text = variantRuleWords("insurance-car-leasing", rule)
+    expect(text).toBe(
+      "A case is Standard when vehicle_usage is one of privat_person_koersel (Privat personkørsel) or godstransport (Godstransport) and vehicle_price is at most 400000; any other case is Extended."
+    )
   })
 })

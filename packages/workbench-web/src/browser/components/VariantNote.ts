@@ -39,12 +39,13 @@ const answerColumn = (answer: VariantAnswer, only: ReadonlyArray<string>, curren
 export const variantNote = (): VariantNote => {
   const verdict = h("p", { class: "variant-verdict", "data-variant": "" })
   const comparison = h("div", { class: "variant-answers" })
+  const rule = h("p", { class: "variant-rule" }, variantRuleText())
   const element = h(
     "section",
     { class: "variant-note", "aria-label": "Variant", "aria-live": "polite" },
     h("h3", {}, "Variant: Standard or Extended"),
     verdict,
-    h("p", { class: "variant-rule" }, variantRuleText()),
+    rule,
     h("p", { class: "hint" }, "What the variant changes in this case's answer, the tariff and all else unchanged:"),
     comparison
   )
@@ -52,6 +53,7 @@ export const variantNote = (): VariantNote => {
     element,
     update: (input, tariffs) => {
       const explanation = explainVariant(input, tariffs)
+      rule.textContent = variantRuleText(input.product_name)
       verdict.dataset["variant"] = explanation.variant
       verdict.textContent = variantVerdictText(explanation)
       const answers = explanation.answers

@@ -4,7 +4,7 @@
  * coverages with no premium, and rules reading parameters the product does
  * not define.
  */
-import { Parameters, ProductCatalogue, Tariff, TariffCompiler, Variant } from "@kasko/core/actuarial"
+import { CaseSpace, ProductCatalogue, type ProductDocument, Tariff, TariffCompiler } from "@kasko/core/actuarial"
 import { Result } from "effect"
 
 export interface Finding {
@@ -13,72 +13,23 @@ export interface Finding {
   readonly message: string
 }
 
-/** The parameters each fact is computed from (a fact the table does not name: the parameter of its name). */
-const PARAMETERS_OF_FACT: Readonly<Record<Tariff.FactName, ReadonlyArray<string>>> = {
-  product_name: [],
-  feature: [],
-  variant: ["policy_holder", "vehicle_user", "vehicle_usage"],
-  vehicle_type: ["vehicle_type"],
-  vehicle_usage: ["vehicle_usage"],
-  vehicle_price: ["vehicle_price"],
-  youngest_user_age: ["youngest_user_age", "youngest_user_birthdate"]
-}
-
-const NUMERIC_DOMAINS = {
-  vehicle_price: [Parameters.VEHICLE_PRICE_MIN, Parameters.VEHICLE_PRICE_MAX],
-  youngest_user_age: [Parameters.DRIVER_AGE_MIN, Parameters.DRIVER_AGE_MAX]
-} as const
-
-/** The values of a numeric fact worth trying: each constant a rule compares it with, and its neighbours, within the domain. */
-const samplesOf = (fact: keyof typeof NUMERIC_DOMAINS, tariff: Tariff.Tariff): Array<number> => {
-  const [min, max] = NUMERIC_DOMAINS[fact]
-  const constants = tariff.rules
-    .flatMap((rule) => TariffCompiler.factConditionsOf(rule.conditions))
-    .filter((condition) => condition.fact === fact)
-    .flatMap((condition) => (Array.isArray(condition.value) ? condition.value : [condition.value]))
-    .filter((value): value is number => typeof value === "number")
-  const candidates = [
-    min,
-    max,
-    ...constants.flatMap((value) => [Math.floor(value) - 1, Math.floor(value), Math.ceil(value), Math.ceil(value) + 1])
-  ]
-  return [...new Set(candidates.filter((value) => value >= min && value <= max))]
-}
-
-/** Every combination of facts a request can produce, with numeric facts sampled at the rules' boundaries. */
-const reachableFacts = (tariff: Tariff.Tariff): Array<TariffCompiler.Facts> => {
-  const prices = samplesOf("vehicle_price", tariff)
-  const ages = [null, ...samplesOf("youngest_user_age", tariff)]
-  const facts: Array<TariffCompiler.Facts> = []
-  for (const policy_holder of Parameters.POLICY_HOLDERS)
-    for (const vehicle_user of Parameters.POLICY_HOLDERS)
-      for (const vehicle_usage of Parameters.VEHICLE_USAGES)
-        for (const vehicle_type of Parameters.VEHICLE_TYPES)
-          for (const feature of ProductCatalogue.FEATURE_NAMES)
-            for (const vehicle_price of prices)
-              for (const youngest_user_age of ages)
-                facts.push({
-                  product_name: tariff.product_name,
-                  variant: Variant.variantOf(tariff.product_name, {
-                    policy_holder,
-                    vehicle_user,
-                    vehicle_usage
-                  }),
-                  feature,
-                  vehicle_type,
-                  vehicle_usage,
-                  vehicle_price,
-                  youngest_user_age
-                })
-  return facts
-}
-
+/**
+ * Rules no request can fire: none of the cases the tariff's own conditions tell apart (each combination of the
+ * product's fact parameters at the rules' boundaries, with the variant the product's rule makes of it, each
+ * feature: `CaseSpace.casesOf`) makes its conditions hold.
+ */
 const unreachableRules = (tariff: Tariff.Tariff): Array<Finding> => {
-  const samples = reachableFacts(tariff)
+  const product = ProductCatalogue.productDocument(tariff.product_name)
+  if (product === undefined) return []
+  const factNames = ProductCatalogue.factNamesOf(product)
+  const cases = CaseSpace.casesOf(
+    product,
+    tariff.rules.flatMap((rule) => TariffCompiler.factConditionsOf(rule.conditions))
+  ).map((facts) => factNames.map((name) => facts[name]))
   return tariff.rules
     .filter((rule) => {
-      const holds = TariffCompiler.compileCondition(rule.conditions, rule.name)
-      return !samples.some(holds)
+      const holds = TariffCompiler.compileOverFacts(rule.conditions, factNames, rule.name)
+      return !cases.some(holds)
     })
     .map((rule) => ({
       severity: "error",
@@ -131,13 +82,31 @@ const coveragesWithoutPremium = (tariff: Tariff.Tariff): Array<Finding> => {
   return findings
 }
 
+/** The parameters a fact is read from: the variant's from those its rule reads, an age's from a birth date too. */
+const parametersOfFact = (product: ProductDocument.ProductDocument, fact: string): ReadonlyArray<string> => {
+  if (fact === "product_name" || fact === "feature") return []
+  if (fact === "variant")
+    return [
+      ...new Set(
+        product.variants.flatMap((variant) =>
+          variant.when === undefined
+            ? []
+            : TariffCompiler.factConditionsOf(variant.when as Tariff.Condition).map((condition) => condition.fact)
+        )
+      )
+    ]
+  const birthDates = product.parameters.filter((parameter) => parameter.age_of?.parameter === fact)
+  return [fact, ...birthDates.map((parameter) => parameter.name)]
+}
+
 const undefinedParameters = (tariff: Tariff.Tariff): Array<Finding> => {
-  const product = ProductCatalogue.productDefinition(tariff.product_name)!
+  const product = ProductCatalogue.productDocument(tariff.product_name)
+  if (product === undefined) return []
   const defined = new Set(product.features.flatMap((feature) => feature.parameter_refs))
   return tariff.rules.flatMap((rule) => {
     const facts = new Set(TariffCompiler.factConditionsOf(rule.conditions).map((condition) => condition.fact))
     return [...facts].flatMap((fact) => {
-      const missing = (PARAMETERS_OF_FACT[fact] ?? [fact]).filter((parameter) => !defined.has(parameter))
+      const missing = parametersOfFact(product, fact).filter((parameter) => !defined.has(parameter))
       return missing.length === 0
         ? []
         : [

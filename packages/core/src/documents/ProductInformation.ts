@@ -7,22 +7,12 @@
  * only when the charges in force change).
  */
 import { INSURER, productDefinition, productDocument, type FeatureName } from "../product/ProductCatalogue.js"
-import type { ParameterDocument } from "../product/ProductDocument.js"
 import { coverageTerms, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
 import type { Variant } from "../product/Variant.js"
-import { variantOf } from "../product/Variant.js"
-import type { ParameterValue } from "../product/Parameters.js"
+import { casesOf } from "../product/CaseSpace.js"
 import { planOf } from "../pricing/PricingPlan.js"
 import type { PricingFacts } from "../pricing/PricingFacts.js"
-import {
-  chargesInForce,
-  type Charge,
-  type Condition,
-  type FactCondition,
-  type FactName,
-  type Instruction,
-  type Tariff
-} from "../pricing/Tariff.js"
+import { chargesInForce, type Charge, type Instruction, type Tariff } from "../pricing/Tariff.js"
 import { factConditionsOf } from "../pricing/TariffCompiler.js"
 import type { CalendarDate } from "../input/CalendarDate.js"
 import {
@@ -60,92 +50,14 @@ const SHOWN_INSTRUCTIONS: ReadonlySet<Instruction["type"]> = new Set([
   "list_charge_as_coverage"
 ])
 
-/** The numbers a condition compares a fact with (a number, a numeric text, the members of an `in` list). */
-const thresholdsOf = (condition: FactCondition): Array<number> =>
-  (Array.isArray(condition.value) ? condition.value : [condition.value]).flatMap((value) => {
-    const number = typeof value === "number" ? value : typeof value === "string" ? Number(value) : Number.NaN
-    return Number.isFinite(number) ? [number] : []
-  })
-
-/**
- * The values of a whole-number parameter that tell apart every case the given conditions can: both ends of its
- * range and, for each number a condition compares it with, the whole numbers just below, at and just above it.
- * Between two neighbouring thresholds every comparison answers the same, so one value of each stretch is enough.
- */
-const probePoints = (
-  conditions: ReadonlyArray<FactCondition>,
-  fact: FactName,
-  minimum: number,
-  maximum: number
-): Array<number> => {
-  const points = new Set([minimum, maximum])
-  for (const condition of conditions) {
-    if (condition.fact !== fact) continue
-    for (const threshold of thresholdsOf(condition))
-      for (const point of [
-        Math.floor(threshold) - 1,
-        Math.floor(threshold),
-        Math.ceil(threshold),
-        Math.ceil(threshold) + 1
-      ])
-        if (point >= minimum && point <= maximum) points.add(point)
-  }
-  return [...points].sort((a, b) => a - b)
-}
-
-/**
- * The values a parameter takes in the cases the conditions tell apart: an enum's every option, a number's values
- * on either side of every threshold they compare it with; none as well, when the request may leave it out.
- */
-const tellingValues = (
-  conditions: ReadonlyArray<FactCondition>,
-  parameter: ParameterDocument
-): Array<ParameterValue | null> => {
-  const optional = !parameter.required && parameter.default === undefined
-  const values: Array<ParameterValue | null> =
-    parameter.type === "enum"
-      ? (parameter.options ?? []).map((option) => option.id)
-      : parameter.type === "number"
-        ? probePoints(conditions, parameter.name, parameter.minimum ?? 0, parameter.maximum ?? 0)
-        : []
-  return optional || values.length === 0 ? [null, ...values] : values
-}
-
-type Assignment = Readonly<Record<string, ParameterValue | null>>
-
-/** Every combination of the parameters' values, the first parameter varying slowest. */
-const combinations = (
-  parameters: ReadonlyArray<ParameterDocument>,
-  valuesOf: (parameter: ParameterDocument) => ReadonlyArray<ParameterValue | null>
-): Array<Assignment> =>
-  parameters.reduce<Array<Assignment>>(
-    (cases, parameter) =>
-      cases.flatMap((done) => valuesOf(parameter).map((value) => ({ ...done, [parameter.name]: value }))),
-    [{}]
-  )
-
-/**
- * The facts a case of the variant can have, as far as the tariff's shown rules tell cases apart: every combination
- * of the product's fact parameters' telling values for which some values of the other parameters the variant rule
- * reads make the case that variant (by the rule the engine runs).
- */
+/** The facts a case of the variant can have, as far as the tariff's shown rules tell cases apart. */
 const factsOfVariant = (tariff: Tariff, variant: Variant, feature: FeatureName): Array<PricingFacts> => {
-  const productName = tariff.product_name
-  const document = productDocument(productName)
+  const document = productDocument(tariff.product_name)
   if (document === undefined) return []
-  const shown = tariff.rules.filter((rule) => SHOWN_INSTRUCTIONS.has(rule.event.type))
-  const ruleConditions = document.variants.flatMap((candidate) =>
-    candidate.when === undefined ? [] : factConditionsOf(candidate.when as Condition)
-  )
-  const facts = document.parameters.filter((parameter) => parameter.fact === true)
-  const ruleOnly = document.parameters.filter(
-    (parameter) => parameter.fact !== true && ruleConditions.some((condition) => condition.fact === parameter.name)
-  )
-  const conditions = [...shown.flatMap((rule) => factConditionsOf(rule.conditions)), ...ruleConditions]
-  const others = combinations(ruleOnly, (parameter) => tellingValues(conditions, parameter))
-  return combinations(facts, (parameter) => tellingValues(conditions, parameter))
-    .filter((values) => others.some((other) => variantOf(productName, { ...values, ...other } as never) === variant))
-    .map((values) => ({ product_name: productName, variant, feature, ...values }) as PricingFacts)
+  const shown = tariff.rules
+    .filter((rule) => SHOWN_INSTRUCTIONS.has(rule.event.type))
+    .flatMap((rule) => factConditionsOf(rule.conditions))
+  return casesOf(document, shown).filter((facts) => facts.variant === variant && facts.feature === feature)
 }
 
 const ascending = (values: Iterable<number>): Array<number> => [...new Set(values)].sort((a, b) => a - b)

@@ -13,9 +13,10 @@ import { FACT_NAMES, type Condition, type FactCondition, type FactName } from ".
 export type Facts = Readonly<Record<FactName, unknown>>
 
 /**
- * The facts as a tuple in FACT_NAMES order: a compiled condition reads its
- * fact by index, so one property-load site serves every fact at full speed
- * (reading `facts[name]` with a different name per condition would not).
+ * The facts as a tuple, in the order of the facts the condition was compiled over — a product's facts
+ * (`ProductCatalogue.factNamesOf`), or the shipped products' (FACT_NAMES) by default: a compiled condition reads its
+ * fact by index, so one property-load site serves every fact at full speed (reading `facts[name]` with a different
+ * name per condition would not).
  */
 type FactSlots = ReadonlyArray<unknown>
 
@@ -27,7 +28,7 @@ type Predicate = (facts: Facts) => boolean
 
 const SLOT_OF_FACT = new Map<string, number>(FACT_NAMES.map((name, index) => [name, index]))
 
-/** The facts in FACT_NAMES order. */
+/** The facts in FACT_NAMES order: the shipped products' facts, which `compileCondition` reads. */
 const factSlotsOf = (facts: Facts): FactSlots => FACT_NAMES.map((name) => facts[name])
 
 /** A rule the compiler cannot evaluate exactly as json-rules-engine would; refused at load time. */
@@ -125,7 +126,10 @@ export const compileOnSlots = (
   return compileFactCondition(condition, ruleName, slotOfFact)
 }
 
-/** The predicate of a condition tree over named facts; throws TariffNotCompilable for what it cannot evaluate exactly. */
+/**
+ * The predicate of a condition tree over the shipped products' named facts (FACT_NAMES); throws TariffNotCompilable
+ * for what it cannot evaluate exactly. A product with facts of its own: `compileOverFacts`.
+ */
 export const compileCondition = (condition: Condition, ruleName = "a rule"): Predicate => {
   const holds = compileOnSlots(condition, ruleName)
   return (facts) => holds(factSlotsOf(facts))

@@ -1,6 +1,12 @@
 /** Properties of quotes over generated parameter sets and party lists. */
 import { Examples, QuotingService } from "@kasko/core"
-import { Parameters, ProductCatalogue } from "@kasko/core/actuarial"
+import { ProductCatalogue } from "@kasko/core/actuarial"
+
+/** The ids of a parameter's options in the leasing product's document. */
+const optionsOf = (name: string): ReadonlyArray<string> =>
+  ProductCatalogue.productDefinition("insurance-car-leasing")!
+    .parameters.find((parameter) => parameter.name === name)!
+    .options!.map((option) => option.id)
 import { Effect, Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -22,11 +28,11 @@ const ORGANIZATION = { name: "Partner ApS", cvr_number: "12345682" }
 
 const parameterSets = fc.record({
   payments_per_year: fc.constantFrom("1", "12"),
-  policy_holder: fc.constantFrom(...Parameters.POLICY_HOLDERS),
-  vehicle_type: fc.constantFrom(...Parameters.VEHICLE_TYPES),
-  vehicle_user: fc.constantFrom(...Parameters.POLICY_HOLDERS),
-  vehicle_owner: fc.constantFrom(...Parameters.POLICY_HOLDERS),
-  vehicle_usage: fc.constantFrom(...Parameters.VEHICLE_USAGES),
+  policy_holder: fc.constantFrom(...optionsOf("policy_holder")),
+  vehicle_type: fc.constantFrom(...optionsOf("vehicle_type")),
+  vehicle_user: fc.constantFrom(...optionsOf("vehicle_user")),
+  vehicle_owner: fc.constantFrom(...optionsOf("vehicle_owner")),
+  vehicle_usage: fc.constantFrom(...optionsOf("vehicle_usage")),
   vehicle_price: fc.integer({ min: 1_000, max: 10_000_000 }).map(String)
 })
 

@@ -8,7 +8,12 @@ import { Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { FEATURE_NAMES, PRODUCT_NAMES } from "../src/product/ProductCatalogue.js"
-import { POLICY_HOLDERS, VEHICLE_TYPES, VEHICLE_USAGES, type ProductParameters } from "../src/product/Parameters.js"
+import type { ProductParameters } from "../src/product/Parameters.js"
+import { optionsOf } from "./arbitraries.js"
+
+const POLICY_HOLDERS = optionsOf("policy_holder")
+const VEHICLE_TYPES = optionsOf("vehicle_type")
+const VEHICLE_USAGES = optionsOf("vehicle_usage")
 import { Engine } from "json-rules-engine"
 import { priceWith, pricingFacts, type PricingRequest } from "../src/pricing/Pricing.js"
 import { firedByJsonRulesEngine, priceInterpreted } from "../src/pricing/ReferenceInterpreter.js"

@@ -1,6 +1,9 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { POLICY_HOLDERS, VEHICLE_USAGES } from "../src/product/Parameters.js"
+import { optionsOf } from "./arbitraries.js"
+
+const POLICY_HOLDERS = optionsOf("policy_holder")
+const VEHICLE_USAGES = optionsOf("vehicle_usage")
 import { variantOf } from "../src/product/Variant.js"
 
 const PRODUCTS = ["insurance-car-leasing", "insurance-car-standalone"] as const

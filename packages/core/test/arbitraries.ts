@@ -1,6 +1,15 @@
 /** fast-check arbitraries for the specification's inputs (fast-check 3, the major effect 3 uses). */
 import fc from "fast-check"
-import { POLICY_HOLDERS, VEHICLE_TYPES, VEHICLE_USAGES } from "../src/product/Parameters.js"
+import { productDefinition } from "../src/product/ProductCatalogue.js"
+
+/** The ids of a parameter's options in the leasing product's document. */
+export const optionsOf = (name: string): ReadonlyArray<string> =>
+  productDefinition("insurance-car-leasing")!
+    .parameters.find((parameter) => parameter.name === name)!
+    .options!.map((option) => option.id)
+const POLICY_HOLDERS = optionsOf("policy_holder")
+const VEHICLE_TYPES = optionsOf("vehicle_type")
+const VEHICLE_USAGES = optionsOf("vehicle_usage")
 import { PRODUCT_NAMES, FEATURE_NAMES } from "../src/product/ProductCatalogue.js"
 import { FACT_NAMES, OPERATORS, type Condition } from "../src/pricing/Tariff.js"
 

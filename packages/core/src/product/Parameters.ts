@@ -9,24 +9,6 @@ import type { Violation } from "../Errors.js"
 import { OneOf, optionalString, optionalStringWithDefault, RequestObject, rule } from "../input/Fields.js"
 import type { ParameterDocument } from "./ProductDocument.js"
 
-export const POLICY_HOLDERS = ["person", "organization"] as const
-export const VEHICLE_TYPES = ["personbil", "varevogn"] as const
-export const VEHICLE_USAGES = [
-  "privat_person_koersel",
-  "godstransport_halv_omsaetning",
-  "godstransport",
-  "godstransport_erhverv",
-  "godstransport_privat/erhverv"
-] as const satisfies ReadonlyArray<string>
-
-export type PartyKind = (typeof POLICY_HOLDERS)[number]
-export type VehicleType = (typeof VEHICLE_TYPES)[number]
-
-export const VEHICLE_PRICE_MIN = 1_000
-export const VEHICLE_PRICE_MAX = 10_000_000
-export const DRIVER_AGE_MIN = 17
-export const DRIVER_AGE_MAX = 99
-
 const JsonString = Schema.String.annotate({ message: "must be a JSON string" })
 
 const DIGITS = /^\d{1,12}$/

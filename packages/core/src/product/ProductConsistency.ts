@@ -11,6 +11,7 @@ import {
   type FeatureDocument,
   type ParameterCondition,
   type ParameterDocument,
+  PARTY_KINDS,
   type ProductDocument,
   VARIANTS,
   type VariantDocument
@@ -251,7 +252,6 @@ const vehicleCodeFindings = (
   })
 
 const ROLES = ["policy_holder", "vehicle_user", "vehicle_owner"] as const
-const PARTY_KINDS = ["person", "organization"]
 
 const partyRoleFindings = (
   roles: ProductDocument["party_roles"],
@@ -265,7 +265,11 @@ const partyRoleFindings = (
         const at = ["party_roles", index, "parameter"]
         if (parameter === undefined) return [error(at, `names no parameter of the product: "${entry.parameter}"`)]
         const ids = parameter.options?.map((option) => option.id) ?? []
-        if (parameter.type !== "enum" || ids.length === 0 || !ids.every((id) => PARTY_KINDS.includes(id)))
+        if (
+          parameter.type !== "enum" ||
+          ids.length === 0 ||
+          !ids.every((id) => (PARTY_KINDS as ReadonlyArray<string>).includes(id))
+        )
           return [error(at, `names ${parameter.name}, whose options are not ${PARTY_KINDS.join(" and ")}`)]
         if (!parameter.required || parameter.default !== undefined)
           return [

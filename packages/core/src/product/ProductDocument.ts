@@ -157,6 +157,10 @@ export const VariantDocument = Schema.Struct({
 })
 export type VariantDocument = typeof VariantDocument.Type
 
+/** What a party is (spec §2.7), and so the options of a parameter a party role is matched with. */
+export const PARTY_KINDS = ["person", "organization"] as const
+export type PartyKind = (typeof PARTY_KINDS)[number]
+
 /**
  * A party role (spec §2.7) and the parameter whose value (person or organization) every party in it must be; a
  * role a quote may give only one kind (an offer prices either) says which, and why, in the words of the violation.
@@ -164,9 +168,7 @@ export type VariantDocument = typeof VariantDocument.Type
 const PartyRole = Schema.Struct({
   role: Schema.Literals(["policy_holder", "vehicle_user", "vehicle_owner"]),
   parameter: Schema.String,
-  quoted_only_as: Schema.optionalKey(
-    Schema.Struct({ kind: Schema.Literals(["person", "organization"]), because: Words })
-  )
+  quoted_only_as: Schema.optionalKey(Schema.Struct({ kind: Schema.Literals(PARTY_KINDS), because: Words }))
 })
 export type PartyRole = typeof PartyRole.Type
 

@@ -7,8 +7,7 @@
 import { Schema } from "effect"
 import type { Violation } from "../Errors.js"
 import { isCprNumber, isCvrNumber, isPostalCode } from "./IdentityNumbers.js"
-import { POLICY_HOLDERS, type PartyKind } from "../product/Parameters.js"
-import type { PartyRole } from "../product/ProductDocument.js"
+import { PARTY_KINDS, type PartyKind, type PartyRole } from "../product/ProductDocument.js"
 import { CheckedString, Flag, optionalString, RequestArray, RequestObject, rule, Text } from "../input/Fields.js"
 
 export const ROLES = ["policy_holder", "vehicle_user", "vehicle_owner"] as const
@@ -99,7 +98,7 @@ export type RoleParameters = Readonly<Record<Role, PartyKind>>
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-const isPartyKind = (value: unknown): value is PartyKind => (POLICY_HOLDERS as ReadonlyArray<unknown>).includes(value)
+const isPartyKind = (value: unknown): value is PartyKind => (PARTY_KINDS as ReadonlyArray<unknown>).includes(value)
 
 /**
  * The role rules, read from the raw request so they are reported together with

@@ -11,7 +11,7 @@
 import { ageOn, calendarDateOfMillis } from "../input/CalendarDate.js"
 import type { DocumentLinksShape } from "../ports/DocumentLinks.js"
 import type { StoredQuote } from "../ports/QuoteStore.js"
-import { INSURER, productDefinition, type ProductName } from "../product/ProductCatalogue.js"
+import { INSURER, productDefinition, productDocument, type ProductName } from "../product/ProductCatalogue.js"
 import { coverageTitle, productTerms } from "../product/ProductTerms.js"
 import type { Party } from "../quote/Parties.js"
 import { expiresAt } from "../quote/QuoteLifecycle.js"
@@ -82,9 +82,10 @@ const parameterWords = (productName: ProductName, name: string, value: string): 
 
 /**
  * The product parameters as the document prints them, in the catalogue's order and words — but never a date: a
- * date parameter is a person's (the youngest user's birth date), and with the last four digits of a CPR number
- * the document shows, a birth date equal to that person's gives the whole number. The youngest user is printed
- * as the age the birth date gives on the day the quote was made (as it was priced), under the age's title.
+ * date parameter is a person's (the seed products' youngest user's birth date), and with the last four digits of a
+ * CPR number the document shows, a birth date equal to that person's gives the whole number. An age a birth date
+ * stands for (`age_of`) is printed as the age it gives on the day the quote was made (as it was priced), under the
+ * age's title.
  */
 const printedParameters = (
   productName: ProductName,
@@ -92,12 +93,16 @@ const printedParameters = (
   createdOn: string
 ): Array<readonly [string, string]> => {
   const definition = productDefinition(productName)!
-  const birthDate = parameters["youngest_user_birthdate"]
-  const youngestUserAge =
-    parameters["youngest_user_age"] ?? (birthDate === undefined ? undefined : String(ageOn(birthDate, createdOn)))
+  const birthDates =
+    productDocument(productName)?.parameters.filter((parameter) => parameter.age_of !== undefined) ?? []
+  const ageOf = (name: string): string | undefined => {
+    const birthDate = birthDates.find((parameter) => parameter.age_of!.parameter === name)
+    const given = birthDate === undefined ? undefined : parameters[birthDate.name]
+    return given === undefined ? undefined : String(ageOn(given, createdOn))
+  }
   return definition.parameters.flatMap((parameter) => {
     if (parameter.type === "date") return []
-    const value = parameter.name === "youngest_user_age" ? youngestUserAge : parameters[parameter.name]
+    const value = parameters[parameter.name] ?? ageOf(parameter.name)
     if (value === undefined) return []
     const title = String(parameter.title)
     return parameter.type === "number" && title.endsWith(KRONER_UNIT)

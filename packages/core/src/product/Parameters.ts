@@ -99,7 +99,19 @@ interface AgeRule {
   readonly maximum: number
 }
 
-const ageRulesOf = (parameters: ReadonlyArray<ParameterDocument>): Array<AgeRule> =>
+// each product's rules, read once from its parameters (every request of the product checks them)
+const AGE_RULES = new WeakMap<ReadonlyArray<ParameterDocument>, ReadonlyArray<AgeRule>>()
+
+const ageRulesOf = (parameters: ReadonlyArray<ParameterDocument>): ReadonlyArray<AgeRule> => {
+  let rules = AGE_RULES.get(parameters)
+  if (rules === undefined) {
+    rules = readAgeRules(parameters)
+    AGE_RULES.set(parameters, rules)
+  }
+  return rules
+}
+
+const readAgeRules = (parameters: ReadonlyArray<ParameterDocument>): Array<AgeRule> =>
   parameters.flatMap((parameter) => {
     if (parameter.age_of === undefined) return []
     const age = parameters.find((candidate) => candidate.name === parameter.age_of!.parameter)

@@ -184,7 +184,10 @@ describe("quote lifecycle", () => {
         yield* QuotingService.activateQuote(PARTNER, quote.quote_id)
         const retrieved = yield* QuotingService.getQuote(PARTNER, quote.quote_id)
         expect(retrieved.quote.price).toEqual(quote.price)
-        expect((yield* QuotingService.explainQuote(PARTNER, quote.quote_id)).tariff_version).toBe("v1")
+        const explained = yield* QuotingService.explainQuote(PARTNER, quote.quote_id)
+        expect(explained.tariff_version).toBe("v1")
+        // and the version of the product's document it was made under, stored with it
+        expect(explained.product_version).toBe("v1")
       }).pipe(Effect.provide(engine))
     }
   )

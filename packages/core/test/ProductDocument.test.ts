@@ -3,6 +3,11 @@ import { Result, Schema, SchemaIssue } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import * as Examples from "../src/Examples.js"
+import { pricingRequestOf, priceWith } from "../src/pricing/Pricing.js"
+import { RatingWorksheet, worksheetOf } from "../src/pricing/RatingWorksheet.js"
+import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "../src/pricing/TariffDocuments.js"
+import { decodeOfferRequest } from "../src/quote/Offer.js"
 import { parametersSchemaOf } from "../src/product/Parameters.js"
 import { type ParameterDocument, ProductDocument, productDocumentJsonSchema } from "../src/product/ProductDocument.js"
 import { SHIPPED_PRODUCT_DOCUMENTS } from "../src/product/ShippedProducts.js"
@@ -82,5 +87,16 @@ describe("a product's parameters, decoded from its document", () => {
       seats: 5,
       since: "2021-06-30"
     })
+  })
+})
+
+describe("a price's worksheet", () => {
+  it("records the product's version beside the tariff's, and reads a worksheet stored without it", () => {
+    const tariff = decodeTariffs(SHIPPED_TARIFF_DOCUMENTS)[0]!
+    const request = Result.getOrThrow(decodeOfferRequest(Examples.offerRequest(), "2026-03-02"))
+    const worksheet = worksheetOf(priceWith(tariff, pricingRequestOf(request.product, "2026-03-02")))
+    expect([worksheet.tariff_version, worksheet.product_version]).toEqual(["v1", "v1"])
+    const { product_version: _stored, ...before } = Schema.encodeSync(RatingWorksheet)(worksheet)
+    expect(Schema.decodeUnknownSync(RatingWorksheet)(before).product_version).toBeUndefined()
   })
 })

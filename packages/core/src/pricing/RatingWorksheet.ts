@@ -5,7 +5,7 @@
  * `monthly`. Stored with each quote.
  */
 import { Schema } from "effect"
-import { PRODUCT_NAMES } from "../product/ProductCatalogue.js"
+import { PRODUCT_NAMES, productDocument } from "../product/ProductCatalogue.js"
 import { approximate, formatKroner } from "./Money.js"
 import { PricingFacts, vehiclePriceOf } from "./PricingFacts.js"
 import { basePremium, chargeBase, type PriceComputation } from "./PricingPlan.js"
@@ -50,6 +50,8 @@ export { PricingFacts, vehiclePriceOf }
 export const RatingWorksheet = Schema.Struct({
   product_name: Schema.Literals(PRODUCT_NAMES),
   tariff_version: Schema.String,
+  /** The version of the product's document the price was made under; absent in worksheets stored before products were documents. */
+  product_version: Schema.optionalKey(Schema.String),
   pricing_date: Schema.String,
   facts: PricingFacts,
   coverage_lines: Schema.Array(CoverageLine),
@@ -85,6 +87,7 @@ const describeCharge = (charge: Charge, base: number, baseLines: ReadonlyArray<s
 export const worksheetOf = (computation: PriceComputation): RatingWorksheet => {
   const { plan, facts, recipe, annual_total_ore: annualTotal } = computation
   const tariff = plan.tariff
+  const product = productDocument(tariff.product_name)
   const coverageLines = recipe.lines.map(
     (line, index): CoverageLine => ({
       coverage: line.coverage,
@@ -119,6 +122,7 @@ export const worksheetOf = (computation: PriceComputation): RatingWorksheet => {
   return {
     product_name: tariff.product_name,
     tariff_version: tariff.version,
+    ...(product === undefined ? {} : { product_version: product.version }),
     pricing_date: computation.pricing_date,
     facts,
     coverage_lines: coverageLines,

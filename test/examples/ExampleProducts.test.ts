@@ -4,7 +4,10 @@
  * the README promises — an enum and a number parameter neither seed product has, both facts its tariff's rules
  * read, and features, quoted product names and a coverage of its own.
  */
+import { type Tariff as TariffModule, TariffCompiler } from "@kasko/core/actuarial"
 import { runCli } from "@kasko/server"
+
+type Condition = TariffModule.Condition
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
@@ -30,11 +33,6 @@ interface Product {
   }>
   readonly coverages: Readonly<Record<string, unknown>>
 }
-type Condition =
-  | { readonly fact: string }
-  | { readonly all: ReadonlyArray<Condition> }
-  | { readonly any: ReadonlyArray<Condition> }
-  | { readonly not: Condition }
 interface Tariff {
   readonly rules: ReadonlyArray<{ readonly conditions: Condition }>
 }
@@ -45,16 +43,9 @@ const example = json<Product>(EXAMPLES, PRODUCT, "product.json")
 const tariff = json<Tariff>(EXAMPLES, PRODUCT, "tariffs", "v1.json")
 const seeds = SEEDS.map((name) => json<Product>(ROOT, "packages", "core", "products", name, "product.json"))
 
-const factsOf = (condition: Condition): Array<string> =>
-  "all" in condition
-    ? condition.all.flatMap(factsOf)
-    : "any" in condition
-      ? condition.any.flatMap(factsOf)
-      : "not" in condition
-        ? factsOf(condition.not)
-        : [condition.fact]
-
-const readByTariff = new Set(tariff.rules.flatMap((rule) => factsOf(rule.conditions)))
+const readByTariff = new Set(
+  tariff.rules.flatMap((rule) => TariffCompiler.factConditionsOf(rule.conditions).map(({ fact }) => fact))
+)
 const inSeeds = <A>(of: (product: Product) => ReadonlyArray<A>): Set<A> => new Set(seeds.flatMap(of))
 
 describe("the example product in examples/products", () => {
@@ -97,7 +88,9 @@ describe("the example product in examples/products", () => {
 
     const seedRules = inSeeds((product) => product.variants.map((variant) => JSON.stringify(variant.when)))
     expect(seedRules.has(JSON.stringify(example.variants[0]!.when))).toBe(false)
-    expect(factsOf(example.variants[0]!.when as Condition)).toContain("annual_mileage_km")
+    expect(TariffCompiler.factConditionsOf(example.variants[0]!.when as Condition).map(({ fact }) => fact)).toContain(
+      "annual_mileage_km"
+    )
   })
 
   it("describes coverages the seed products do not have, and the IPID titles of both variants in Danish", () => {

@@ -204,14 +204,13 @@ export const Charge = Schema.Union([
 ])
 export type Charge = typeof Charge.Type
 
-const factsOfCondition = (condition: Condition): Array<string> =>
-  "all" in condition
-    ? condition.all.flatMap(factsOfCondition)
-    : "any" in condition
-      ? condition.any.flatMap(factsOfCondition)
-      : "not" in condition
-        ? factsOfCondition(condition.not)
-        : [condition.fact]
+/** Every fact condition inside a condition tree. */
+export const factConditionsOf = (condition: Condition): Array<FactCondition> => {
+  if ("all" in condition) return condition.all.flatMap(factConditionsOf)
+  if ("any" in condition) return condition.any.flatMap(factConditionsOf)
+  if ("not" in condition) return factConditionsOf(condition.not)
+  return [condition]
+}
 
 /** The first fact a rule reads that the tariff's product does not have, said in words; undefined when there is none. */
 const factsUnknownToProduct = (tariff: {
@@ -222,7 +221,7 @@ const factsUnknownToProduct = (tariff: {
   if (product === undefined) return undefined
   const known = new Set(factNamesOf(product))
   for (const rule of tariff.rules)
-    for (const fact of factsOfCondition(rule.conditions))
+    for (const { fact } of factConditionsOf(rule.conditions))
       if (!known.has(fact))
         return `rule "${rule.name}" reads fact "${fact}", which ${tariff.product_name} does not have (its facts: ${[...known].join(", ")})`
   return undefined

@@ -146,10 +146,4 @@ export const compileOverFacts = (
 ): ((facts: ReadonlyArray<unknown>) => boolean) =>
   compileOnSlots(condition as Condition, ruleName, new Map(factNames.map((name, index) => [name, index])))
 
-/** Every fact condition inside a condition tree. */
-export const factConditionsOf = (condition: Condition): Array<FactCondition> => {
-  if ("all" in condition) return condition.all.flatMap(factConditionsOf)
-  if ("any" in condition) return condition.any.flatMap(factConditionsOf)
-  if ("not" in condition) return factConditionsOf(condition.not)
-  return [condition]
-}
+export { factConditionsOf } from "./Tariff.js"

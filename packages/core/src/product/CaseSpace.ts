@@ -43,7 +43,7 @@ const probePoints = (conditions: ReadonlyArray<FactCondition>, parameter: Parame
 }
 
 /** A parameter's telling values: an enum's options, a number's probe points; none as well when it may be left out. */
-const tellingValues = (
+export const tellingValues = (
   conditions: ReadonlyArray<FactCondition>,
   parameter: ParameterDocument
 ): Array<ParameterValue | null> => {

@@ -20,9 +20,12 @@ const SHIPPED: ReadonlyArray<ProductDocument> = SHIPPED_PRODUCT_DOCUMENTS.map((d
 /** The shipped products' documents, decoded. */
 export const SHIPPED_PRODUCTS: ReadonlyArray<ProductDocument> = SHIPPED
 
+const BY_NAME: ReadonlyMap<string, ProductDocument> = new Map(
+  SHIPPED.map((document) => [document.product_name, document])
+)
+
 /** The shipped products' document of a product, or undefined for an unknown name. */
-export const productDocument = (name: string): ProductDocument | undefined =>
-  SHIPPED.find((document) => document.product_name === name)
+export const productDocument = (name: string): ProductDocument | undefined => BY_NAME.get(name)
 
 export const PRODUCT_NAMES: ReadonlyArray<string> = SHIPPED.map((document) => document.product_name)
 export type ProductName = string

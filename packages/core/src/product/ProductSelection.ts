@@ -12,6 +12,7 @@ import {
 } from "./ProductCatalogue.js"
 import { parameterStrings, parametersSchemaOf, type ProductParameters } from "./Parameters.js"
 import type { ParameterDocument } from "./ProductDocument.js"
+import { rawAt } from "../input/Decoding.js"
 import { OneOf, RequestArray, RequestObject } from "../input/Fields.js"
 
 /** `{product_name, parameters, features: [{name}]}` as a request carries it, for a product of these parameters and features. */
@@ -70,6 +71,23 @@ const SELECTIONS: ReadonlyMap<string, typeof ProductSelection> = new Map(
     ]
   })
 )
+
+/**
+ * A request Schema per product, made from each product's selection Schema once: `forRequest(input)` answers the one
+ * of the product the request names (the catalogue's for a name it lacks).
+ */
+export const perProduct = <S>(make: (selection: typeof ProductSelection) => S): ((input: unknown) => S) => {
+  const made = new Map<typeof ProductSelection, S>()
+  return (input) => {
+    const selection = selectionSchemaFor(rawAt(input, "product", "product_name"))
+    let schema = made.get(selection)
+    if (schema === undefined) {
+      schema = make(selection)
+      made.set(selection, schema)
+    }
+    return schema
+  }
+}
 
 /** The selection Schema of the product a request names: its own parameters and features, or the catalogue's. */
 export const selectionSchemaFor = (productName: unknown): typeof ProductSelection =>

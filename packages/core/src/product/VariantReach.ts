@@ -7,6 +7,7 @@
  */
 import type { Condition } from "../pricing/Tariff.js"
 import { compileOverFacts, factConditionsOf } from "../pricing/TariffCompiler.js"
+import { tellingValues } from "./CaseSpace.js"
 import type { ParameterValue } from "./Parameters.js"
 import type { ParameterCondition, ParameterDocument, VariantDocument } from "./ProductDocument.js"
 
@@ -33,19 +34,12 @@ const samplesOf = (
   parameter: ParameterDocument,
   rules: ReadonlyArray<ParameterCondition>
 ): Array<ParameterValue | undefined> | undefined => {
-  const absent = parameter.required || parameter.default !== undefined ? [] : [undefined]
-  if (parameter.type === "enum") return [...(parameter.options ?? []).map((option) => option.id), ...absent]
-  if (parameter.type === "date" || parameter.minimum === undefined || parameter.maximum === undefined) return undefined
-  const { minimum, maximum } = parameter
-  const constants = rules
-    .flatMap((rule) => valuesComparedWith(rule, parameter.name))
-    .filter((value): value is number => typeof value === "number")
-  const numbers = [
-    minimum,
-    maximum,
-    ...constants.flatMap((value) => [Math.floor(value) - 1, Math.floor(value), Math.ceil(value), Math.ceil(value) + 1])
-  ].filter((value) => value >= minimum && value <= maximum)
-  return [...new Set(numbers), ...absent]
+  // a date, an enum without options or a number without its range (refused already) is not tried
+  if (parameter.type === "date") return undefined
+  if (parameter.type === "enum" && (parameter.options ?? []).length === 0) return undefined
+  if (parameter.type === "number" && (parameter.minimum === undefined || parameter.maximum === undefined))
+    return undefined
+  return tellingValues(rules.flatMap(comparisonsOf), parameter).map((value) => value ?? undefined)
 }
 
 /** Every combination of the samples, as fact tuples in the samples' order. */

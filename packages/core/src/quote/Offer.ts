@@ -10,13 +10,7 @@ import { checkBirthDates } from "../product/Parameters.js"
 import { RequestObject } from "../input/Fields.js"
 import { Coverage } from "../product/Coverage.js"
 import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.js"
-import {
-  echoSelection,
-  parametersOf,
-  ProductEcho,
-  ProductSelection,
-  selectionSchemaFor
-} from "../product/ProductSelection.js"
+import { echoSelection, parametersOf, ProductEcho, perProduct, ProductSelection } from "../product/ProductSelection.js"
 import type { PriceComputation } from "../pricing/PricingPlan.js"
 
 /** What an offer accepts and ignores: a quote request's `policy` and `agent`, so one body serves both endpoints. */
@@ -39,17 +33,8 @@ export const OfferRequest = offerRequestOf(ProductSelection)
 export type OfferRequest = Omit<typeof OfferRequest.Type, "product"> & { readonly product: ProductSelection }
 export type OfferRequestInput = typeof OfferRequest.Encoded
 
-// each product's offer request: its own parameters and features, made once
-const OFFER_REQUESTS = new Map<typeof ProductSelection, typeof OfferRequest>()
-const offerRequestFor = (input: unknown): typeof OfferRequest => {
-  const selection = selectionSchemaFor(rawAt(input, "product", "product_name"))
-  let schema = OFFER_REQUESTS.get(selection)
-  if (schema === undefined) {
-    schema = offerRequestOf(selection)
-    OFFER_REQUESTS.set(selection, schema)
-  }
-  return schema
-}
+// each product's offer request: its own parameters and features
+const offerRequestFor = perProduct(offerRequestOf)
 
 export const Privacy = Schema.Struct({ policy_href: Schema.String })
 

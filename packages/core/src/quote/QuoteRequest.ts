@@ -9,7 +9,7 @@ import { checkBirthDates } from "../product/Parameters.js"
 import { isPNumber, isVin } from "./IdentityNumbers.js"
 import { checkRoles, CvrNumber, Parties } from "./Parties.js"
 import { partyRolesOf } from "../product/ProductCatalogue.js"
-import { parametersOf, ProductSelection, selectionSchemaFor } from "../product/ProductSelection.js"
+import { parametersOf, perProduct, ProductSelection } from "../product/ProductSelection.js"
 import { CheckedString, DateText, optionalString, RequestObject, Text } from "../input/Fields.js"
 
 const VIN_PATTERN = "^[A-HJ-NPR-Z0-9]{17}$"
@@ -77,17 +77,8 @@ export const QuoteRequest = quoteRequestOf(ProductSelection)
 export type QuoteRequest = Omit<typeof QuoteRequest.Type, "product"> & { readonly product: ProductSelection }
 export type QuoteRequestInput = typeof QuoteRequest.Encoded
 
-// each product's quote request: its own parameters and features, made once
-const QUOTE_REQUESTS = new Map<typeof ProductSelection, typeof QuoteRequest>()
-const quoteRequestFor = (input: unknown): typeof QuoteRequest => {
-  const selection = selectionSchemaFor(rawAt(input, "product", "product_name"))
-  let schema = QUOTE_REQUESTS.get(selection)
-  if (schema === undefined) {
-    schema = quoteRequestOf(selection)
-    QUOTE_REQUESTS.set(selection, schema)
-  }
-  return schema
-}
+// each product's quote request: its own parameters and features
+const quoteRequestFor = perProduct(quoteRequestOf)
 
 /** The policy may not take effect before the day it is quoted. */
 const checkEffectiveDate = (rawDate: unknown, pricingDate: CalendarDate): Array<Violation> =>

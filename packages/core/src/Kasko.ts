@@ -34,8 +34,8 @@ export interface Kasko {
 }
 
 /**
- * Builds the engine on a storage and id layer (the shipped tariff unless
- * `tariffs` is given).
+ * Builds the engine on a storage and id layer, selling the shipped products with the shipped tariff unless `tariffs`
+ * is given: `TariffBook.ofCatalogue(catalogue, documents)` sells a catalogue of products added as data.
  */
 export const make = <E>(
   services: Layer.Layer<QuoteStore | IdGenerator, E>,

@@ -33,7 +33,7 @@ import { priceInterpreted } from "./pricing/ReferenceInterpreter.js"
 import { worksheetOf, type RatingWorksheet } from "./pricing/RatingWorksheet.js"
 import { tariffInForce } from "./pricing/Tariff.js"
 import { TariffBook } from "./ports/TariffBook.js"
-import { productDefinition, type ProductDefinition } from "./product/ProductCatalogue.js"
+import { type Catalogue, type ProductDefinition, shipped } from "./product/ProductCatalogue.js"
 import type { ProductSelection } from "./product/ProductSelection.js"
 import { quoteOf, type Quote, type QuoteActivation } from "./quote/Quote.js"
 import {
@@ -47,13 +47,21 @@ import {
 import { decodeQuoteRequest } from "./quote/QuoteRequest.js"
 import { QuoteStore, type StoredQuote } from "./ports/QuoteStore.js"
 
-/** The definition of a product (spec §2.1). */
-export const getProduct = (productName: string): Effect.Effect<ProductDefinition, ProductNotFound> => {
-  const definition = productDefinition(productName)
-  return definition === undefined
-    ? Effect.fail(new ProductNotFound({ product_name: productName }))
-    : Effect.succeed(definition)
-}
+/**
+ * The catalogue of the TariffBook in the context: the products its tariffs price. A program that only reads what is
+ * stored (retrieval, documents) needs no tariffs, and reads a quote of the shipped catalogue when none is provided.
+ */
+const catalogueIn = (context: Context.Context<never>): Catalogue =>
+  Context.getOrElse(context as Context.Context<TariffBook>, TariffBook, () => undefined)?.catalogue ?? shipped
+
+/** The definition of a product (spec §2.1): of the catalogue of the TariffBook provided, the shipped one if none is. */
+export const getProduct = (productName: string): Effect.Effect<ProductDefinition, ProductNotFound> =>
+  Effect.contextWith((context: Context.Context<never>) => {
+    const definition = catalogueIn(context).definition(productName)
+    return definition === undefined
+      ? Effect.fail(new ProductNotFound({ product_name: productName }))
+      : Effect.succeed(definition)
+  })
 
 /**
  * The span pricing runs in: what a tracer sees of it (and metrics time). An
@@ -108,10 +116,10 @@ const pricedOfferRequest = <A>(
       const links = Context.get(context as Context.Context<never>, DocumentLinks)
       const pricingDate = calendarDateOfMillis(Context.get(context, Clock.Clock).currentTimeMillisUnsafe())
       if (book.rules === "compiled") {
-        const priced = priceOfferRequest(book.tariffs, input, pricingDate)
+        const priced = priceOfferRequest(book.tariffs, input, pricingDate, book.catalogue)
         return Result.isFailure(priced) ? Effect.fail(priced.failure) : Effect.succeed(answer(priced.success, links))
       }
-      return Result.match(decodeOfferRequest(input, pricingDate), {
+      return Result.match(decodeOfferRequest(input, pricingDate, book.catalogue), {
         onFailure: Effect.fail,
         onSuccess: (request) =>
           Effect.map(priceSelection(book, request.product, pricingDate), (computed) =>
@@ -160,17 +168,20 @@ export const createQuote = (
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const pricingDate = calendarDateOfMillis(now)
-    const request = yield* traced(Effect.fromResult(decodeQuoteRequest(input, pricingDate)), DECODING_SPAN)
-    const worksheet = worksheetOf(
-      yield* traced(priceSelection(yield* TariffBook, request.product, pricingDate), PRICING_SPAN)
+    const book = yield* TariffBook
+    const request = yield* traced(
+      Effect.fromResult(decodeQuoteRequest(input, pricingDate, book.catalogue)),
+      DECODING_SPAN
     )
+    const worksheet = worksheetOf(yield* traced(priceSelection(book, request.product, pricingDate), PRICING_SPAN))
     const ids = yield* IdGenerator
     const links = yield* DocumentLinks
     const quote = quoteOf(
       request,
       worksheet,
       { quote_id: yield* ids.quoteId, policy_number: yield* ids.policyNumber },
-      links
+      links,
+      book.catalogue
     )
     const stored: StoredQuote = {
       quote_id: quote.quote_id,
@@ -185,17 +196,17 @@ export const createQuote = (
     const store = yield* QuoteStore
     if (idempotency === undefined) {
       yield* store.insert(stored)
-      return awaitingQuote(stored, links)
+      return awaitingQuote(stored, links, book.catalogue)
     }
     const earlier = yield* store.insertIdempotent(stored, {
       ...idempotency,
       unused_before: now - IDEMPOTENCY_KEY_VALIDITY_MILLIS
     })
-    if (Option.isNone(earlier)) return awaitingQuote(stored, links)
+    if (Option.isNone(earlier)) return awaitingQuote(stored, links, book.catalogue)
     if (earlier.value.fingerprint !== idempotency.fingerprint)
       return yield* new IdempotencyKeyReused({ idempotency_key: idempotency.key })
     // a retry is answered what the first request was, activated since or not: the answer of a creation
-    return awaitingQuote(earlier.value.quote, links)
+    return awaitingQuote(earlier.value.quote, links, book.catalogue)
   })
 
 /**
@@ -234,7 +245,10 @@ export const getQuote = (
   Effect.contextWith((context: Context.Context<never>) => {
     const links = Context.get(context, DocumentLinks)
     const now = Context.get(context, Clock.Clock).currentTimeMillisUnsafe()
-    return Effect.map(findLiveQuoteWithoutWorksheet(partnerId, quoteId, now), (stored) => retrievedForm(stored, links))
+    const catalogue = catalogueIn(context)
+    return Effect.map(findLiveQuoteWithoutWorksheet(partnerId, quoteId, now), (stored) =>
+      retrievedForm(stored, links, catalogue)
+    )
   })
 
 /**
@@ -296,15 +310,16 @@ export const getProductInformation = (
   variant: string
 ): Effect.Effect<VersionedDocument, ProductNotFound | TariffNotInForce, TariffBook | DocumentRenderer> =>
   Effect.gen(function* () {
-    const definition = productDefinition(productName)
+    const book = yield* TariffBook
+    const definition = book.catalogue.definition(productName)
     // the variant is named only of a product that exists: of another, the product is what is not found
     if (definition === undefined) return yield* new ProductNotFound({ product_name: productName })
     if (!isVariant(variant)) return yield* new ProductNotFound({ product_name: productName, variant })
     const pricingDate = calendarDateOfMillis(yield* Clock.currentTimeMillis)
-    const tariff = tariffInForce((yield* TariffBook).tariffs, definition.product_name, pricingDate)
+    const tariff = tariffInForce(book.tariffs, definition.product_name, pricingDate)
     if (tariff === undefined)
       return yield* new TariffNotInForce({ product_name: definition.product_name, pricing_date: pricingDate })
-    const printed = productInformationDocument(tariff, variant, pricingDate)
+    const printed = productInformationDocument(tariff, variant, pricingDate, book.catalogue)
     const renderer = yield* DocumentRenderer
     return { document: yield* renderer.render(printed), version: printed.cacheKey! }
   })
@@ -327,5 +342,6 @@ export const getQuoteDocument = (
     const now = yield* Clock.currentTimeMillis
     const stored = yield* findLiveQuote(partnerId, quoteId, now)
     const renderer = yield* DocumentRenderer
-    return yield* renderer.render(quoteDocument(stored, yield* DocumentLinks, now))
+    const catalogue = catalogueIn(yield* Effect.context<never>())
+    return yield* renderer.render(quoteDocument(stored, yield* DocumentLinks, now, catalogue))
   })

@@ -37,6 +37,8 @@ export * as QuoteStore from "./ports/QuoteStore.js"
 export * as RateLimiter from "./ports/RateLimiter.js"
 export * as Readiness from "./ports/Readiness.js"
 export * as TariffBook from "./ports/TariffBook.js"
+// The products an engine sells: the shipped ones, or a catalogue of documents an insurer adds (TariffBook.ofCatalogue).
+export * as ProductCatalogue from "./product/ProductCatalogue.js"
 export * as WebhookSubscriptions from "./ports/WebhookSubscriptions.js"
 
 // The formats of quote ids, policy and quote numbers (UUID v7, Luhn check digits).

@@ -6,7 +6,7 @@
  * apart (`factsOfVariant`) — and the words from the catalogue (`ProductTerms`). Made once per tariff version and variant (again
  * only when the charges in force change).
  */
-import { INSURER, productDefinition, productDocument, type FeatureName } from "../product/ProductCatalogue.js"
+import { type Catalogue, INSURER, type FeatureName, shipped } from "../product/ProductCatalogue.js"
 import { coverageTerms, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
 import type { Variant } from "../product/Variant.js"
 import { casesOf } from "../product/CaseSpace.js"
@@ -51,8 +51,13 @@ const SHOWN_INSTRUCTIONS: ReadonlySet<Instruction["type"]> = new Set([
 ])
 
 /** The facts a case of the variant can have, as far as the tariff's shown rules tell cases apart. */
-const factsOfVariant = (tariff: Tariff, variant: Variant, feature: FeatureName): Array<PricingFacts> => {
-  const document = productDocument(tariff.product_name)
+const factsOfVariant = (
+  tariff: Tariff,
+  variant: Variant,
+  feature: FeatureName,
+  catalogue: Catalogue
+): Array<PricingFacts> => {
+  const document = catalogue.document(tariff.product_name)
   if (document === undefined) return []
   const shown = tariff.rules
     .filter((rule) => SHOWN_INSTRUCTIONS.has(rule.event.type))
@@ -66,7 +71,8 @@ const ascending = (values: Iterable<number>): Array<number> => [...new Set(value
 export const coveragesOfVariant = (
   tariff: Tariff,
   variant: Variant,
-  pricingDate: CalendarDate
+  pricingDate: CalendarDate,
+  catalogue: Catalogue = shipped
 ): ReadonlyArray<VariantCoverage> => {
   const plan = planOf(tariff)
   const found = new Map<
@@ -80,9 +86,9 @@ export const coveragesOfVariant = (
       withoutDeductible: boolean
     }
   >()
-  const features = productDefinition(tariff.product_name)!.features.map((feature) => feature.name)
+  const features = catalogue.definition(tariff.product_name)!.features.map((feature) => feature.name)
   for (const feature of features) {
-    for (const facts of factsOfVariant(tariff, variant, feature)) {
+    for (const facts of factsOfVariant(tariff, variant, feature, catalogue)) {
       for (const coverage of plan.price(facts, pricingDate, plan.fire(facts)).recipe.coverages) {
         const seen = found.get(coverage.name) ?? {
           id: coverage.id,
@@ -151,7 +157,8 @@ const sameCharges = (a: ReadonlyArray<Charge>, b: ReadonlyArray<Charge>): boolea
 export const productInformationDocument = (
   tariff: Tariff,
   variant: Variant,
-  pricingDate: CalendarDate
+  pricingDate: CalendarDate,
+  catalogue: Catalogue = shipped
 ): PrintedDocument => {
   let byVariant = documents.get(tariff)
   if (byVariant === undefined) {
@@ -165,15 +172,20 @@ export const productInformationDocument = (
     kept.pricingDate = pricingDate
     return kept.document
   }
-  const document = makeProductInformation(tariff, variant, pricingDate)
+  const document = makeProductInformation(tariff, variant, pricingDate, catalogue)
   byVariant.set(variant, { document, charges, pricingDate })
   return document
 }
 
-const makeProductInformation = (tariff: Tariff, variant: Variant, pricingDate: CalendarDate): PrintedDocument => {
-  const definition = productDefinition(tariff.product_name)!
-  const terms = productTerms(tariff.product_name, variant)
-  const coverages = coveragesOfVariant(tariff, variant, pricingDate)
+const makeProductInformation = (
+  tariff: Tariff,
+  variant: Variant,
+  pricingDate: CalendarDate,
+  catalogue: Catalogue
+): PrintedDocument => {
+  const definition = catalogue.definition(tariff.product_name)!
+  const terms = productTerms(tariff.product_name, variant, catalogue)
+  const coverages = coveragesOfVariant(tariff, variant, pricingDate, catalogue)
   const figures = (text: string) => withTariffFigures(text, tariff)
   const paymentsPerYear = definition.parameters.find((parameter) => parameter.name === "payments_per_year")
   const paymentOptions = (paymentsPerYear?.options ?? []).map((option) => option.id).join(" eller ")
@@ -190,7 +202,7 @@ const makeProductInformation = (tariff: Tariff, variant: Variant, pricingDate: C
             { title: "Selvrisiko", figures: true, width: 1.2 }
           ],
           coverages.map((coverage) => [
-            coverageTitle(tariff.product_name, coverage.name),
+            coverageTitle(tariff.product_name, coverage.name, catalogue),
             featureCell(coverage, definition.features),
             amountsCell(coverage.limits, coverage.sometimesWithoutLimit),
             amountsCell(coverage.deductibles, coverage.sometimesWithoutDeductible)
@@ -199,7 +211,7 @@ const makeProductInformation = (tariff: Tariff, variant: Variant, pricingDate: C
         list(
           coverages.map(
             (coverage) =>
-              `${coverageTitle(tariff.product_name, coverage.name)}: ${coverageTerms(tariff.product_name, coverage.name)?.covers ?? "som beskrevet i forsikringsbetingelserne."}`
+              `${coverageTitle(tariff.product_name, coverage.name, catalogue)}: ${coverageTerms(tariff.product_name, coverage.name, catalogue)?.covers ?? "som beskrevet i forsikringsbetingelserne."}`
           )
         )
       ]

@@ -11,7 +11,7 @@
 import { ageOn, calendarDateOfMillis } from "../input/CalendarDate.js"
 import type { DocumentLinksShape } from "../ports/DocumentLinks.js"
 import type { StoredQuote } from "../ports/QuoteStore.js"
-import { INSURER, productDefinition, productDocument, type ProductName } from "../product/ProductCatalogue.js"
+import { type Catalogue, INSURER, type ProductName, shipped } from "../product/ProductCatalogue.js"
 import { coverageTitle, productTerms } from "../product/ProductTerms.js"
 import type { Party } from "../quote/Parties.js"
 import { expiresAt } from "../quote/QuoteLifecycle.js"
@@ -73,8 +73,9 @@ const partyRoles = (party: Party): string =>
 const KRONER_UNIT = " (kr.)"
 
 /** A parameter's value in the catalogue's words: the option's title, or the value itself. */
-const parameterWords = (productName: ProductName, name: string, value: string): string => {
-  const option = productDefinition(productName)
+const parameterWords = (productName: ProductName, name: string, value: string, catalogue: Catalogue): string => {
+  const option = catalogue
+    .definition(productName)
     ?.parameters.find((parameter) => parameter.name === name)
     ?.options?.find((candidate) => candidate.id === value)
   return option === undefined ? value : String(option.title)
@@ -90,11 +91,12 @@ const parameterWords = (productName: ProductName, name: string, value: string): 
 const printedParameters = (
   productName: ProductName,
   parameters: Readonly<Record<string, string>>,
-  createdOn: string
+  createdOn: string,
+  catalogue: Catalogue
 ): Array<readonly [string, string]> => {
-  const definition = productDefinition(productName)!
+  const definition = catalogue.definition(productName)!
   const birthDates =
-    productDocument(productName)?.parameters.filter((parameter) => parameter.age_of !== undefined) ?? []
+    catalogue.document(productName)?.parameters.filter((parameter) => parameter.age_of !== undefined) ?? []
   const ageOf = (name: string): string | undefined => {
     const birthDate = birthDates.find((parameter) => parameter.age_of!.parameter === name)
     const given = birthDate === undefined ? undefined : parameters[birthDate.name]
@@ -107,25 +109,31 @@ const printedParameters = (
     const title = String(parameter.title)
     return parameter.type === "number" && title.endsWith(KRONER_UNIT)
       ? [[title.slice(0, -KRONER_UNIT.length), danishKroner(Number(value))] as const]
-      : [[title, parameterWords(productName, parameter.name, value)] as const]
+      : [[title, parameterWords(productName, parameter.name, value, catalogue)] as const]
   })
 }
 
 /** The quote's document as of `now`, linking to the documents `documentLinks` names. */
-export const quoteDocument = (stored: StoredQuote, documentLinks: DocumentLinksShape, now: number): PrintedDocument => {
+export const quoteDocument = (
+  stored: StoredQuote,
+  documentLinks: DocumentLinksShape,
+  now: number,
+  catalogue: Catalogue = shipped
+): PrintedDocument => {
   const quote = stored.quote
   const worksheet = stored.worksheet
   const productName = worksheet.product_name
   const variant = worksheet.facts.variant
-  const definition = productDefinition(productName)!
-  const terms = productTerms(productName, variant)
+  const definition = catalogue.definition(productName)!
+  const vehicleCodes = catalogue.document(productName)!.vehicle_codes
+  const terms = productTerms(productName, variant, catalogue)
   const policy = quote.policies[0]!
   const parameters = quote.product.parameters
   const vehicle = policy.insurable_object.vehicle
   const paymentsPerYear = quote.price.payments_per_year
   const feature = definition.features.find((candidate) => candidate.name === quote.product.features[0]?.name)
   const state = stored.activated_at === null ? "Afventer aktivering" : `Aktiveret ${danishInstant(stored.activated_at)}`
-  const parameterRows = printedParameters(productName, parameters, calendarDateOfMillis(stored.created_at))
+  const parameterRows = printedParameters(productName, parameters, calendarDateOfMillis(stored.created_at), catalogue)
   // the quote's JSON carries its quote number once it is activated (spec §2.10), and so does its document
   const quoteNumber = stored.activated_at === null ? [] : [["Tilbudsnummer", stored.quote_number] as const]
   const sections: Array<Section> = [
@@ -173,11 +181,11 @@ export const quoteDocument = (stored: StoredQuote, documentLinks: DocumentLinksS
           ["Registreringsnummer", vehicle.registration_number ?? "–"],
           [
             "Køretøjstype",
-            `${parameterWords(productName, "vehicle_type", parameters["vehicle_type"] ?? "")} (kode ${vehicle.vehicle_type})`
+            `${parameterWords(productName, vehicleCodes.type.parameter, parameters[vehicleCodes.type.parameter] ?? "", catalogue)} (kode ${vehicle.vehicle_type})`
           ],
           [
             "Anvendelse",
-            `${parameterWords(productName, "vehicle_usage", parameters["vehicle_usage"] ?? "")} (kode ${vehicle.vehicle_usage})`
+            `${parameterWords(productName, vehicleCodes.usage.parameter, parameters[vehicleCodes.usage.parameter] ?? "", catalogue)} (kode ${vehicle.vehicle_usage})`
           ]
         ])
       ]
@@ -204,7 +212,7 @@ export const quoteDocument = (stored: StoredQuote, documentLinks: DocumentLinksS
             { title: "Selvrisiko", figures: true, width: 1.2 }
           ],
           policy.coverages.map((coverage) => [
-            coverageTitle(productName, coverage.name),
+            coverageTitle(productName, coverage.name, catalogue),
             coverage.id,
             coverage.limit === undefined ? "–" : danishKroner(coverage.limit),
             coverage.deductible === undefined ? "–" : danishKroner(coverage.deductible)

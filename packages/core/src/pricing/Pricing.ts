@@ -11,12 +11,19 @@ import { TariffNotInForce, type ConstraintViolation } from "../Errors.js"
 import { decodeOfferRequest, offerOf, type OfferRequest, type PriceOffer } from "../quote/Offer.js"
 import { factReadersOf, factValueOf, type ProductParameters } from "../product/Parameters.js"
 import { planOf, scaledPlanOf, type CoverageScaling, type PriceComputation } from "./PricingPlan.js"
-import { PRODUCT_NAMES, productDocument, type FeatureName, type ProductName } from "../product/ProductCatalogue.js"
+import {
+  type Catalogue,
+  productDocument,
+  shipped,
+  type FeatureName,
+  type ProductName
+} from "../product/ProductCatalogue.js"
+import type { ProductDocument } from "../product/ProductDocument.js"
 import type { FactValue } from "./PricingFacts.js"
 import { chosenFeature, type ProductSelection } from "../product/ProductSelection.js"
 import { worksheetOf, type PricingFacts, type RatingWorksheet } from "./RatingWorksheet.js"
 import { tariffInForce, type Tariff } from "./Tariff.js"
-import { deriveVariant, type Variant } from "../product/Variant.js"
+import { type Variant, variantOfCase } from "../product/Variant.js"
 
 export type { CoverageScaling, PriceComputation } from "./PricingPlan.js"
 
@@ -36,23 +43,35 @@ export const pricingRequestOf = (selection: ProductSelection, pricingDate: Calen
   pricing_date: pricingDate
 })
 
-// each product's parameters that are facts, in its order, and how each is read
-const FACT_READERS: ReadonlyMap<string, ReturnType<typeof factReadersOf>> = new Map(
-  PRODUCT_NAMES.map((name) => [name, factReadersOf(productDocument(name)!.parameters)])
-)
+// each product's parameters that are facts, in its order, and how each is read: read once per product
+const FACT_READERS = new WeakMap<ProductDocument, ReturnType<typeof factReadersOf>>()
+
+const factReadersOfProduct = (product: ProductDocument): ReturnType<typeof factReadersOf> => {
+  let readers = FACT_READERS.get(product)
+  if (readers === undefined) {
+    readers = factReadersOf(product.parameters)
+    FACT_READERS.set(product, readers)
+  }
+  return readers
+}
 
 /**
  * The facts the tariff's rules read, computed once so the rules need no fact callbacks: the product, variant and
  * feature, then each parameter the product marks as a fact (null when not given); an age a birth date stands for is
- * the age given, or else the birth date's age on the pricing date.
+ * the age given, or else the birth date's age on the pricing date. `product` is the request's product's document
+ * (the shipped one of its name unless given; a tariff's plan knows its own).
  */
-export const pricingFacts = (request: PricingRequest): PricingFacts => {
+export const pricingFacts = (
+  request: PricingRequest,
+  product: ProductDocument | undefined = productDocument(request.product_name)
+): PricingFacts => {
+  if (product === undefined) throw new Error(`the catalogue has no product ${request.product_name}`)
   const facts: Record<string, FactValue> = {
     product_name: request.product_name,
-    variant: deriveVariant(request.product_name, request.parameters),
+    variant: variantOfCase(product, request.parameters),
     feature: request.feature
   }
-  for (const reader of FACT_READERS.get(request.product_name) ?? [])
+  for (const reader of factReadersOfProduct(product))
     facts[reader.name] = factValueOf(reader, request.parameters, request.pricing_date)
   return facts as PricingFacts
 }
@@ -60,7 +79,7 @@ export const pricingFacts = (request: PricingRequest): PricingFacts => {
 /** Prices with one tariff version, its rules compiled: the service's way. */
 export const priceWith = (tariff: Tariff, request: PricingRequest): PriceComputation => {
   const plan = planOf(tariff)
-  const facts = pricingFacts(request)
+  const facts = pricingFacts(request, plan.product)
   return plan.price(facts, request.pricing_date, plan.fire(facts))
 }
 
@@ -80,7 +99,7 @@ export const scaledPricer = (
 ): ((request: PricingRequest) => PriceComputation) => {
   const plan = scaledPlanOf(tariff, scaling)
   return (request) => {
-    const facts = pricingFacts(request)
+    const facts = pricingFacts(request, plan.product)
     return plan.price(facts, request.pricing_date, plan.fire(facts))
   }
 }
@@ -92,7 +111,7 @@ export const scaledPricer = (
  */
 export const priceAsVariant = (tariff: Tariff, request: PricingRequest, variant: Variant): PriceComputation => {
   const plan = planOf(tariff)
-  const facts = { ...pricingFacts(request), variant }
+  const facts = { ...pricingFacts(request, plan.product), variant }
   return plan.price(facts, request.pricing_date, plan.fire(facts))
 }
 
@@ -117,10 +136,11 @@ export interface PricedOffer {
 export const priceOfferRequest = (
   tariffs: ReadonlyArray<Tariff>,
   input: unknown,
-  pricingDate: CalendarDate
+  pricingDate: CalendarDate,
+  catalogue: Catalogue = shipped
 ): Result.Result<PricedOffer, ConstraintViolation | TariffNotInForce> => {
   // every offer takes this path: plain branches, no combinators
-  const decoded = decodeOfferRequest(input, pricingDate)
+  const decoded = decodeOfferRequest(input, pricingDate, catalogue)
   if (Result.isFailure(decoded)) return Result.fail(decoded.failure)
   const request = decoded.success
   const priced = price(tariffs, pricingRequestOf(request.product, pricingDate))
@@ -131,9 +151,10 @@ export const priceOfferRequest = (
 export const priceOffer = (
   tariffs: ReadonlyArray<Tariff>,
   input: unknown,
-  pricingDate: CalendarDate
+  pricingDate: CalendarDate,
+  catalogue: Catalogue = shipped
 ): Result.Result<PriceOffer, ConstraintViolation | TariffNotInForce> => {
-  const priced = priceOfferRequest(tariffs, input, pricingDate)
+  const priced = priceOfferRequest(tariffs, input, pricingDate, catalogue)
   return Result.isFailure(priced)
     ? Result.fail(priced.failure)
     : Result.succeed(offerOf(priced.success.request, priced.success.price))
@@ -143,6 +164,7 @@ export const priceOffer = (
 export const explainOffer = (
   tariffs: ReadonlyArray<Tariff>,
   input: unknown,
-  pricingDate: CalendarDate
+  pricingDate: CalendarDate,
+  catalogue: Catalogue = shipped
 ): Result.Result<RatingWorksheet, ConstraintViolation | TariffNotInForce> =>
-  Result.map(priceOfferRequest(tariffs, input, pricingDate), (priced) => worksheetOf(priced.price))
+  Result.map(priceOfferRequest(tariffs, input, pricingDate, catalogue), (priced) => worksheetOf(priced.price))

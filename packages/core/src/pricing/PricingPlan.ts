@@ -15,6 +15,7 @@ import type { Coverage } from "../product/Coverage.js"
 import { add, kronerHalfUp, roundHalfUp, roundUp, times, type ExactOre } from "./Money.js"
 import { type PricingFacts, vehiclePriceOf } from "./PricingFacts.js"
 import { factNamesOf, productDocument } from "../product/ProductCatalogue.js"
+import type { ProductDocument } from "../product/ProductDocument.js"
 import { chargesInForce, FACT_NAMES, type Charge, type Instruction, type Premium, type Tariff } from "./Tariff.js"
 import { compileOnSlots, type SlotPredicate } from "./TariffCompiler.js"
 
@@ -85,6 +86,8 @@ export interface PriceComputation {
 
 export interface PricingPlan {
   readonly tariff: Tariff
+  /** The document of the tariff's product, whose facts the plan reads; undefined for a product no catalogue has. */
+  readonly product: ProductDocument | undefined
   readonly rules: ReadonlyArray<PlannedRule>
   /** Slot → coverage name. */
   readonly coverages: ReadonlyArray<string>
@@ -151,16 +154,12 @@ export interface CoverageScaling {
 
 const UNSCALED: ExactOre = { numerator: 1, denominator: 1 }
 
-/** The facts a tariff's rules may read, each in its slot: its product's (the shipped products' for a product the catalogue lacks). */
-const factNamesOfTariff = (tariff: Tariff): ReadonlyArray<string> => {
-  const product = productDocument(tariff.product_name)
-  return product === undefined ? FACT_NAMES : factNamesOf(product)
-}
-
 const makePlan = (
   tariff: Tariff,
   scaling?: CoverageScaling,
-  factNames: ReadonlyArray<string> = factNamesOfTariff(tariff)
+  // the facts a tariff's rules may read, each in its slot: its product's (the shipped products' for a product no catalogue has)
+  product: ProductDocument | undefined = productDocument(tariff.product_name),
+  factNames: ReadonlyArray<string> = product === undefined ? FACT_NAMES : factNamesOf(product)
 ): PricingPlan => {
   const slotOfFact = new Map(factNames.map((name, index) => [name, index]))
   const coverages: Array<string> = []
@@ -291,6 +290,7 @@ const makePlan = (
 
   const plan: PricingPlan = {
     tariff,
+    product,
     rules,
     coverages,
     fire: (facts) => {
@@ -367,16 +367,30 @@ const plans = new WeakMap<Tariff, PricingPlan>()
  * same pricing arithmetic — each line rounded half up once, the charges levied on the scaled
  * premiums — so it prices what the scaled tariff would.
  */
-export const scaledPlanOf = (tariff: Tariff, scaling: CoverageScaling): PricingPlan => makePlan(tariff, scaling)
+export const scaledPlanOf = (tariff: Tariff, scaling: CoverageScaling): PricingPlan =>
+  makePlan(tariff, scaling, planOf(tariff).product)
 
 /**
- * The plan of a tariff whose product is not in the catalogue yet, over the facts its product's document gives it:
- * how a product folder is checked before it is loaded. Made anew on each call.
+ * The plan of a tariff over its product's document, kept as the tariff's plan: a catalogue's tariffs are planned so
+ * when their book is made (`TariffBook.layer`), and `planOf` answers the same plan after. A product folder's check
+ * plans its tariff so before the product is in any catalogue.
+ */
+export const planWithProduct = (tariff: Tariff, product: ProductDocument): PricingPlan => {
+  const planned = plans.get(tariff)
+  if (planned !== undefined && planned.product === product) return planned
+  const plan = makePlan(tariff, undefined, product)
+  plans.set(tariff, plan)
+  return plan
+}
+
+/**
+ * The plan of a tariff whose product is not in a catalogue yet, over the facts a check gives it: how a product
+ * folder is checked before it is loaded. Made anew on each call.
  */
 export const planOverFacts = (tariff: Tariff, factNames: ReadonlyArray<string>): PricingPlan =>
-  makePlan(tariff, undefined, factNames)
+  makePlan(tariff, undefined, undefined, factNames)
 
-/** The plan of a decoded tariff, made the first time it is asked for (TariffBook asks at load time). */
+/** The plan of a decoded tariff, made the first time it is asked for (over the shipped product of its name unless `planWithProduct` planned it). */
 export const planOf = (tariff: Tariff): PricingPlan => {
   let plan = plans.get(tariff)
   if (plan === undefined) {

@@ -5,7 +5,6 @@
  * `monthly`. Stored with each quote.
  */
 import { Schema } from "effect"
-import { PRODUCT_NAMES, productDocument } from "../product/ProductCatalogue.js"
 import { approximate, formatKroner } from "./Money.js"
 import { PricingFacts, vehiclePriceOf } from "./PricingFacts.js"
 import { basePremium, chargeBase, type PriceComputation } from "./PricingPlan.js"
@@ -48,7 +47,7 @@ export { PricingFacts, vehiclePriceOf }
 
 /** Everything a price is made of. Stored with each quote, so its price can always be explained. */
 export const RatingWorksheet = Schema.Struct({
-  product_name: Schema.Literals(PRODUCT_NAMES),
+  product_name: Schema.String,
   tariff_version: Schema.String,
   /** The version of the product's document the price was made under; absent in worksheets stored before products were documents. */
   product_version: Schema.optionalKey(Schema.String),
@@ -87,7 +86,7 @@ const describeCharge = (charge: Charge, base: number, baseLines: ReadonlyArray<s
 export const worksheetOf = (computation: PriceComputation): RatingWorksheet => {
   const { plan, facts, recipe, annual_total_ore: annualTotal } = computation
   const tariff = plan.tariff
-  const product = productDocument(tariff.product_name)
+  const product = plan.product
   const coverageLines = recipe.lines.map(
     (line, index): CoverageLine => ({
       coverage: line.coverage,

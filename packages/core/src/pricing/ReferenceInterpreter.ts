@@ -56,6 +56,7 @@ export const firedByJsonRulesEngine = async (tariff: Tariff, facts: PricingFacts
 
 /** Prices with one tariff version, its rules run by json-rules-engine (the reference interpreter). */
 export const priceInterpreted = async (tariff: Tariff, request: PricingRequest): Promise<PriceComputation> => {
-  const facts = pricingFacts(request)
-  return planOf(tariff).price(facts, request.pricing_date, await firedByJsonRulesEngine(tariff, facts))
+  const plan = planOf(tariff)
+  const facts = pricingFacts(request, plan.product)
+  return plan.price(facts, request.pricing_date, await firedByJsonRulesEngine(tariff, facts))
 }

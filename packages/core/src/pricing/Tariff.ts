@@ -6,10 +6,11 @@
 import { Result, Schema, SchemaIssue, SchemaParser, SchemaTransformation } from "effect"
 import { isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
 import {
+  type Catalogue,
   factNamesOf,
-  PRODUCT_NAMES,
-  productDocument,
+  perCatalogue,
   SHIPPED_PRODUCTS,
+  shipped,
   type ProductName
 } from "../product/ProductCatalogue.js"
 import { oreOfKroner } from "./Money.js"
@@ -213,11 +214,14 @@ export const factConditionsOf = (condition: Condition): Array<FactCondition> => 
 }
 
 /** The first fact a rule reads that the tariff's product does not have, said in words; undefined when there is none. */
-const factsUnknownToProduct = (tariff: {
-  readonly product_name: string
-  readonly rules: ReadonlyArray<{ readonly name: string; readonly conditions: Condition }>
-}): string | undefined => {
-  const product = productDocument(tariff.product_name)
+const factsUnknownToProduct = (
+  tariff: {
+    readonly product_name: string
+    readonly rules: ReadonlyArray<{ readonly name: string; readonly conditions: Condition }>
+  },
+  catalogue: Catalogue
+): string | undefined => {
+  const product = catalogue.document(tariff.product_name)
   if (product === undefined) return undefined
   const known = new Set(factNamesOf(product))
   for (const rule of tariff.rules)
@@ -241,10 +245,16 @@ const TARIFF_FIELDS = {
   charges: Schema.Array(Charge)
 }
 
-/** A tariff version of one product. */
-export const Tariff = Schema.Struct({ product_name: Schema.Literals(PRODUCT_NAMES), ...TARIFF_FIELDS }).check(
-  Schema.makeFilter((tariff) => factsUnknownToProduct(tariff) ?? true)
-)
+const tariffSchema = (catalogue: Catalogue) =>
+  Schema.Struct({ product_name: Schema.Literals(catalogue.productNames), ...TARIFF_FIELDS }).check(
+    Schema.makeFilter((tariff) => factsUnknownToProduct(tariff, catalogue) ?? true)
+  )
+
+/** A tariff version of one product of a catalogue, reading only facts that product has. */
+export const tariffSchemaOf = perCatalogue(tariffSchema)
+
+/** A tariff version of one shipped product. */
+export const Tariff = tariffSchemaOf(shipped)
 export type Tariff = typeof Tariff.Type
 
 /**
@@ -260,8 +270,10 @@ const formatFirstProblem = SchemaIssue.makeFormatterStandardSchemaV1()
 const DECODING = { onExcessProperty: "error", reportInput: true } as const
 
 // every problem, each naming the value it found
-const decodeDocument = SchemaParser.decodeUnknownResult(Tariff, { ...DECODING, errors: "all" })
-const decodeUntilFirstProblem = SchemaParser.decodeUnknownResult(Tariff, { ...DECODING, errors: "first" })
+const decodersOf = perCatalogue((catalogue) => ({
+  all: SchemaParser.decodeUnknownResult(tariffSchemaOf(catalogue), { ...DECODING, errors: "all" }),
+  first: SchemaParser.decodeUnknownResult(tariffSchemaOf(catalogue), { ...DECODING, errors: "first" })
+}))
 
 // a value found can be a whole file's worth of JSON (another document's object, say): a line holds its start
 const PROBLEM_LENGTH = 160
@@ -269,12 +281,13 @@ const PROBLEM_LENGTH = 160
 const pathText = (path: ReadonlyArray<PropertyKey>): string =>
   path.map((key, index) => (typeof key === "number" ? `[${key}]` : `${index === 0 ? "" : "."}${String(key)}`)).join("")
 
-/** Decodes a tariff document, or explains every problem in one message. */
-export const decodeTariff = (document: unknown): Result.Result<Tariff, string> =>
-  Result.mapError(decodeDocument(document), (issue) => {
+/** Decodes a tariff document of a catalogue's product (a shipped one unless given), or explains every problem in one message. */
+export const decodeTariff = (document: unknown, catalogue: Catalogue = shipped): Result.Result<Tariff, string> =>
+  Result.mapError(decodersOf(catalogue).all(document), (issue) => {
     // the product's facts are checked once the whole document decodes: a document with other problems is read as
     // it stands for a fact its product lacks, so that every problem is said at once
-    const unknownFact = isRecord(document) && Array.isArray(document["rules"]) ? rawUnknownFact(document) : undefined
+    const unknownFact =
+      isRecord(document) && Array.isArray(document["rules"]) ? rawUnknownFact(document, catalogue) : undefined
     return unknownFact === undefined ? formatProblems(issue) : `${formatProblems(issue)}\n${unknownFact}`
   })
 
@@ -288,27 +301,30 @@ const rawConditionFacts = (condition: unknown): Array<string> => {
   return typeof condition["fact"] === "string" ? [condition["fact"]] : []
 }
 
-const rawUnknownFact = (document: Record<string, unknown>): string | undefined =>
+const rawUnknownFact = (document: Record<string, unknown>, catalogue: Catalogue): string | undefined =>
   typeof document["product_name"] === "string"
-    ? factsUnknownToProduct({
-        product_name: document["product_name"],
-        rules: (document["rules"] as Array<unknown>).flatMap((rule) =>
-          isRecord(rule) && typeof rule["name"] === "string"
-            ? [
-                {
-                  name: rule["name"],
-                  conditions: {
-                    all: rawConditionFacts(rule["conditions"]).map((fact) => ({
-                      fact: Object.hasOwn(FORMER_FACT_NAMES, fact) ? FORMER_FACT_NAMES[fact as FormerFactName] : fact,
-                      operator: "equal" as const,
-                      value: null
-                    }))
+    ? factsUnknownToProduct(
+        {
+          product_name: document["product_name"],
+          rules: (document["rules"] as Array<unknown>).flatMap((rule) =>
+            isRecord(rule) && typeof rule["name"] === "string"
+              ? [
+                  {
+                    name: rule["name"],
+                    conditions: {
+                      all: rawConditionFacts(rule["conditions"]).map((fact) => ({
+                        fact: Object.hasOwn(FORMER_FACT_NAMES, fact) ? FORMER_FACT_NAMES[fact as FormerFactName] : fact,
+                        operator: "equal" as const,
+                        value: null
+                      }))
+                    }
                   }
-                }
-              ]
-            : []
-        )
-      })
+                ]
+              : []
+          )
+        },
+        catalogue
+      )
     : undefined
 
 /**
@@ -316,8 +332,8 @@ const rawUnknownFact = (document: Record<string, unknown>): string | undefined =
  * length, where it is: for a command naming a file that is not a tariff
  * (`kasko tariff check` lists every problem).
  */
-export const decodeTariffBriefly = (document: unknown): Result.Result<Tariff, string> =>
-  Result.mapError(decodeUntilFirstProblem(document), (issue) => {
+export const decodeTariffBriefly = (document: unknown, catalogue: Catalogue = shipped): Result.Result<Tariff, string> =>
+  Result.mapError(decodersOf(catalogue).first(document), (issue) => {
     const [first] = formatFirstProblem(issue).issues
     const problem = first === undefined ? "not a tariff" : first.message
     const line = problem.replace(/\s+/g, " ")

@@ -10,7 +10,7 @@ import type { Condition, FactCondition } from "../pricing/Tariff.js"
 import { factConditionsOf } from "../pricing/TariffCompiler.js"
 import type { ParameterValue } from "./Parameters.js"
 import type { ParameterDocument, ProductDocument } from "./ProductDocument.js"
-import { variantOf } from "./Variant.js"
+import { variantOfCase } from "./Variant.js"
 
 /** The numbers a condition compares a fact with (a number, a numeric text, the members of an `in` list). */
 const thresholdsOf = (condition: FactCondition): Array<number> =>
@@ -86,7 +86,7 @@ export const casesOf = (document: ProductDocument, conditions: ReadonlyArray<Fac
   const others = combinations(ruleOnly, (parameter) => tellingValues(all, parameter))
   const features = document.features.map((feature) => feature.name)
   return combinations(facts, (parameter) => tellingValues(all, parameter)).flatMap((values) => {
-    const variants = new Set(others.map((other) => variantOf(document.product_name, { ...values, ...other } as never)))
+    const variants = new Set(others.map((other) => variantOfCase(document, { ...values, ...other } as never)))
     return document.variants
       .filter((variant) => variants.has(variant.name))
       .flatMap((variant) =>

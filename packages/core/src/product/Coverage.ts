@@ -6,15 +6,29 @@
 import { Schema } from "effect"
 import { kronerHalfUp } from "../pricing/Money.js"
 import { SHIPPED_COVERAGE_NAMES } from "../pricing/ShippedTariffs.js"
+import { perCatalogue, shipped } from "./ProductCatalogue.js"
+
+const coverage = (names: ReadonlyArray<string>) =>
+  Schema.Struct({
+    id: Schema.String,
+    name: Schema.Literals(names).annotate({ description: "The coverage, as the tariff names it" }),
+    deductible: Schema.optionalKey(Schema.Int),
+    limit: Schema.optionalKey(Schema.Int)
+  })
 
 // the shipped tariffs' names: a service pricing with tariffs of its own that add other coverages answers names
 // its document does not list
-export const Coverage = Schema.Struct({
-  id: Schema.String,
-  name: Schema.Literals(SHIPPED_COVERAGE_NAMES).annotate({ description: "The coverage, as the tariff names it" }),
-  deductible: Schema.optionalKey(Schema.Int),
-  limit: Schema.optionalKey(Schema.Int)
-})
+export const Coverage = coverage(SHIPPED_COVERAGE_NAMES)
+
+/**
+ * The coverage Schema of a catalogue's answers: the coverages its products' documents describe (a tariff loaded
+ * with the catalogue may price no other, `TariffBook.layer`); the shipped tariffs' for the shipped catalogue.
+ */
+export const coverageSchemaOf = perCatalogue((catalogue) =>
+  catalogue === shipped
+    ? Coverage
+    : coverage([...new Set(catalogue.products.flatMap((document) => Object.keys(document.coverages)))])
+)
 export type Coverage = typeof Coverage.Type
 
 /** What coverages are read from: a worksheet, or a price computation. */

@@ -3,22 +3,20 @@
  * parameters and the one chosen feature.
  */
 import { Schema } from "effect"
-import {
-  FEATURE_NAMES,
-  PRODUCT_NAMES,
-  productDocument,
-  QUOTED_PRODUCT_NAMES,
-  SHIPPED_PRODUCTS
-} from "./ProductCatalogue.js"
+import { type Catalogue, perCatalogue, shipped } from "./ProductCatalogue.js"
 import { parameterStrings, parametersSchemaOf, type ProductParameters } from "./Parameters.js"
 import type { ParameterDocument } from "./ProductDocument.js"
 import { rawAt } from "../input/Decoding.js"
 import { OneOf, RequestArray, RequestObject } from "../input/Fields.js"
 
 /** `{product_name, parameters, features: [{name}]}` as a request carries it, for a product of these parameters and features. */
-const selectionSchema = (features: ReadonlyArray<string>, parameters: ReadonlyArray<ParameterDocument>) =>
+const selectionSchema = (
+  productNames: ReadonlyArray<string>,
+  features: ReadonlyArray<string>,
+  parameters: ReadonlyArray<ParameterDocument>
+) =>
   RequestObject({
-    product_name: OneOf(PRODUCT_NAMES),
+    product_name: OneOf(productNames),
     parameters: parametersSchemaOf(parameters),
     features: RequestArray(RequestObject({ name: OneOf(features) })).check(
       Schema.isBetweenLength(1, 1, {
@@ -29,29 +27,58 @@ const selectionSchema = (features: ReadonlyArray<string>, parameters: ReadonlyAr
   })
 
 /** Every parameter of the catalogue, once, as the first product that has it defines it; optional unless all have it. */
-const catalogueParameters = (): Array<ParameterDocument> => {
+const catalogueParameters = (catalogue: Catalogue): Array<ParameterDocument> => {
   const byName = new Map<string, ParameterDocument>()
-  for (const document of SHIPPED_PRODUCTS)
+  for (const document of catalogue.products)
     for (const parameter of document.parameters) if (!byName.has(parameter.name)) byName.set(parameter.name, parameter)
   return [...byName.values()].map((parameter) =>
-    SHIPPED_PRODUCTS.every((document) => document.parameters.some((candidate) => candidate.name === parameter.name))
+    catalogue.products.every((document) => document.parameters.some((candidate) => candidate.name === parameter.name))
       ? parameter
       : { ...parameter, required: false }
   )
 }
 
-/**
- * The product selection of any product of the catalogue: what the API reference shows, and what a request naming
- * no product of the catalogue is decoded with (its product_name is the violation; its parameters are checked as
- * any product's would be).
- */
-const CATALOGUE_PARAMETERS = catalogueParameters()
+type SelectionSchema = ReturnType<typeof selectionSchema>
+
+interface Selections {
+  /**
+   * The product selection of any product of the catalogue: what the API reference shows, and what a request naming
+   * no product of the catalogue is decoded with (its product_name is the violation; its parameters are checked as
+   * any product's would be).
+   */
+  readonly anyProduct: SelectionSchema
+  readonly parameters: ReadonlyArray<ParameterDocument>
+  readonly byProduct: ReadonlyMap<string, SelectionSchema>
+}
+
+const selectionsOf = perCatalogue((catalogue): Selections => {
+  const parameters = catalogueParameters(catalogue)
+  return {
+    anyProduct: selectionSchema(catalogue.productNames, catalogue.featureNames, parameters),
+    parameters,
+    byProduct: new Map(
+      catalogue.products.map((document) => [
+        document.product_name,
+        selectionSchema(
+          catalogue.productNames,
+          document.features.map((feature) => feature.name),
+          document.parameters
+        )
+      ])
+    )
+  }
+})
 
 /** The parameters of the product a request names, or the catalogue's for a name it lacks. */
-export const parametersOf = (productName: unknown): ReadonlyArray<ParameterDocument> =>
-  (typeof productName === "string" ? productDocument(productName)?.parameters : undefined) ?? CATALOGUE_PARAMETERS
+export const parametersOf = (productName: unknown, catalogue: Catalogue = shipped): ReadonlyArray<ParameterDocument> =>
+  (typeof productName === "string" ? catalogue.document(productName)?.parameters : undefined) ??
+  selectionsOf(catalogue).parameters
 
-export const ProductSelection = selectionSchema(FEATURE_NAMES, CATALOGUE_PARAMETERS)
+/** The product selection of any product of a catalogue: its Schema for a request naming no product of it. */
+export const productSelectionOf = (catalogue: Catalogue): SelectionSchema => selectionsOf(catalogue).anyProduct
+
+/** The product selection of any shipped product. */
+export const ProductSelection = productSelectionOf(shipped)
 export type ProductSelection = {
   readonly product_name: string
   readonly parameters: ProductParameters
@@ -59,27 +86,16 @@ export type ProductSelection = {
 }
 export type ProductSelectionInput = typeof ProductSelection.Encoded
 
-const SELECTIONS: ReadonlyMap<string, typeof ProductSelection> = new Map(
-  PRODUCT_NAMES.map((name) => {
-    const document = productDocument(name)!
-    return [
-      name,
-      selectionSchema(
-        document.features.map((feature) => feature.name),
-        document.parameters
-      )
-    ]
-  })
-)
-
 /**
- * A request Schema per product, made from each product's selection Schema once: `forRequest(input)` answers the one
- * of the product the request names (the catalogue's for a name it lacks).
+ * A request Schema per product of a catalogue, made from each product's selection Schema once: `forRequest(input,
+ * catalogue)` answers the one of the product the request names (the catalogue's for a name it lacks).
  */
-export const perProduct = <S>(make: (selection: typeof ProductSelection) => S): ((input: unknown) => S) => {
-  const made = new Map<typeof ProductSelection, S>()
-  return (input) => {
-    const selection = selectionSchemaFor(rawAt(input, "product", "product_name"))
+export const perProduct = <S>(
+  make: (selection: typeof ProductSelection) => S
+): ((input: unknown, catalogue: Catalogue) => S) => {
+  const made = new WeakMap<typeof ProductSelection, S>()
+  return (input, catalogue) => {
+    const selection = selectionSchemaFor(rawAt(input, "product", "product_name"), catalogue)
     let schema = made.get(selection)
     if (schema === undefined) {
       schema = make(selection)
@@ -90,26 +106,36 @@ export const perProduct = <S>(make: (selection: typeof ProductSelection) => S): 
 }
 
 /** The selection Schema of the product a request names: its own parameters and features, or the catalogue's. */
-export const selectionSchemaFor = (productName: unknown): typeof ProductSelection =>
-  (typeof productName === "string" ? SELECTIONS.get(productName) : undefined) ?? ProductSelection
+export const selectionSchemaFor = (productName: unknown, catalogue: Catalogue = shipped): typeof ProductSelection => {
+  const selections = selectionsOf(catalogue)
+  return (typeof productName === "string" ? selections.byProduct.get(productName) : undefined) ?? selections.anyProduct
+}
 
 /** The feature a selection chose. */
 export const chosenFeature = (selection: ProductSelection) => selection.features[0]!.name
 
 /** The selection as an answer echoes it, under one of `productNames`: parameters in their string form, defaults filled in. */
-const productEcho = (productNames: ReadonlyArray<string>) =>
+const productEcho = (productNames: ReadonlyArray<string>, featureNames: ReadonlyArray<string>) =>
   Schema.Struct({
     product_name: Schema.Literals(productNames),
     parameters: Schema.Record(Schema.String, Schema.String),
-    features: Schema.Array(Schema.Struct({ name: Schema.Literals(FEATURE_NAMES) }))
+    features: Schema.Array(Schema.Struct({ name: Schema.Literals(featureNames) }))
   })
 
-/** The product selection as an offer echoes it: the product requested. */
-export const ProductEcho = productEcho(PRODUCT_NAMES)
+/** The product selection as an offer of a catalogue's products echoes it: the product requested. */
+export const productEchoOf = perCatalogue((catalogue) => productEcho(catalogue.productNames, catalogue.featureNames))
+
+/** The product selection as a quote of a catalogue's products echoes it: under the name of the product's variant (spec §2.4, DESIGN §2). */
+export const quotedProductEchoOf = perCatalogue((catalogue) =>
+  productEcho(catalogue.quotedProductNames, catalogue.featureNames)
+)
+
+/** The product selection as an offer of a shipped product echoes it. */
+export const ProductEcho = productEchoOf(shipped)
 export type ProductEcho = typeof ProductEcho.Type
 
-/** The product selection as a quote echoes it: under the name of the product's variant (spec §2.4, DESIGN §2). */
-export const QuotedProductEcho = productEcho(QUOTED_PRODUCT_NAMES)
+/** The product selection as a quote of a shipped product echoes it. */
+export const QuotedProductEcho = quotedProductEchoOf(shipped)
 
 /** Echoes a decoded selection, optionally under another product name (a quote's `private-…`/`business-…`). */
 export const echoSelection = (

@@ -6,7 +6,7 @@
  * the figures (limits, deductibles, the monthly surcharge) come from the tariff in force, never from here;
  * `{monthly_surcharge_percent}` in a text is replaced with the tariff's.
  */
-import { productDocument, type ProductName } from "./ProductCatalogue.js"
+import { type Catalogue, type ProductName, shipped } from "./ProductCatalogue.js"
 import type { Variant } from "./Variant.js"
 
 /** A coverage as the documents name and explain it. */
@@ -16,14 +16,18 @@ export interface CoverageTerms {
 }
 
 /** A coverage or listed charge in the words of the product's document; undefined when it has none for it. */
-export const coverageTerms = (productName: ProductName, coverage: string): CoverageTerms | undefined => {
-  const coverages = productDocument(productName)?.coverages
+export const coverageTerms = (
+  productName: ProductName,
+  coverage: string,
+  catalogue: Catalogue = shipped
+): CoverageTerms | undefined => {
+  const coverages = catalogue.document(productName)?.coverages
   return coverages !== undefined && Object.hasOwn(coverages, coverage) ? coverages[coverage] : undefined
 }
 
 /** A coverage's title, or its tariff name when the product's document has no words for it (a tariff of an insurer's own). */
-export const coverageTitle = (productName: ProductName, coverage: string): string =>
-  coverageTerms(productName, coverage)?.title ?? coverage
+export const coverageTitle = (productName: ProductName, coverage: string, catalogue: Catalogue = shipped): string =>
+  coverageTerms(productName, coverage, catalogue)?.title ?? coverage
 
 /** The titles of the IPID's sections, as the regulation's template words them. */
 export const IPID_HEADINGS = {
@@ -54,8 +58,12 @@ export interface ProductTerms {
 }
 
 /** The IPID's terms of a product variant. */
-export const productTerms = (productName: ProductName, variant: Variant): ProductTerms => {
-  const terms = productDocument(productName)?.variants.find((candidate) => candidate.name === variant)?.terms
+export const productTerms = (
+  productName: ProductName,
+  variant: Variant,
+  catalogue: Catalogue = shipped
+): ProductTerms => {
+  const terms = catalogue.document(productName)?.variants.find((candidate) => candidate.name === variant)?.terms
   if (terms === undefined) throw new Error(`the catalogue has no terms for ${productName}, ${variant}`)
   return {
     variantTitle: terms.title,

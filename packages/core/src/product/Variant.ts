@@ -7,8 +7,8 @@
 import type { Condition } from "../pricing/Tariff.js"
 import { compileOverFacts, factConditionsOf } from "../pricing/TariffCompiler.js"
 import type { ParameterValue, ProductParameters } from "./Parameters.js"
-import { PRODUCT_NAMES, productDocument } from "./ProductCatalogue.js"
-import { type ParameterCondition, type Variant, VARIANTS } from "./ProductDocument.js"
+import { type Catalogue, shipped } from "./ProductCatalogue.js"
+import { type ParameterCondition, type ProductDocument, type Variant, VARIANTS } from "./ProductDocument.js"
 
 export { VARIANTS, type Variant } from "./ProductDocument.js"
 
@@ -25,9 +25,7 @@ interface CompiledRule {
   readonly otherwise: Variant
 }
 
-const compileRule = (productName: string): CompiledRule => {
-  const document = productDocument(productName)
-  if (document === undefined) throw new Error(`the catalogue has no product ${productName}`)
+const compileRule = (document: ProductDocument): CompiledRule => {
   const ruled = document.variants.slice(0, -1)
   const parameterNames = [
     ...new Set(
@@ -46,29 +44,50 @@ const compileRule = (productName: string): CompiledRule => {
   }
 }
 
-const RULES: ReadonlyMap<string, CompiledRule> = new Map(PRODUCT_NAMES.map((name) => [name, compileRule(name)]))
+// each product's rule, compiled the first time one of its cases asks (a catalogue's products are compiled when its
+// tariff book is made)
+const RULES = new WeakMap<ProductDocument, CompiledRule>()
 
-const ruleOf = (productName: string): CompiledRule => {
-  const rule = RULES.get(productName)
-  if (rule === undefined) throw new Error(`the catalogue has no product ${productName}`)
+const ruleOf = (document: ProductDocument): CompiledRule => {
+  let rule = RULES.get(document)
+  if (rule === undefined) {
+    rule = compileRule(document)
+    RULES.set(document, rule)
+  }
   return rule
 }
 
 /** The variant of a case of a product, from its parameters as the engine decodes them: an option's id, a number as a number. */
-export const variantOf = (
-  productName: string,
+export const variantOfCase = (
+  document: ProductDocument,
   parameters: Readonly<Record<string, ParameterValue | undefined>>
 ): Variant => {
-  const rule = ruleOf(productName)
+  const rule = ruleOf(document)
   const facts = new Array<unknown>(rule.parameterNames.length)
   for (let index = 0; index < facts.length; index++) facts[index] = parameters[rule.parameterNames[index]!]
   for (const variant of rule.variants) if (variant.holds(facts)) return variant.name
   return rule.otherwise
 }
 
+const documentOf = (productName: string, catalogue: Catalogue): ProductDocument => {
+  const document = catalogue.document(productName)
+  if (document === undefined) throw new Error(`the catalogue has no product ${productName}`)
+  return document
+}
+
+/** The variant of a case of a catalogue's product (a shipped one unless given), by the product's name. */
+export const variantOf = (
+  productName: string,
+  parameters: Readonly<Record<string, ParameterValue | undefined>>,
+  catalogue: Catalogue = shipped
+): Variant => variantOfCase(documentOf(productName, catalogue), parameters)
+
 /** The variant of a case of a product, from its decoded parameters (an option's id, a number as a number). */
-export const deriveVariant = (productName: string, parameters: ProductParameters): Variant =>
-  variantOf(productName, parameters)
+export const deriveVariant = (
+  productName: string,
+  parameters: ProductParameters,
+  catalogue: Catalogue = shipped
+): Variant => variantOf(productName, parameters, catalogue)
 
 /** The `equal` comparisons of a variant's rule when it is all of them (the seed products' Standard): parameter → value. */
 export const equalitiesOf = (condition: ParameterCondition | undefined): Readonly<Record<string, string>> => {
@@ -80,12 +99,17 @@ export const equalitiesOf = (condition: ParameterCondition | undefined): Readonl
 }
 
 /** What makes a case of the product its first variant, when the rule is all equalities: parameter → value. */
-export const firstVariantWhen = (productName: string): Readonly<Record<string, string>> =>
-  equalitiesOf(productDocument(productName)?.variants[0]?.when)
+export const firstVariantWhen = (
+  productName: string,
+  catalogue: Catalogue = shipped
+): Readonly<Record<string, string>> => equalitiesOf(catalogue.document(productName)?.variants[0]?.when)
 
 /** The parameters whose values keep a case from the product's first variant (none for a case of it), in rule order. */
 export const extendedBecause = (
   productName: string,
-  parameters: Readonly<Record<string, string | undefined>>
+  parameters: Readonly<Record<string, string | undefined>>,
+  catalogue: Catalogue = shipped
 ): Array<string> =>
-  Object.entries(firstVariantWhen(productName)).flatMap(([name, value]) => (parameters[name] === value ? [] : [name]))
+  Object.entries(firstVariantWhen(productName, catalogue)).flatMap(([name, value]) =>
+    parameters[name] === value ? [] : [name]
+  )

@@ -4,22 +4,29 @@
  * varevogn 03; privat_person_koersel 01, godstransport 40) and number the usages it does not show 41–43.
  */
 import { Schema } from "effect"
-import { productDocument, SHIPPED_PRODUCTS } from "./ProductCatalogue.js"
+import { type Catalogue, perCatalogue, shipped } from "./ProductCatalogue.js"
 
-const codesOf = (kind: "type" | "usage"): ReadonlyArray<string> => [
-  ...new Set(SHIPPED_PRODUCTS.flatMap((document) => Object.values(document.vehicle_codes[kind].codes)))
+const codesOf = (catalogue: Catalogue, kind: "type" | "usage"): ReadonlyArray<string> => [
+  ...new Set(catalogue.products.flatMap((document) => Object.values(document.vehicle_codes[kind].codes)))
 ]
 
-export const VehicleTypeCode = Schema.Literals(codesOf("type"))
-export const VehicleUsageCode = Schema.Literals(codesOf("usage"))
+/** The Schemas of a quote's vehicle codes for a catalogue's products: every code one of them gives. */
+export const vehicleCodeSchemasOf = perCatalogue((catalogue) => ({
+  type: Schema.Literals(codesOf(catalogue, "type")),
+  usage: Schema.Literals(codesOf(catalogue, "usage"))
+}))
+
+export const VehicleTypeCode = vehicleCodeSchemasOf(shipped).type
+export const VehicleUsageCode = vehicleCodeSchemasOf(shipped).usage
 
 /** The code of a case's vehicle type or usage, read from the parameter the product names for it. */
 export const vehicleCode = (
   productName: string,
   kind: "type" | "usage",
-  parameters: Readonly<Record<string, unknown>>
+  parameters: Readonly<Record<string, unknown>>,
+  catalogue: Catalogue = shipped
 ): string => {
-  const codes = productDocument(productName)?.vehicle_codes[kind]
+  const codes = catalogue.document(productName)?.vehicle_codes[kind]
   const option = String(parameters[codes?.parameter ?? ""])
   const code = codes !== undefined && Object.hasOwn(codes.codes, option) ? codes.codes[option] : undefined
   if (code === undefined) throw new Error(`the catalogue has no vehicle ${kind} code for this case of ${productName}`)

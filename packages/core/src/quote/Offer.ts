@@ -8,9 +8,18 @@ import { decodeAll, rawAt } from "../input/Decoding.js"
 import { constraintViolationOf, type ConstraintViolation } from "../Errors.js"
 import { checkBirthDates } from "../product/Parameters.js"
 import { RequestObject } from "../input/Fields.js"
-import { Coverage } from "../product/Coverage.js"
+import { Coverage, coverageSchemaOf } from "../product/Coverage.js"
+import { type Catalogue, perCatalogue, shipped } from "../product/ProductCatalogue.js"
 import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.js"
-import { echoSelection, parametersOf, ProductEcho, perProduct, ProductSelection } from "../product/ProductSelection.js"
+import {
+  echoSelection,
+  parametersOf,
+  ProductEcho,
+  perProduct,
+  ProductSelection,
+  productEchoOf,
+  productSelectionOf
+} from "../product/ProductSelection.js"
 import type { PriceComputation } from "../pricing/PricingPlan.js"
 
 /** What an offer accepts and ignores: a quote request's `policy` and `agent`, so one body serves both endpoints. */
@@ -28,6 +37,9 @@ const offerRequestOf = (product: typeof ProductSelection) =>
     agent: IgnoredByOffers("agent")
   })
 
+/** `POST /insurance/car/offers` body for a product of a catalogue: its API reference form. */
+export const offerRequestSchemaOf = perCatalogue((catalogue) => offerRequestOf(productSelectionOf(catalogue)))
+
 /** `POST /insurance/car/offers` body: the product selection; a quote request's policy and agent may come along. */
 export const OfferRequest = offerRequestOf(ProductSelection)
 export type OfferRequest = Omit<typeof OfferRequest.Type, "product"> & { readonly product: ProductSelection }
@@ -38,13 +50,21 @@ const offerRequestFor = perProduct(offerRequestOf)
 
 export const Privacy = Schema.Struct({ policy_href: Schema.String })
 
-/** The price offer (spec §2.6). */
-export const PriceOffer = Schema.Struct({
-  price: Schema.Struct({ annually: Schema.Int, monthly: Schema.Int }),
-  product: ProductEcho,
-  policies: Schema.Array(Schema.Struct({ ipid_href: Schema.String, coverages: Schema.Array(Coverage) })),
-  privacy: Privacy
-})
+const priceOffer = (product: typeof ProductEcho, coverage: typeof Coverage) =>
+  Schema.Struct({
+    price: Schema.Struct({ annually: Schema.Int, monthly: Schema.Int }),
+    product,
+    policies: Schema.Array(Schema.Struct({ ipid_href: Schema.String, coverages: Schema.Array(coverage) })),
+    privacy: Privacy
+  })
+
+/** The price offer (spec §2.6) of a catalogue's product. */
+export const priceOfferSchemaOf = perCatalogue((catalogue) =>
+  priceOffer(productEchoOf(catalogue), coverageSchemaOf(catalogue))
+)
+
+/** The price offer (spec §2.6) of a shipped product. */
+export const PriceOffer = priceOffer(ProductEcho, Coverage)
 export type PriceOffer = typeof PriceOffer.Type
 
 /** The offer a price makes, linking to the documents `links` names (kasko's own paths unless given). */
@@ -67,13 +87,14 @@ export const offerOf = (
 /** Decodes an offer request, reporting every violation together. */
 export const decodeOfferRequest = (
   input: unknown,
-  pricingDate: CalendarDate
+  pricingDate: CalendarDate,
+  catalogue: Catalogue = shipped
 ): Result.Result<OfferRequest, ConstraintViolation> => {
-  const decoded = decodeAll(offerRequestFor(input), input)
+  const decoded = decodeAll(offerRequestFor(input, catalogue), input)
   const violations = [
     ...(Result.isFailure(decoded) ? decoded.failure : []),
     ...checkBirthDates(
-      parametersOf(rawAt(input, "product", "product_name")),
+      parametersOf(rawAt(input, "product", "product_name"), catalogue),
       rawAt(input, "product", "parameters"),
       pricingDate,
       "product.parameters"

@@ -3,16 +3,23 @@
  * worksheet, and the activated form (spec §2.10).
  */
 import { Schema } from "effect"
-import { Coverage, coveragesOf } from "../product/Coverage.js"
+import { Coverage, coverageSchemaOf, coveragesOf } from "../product/Coverage.js"
 import { formatKroner, roundHalfUp } from "../pricing/Money.js"
 import { Privacy } from "./Offer.js"
 import { Party } from "./Parties.js"
-import { INSURER, productVariantOfQuotedName, quotedProductName } from "../product/ProductCatalogue.js"
+import {
+  type Catalogue,
+  INSURER,
+  perCatalogue,
+  productVariantOfQuotedName,
+  quotedProductName,
+  shipped
+} from "../product/ProductCatalogue.js"
 import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.js"
-import { echoSelection, QuotedProductEcho } from "../product/ProductSelection.js"
+import { echoSelection, QuotedProductEcho, quotedProductEchoOf } from "../product/ProductSelection.js"
 import { Agent, Vehicle, type QuoteRequest } from "./QuoteRequest.js"
 import type { RatingWorksheet } from "../pricing/RatingWorksheet.js"
-import { vehicleCode, VehicleTypeCode, VehicleUsageCode } from "../product/VehicleCodes.js"
+import { vehicleCode, vehicleCodeSchemasOf } from "../product/VehicleCodes.js"
 
 export const QuotePrice = Schema.Struct({
   amount: Schema.Int,
@@ -22,12 +29,6 @@ export const QuotePrice = Schema.Struct({
   details: Schema.Record(Schema.String, Schema.String)
 })
 export type QuotePrice = typeof QuotePrice.Type
-
-const QuotedVehicle = Schema.Struct({
-  ...Vehicle.fields,
-  vehicle_type: VehicleTypeCode,
-  vehicle_usage: VehicleUsageCode
-})
 
 const Insurer = Schema.Struct({
   organization: Schema.Struct({ cvr_number: Schema.String, name: Schema.String }),
@@ -39,39 +40,81 @@ const Insurer = Schema.Struct({
   })
 })
 
-const QuotePolicy = Schema.Struct({
-  policy_number: Schema.String,
-  ipid_href: Schema.String,
-  insurable_object: Schema.Struct({ vehicle: QuotedVehicle }),
-  parties: Schema.Array(Party),
-  coverages: Schema.Array(Coverage),
-  insurer: Schema.optionalKey(Insurer)
+const ExpiresAt = Schema.String.annotate({
+  description: "The instant the quote stops existing (30 days after its creation; 404 from then on): ISO 8601, UTC"
 })
+
+const quoteSchemas = (
+  product: typeof QuotedProductEcho,
+  coverage: typeof Coverage,
+  vehicleCodes: ReturnType<typeof vehicleCodeSchemasOf>
+) => {
+  const QuotedVehicle = Schema.Struct({
+    ...Vehicle.fields,
+    vehicle_type: vehicleCodes.type,
+    vehicle_usage: vehicleCodes.usage
+  })
+
+  const QuotePolicy = Schema.Struct({
+    policy_number: Schema.String,
+    ipid_href: Schema.String,
+    insurable_object: Schema.Struct({ vehicle: QuotedVehicle }),
+    parties: Schema.Array(Party),
+    coverages: Schema.Array(coverage),
+    insurer: Schema.optionalKey(Insurer)
+  })
+
+  const QuoteContent = Schema.Struct({
+    quote_id: Schema.String,
+    price: QuotePrice,
+    product,
+    policies: Schema.Array(QuotePolicy),
+    agent: Agent,
+    privacy: Privacy
+  })
+
+  const Quote = Schema.Struct({
+    ...QuoteContent.fields,
+    status: Schema.Literal("await_activation").annotate({ description: "The quote's state: awaiting activation" }),
+    expires_at: ExpiresAt
+  })
+
+  const ActivatedQuote = Schema.Struct({
+    ...Quote.fields,
+    status: Schema.Literal("activated").annotate({ description: "The quote's state: activated" }),
+    polices: Schema.Array(QuotePolicy).annotate({
+      description:
+        "The same policies as `policies`, under the spelling of the specification's activated example (spec §2.10)"
+    }),
+    quote_number: Schema.String,
+    created_at: Schema.String,
+    activated_at: Schema.String
+  })
+
+  const QuoteActivation = Schema.Struct({
+    status: ActivatedQuote.fields.status,
+    expires_at: ExpiresAt
+  })
+
+  return { QuoteContent, Quote, ActivatedQuote, QuoteActivation }
+}
+
+/** The quote Schemas of a catalogue's products: its quoted names, coverages and vehicle codes as literals. */
+export const quoteSchemasOf = perCatalogue((catalogue) =>
+  quoteSchemas(quotedProductEchoOf(catalogue), coverageSchemaOf(catalogue), vehicleCodeSchemasOf(catalogue))
+)
+
+const SHIPPED_SCHEMAS = quoteSchemas(QuotedProductEcho, Coverage, vehicleCodeSchemasOf(shipped))
 
 /**
  * A quote's content (spec §2.9): what it was priced and issued with, and what a store keeps. Its state is not
  * in it: every answer adds `status` and `expires_at` from the stored lifecycle facts (`QuoteLifecycle`).
  */
-export const QuoteContent = Schema.Struct({
-  quote_id: Schema.String,
-  price: QuotePrice,
-  product: QuotedProductEcho,
-  policies: Schema.Array(QuotePolicy),
-  agent: Agent,
-  privacy: Privacy
-})
+export const QuoteContent = SHIPPED_SCHEMAS.QuoteContent
 export type QuoteContent = typeof QuoteContent.Type
 
-const ExpiresAt = Schema.String.annotate({
-  description: "The instant the quote stops existing (30 days after its creation; 404 from then on): ISO 8601, UTC"
-})
-
 /** A quote awaiting activation (spec §2.9): the answer of create, and of retrieve before activation. */
-export const Quote = Schema.Struct({
-  ...QuoteContent.fields,
-  status: Schema.Literal("await_activation").annotate({ description: "The quote's state: awaiting activation" }),
-  expires_at: ExpiresAt
-})
+export const Quote = SHIPPED_SCHEMAS.Quote
 export type Quote = typeof Quote.Type
 
 /**
@@ -80,27 +123,13 @@ export type Quote = typeof Quote.Type
  * the spelling of the specification's activated example that clients written
  * against it read, and as `policies`, as the awaiting form spells it.
  */
-export const ActivatedQuote = Schema.Struct({
-  ...Quote.fields,
-  status: Schema.Literal("activated").annotate({ description: "The quote's state: activated" }),
-  polices: Schema.Array(QuotePolicy).annotate({
-    description:
-      "The same policies as `policies`, under the spelling of the specification's activated example (spec §2.10)"
-  }),
-  quote_number: Schema.String,
-  created_at: Schema.String,
-  activated_at: Schema.String
-})
+export const ActivatedQuote = SHIPPED_SCHEMAS.ActivatedQuote
 export type ActivatedQuote = typeof ActivatedQuote.Type
 
 /** What activating a quote answers, the first time and every time after: its state and expiry. */
-export const QuoteActivation = Schema.Struct({
-  status: ActivatedQuote.fields.status,
-  expires_at: ExpiresAt
-})
+export const QuoteActivation = SHIPPED_SCHEMAS.QuoteActivation
 export type QuoteActivation = typeof QuoteActivation.Type
 
-/** The price block of a quote: per payment, with each charge shown per payment. */
 const quotePrice = (worksheet: RatingWorksheet, paymentsPerYear: 1 | 12): QuotePrice => ({
   amount: paymentsPerYear === 1 ? worksheet.annually : worksheet.monthly,
   currency: "DKK",
@@ -129,7 +158,8 @@ export const quoteOf = (
   request: QuoteRequest,
   worksheet: RatingWorksheet,
   ids: QuoteIds,
-  links: DocumentLinksShape = DocumentLinks.defaultValue()
+  links: DocumentLinksShape = DocumentLinks.defaultValue(),
+  catalogue: Catalogue = shipped
 ): QuoteContent => {
   const product_name = request.product.product_name
   const variant = worksheet.facts.variant
@@ -138,7 +168,7 @@ export const quoteOf = (
   return {
     quote_id: ids.quote_id,
     price: quotePrice(worksheet, Number(parameters["payments_per_year"] ?? 1) as 1 | 12),
-    product: echoSelection(request.product, quotedProductName(product_name, variant)),
+    product: echoSelection(request.product, quotedProductName(product_name, variant, catalogue)),
     policies: [
       {
         policy_number: ids.policy_number,
@@ -146,8 +176,8 @@ export const quoteOf = (
         insurable_object: {
           vehicle: {
             ...request.policy.insurable_object.vehicle,
-            vehicle_type: vehicleCode(product_name, "type", parameters),
-            vehicle_usage: vehicleCode(product_name, "usage", parameters)
+            vehicle_type: vehicleCode(product_name, "type", parameters, catalogue),
+            vehicle_usage: vehicleCode(product_name, "usage", parameters, catalogue)
           }
         },
         parties: standard
@@ -167,9 +197,13 @@ export const quoteOf = (
  * was created with, and every answer gives the ones configured now, so a changed configuration is seen by every
  * quote (`DocumentLinks`). The events a store writes keep the links of their moment.
  */
-export const withCurrentLinks = (content: QuoteContent, links: DocumentLinksShape | undefined): QuoteContent => {
+export const withCurrentLinks = (
+  content: QuoteContent,
+  links: DocumentLinksShape | undefined,
+  catalogue: Catalogue = shipped
+): QuoteContent => {
   if (links === undefined) return content
-  const product = productVariantOfQuotedName(content.product.product_name)
+  const product = productVariantOfQuotedName(content.product.product_name, catalogue)
   const ipidHref = product === undefined ? undefined : links.ipidHref(product.product_name, product.variant)
   return {
     ...content,

@@ -6,6 +6,7 @@
 import { dateTimeOfMillis } from "../input/CalendarDate.js"
 import type { DocumentLinksShape } from "../ports/DocumentLinks.js"
 import type { PurgeCutoffs, StoredQuote, StoredQuoteWithoutWorksheet } from "../ports/QuoteStore.js"
+import type { Catalogue } from "../product/ProductCatalogue.js"
 import { withCurrentLinks, type ActivatedQuote, type Quote, type QuoteActivation } from "./Quote.js"
 
 const QUOTE_VALIDITY_DAYS = 30
@@ -44,8 +45,12 @@ export type RetrievedQuote =
  * A quote awaiting activation as every answer gives it (spec §2.9): its content with the links `links` names now
  * (the stored ones when undefined), then its status and expiry.
  */
-export const awaitingQuote = (stored: StoredQuoteWithoutWorksheet, links?: DocumentLinksShape): Quote => ({
-  ...withCurrentLinks(stored.quote, links),
+export const awaitingQuote = (
+  stored: StoredQuoteWithoutWorksheet,
+  links?: DocumentLinksShape,
+  catalogue?: Catalogue
+): Quote => ({
+  ...withCurrentLinks(stored.quote, links, catalogue),
   status: "await_activation",
   expires_at: dateTimeOfMillis(expiresAt(stored))
 })
@@ -54,9 +59,10 @@ export const awaitingQuote = (stored: StoredQuoteWithoutWorksheet, links?: Docum
 const activatedQuote = (
   stored: StoredQuoteWithoutWorksheet,
   activatedAt: number,
-  links?: DocumentLinksShape
+  links?: DocumentLinksShape,
+  catalogue?: Catalogue
 ): ActivatedQuote => {
-  const content = withCurrentLinks(stored.quote, links)
+  const content = withCurrentLinks(stored.quote, links, catalogue)
   return {
     ...content,
     status: "activated",
@@ -69,10 +75,14 @@ const activatedQuote = (
 }
 
 /** What retrieving a stored quote answers, with the links `links` names now (the stored ones when undefined). */
-export const retrievedForm = (stored: StoredQuoteWithoutWorksheet, links?: DocumentLinksShape): RetrievedQuote =>
+export const retrievedForm = (
+  stored: StoredQuoteWithoutWorksheet,
+  links?: DocumentLinksShape,
+  catalogue?: Catalogue
+): RetrievedQuote =>
   stored.activated_at === null
-    ? { state: "await_activation", quote: awaitingQuote(stored, links) }
-    : { state: "activated", quote: activatedQuote(stored, stored.activated_at, links) }
+    ? { state: "await_activation", quote: awaitingQuote(stored, links, catalogue) }
+    : { state: "activated", quote: activatedQuote(stored, stored.activated_at, links, catalogue) }
 
 /** The quote's state and expiry, as activation answers them when asked for a representation. */
 export const activationOf = (stored: StoredQuoteWithoutWorksheet): QuoteActivation => ({

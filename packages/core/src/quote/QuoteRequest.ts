@@ -8,8 +8,8 @@ import { constraintViolationOf, type ConstraintViolation, type Violation } from 
 import { checkBirthDates } from "../product/Parameters.js"
 import { isPNumber, isVin } from "./IdentityNumbers.js"
 import { checkRoles, CvrNumber, Parties } from "./Parties.js"
-import { partyRolesOf } from "../product/ProductCatalogue.js"
-import { parametersOf, perProduct, ProductSelection } from "../product/ProductSelection.js"
+import { type Catalogue, partyRolesOf, perCatalogue, shipped } from "../product/ProductCatalogue.js"
+import { parametersOf, perProduct, ProductSelection, productSelectionOf } from "../product/ProductSelection.js"
 import { CheckedString, DateText, optionalString, RequestObject, Text } from "../input/Fields.js"
 
 const VIN_PATTERN = "^[A-HJ-NPR-Z0-9]{17}$"
@@ -72,7 +72,10 @@ const quoteRequestOf = (product: typeof ProductSelection) =>
     agent: Agent
   })
 
-/** `POST /insurance/car/quotes` body. */
+/** `POST /insurance/car/quotes` body, for a product of a catalogue: its API reference form. */
+export const quoteRequestSchemaOf = perCatalogue((catalogue) => quoteRequestOf(productSelectionOf(catalogue)))
+
+/** `POST /insurance/car/quotes` body, for a shipped product. */
 export const QuoteRequest = quoteRequestOf(ProductSelection)
 export type QuoteRequest = Omit<typeof QuoteRequest.Type, "product"> & { readonly product: ProductSelection }
 export type QuoteRequestInput = typeof QuoteRequest.Encoded
@@ -89,21 +92,22 @@ const checkEffectiveDate = (rawDate: unknown, pricingDate: CalendarDate): Array<
 /** Decodes a quote request, reporting every violation together: fields, dates and party roles. */
 export const decodeQuoteRequest = (
   input: unknown,
-  pricingDate: CalendarDate
+  pricingDate: CalendarDate,
+  catalogue: Catalogue = shipped
 ): Result.Result<QuoteRequest, ConstraintViolation> => {
-  const decoded = decodeAll(quoteRequestFor(input), input)
+  const decoded = decodeAll(quoteRequestFor(input, catalogue), input)
   const rawParameters = rawAt(input, "product", "parameters")
   const violations = [
     ...(Result.isFailure(decoded) ? decoded.failure : []),
     ...checkBirthDates(
-      parametersOf(rawAt(input, "product", "product_name")),
+      parametersOf(rawAt(input, "product", "product_name"), catalogue),
       rawParameters,
       pricingDate,
       "product.parameters"
     ),
     ...checkEffectiveDate(rawAt(input, "policy", "expected_effective_at"), pricingDate),
     ...checkRoles(
-      partyRolesOf(rawAt(input, "product", "product_name")),
+      partyRolesOf(rawAt(input, "product", "product_name"), catalogue),
       rawParameters,
       rawAt(input, "policy", "parties")
     )

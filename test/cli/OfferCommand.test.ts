@@ -1,6 +1,11 @@
 /** `kasko offer`: an anonymous offer from the command line, in words or as the API answers it. */
 import { runCli } from "@kasko/server"
+import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+
+const ROOT = join(import.meta.dirname, "..", "..")
+const EXAMPLE_PRODUCTS = join(ROOT, "examples", "products")
+const BROKEN_PRODUCTS = join(ROOT, "test", "cli", "fixtures", "broken-products", "bad-date")
 
 describe("kasko offer", () => {
   it("prices the sample leasing car when given no parameters, and says so", async () => {
@@ -79,5 +84,32 @@ describe("kasko offer", () => {
       exitCode: 2,
       stderr: expect.stringMatching(/^kasko: Unknown argument: fly\n\nkasko <command> \[options\]/)
     })
+  })
+
+  it("prices a product added as files with --products, and refuses a directory with an error, exit 2", async () => {
+    const van = [
+      "policy_holder=organization",
+      "vehicle_type=varevogn",
+      "vehicle_user=person",
+      "vehicle_owner=organization",
+      "vehicle_usage=privat_og_erhverv",
+      "vehicle_price=320000",
+      "annual_mileage_km=60000",
+      "overnight_parking=gade"
+    ].flatMap((pair) => ["--param", pair])
+    const args = ["offer", "--product", "insurance-van-business", "--feature", "plus", ...van]
+    const priced = await runCli([...args, "--products", EXAMPLE_PRODUCTS, "--json"])
+    expect(priced.exitCode).toBe(0)
+    const offer = JSON.parse(priced.stdout)
+    expect(offer.product.product_name).toBe("insurance-van-business")
+    // more than 40 000 km a year: the van product's rule makes it its Extended variant
+    expect(offer.policies[0].ipid_href).toContain("/products/insurance-van-business/variants/extended/ipid")
+    expect(await runCli(args)).toMatchObject({
+      exitCode: 1,
+      stderr: expect.stringContaining("product.product_name")
+    })
+    const refused = await runCli([...args, "--products", BROKEN_PRODUCTS])
+    expect(refused).toMatchObject({ exitCode: 2, stdout: "" })
+    expect(refused.stderr).toContain("holds products kasko cannot load")
   })
 })

@@ -37,6 +37,7 @@ const README_FILES = [
   join("docs", "development.md"),
   join("docs", "operations", "README.md"),
   join("examples", "README.md"),
+  join("examples", "products", "README.md"),
   join("examples", "actuary-workbench", "README.md")
 ]
 const SERVES = /npx --yes pnpm@10 (start|example:todo|example:receiver)( &)?$|npx kasko workbench$/
@@ -218,8 +219,13 @@ describe("the README's shell blocks", () => {
       ["example:receiver", expect.stringContaining("/webhooks/subscriptions")],
       ["start", expect.stringContaining("KASKO_DATABASE_URL=postgres://kasko@db.internal:5432/kasko")],
       ["example:todo", expect.stringContaining("npx --yes pnpm@10 example:todo\n")],
+      ["start", expect.stringContaining("KASKO_PRODUCTS_DIR=examples/products npx --yes pnpm@10 start\n")],
       ["workbench", expect.stringContaining("npx kasko workbench\n")]
     ])
+
+    // the example product, sold by the service started with its directory: its quote under its variant's name
+    expect(walkthrough).toMatch(/"product_name":"insurance-van-business","title":"Erhvervsforsikring til varevogn/)
+    expect(walkthrough).toMatch(/"product":\{"product_name":"business-insurance-van-craft"/)
 
     // the operations guide's backup, into a folder it made, and its restore over the service's database, --force
     // and all, keeping the partners and keys of the database it replaced

@@ -5,6 +5,7 @@
  * service's runtime (RequestProgram), then the documents, their page, and
  * problem+json for 404s, 405s and Express's own errors.
  */
+import { ProductCatalogue } from "@kasko/core/transport"
 import { asyncApiDocument } from "./AsyncApiDocument.js"
 import { Exit, type ManagedRuntime } from "effect"
 import express, { type Express, type Request, type Response } from "express"
@@ -13,7 +14,7 @@ import { API_REFERENCE_PATHS, apiReferencePage } from "./ApiReferencePage.js"
 import { type Answer, problemAnswer } from "./Answers.js"
 import { RETRY_AFTER_SECONDS } from "./CoreErrorProblems.js"
 import { openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
-import { OPERATIONS, type Operation, type Services } from "./Operations.js"
+import { type Operation, operationsOf, type Services } from "./Operations.js"
 import { PROBLEMS } from "./Problem.js"
 import { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"
 import {
@@ -50,6 +51,11 @@ export interface AppOptions {
   readonly observer?: RequestObserver
   /** Runs each operation's request in a span (continuing a `traceparent`), its trace id in the log line. Off by default. */
   readonly tracing?: boolean
+  /**
+   * The products the API sells: its answers are encoded, and its OpenAPI and AsyncAPI documents written, with their
+   * names. The catalogue of the runtime's TariffBook; the shipped products unless given.
+   */
+  readonly catalogue?: ProductCatalogue.Catalogue
 }
 
 /** What watches the partner API's requests: one `started`, then one `answered`, per operation request. */
@@ -85,6 +91,8 @@ const writeAnswer = (request: Request, response: Response, answer: Answer) => {
 
 export const makeApp = (options: AppOptions): Express => {
   const { runtime, logger, observer } = options
+  const catalogue = options.catalogue ?? ProductCatalogue.shipped
+  const operations = operationsOf(catalogue)
   const basePath = options.document.basePath ?? ""
   const app = express()
   app.disable("x-powered-by")
@@ -143,22 +151,22 @@ export const makeApp = (options: AppOptions): Express => {
     return router
   }
 
-  app.use(operationRoutes(OPERATIONS.filter((operation) => operation.servedAtRoot)))
-  app.use(basePath || "/", operationRoutes(OPERATIONS.filter((operation) => !operation.servedAtRoot)))
+  app.use(operationRoutes(operations.filter((operation) => operation.servedAtRoot)))
+  app.use(basePath || "/", operationRoutes(operations.filter((operation) => !operation.servedAtRoot)))
 
   // the documents, their page, 404s and 405s
   const api = express.Router({ caseSensitive: true, strict: true })
-  const document = JSON.stringify(openApiDocument(OPERATIONS, options.document))
+  const document = JSON.stringify(openApiDocument(operations, options.document))
   api.get("/openapi.json", (_request, response) => {
     response.type("application/json").send(document)
   })
-  const events = JSON.stringify(asyncApiDocument(options.document.version))
+  const events = JSON.stringify(asyncApiDocument(options.document.version, catalogue))
   api.get("/asyncapi.json", (_request, response) => {
     response.type("application/json").send(events)
   })
   api.use(apiReferencePage())
   const methodsByPath = { api: new Map<string, Array<string>>(), root: new Map<string, Array<string>>() }
-  for (const operation of OPERATIONS) {
+  for (const operation of operations) {
     const path = routePath(operation.path)
     const methods = operation.servedAtRoot ? methodsByPath.root : methodsByPath.api
     methods.set(path, [...(methods.get(path) ?? []), operation.method.toUpperCase()])

@@ -6,7 +6,7 @@
  * from the same Effect schemas the API answers with.
  */
 import { QuoteEvents } from "@kasko/core"
-import { Quote } from "@kasko/core/transport"
+import { ProductCatalogue, Quote } from "@kasko/core/transport"
 import { Schema } from "effect"
 import {
   isObject,
@@ -20,17 +20,21 @@ import {
 
 const EventType = Schema.Literals(QuoteEvents.QUOTE_EVENT_TYPES)
 
-export const QuoteEventBody = Schema.Struct({
-  id: Schema.String.annotate({ description: "The event's id, also sent as webhook-id: deduplicate on it" }),
-  type: EventType,
-  occurred_at: Schema.String.annotate({ description: "When it happened: ISO 8601, UTC" }),
-  partner_id: Schema.String,
-  quote_id: Schema.String,
-  data: Schema.Union([
-    Schema.Struct({ state: Schema.Literal("await_activation"), quote: Quote.Quote }),
-    Schema.Struct({ state: Schema.Literal("activated"), quote: Quote.ActivatedQuote })
-  ]).annotate({ description: "The quote as GET /insurance/car/quotes/{quote_id} answered at that moment" })
-}).annotate({ identifier: "QuoteEvent" })
+/** The body of a quote's event, for a catalogue's products. */
+const quoteEventBodyOf = (catalogue: ProductCatalogue.Catalogue) => {
+  const quotes = Quote.quoteSchemasOf(catalogue)
+  return Schema.Struct({
+    id: Schema.String.annotate({ description: "The event's id, also sent as webhook-id: deduplicate on it" }),
+    type: EventType,
+    occurred_at: Schema.String.annotate({ description: "When it happened: ISO 8601, UTC" }),
+    partner_id: Schema.String,
+    quote_id: Schema.String,
+    data: Schema.Union([
+      Schema.Struct({ state: Schema.Literal("await_activation"), quote: quotes.Quote }),
+      Schema.Struct({ state: Schema.Literal("activated"), quote: quotes.ActivatedQuote })
+    ]).annotate({ description: "The quote as GET /insurance/car/quotes/{quote_id} answered at that moment" })
+  }).annotate({ identifier: "QuoteEvent" })
+}
 
 const SUMMARIES: Record<QuoteEvents.QuoteEventType, string> = {
   "quote.created": "A quote was created (POST /insurance/car/quotes)",
@@ -45,8 +49,8 @@ const messageName = (type: QuoteEvents.QuoteEventType) =>
 const INT = { type: "integer", description: "an integer", title: "int" }
 
 /** The body schema's definitions (the body's own among them), as `components.schemas`. */
-const payloadSchemas = (): JsonObject => {
-  const generated = jsonSchemaOf(Schema.toType(QuoteEventBody))
+const payloadSchemas = (catalogue: ProductCatalogue.Catalogue): JsonObject => {
+  const generated = jsonSchemaOf(Schema.toType(quoteEventBodyOf(catalogue)))
   // the body is itself a definition (it has an identifier): the root only points at it
   if (generated.schema["$ref"] !== "#/$defs/QuoteEvent")
     throw new Error("the event body schema must be the QuoteEvent definition")
@@ -70,8 +74,12 @@ const payloadSchemas = (): JsonObject => {
   return integers ? { ...schemas, Int: INT } : schemas
 }
 
-export const asyncApiDocument = (version: string): JsonObject => {
-  const schemas = payloadSchemas()
+/** The AsyncAPI document of the webhooks' events, for a catalogue's products (the shipped ones unless given). */
+export const asyncApiDocument = (
+  version: string,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
+): JsonObject => {
+  const schemas = payloadSchemas(catalogue)
   const messages = Object.fromEntries(
     QuoteEvents.QUOTE_EVENT_TYPES.map((type) => [
       messageName(type),

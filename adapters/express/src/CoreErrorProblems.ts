@@ -56,7 +56,7 @@ const echoed = (text: string) => JSON.stringify(text.length > ECHOED_LENGTH ? `$
 /** What was not found, named by its path parameter: `product_name`, or the `variant` of a product that exists. */
 const productNotFoundDetail = (error: ProductNotFound): string =>
   error.variant === undefined
-    ? `No product with product_name ${echoed(error.product_name)}: it is one of ${ProductCatalogue.PRODUCT_NAMES.join(", ")}.`
+    ? `No product with product_name ${echoed(error.product_name)}: it is one of ${(error.products ?? ProductCatalogue.PRODUCT_NAMES).join(", ")}.`
     : `Product ${error.product_name} has no variant ${echoed(error.variant)}: variant is one of ${VARIANTS.join(", ")}.`
 
 /** Why the delivery stays as it is, by its state: what the partner can do instead. */

@@ -19,7 +19,9 @@ export class ConstraintViolation extends Schema.TaggedError<ConstraintViolation>
 /** No product of that name exists; or, when `variant` is given, the product does but has no such variant. */
 export class ProductNotFound extends Schema.TaggedError<ProductNotFound>()("ProductNotFound", {
   product_name: Schema.String,
-  variant: Schema.optionalKey(Schema.String)
+  variant: Schema.optionalKey(Schema.String),
+  /** The products the catalogue does have, when a product is what was not found: what the answer offers instead. */
+  products: Schema.optionalKey(Schema.Array(Schema.String))
 }) {}
 
 /** The quote does not exist for this partner: unknown, malformed id, another partner's, or expired. */

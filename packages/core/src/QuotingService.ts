@@ -57,9 +57,10 @@ const catalogueIn = (context: Context.Context<never>): Catalogue =>
 /** The definition of a product (spec §2.1): of the catalogue of the TariffBook provided, the shipped one if none is. */
 export const getProduct = (productName: string): Effect.Effect<ProductDefinition, ProductNotFound> =>
   Effect.contextWith((context: Context.Context<never>) => {
-    const definition = catalogueIn(context).definition(productName)
+    const catalogue = catalogueIn(context)
+    const definition = catalogue.definition(productName)
     return definition === undefined
-      ? Effect.fail(new ProductNotFound({ product_name: productName }))
+      ? Effect.fail(new ProductNotFound({ product_name: productName, products: catalogue.productNames }))
       : Effect.succeed(definition)
   })
 
@@ -313,7 +314,8 @@ export const getProductInformation = (
     const book = yield* TariffBook
     const definition = book.catalogue.definition(productName)
     // the variant is named only of a product that exists: of another, the product is what is not found
-    if (definition === undefined) return yield* new ProductNotFound({ product_name: productName })
+    if (definition === undefined)
+      return yield* new ProductNotFound({ product_name: productName, products: book.catalogue.productNames })
     if (!isVariant(variant)) return yield* new ProductNotFound({ product_name: productName, variant })
     const pricingDate = calendarDateOfMillis(yield* Clock.currentTimeMillis)
     const tariff = tariffInForce(book.tariffs, definition.product_name, pricingDate)

@@ -1,13 +1,14 @@
 /**
- * What `kasko offer` does: prices the request with the shipped tariff and
+ * What `kasko offer` does: prices the request with the shipped tariff (or the products of a directory beside them) and
  * prints the price in words, the offer as JSON (`--json`) or the rating
  * worksheet (`--explain`).
  */
 import { DocumentLinks, Examples, QuotingService, TariffBook } from "@kasko/core"
 import { Money } from "@kasko/core/actuarial"
 import type { Offer } from "@kasko/core/transport"
-import { Cause, Effect, Exit, Layer, Result } from "effect"
-import { type CommandResult, done, failed, json, UsageError } from "./CommandResult.js"
+import { Cause, Effect, Exit, Layer, Option, Result } from "effect"
+import { type CommandResult, done, EXIT_INVALID, failed, json, UsageError } from "./CommandResult.js"
+import { fromDirectory, ProductDirectoryRefused, ProductDirectoryUnreadable, tariffBookOf } from "./ProductFolders.js"
 import { messageOf } from "./FailureMessages.js"
 import { apiRootOf, documentLinksOf, readServiceConfig } from "./ServiceConfig.js"
 
@@ -51,20 +52,31 @@ export const priceOffer = async (argv: Arguments): Promise<CommandResult> => {
   const parameters = pairs.length === 0 ? SAMPLE_PARAMETERS : Object.fromEntries(pairs.map(parameterPair))
   const request = { product: { product_name: argv["product"], parameters, features: [{ name: argv["feature"] }] } }
   const note = pairs.length === 0 ? "(no --param given: priced the sample leasing car; see kasko offer --help)\n" : ""
+  // the products and links the service configured in this environment would sell and give: a configuration the
+  // service would refuse (a link URL that is not one, a product directory with an error) is refused here too
+  const environment =
+    typeof argv["products"] === "string" ? { ...process.env, KASKO_PRODUCTS_DIR: argv["products"] } : process.env
+  const config = readServiceConfig(environment)
+  if (Result.isFailure(config)) throw new UsageError(config.failure)
+  let tariffs: Layer.Layer<TariffBook.TariffBook>
+  try {
+    const directory = config.success.productsDirectory
+    tariffs = Option.isSome(directory) ? tariffBookOf(fromDirectory(directory.value)) : TariffBook.shipped
+  } catch (error) {
+    if (error instanceof ProductDirectoryRefused || error instanceof ProductDirectoryUnreadable)
+      return { stdout: "", stderr: `kasko offer: ${error.message}\n`, exitCode: EXIT_INVALID }
+    throw error
+  }
   if (argv["explain"] === true) {
-    const exit = await Effect.runPromiseExit(Effect.provide(QuotingService.explainPrice(request), TariffBook.shipped))
+    const exit = await Effect.runPromiseExit(Effect.provide(QuotingService.explainPrice(request), tariffs))
     return Exit.isSuccess(exit) ? done(json(exit.value), note) : failed("offer", messageOf(Cause.squash(exit.cause)))
   }
-  // the offer links where the service configured in this environment would (its own documents, or the insurer's):
-  // a configuration the service would refuse (a link URL that is not one) is refused here too
-  const config = readServiceConfig(process.env)
-  if (Result.isFailure(config)) throw new UsageError(config.failure)
   const links = Layer.succeed(
     DocumentLinks.DocumentLinks,
     documentLinksOf(config.success, () => apiRootOf(config.success, config.success.port))
   )
   const exit = await Effect.runPromiseExit(
-    Effect.provide(QuotingService.createOffer(request), Layer.merge(TariffBook.shipped, links))
+    Effect.provide(QuotingService.createOffer(request), Layer.merge(tariffs, links))
   )
   if (Exit.isFailure(exit)) return failed("offer", messageOf(Cause.squash(exit.cause)))
   return done(argv["json"] === true ? json(exit.value) : offerText(exit.value), note)

@@ -1,6 +1,7 @@
 /** What `kasko serve` does: starts the service and runs until SIGTERM or SIGINT, then stops it gracefully. */
 import { Result } from "effect"
-import { type CommandResult, done, failed, UsageError } from "./CommandResult.js"
+import { type CommandResult, done, EXIT_INVALID, failed, UsageError } from "./CommandResult.js"
+import { ProductDirectoryRefused, ProductDirectoryUnreadable } from "./ProductFolders.js"
 import { startService } from "./Service.js"
 import { readServiceConfig } from "./ServiceConfig.js"
 
@@ -8,13 +9,16 @@ import { readServiceConfig } from "./ServiceConfig.js"
 const STOP_DEADLINE_MILLIS = 20_000
 
 /** Resolves when the service has stopped after a signal. */
-export const serve = async (): Promise<CommandResult> => {
-  const config = readServiceConfig(process.env)
+export const serve = async (environment: NodeJS.ProcessEnv = process.env): Promise<CommandResult> => {
+  const config = readServiceConfig(environment)
   if (Result.isFailure(config)) throw new UsageError(config.failure)
   let service: Awaited<ReturnType<typeof startService>>
   try {
     service = await startService({ config: config.success })
   } catch (error) {
+    // a product directory that cannot load is the operator's data to mend, as `kasko products check` says of it
+    if (error instanceof ProductDirectoryRefused || error instanceof ProductDirectoryUnreadable)
+      return { stdout: "", stderr: `kasko serve: ${error.message}\n`, exitCode: EXIT_INVALID }
     return failed("serve", (error as Error).message)
   }
   const running = service

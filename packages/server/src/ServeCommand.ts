@@ -7,6 +7,16 @@ export const SERVE_COMMAND: KaskoCommand = {
   describe: "serve the Partner Car Insurance API (SQLite in KASKO_DATA_DIR, or PostgreSQL at KASKO_DATABASE_URL)",
   // the variables table keeps its own columns: not rewrapped
   options: (argv) =>
-    argv.wrap(null).epilogue(`Configuration comes from the environment, checked at start:\n\n${CONFIG_HELP}`),
-  run: async () => (await import("./ServeAction.js")).serve()
+    argv
+      .option("products", {
+        type: "string",
+        describe:
+          "a directory of product folders sold beside the shipped products (as KASKO_PRODUCTS_DIR; kasko products check DIR checks it)"
+      })
+      .wrap(null)
+      .epilogue(`Configuration comes from the environment, checked at start:\n\n${CONFIG_HELP}`),
+  run: async (argv) =>
+    (await import("./ServeAction.js")).serve(
+      typeof argv["products"] === "string" ? { ...process.env, KASKO_PRODUCTS_DIR: argv["products"] } : process.env
+    )
 }

@@ -19,6 +19,7 @@ import {
 import { Authentication as TokenAuthentication } from "@kasko/credentials"
 import { PdfDocuments } from "@kasko/documents"
 import { makeApp, type Services, WebhookPolicy } from "@kasko/express"
+import { fromDirectory, type LoadedProducts, tariffBookOf } from "./ProductFolders.js"
 import { isTrustedProxy } from "@kasko/express/toolkit"
 import { makeWakeups, WebhookDispatcher } from "@kasko/webhooks"
 import { Cause, Clock, Effect, Exit, Fiber, Layer, ManagedRuntime, Option } from "effect"
@@ -53,6 +54,8 @@ export interface ServiceOptions {
   /** The clock the engine reads (tests move it); real time by default. */
   readonly clock?: Clock.Clock
   readonly logger?: Logger
+  /** The products added as files (`ProductFolders.fromDirectory`); read from KASKO_PRODUCTS_DIR when not given. */
+  readonly products?: LoadedProducts
   /** Who the caller is; bearer token and subscription key (spec §5), verified by @kasko/credentials, by default. */
   readonly authentication?: Layer.Layer<Authentication.Authentication>
   /**
@@ -140,6 +143,12 @@ const closeServer = (server: Server) =>
 export const startService = async (options: ServiceOptions): Promise<RunningService> => {
   const { config } = options
   const logger = options.logger ?? makeLogger(config)
+  // read before anything opens: a directory with an error starts nothing
+  const products =
+    options.products ??
+    (Option.isSome(config.productsDirectory) ? fromDirectory(config.productsDirectory.value) : undefined)
+  for (const warning of products?.warnings ?? [])
+    logger.warn({ file: warning.file, path: warning.path }, `product folder: ${warning.message}`)
   // the metrics registry (prom-client) and its observers are loaded only when the metrics are on
   const observed = Option.isSome(config.metricsPort) ? await import("./ServiceMetrics.js") : undefined
   const metrics: ServiceMetrics | undefined = observed?.makeServiceMetrics(storeKindOf(config))
@@ -161,7 +170,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     authentication,
     rateLimiterLayer(config, logger),
     IdGenerator.layerFromRandomBytes(randomBytes),
-    TariffBook.shipped,
+    products === undefined ? TariffBook.shipped : tariffBookOf(products),
     PdfDocuments.layer(),
     Layer.succeed(
       DocumentLinks.DocumentLinks,
@@ -213,7 +222,8 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     // no public URL: the document's servers are relative to where it is read, not a localhost no client can reach
     document: { version: API_VERSION, serverUrl: Option.getOrUndefined(config.publicUrl), basePath: config.basePath },
     ...(observed === undefined || metrics === undefined ? {} : { observer: observed.requestObserverOf(metrics) }),
-    tracing: traced
+    tracing: traced,
+    ...(products === undefined ? {} : { catalogue: products.catalogue })
   })
   const server = makeHttpServer(
     app,

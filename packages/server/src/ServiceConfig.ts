@@ -87,6 +87,7 @@ const FIELDS = {
   port: integerBetween("PORT", 8080, 0, 65_535),
   host: Config.String("HOST").pipe(Config.withDefault("0.0.0.0")),
   dataDirectory: Config.String("KASKO_DATA_DIR").pipe(Config.withDefault(DEFAULT_DATA_DIRECTORY)),
+  productsDirectory: Config.option(Config.String("KASKO_PRODUCTS_DIR")),
   databaseUrl: Config.option(
     Config.String("KASKO_DATABASE_URL").pipe(
       validate({

@@ -3,3 +3,5 @@ export { makeAdjustableClock, type AdjustableClock } from "./AdjustableClock.js"
 export { makeLogger, startService, type RunningService, type ServiceOptions } from "./Service.js"
 export { databaseFile } from "./Stores.js"
 export { API_VERSION, readServiceConfig, type ServiceConfig } from "./ServiceConfig.js"
+// products added as files: a directory of product folders read, checked and loaded beside the shipped products
+export * as ProductFolders from "./ProductFolders.js"

@@ -8,21 +8,10 @@ import { decodeTariff, decodeTariffBriefly, type Tariff } from "./Tariff.js"
 import { planOf, planWithProduct } from "./PricingPlan.js"
 import { type Catalogue, shipped } from "../product/ProductCatalogue.js"
 
-/** The coverages a decoded tariff gives answers: each a rule adds, and each charge a rule lists as one. */
-const coveragesGiven = (tariff: Tariff): Array<string> =>
-  tariff.rules.flatMap((rule) =>
-    rule.event.type === "add_coverage"
-      ? [rule.event.params.coverage]
-      : rule.event.type === "list_charge_as_coverage"
-        ? [rule.event.params.charge]
-        : []
-  )
-
 /**
  * Decodes and compiles tariff documents of a catalogue's products (the shipped ones unless given), each planned over
  * its product's document, throwing one readable message naming the document that does not decode or compile — at
- * load time, never while pricing. A catalogue of an insurer's own answers only coverages its documents describe, so
- * a tariff of it giving another is refused too.
+ * load time, never while pricing.
  */
 export const decodeTariffs = (
   documents: ReadonlyArray<unknown>,
@@ -40,13 +29,6 @@ export const decodeTariffs = (
       throw new Error(
         `tariff document ${index} (${tariff.product_name} ${tariff.version}) cannot be compiled: ${(error as Error).message}`
       )
-    }
-    if (catalogue !== shipped) {
-      const undescribed = coveragesGiven(tariff).filter((coverage) => !Object.hasOwn(product.coverages, coverage))
-      if (undescribed.length > 0)
-        throw new Error(
-          `tariff document ${index} (${tariff.product_name} ${tariff.version}) gives coverages its product's document does not describe: ${[...new Set(undescribed)].join(", ")}`
-        )
     }
     return tariff
   })

@@ -8,26 +8,34 @@ import { kronerHalfUp } from "../pricing/Money.js"
 import { SHIPPED_COVERAGE_NAMES } from "../pricing/ShippedTariffs.js"
 import { perCatalogue, shipped } from "./ProductCatalogue.js"
 
-const coverage = (names: ReadonlyArray<string>) =>
+const coverage = (name: Schema.Codec<string, string>) =>
   Schema.Struct({
     id: Schema.String,
-    name: Schema.Literals(names).annotate({ description: "The coverage, as the tariff names it" }),
+    name,
     deductible: Schema.optionalKey(Schema.Int),
     limit: Schema.optionalKey(Schema.Int)
   })
 
 // the shipped tariffs' names: a service pricing with tariffs of its own that add other coverages answers names
 // its document does not list
-export const Coverage = coverage(SHIPPED_COVERAGE_NAMES)
+export const Coverage = coverage(
+  Schema.Literals(SHIPPED_COVERAGE_NAMES).annotate({ description: "The coverage, as the tariff names it" })
+)
 
 /**
- * The coverage Schema of a catalogue's answers: the coverages its products' documents describe (a tariff loaded
- * with the catalogue may price no other, `TariffBook.layer`); the shipped tariffs' for the shipped catalogue.
+ * The coverage Schema of a catalogue's answers: the shipped tariffs' names for the shipped catalogue; any name for
+ * another, whose tariffs are loaded beside it and may name a coverage its documents do not describe (`kasko products
+ * check` warns of it) — the documents' coverages are the description's examples.
  */
 export const coverageSchemaOf = perCatalogue((catalogue) =>
   catalogue === shipped
     ? Coverage
-    : coverage([...new Set(catalogue.products.flatMap((document) => Object.keys(document.coverages)))])
+    : coverage(
+        Schema.String.annotate({
+          description: "The coverage, as the tariff names it",
+          examples: [...new Set(catalogue.products.flatMap((document) => Object.keys(document.coverages)))]
+        })
+      )
 )
 export type Coverage = typeof Coverage.Type
 

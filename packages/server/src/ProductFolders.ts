@@ -1,0 +1,116 @@
+/**
+ * Products added as files: a directory of product folders (`<product>/product.json` and `<product>/tariffs/<version>.json`,
+ * as `kasko products check` reads them) loaded into a catalogue beside the shipped products — a folder named like a
+ * shipped product replaces it. A directory with any error loads nothing: every problem is said at once, and the
+ * service does not start (`kasko serve --products DIR`, KASKO_PRODUCTS_DIR).
+ */
+import { ProductCatalogue, TariffBook } from "@kasko/core"
+import { ProductCheck } from "@kasko/core/actuarial"
+import type { Layer } from "effect"
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { basename, join, resolve, sep } from "node:path"
+
+type Finding = ProductCheck.ProductFinding
+
+const isHidden = (path: string) => path.split(sep).some((segment) => segment.startsWith("."))
+
+/** A directory that cannot be read as product folders: not there, not a folder, or holding none. */
+export class ProductDirectoryUnreadable extends Error {
+  override readonly name = "ProductDirectoryUnreadable"
+}
+
+/** The product folders DIR names: itself when it holds a product document, else each folder in it. */
+export const productFoldersAt = (directory: string): Array<string> => {
+  let entries: Array<string>
+  try {
+    if (!statSync(directory).isDirectory()) throw new Error("not a folder")
+    if (existsSync(join(directory, ProductCheck.PRODUCT_FILE))) return [resolve(directory)]
+    entries = readdirSync(directory)
+  } catch (error) {
+    throw new ProductDirectoryUnreadable(`cannot read ${directory}: ${(error as Error).message}`)
+  }
+  const folders = entries
+    .filter((entry) => !isHidden(entry) && statSync(join(directory, entry)).isDirectory())
+    .sort()
+    .map((entry) => resolve(directory, entry))
+  if (folders.length === 0)
+    throw new ProductDirectoryUnreadable(
+      `${directory} holds no product folder: a folder with ${ProductCheck.PRODUCT_FILE}, or folders of them`
+    )
+  return folders
+}
+
+/** A product folder's JSON files (hidden ones left out) by their path in it, with `/` between folders. */
+export const jsonFilesIn = (folder: string): Map<string, string> =>
+  new Map(
+    (readdirSync(folder, { recursive: true, encoding: "utf8" }) as Array<string>)
+      .filter((entry) => entry.endsWith(".json") && !isHidden(entry) && statSync(join(folder, entry)).isFile())
+      .sort()
+      .map((entry) => [entry.split(sep).join("/"), readFileSync(join(folder, entry), "utf8")])
+  )
+
+/** `file: path: message`, the path left out for the whole file, the line and column given for the text's own mistakes. */
+export const findingLine = (finding: Finding): string => {
+  const at = finding.line === undefined ? undefined : `line ${finding.line}, column ${finding.column}`
+  const where = at === undefined ? finding.path : finding.path === "" ? at : `${finding.path} (${at})`
+  return `${finding.severity.padEnd(8)}${finding.file}: ${where === "" ? "" : `${where}: `}${finding.message}`
+}
+
+/** The folders of a product directory, each with its JSON files, and what `ProductCheck` finds in them. */
+export const checkedFolders = (directory: string) => {
+  const folders = productFoldersAt(directory).map((folder) => ({
+    folder: basename(folder),
+    files: jsonFilesIn(folder)
+  }))
+  return { folders, findings: ProductCheck.checkProductFolders(folders) }
+}
+
+/** A product directory with errors: every one of them, as `kasko products check` prints them. */
+export class ProductDirectoryRefused extends Error {
+  override readonly name = "ProductDirectoryRefused"
+  constructor(
+    readonly directory: string,
+    readonly errors: ReadonlyArray<Finding>
+  ) {
+    super(
+      `${directory} holds products kasko cannot load (${errors.length} error${errors.length === 1 ? "" : "s"}):\n${errors.map(findingLine).join("\n")}`
+    )
+  }
+}
+
+/** The products a directory adds: the catalogue with them, their tariff documents, and what the check warns of. */
+export interface LoadedProducts {
+  readonly directory: string
+  /** The shipped products and the directory's, a folder named like a shipped product in its place. */
+  readonly catalogue: ProductCatalogue.Catalogue
+  /** The tariff versions of the directory's products, as read. */
+  readonly tariffDocuments: ReadonlyArray<unknown>
+  /** The check's warnings: loaded anyway, and worth reading. */
+  readonly warnings: ReadonlyArray<Finding>
+}
+
+/**
+ * Reads and checks a directory of product folders, and loads them beside the shipped products. Throws
+ * ProductDirectoryUnreadable or ProductDirectoryRefused (every error at once); nothing is half-loaded.
+ */
+export const fromDirectory = (directory: string): LoadedProducts => {
+  const { folders, findings } = checkedFolders(directory)
+  const errors = findings.filter((finding) => finding.severity === "error")
+  if (errors.length > 0) throw new ProductDirectoryRefused(directory, errors)
+  const documents = folders.map(({ files }) => JSON.parse(files.get(ProductCheck.PRODUCT_FILE)!) as unknown)
+  const tariffDocuments = folders.flatMap(({ files }) =>
+    [...files].flatMap(([path, text]) =>
+      path.startsWith(`${ProductCheck.TARIFF_FOLDER}/`) ? [JSON.parse(text) as unknown] : []
+    )
+  )
+  return {
+    directory,
+    catalogue: ProductCatalogue.withProducts(ProductCatalogue.decodeCatalogue(documents).products),
+    tariffDocuments,
+    warnings: findings.filter((finding) => finding.severity === "warning")
+  }
+}
+
+/** The TariffBook of loaded products: their tariffs, and the shipped tariffs of the shipped products kept. */
+export const tariffBookOf = (products: LoadedProducts): Layer.Layer<TariffBook.TariffBook> =>
+  TariffBook.ofCatalogue(products.catalogue, products.tariffDocuments)

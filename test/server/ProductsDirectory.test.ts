@@ -1,0 +1,197 @@
+/**
+ * `kasko serve --products DIR` / KASKO_PRODUCTS_DIR (issue 44, items 3 and 5): the example van product of
+ * examples/products, sold over HTTP beside the shipped products — its definition, offers, quotes, retrieval,
+ * activation, IPID and quote document, and the API documents' enums — while a directory with an error starts
+ * nothing, saying every error, exit 2; and a folder named like a shipped product replaces it.
+ */
+import { spawn } from "node:child_process"
+import { cpSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { runCli } from "@kasko/server"
+import { kaskoWith, startServiceProcess, temporaryDirectory } from "../support.js"
+
+const ROOT = join(import.meta.dirname, "..", "..")
+const MAIN = join(ROOT, "packages", "server", "bin", "kasko.mjs")
+const EXAMPLES = join(ROOT, "examples", "products")
+const directory = temporaryDirectory("kasko-products-")
+afterAll(() => directory.remove())
+
+const VAN_PARAMETERS = {
+  payments_per_year: "12",
+  policy_holder: "organization",
+  vehicle_type: "varevogn",
+  vehicle_user: "person",
+  vehicle_owner: "organization",
+  vehicle_usage: "erhverv_egne_varer",
+  vehicle_price: "320000",
+  annual_mileage_km: "25000",
+  overnight_parking: "firmaareal"
+}
+
+const VAN_QUOTE = {
+  product: { product_name: "insurance-van-business", features: [{ name: "basis" }], parameters: VAN_PARAMETERS },
+  policy: {
+    brand_id: "ford",
+    expected_effective_at: "2099-01-01",
+    insurable_object: {
+      vehicle: { vin: "WF0XXXTTGXKA12345", registration_number: "CX12345", make: "Ford", model: "Transit Custom" }
+    },
+    parties: [
+      {
+        policy_holder: true,
+        vehicle_owner: true,
+        organization: { cvr_number: "12345674", name: "VVS Hansen ApS" },
+        address: { street: "Havnegade", house_number: "4", postal_code: 8000, city: "Aarhus C" },
+        phone: "+4512345678",
+        email: "kontor@vvs-hansen.dk"
+      },
+      {
+        vehicle_user: true,
+        person: { cpr_number: "0101901234", first_name: "Jens", last_name: "Hansen" },
+        address: { street: "Havnegade", house_number: "4", postal_code: 8000, city: "Aarhus C" }
+      }
+    ]
+  },
+  agent: {
+    user_id: "agent-7",
+    organization: { name: "Bilhuset Øst A/S", cvr_number: "12345690", cvrp_number: "1012345678" }
+  }
+}
+
+interface Offered {
+  readonly price: { readonly annually: number; readonly monthly: number }
+  readonly policies: ReadonlyArray<{ readonly coverages: ReadonlyArray<{ readonly name: string }> }>
+}
+interface Quoted {
+  readonly quote_id: string
+  readonly status: string
+  readonly price: { readonly amount: number }
+  readonly product: { readonly product_name: string }
+  readonly policies: ReadonlyArray<{ readonly ipid_href: string }>
+}
+
+/** A partner of `dataDirectory` with every scope a quote's life takes: its request headers. */
+const partnerHeaders = async (dataDirectory: string): Promise<Record<string, string>> => {
+  const environment = { KASKO_DATA_DIR: dataDirectory }
+  const { subscription_key } = JSON.parse(
+    await kaskoWith(environment, "partners", "add", "--id", "vanhuset", "--name", "Varehuset A/S", "--json")
+  )
+  const scopes = "products:read offers:create quotes:create quotes:read quotes:activate"
+  const token = (await kaskoWith(environment, "tokens", "issue", "--partner", "vanhuset", "--scopes", scopes)).trim()
+  return {
+    authorization: `Bearer ${token}`,
+    "ocp-apim-subscription-key": subscription_key,
+    "content-type": "application/json"
+  }
+}
+
+const exitOf = (args: Array<string>, environment: Record<string, string>) =>
+  new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...environment },
+      stdio: ["ignore", "ignore", "pipe"]
+    })
+    let stderr = ""
+    child.stderr!.on("data", (chunk) => (stderr += String(chunk)))
+    child.on("exit", (code) => resolve({ code, stderr }))
+  })
+
+describe("kasko serve with KASKO_PRODUCTS_DIR", () => {
+  it("sells the example product over HTTP beside the shipped ones, its documents and API reference included", async () => {
+    const dataDirectory = join(directory.path, "van")
+    const headers = await partnerHeaders(dataDirectory)
+    const service = await startServiceProcess({ KASKO_DATA_DIR: dataDirectory, KASKO_PRODUCTS_DIR: EXAMPLES })
+    try {
+      const get = (path: string) => fetch(`${service.url}${path}`, { headers })
+      const post = (path: string, body: unknown) =>
+        fetch(`${service.url}${path}`, { method: "POST", headers, body: JSON.stringify(body) })
+
+      const definition = (await (await get("/products/insurance-van-business")).json()) as {
+        features: Array<{ name: string }>
+      }
+      expect(definition.features.map((feature: { name: string }) => feature.name)).toEqual(["basis", "plus"])
+
+      const offer = await post("/insurance/car/offers", { product: VAN_QUOTE.product })
+      expect(offer.status).toBe(200)
+      const offered = (await offer.json()) as Offered
+      expect(offered.policies[0]!.coverages.map((coverage: { name: string }) => coverage.name)).toContain(
+        "fastmonteret_indretning"
+      )
+
+      const created = await post("/insurance/car/quotes", VAN_QUOTE)
+      expect(created.status).toBe(200)
+      const quote = (await created.json()) as Quoted
+      expect(quote.product.product_name).toBe("business-insurance-van-craft")
+      expect(quote.price.amount).toBe(offered.price.monthly)
+      expect((await post(`/insurance/car/quotes/${quote.quote_id}/activation`, undefined)).status).toBe(200)
+      const retrieved = (await (await get(`/insurance/car/quotes/${quote.quote_id}`)).json()) as Quoted
+      expect(retrieved.status).toBe("activated")
+      expect(retrieved.policies[0]!.ipid_href).toMatch(/\/products\/insurance-van-business\/variants\/standard\/ipid$/)
+
+      const ipid = await fetch(`${service.url}/products/insurance-van-business/variants/extended/ipid`)
+      expect(ipid.status).toBe(200)
+      expect(ipid.headers.get("content-type")).toBe("application/pdf")
+      expect((await get(`/insurance/car/quotes/${quote.quote_id}/document`)).status).toBe(200)
+
+      const openapi = JSON.stringify(await (await fetch(`${service.url}/openapi.json`)).json())
+      expect(openapi).toContain('"enum":["insurance-car-leasing","insurance-car-standalone","insurance-van-business"]')
+      expect(openapi).toContain("business-insurance-van-transport")
+      const asyncapi = JSON.stringify(await (await fetch(`${service.url}/asyncapi.json`)).json())
+      expect(asyncapi).toContain("business-insurance-van-craft")
+
+      const missing = (await (await get("/products/insurance-car-fleet")).json()) as { detail: string }
+      expect(missing.detail).toContain("insurance-van-business")
+    } finally {
+      await service.stop()
+    }
+  })
+
+  it("replaces a shipped product by a folder of its name", async () => {
+    const products = join(directory.path, "replacing")
+    const folder = join(products, "insurance-car-leasing")
+    cpSync(join(ROOT, "packages", "core", "products", "insurance-car-leasing"), folder, { recursive: true })
+    cpSync(join(ROOT, "packages", "core", "tariffs", "insurance-car-leasing"), join(folder, "tariffs"), {
+      recursive: true
+    })
+    const document = JSON.parse(readFileSync(join(folder, "product.json"), "utf8"))
+    writeFileSync(join(folder, "product.json"), JSON.stringify({ ...document, title: "Leasingforsikring 2027" }))
+    const dataDirectory = join(directory.path, "replacing-data")
+    const headers = await partnerHeaders(dataDirectory)
+    const service = await startServiceProcess({ KASKO_DATA_DIR: dataDirectory, KASKO_PRODUCTS_DIR: products })
+    try {
+      const leasing = (await (await fetch(`${service.url}/products/insurance-car-leasing`, { headers })).json()) as {
+        title: string
+      }
+      expect(leasing.title).toBe("Leasingforsikring 2027")
+      const standalone = await fetch(`${service.url}/products/insurance-car-standalone`, { headers })
+      expect(standalone.status).toBe(200)
+    } finally {
+      await service.stop()
+    }
+  })
+
+  it("starts nothing from a directory with an error: every error named, exit 2", async () => {
+    const broken = join(ROOT, "test", "cli", "fixtures", "broken-products", "several-mistakes")
+    const { code, stderr } = await exitOf(["serve", "--products", broken], {
+      KASKO_DATA_DIR: join(directory.path, "broken")
+    })
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/holds products kasko cannot load \(\d+ errors\)/)
+    // the same errors as kasko products check prints, every one of them
+    const errorLines = (text: string) => text.split("\n").filter((line) => line.startsWith("error"))
+    const check = await runCli(["products", "check", broken])
+    expect(check.exitCode).toBe(2)
+    expect(errorLines(stderr).length).toBeGreaterThan(1)
+    expect(errorLines(stderr)).toEqual(errorLines(check.stdout))
+  })
+
+  it("says so of a directory that is not there, exit 2", async () => {
+    const { code, stderr } = await exitOf(["serve"], {
+      KASKO_DATA_DIR: join(directory.path, "nowhere"),
+      KASKO_PRODUCTS_DIR: join(directory.path, "no-such-directory")
+    })
+    expect(code).toBe(2)
+    expect(stderr).toContain("cannot read")
+  })
+})

@@ -13,20 +13,18 @@ import { CsvFormatError, fieldCountProblem, forEachCsvRow } from "./CsvRows.js"
 import type { PricingCase } from "./PricingCase.js"
 
 /** The nine parameters, in the catalogue's order (both products define the same). */
-export const PARAMETER_COLUMNS: ReadonlyArray<string> = ProductCatalogue.productDefinition(
-  "insurance-car-leasing"
-)!.parameters.map((parameter) => parameter.name)
+/** A catalogue's parameter columns: every parameter of its products once, in their order. */
+export const parameterColumnsOf = ProductCatalogue.perCatalogue(
+  (catalogue): ReadonlyArray<string> => [
+    ...new Set(catalogue.products.flatMap((document) => document.parameters.map((parameter) => parameter.name)))
+  ]
+)
 
-const COLUMNS = [
-  "case",
-  "product_name",
-  "feature",
-  "pricing_date",
-  ...PARAMETER_COLUMNS,
-  "annually",
-  "monthly",
-  "premiums"
-] as const
+/** The shipped products' parameter columns (both seed products have the same parameters). */
+export const PARAMETER_COLUMNS: ReadonlyArray<string> = parameterColumnsOf(ProductCatalogue.shipped)
+
+const columnsOf = (parameterColumns: ReadonlyArray<string>) =>
+  ["case", "product_name", "feature", "pricing_date", ...parameterColumns, "annually", "monthly", "premiums"] as const
 
 export interface ExpectedPrice {
   readonly annually: number
@@ -76,13 +74,17 @@ const recordsOf = (csv: string): Array<{ readonly line: number; readonly record:
  * Reads a golden table (or a cases file without expectations); throws a `CsvFormatError` naming the
  * line of a malformed row or of one that leaves a case's name, product, feature or date empty.
  */
-export const parseGoldenTable = (csv: string): Array<GoldenCase> =>
-  recordsOf(csv).map(({ line, record }) => {
+export const parseGoldenTable = (
+  csv: string,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
+): Array<GoldenCase> => {
+  const parameterColumns = parameterColumnsOf(catalogue)
+  return recordsOf(csv).map(({ line, record }) => {
     for (const column of ["case", "product_name", "feature", "pricing_date"]) {
       if (!record[column]) throw formatError(line, `column ${column} is empty`)
     }
     const parameters = Object.fromEntries(
-      PARAMETER_COLUMNS.filter((column) => (record[column] ?? "") !== "").map((column) => [column, record[column]!])
+      parameterColumns.filter((column) => (record[column] ?? "") !== "").map((column) => [column, record[column]!])
     )
     const base: PricingCase = {
       name: record["case"]!,
@@ -101,24 +103,30 @@ export const parseGoldenTable = (csv: string): Array<GoldenCase> =>
       }
     }
   })
+}
 
 /** Writes cases with their expected prices as a golden table. */
-export const formatGoldenTable = (cases: ReadonlyArray<GoldenCase>): string =>
-  stringify(
+export const formatGoldenTable = (
+  cases: ReadonlyArray<GoldenCase>,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
+): string => {
+  const parameterColumns = parameterColumnsOf(catalogue)
+  return stringify(
     cases.map((testCase) => ({
       case: testCase.name,
       product_name: testCase.product_name,
       feature: testCase.feature,
       pricing_date: testCase.pricing_date,
-      ...Object.fromEntries(PARAMETER_COLUMNS.map((column) => [column, testCase.parameters[column] ?? ""])),
+      ...Object.fromEntries(parameterColumns.map((column) => [column, testCase.parameters[column] ?? ""])),
       annually: testCase.expected?.annually ?? "",
       monthly: testCase.expected?.monthly ?? "",
       premiums: Object.entries(testCase.expected?.premiums ?? {})
         .map(([coverage, amount]) => `${coverage}=${amount}`)
         .join(" ")
     })),
-    { header: true, columns: [...COLUMNS] }
+    { header: true, columns: [...columnsOf(parameterColumns)] }
   )
+}
 
 /** What a worksheet says, in the golden table's terms. */
 export const actualPrice = (worksheet: RatingWorksheet.RatingWorksheet): ExpectedPrice => ({

@@ -3,7 +3,15 @@
  * golden row, a grid cell or a diff row prices. Priced with an explicit
  * tariff list and date, never the clock.
  */
-import { Offer, Pricing, ProductSelection, RatingWorksheet, ReferenceInterpreter, Tariff } from "@kasko/core/actuarial"
+import {
+  Offer,
+  Pricing,
+  ProductCatalogue,
+  ProductSelection,
+  RatingWorksheet,
+  ReferenceInterpreter,
+  Tariff
+} from "@kasko/core/actuarial"
 import { Result } from "effect"
 
 export interface PricingCase {
@@ -23,7 +31,8 @@ export type RuleEngine = "compiled" | "json-rules-engine"
 export const priceCase = async (
   testCase: PricingCase,
   tariffs: ReadonlyArray<Tariff.Tariff>,
-  engine: RuleEngine = "compiled"
+  engine: RuleEngine = "compiled",
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
 ): Promise<RatingWorksheet.RatingWorksheet> => {
   const request = Offer.decodeOfferRequest(
     {
@@ -33,7 +42,8 @@ export const priceCase = async (
         features: [{ name: testCase.feature }]
       }
     },
-    testCase.pricing_date
+    testCase.pricing_date,
+    catalogue
   )
   if (Result.isFailure(request)) {
     throw new CaseRejected(

@@ -10,6 +10,7 @@ export {
   formatGoldenTable,
   parseGoldenTable,
   PARAMETER_COLUMNS,
+  parameterColumnsOf,
   type ExpectedPrice,
   type GoldenCase
 } from "./GoldenTable.js"

@@ -343,3 +343,87 @@ describe("kasko tariff check", () => {
     expect(result.stdout).toContain("colour")
   })
 })
+
+describe("the actuary's commands on a product added as files (--products)", () => {
+  const EXAMPLE_PRODUCTS = join(ROOT, "examples", "products")
+  const VAN_V1 = join(EXAMPLE_PRODUCTS, "insurance-van-business", "tariffs", "v1.json")
+  const VAN_GOLDEN = join(EXAMPLE_PRODUCTS, "insurance-van-business-v1.golden.csv")
+  const VAN = [
+    "policy_holder=organization",
+    "vehicle_type=varevogn",
+    "vehicle_user=person",
+    "vehicle_owner=organization",
+    "vehicle_usage=erhverv_egne_varer",
+    "vehicle_price=200000",
+    "annual_mileage_km=25000",
+    "overnight_parking=firmaareal"
+  ].flatMap((pair) => ["--param", pair])
+
+  it("kasko price prints its worksheet with its own facts, as its golden table's first row prices it", async () => {
+    const args = ["price", "--product", "insurance-van-business", "--feature", "basis", "--date", "2026-06-01"]
+    const result = await runCli([...args, ...VAN, "--products", EXAMPLE_PRODUCTS])
+    expect(result.exitCode).toBe(0)
+    expect(result.stdout).toContain("insurance-van-business · tariff v1 · priced 2026-06-01 · standard variant")
+    expect(result.stdout).toContain("annual_mileage_km=25000 overnight_parking=firmaareal")
+    expect(result.stdout).toMatch(
+      /kasko\s+2\.30 % of 200000 kr\s+4 600\.00\s+-5 % overnight_parking firmaareal\s+4 370\.00/
+    )
+    // without the products it is refused by name
+    expect((await runCli([...args, ...VAN])).stderr).toContain("product.product_name")
+  })
+
+  it("kasko tariff check lints its tariff, which without the products does not decode", async () => {
+    expect(await runCli(["tariff", "check", VAN_V1, "--products", EXAMPLE_PRODUCTS])).toEqual({
+      stdout: `${VAN_V1}: 0 errors, 0 warnings\n`,
+      stderr: "",
+      exitCode: 0
+    })
+    const alone = await runCli(["tariff", "check", VAN_V1])
+    expect(alone.exitCode).toBe(1)
+    expect(alone.stdout).toContain('got "insurance-van-business"')
+  })
+
+  it("kasko tariff diff re-prices its golden table under a changed tariff", async () => {
+    const tariff = JSON.parse(readFileSync(VAN_V1, "utf8"))
+    const proposal = join(directory.path, "van-v2.json")
+    writeFileSync(
+      proposal,
+      JSON.stringify({
+        ...tariff,
+        version: "v2",
+        rules: tariff.rules.map((rule: { name: string; event: { params: Record<string, unknown> } }) =>
+          rule.name === "vejhjælp"
+            ? {
+                ...rule,
+                event: { ...rule.event, params: { ...rule.event.params, premium: { type: "fixed", amount: 500 } } }
+              }
+            : rule
+        )
+      })
+    )
+    const result = await runCli([
+      "tariff",
+      "diff",
+      VAN_V1,
+      proposal,
+      "--cases",
+      VAN_GOLDEN,
+      "--products",
+      EXAMPLE_PRODUCTS,
+      "--json"
+    ])
+    expect(result.exitCode).toBe(0)
+    const changes = JSON.parse(result.stdout) as Array<{ item: string; old_kroner: number; new_kroner: number }>
+    // vejhjælp 450 → 500 kr. in every case of the table
+    const vejhjaelp = changes.filter((change) => change.item === "premium vejhjælp")
+    expect(vejhjaelp).toHaveLength(parse(readFileSync(VAN_GOLDEN, "utf8"), { columns: true }).length)
+    expect(vejhjaelp.every((change) => change.old_kroner === 450 && change.new_kroner === 500)).toBe(true)
+  })
+
+  it("refuses a products directory with an error, exit 2, naming the error", async () => {
+    const broken = join(ROOT, "test", "cli", "fixtures", "broken-products", "bad-date")
+    const result = await runCli(["tariff", "check", VAN_V1, "--products", broken])
+    expect(result).toMatchObject({ exitCode: 2, stdout: "" })
+    expect(result.stderr).toContain('effective_from: must be a date YYYY-MM-DD, got "2026-02-29"')
+  })
+})

@@ -13,7 +13,15 @@ import { ADMIN_COMMANDS } from "./AdminCommands.js"
 import { BACKUP_COMMANDS } from "./BackupCommands.js"
 import { DOCUMENT_COMMANDS } from "./DocumentCommands.js"
 import { WEBHOOK_COMMANDS } from "./WebhookCommands.js"
-import { type CommandResult, done, EXIT_USAGE, failed, isUsageError } from "./CommandResult.js"
+import {
+  type CommandResult,
+  done,
+  EXIT_USAGE,
+  failed,
+  invalidData,
+  isInvalidDataError,
+  isUsageError
+} from "./CommandResult.js"
 import type { KaskoCommand } from "./KaskoCommand.js"
 import { OFFER_COMMAND } from "./OfferCommand.js"
 import { PRODUCT_COMMANDS } from "./ProductCommands.js"
@@ -77,7 +85,13 @@ const define = (
           report(await command.run(parsed as Readonly<Record<string, unknown>>))
         } catch (error) {
           const message = (error as Error).message
-          report(isUsageError(error) ? await usageRefusal(words, message) : failed(words.join(" "), message))
+          report(
+            isUsageError(error)
+              ? await usageRefusal(words, message)
+              : isInvalidDataError(error)
+                ? invalidData(words.join(" "), message)
+                : failed(words.join(" "), message)
+          )
         }
       }
     )

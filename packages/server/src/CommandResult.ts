@@ -45,5 +45,24 @@ export class UsageError extends Error {
  */
 export const isUsageError = (error: unknown): boolean => error instanceof Error && error.name === "UsageError"
 
+/**
+ * Data a command was pointed at that cannot be used (a product directory with an error): exit 2 with the reasons,
+ * without the usage, whose options were right. Told by `invalid` (not the class), as for UsageError.
+ */
+export class InvalidDataError extends Error {
+  readonly invalid = true
+}
+
+/** Whether an error is an InvalidDataError (of any copy of this module). */
+export const isInvalidDataError = (error: unknown): error is Error =>
+  error instanceof Error && (error as { invalid?: unknown }).invalid === true
+
+/** An InvalidDataError's answer: its message on standard error, exit 2. */
+export const invalidData = (command: string, message: string): CommandResult => ({
+  stdout: "",
+  stderr: `kasko ${command}: ${message}\n`,
+  exitCode: EXIT_INVALID
+})
+
 /** JSON as the commands print it: two-space indented, one trailing newline. */
 export const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`

@@ -6,9 +6,9 @@
 import { DocumentLinks, Examples, QuotingService, TariffBook } from "@kasko/core"
 import { Money } from "@kasko/core/actuarial"
 import type { Offer } from "@kasko/core/transport"
-import { Cause, Effect, Exit, Layer, Option, Result } from "effect"
-import { type CommandResult, done, EXIT_INVALID, failed, json, UsageError } from "./CommandResult.js"
-import { fromDirectory, ProductDirectoryRefused, ProductDirectoryUnreadable, tariffBookOf } from "./ProductFolders.js"
+import { Cause, Effect, Exit, Layer, Result } from "effect"
+import { type CommandResult, done, failed, json, UsageError } from "./CommandResult.js"
+import { commandProducts, tariffBookOf } from "./ProductFolders.js"
 import { messageOf } from "./FailureMessages.js"
 import { apiRootOf, documentLinksOf, readServiceConfig } from "./ServiceConfig.js"
 
@@ -58,15 +58,8 @@ export const priceOffer = async (argv: Arguments): Promise<CommandResult> => {
     typeof argv["products"] === "string" ? { ...process.env, KASKO_PRODUCTS_DIR: argv["products"] } : process.env
   const config = readServiceConfig(environment)
   if (Result.isFailure(config)) throw new UsageError(config.failure)
-  let tariffs: Layer.Layer<TariffBook.TariffBook>
-  try {
-    const directory = config.success.productsDirectory
-    tariffs = Option.isSome(directory) ? tariffBookOf(fromDirectory(directory.value)) : TariffBook.shipped
-  } catch (error) {
-    if (error instanceof ProductDirectoryRefused || error instanceof ProductDirectoryUnreadable)
-      return { stdout: "", stderr: `kasko offer: ${error.message}\n`, exitCode: EXIT_INVALID }
-    throw error
-  }
+  const products = commandProducts(argv, environment)
+  const tariffs = products === undefined ? TariffBook.shipped : tariffBookOf(products)
   if (argv["explain"] === true) {
     const exit = await Effect.runPromiseExit(Effect.provide(QuotingService.explainPrice(request), tariffs))
     return Exit.isSuccess(exit) ? done(json(exit.value), note) : failed("offer", messageOf(Cause.squash(exit.cause)))

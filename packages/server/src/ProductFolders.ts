@@ -9,13 +9,14 @@ import { ProductCheck } from "@kasko/core/actuarial"
 import type { Layer } from "effect"
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import { basename, join, resolve, sep } from "node:path"
+import { InvalidDataError } from "./CommandResult.js"
 
 type Finding = ProductCheck.ProductFinding
 
 const isHidden = (path: string) => path.split(sep).some((segment) => segment.startsWith("."))
 
 /** A directory that cannot be read as product folders: not there, not a folder, or holding none. */
-export class ProductDirectoryUnreadable extends Error {
+export class ProductDirectoryUnreadable extends InvalidDataError {
   override readonly name = "ProductDirectoryUnreadable"
 }
 
@@ -66,7 +67,7 @@ export const checkedFolders = (directory: string) => {
 }
 
 /** A product directory with errors: every one of them, as `kasko products check` prints them. */
-export class ProductDirectoryRefused extends Error {
+export class ProductDirectoryRefused extends InvalidDataError {
   override readonly name = "ProductDirectoryRefused"
   constructor(
     readonly directory: string,
@@ -114,3 +115,15 @@ export const fromDirectory = (directory: string): LoadedProducts => {
 /** The TariffBook of loaded products: their tariffs, and the shipped tariffs of the shipped products kept. */
 export const tariffBookOf = (products: LoadedProducts): Layer.Layer<TariffBook.TariffBook> =>
   TariffBook.ofCatalogue(products.catalogue, products.tariffDocuments)
+
+/**
+ * The products a command sells or prices: the directory its `--products` option names, else KASKO_PRODUCTS_DIR's,
+ * else none (the shipped products alone). A directory that cannot load is the caller's to report (exit 2).
+ */
+export const commandProducts = (
+  argv: Readonly<Record<string, unknown>>,
+  environment: Readonly<Record<string, string | undefined>> = process.env
+): LoadedProducts | undefined => {
+  const directory = typeof argv["products"] === "string" ? argv["products"] : environment["KASKO_PRODUCTS_DIR"]
+  return directory === undefined || directory === "" ? undefined : fromDirectory(directory)
+}

@@ -1,7 +1,6 @@
 /** What `kasko serve` does: starts the service and runs until SIGTERM or SIGINT, then stops it gracefully. */
 import { Result } from "effect"
-import { type CommandResult, done, EXIT_INVALID, failed, UsageError } from "./CommandResult.js"
-import { ProductDirectoryRefused, ProductDirectoryUnreadable } from "./ProductFolders.js"
+import { type CommandResult, done, failed, invalidData, isInvalidDataError, UsageError } from "./CommandResult.js"
 import { startService } from "./Service.js"
 import { readServiceConfig } from "./ServiceConfig.js"
 
@@ -17,8 +16,7 @@ export const serve = async (environment: NodeJS.ProcessEnv = process.env): Promi
     service = await startService({ config: config.success })
   } catch (error) {
     // a product directory that cannot load is the operator's data to mend, as `kasko products check` says of it
-    if (error instanceof ProductDirectoryRefused || error instanceof ProductDirectoryUnreadable)
-      return { stdout: "", stderr: `kasko serve: ${error.message}\n`, exitCode: EXIT_INVALID }
+    if (isInvalidDataError(error)) return invalidData("serve", error.message)
     return failed("serve", (error as Error).message)
   }
   const running = service

@@ -4,7 +4,7 @@
  * not a tariff is refused in one line naming it and its first problem — never
  * the whole file, which another document's JSON in the same directory would be.
  */
-import { type Tariff, TariffDocuments } from "@kasko/core/actuarial"
+import { type ProductCatalogue, type Tariff, TariffDocuments } from "@kasko/core/actuarial"
 import { Result } from "effect"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
@@ -38,9 +38,9 @@ export const readJsonFile = (file: string): unknown => {
  * The tariff of a file, or an error (exit 1, as for a malformed portfolio) naming the file — after `side`
  * (`NEW `), when given — and its first problem.
  */
-export const readTariffFile = (file: string, side = ""): Tariff.Tariff =>
+export const readTariffFile = (file: string, side = "", catalogue?: ProductCatalogue.Catalogue): Tariff.Tariff =>
   Result.getOrThrowWith(
-    TariffDocuments.decodeTariffFile(readJsonFile(file)),
+    TariffDocuments.decodeTariffFile(readJsonFile(file), catalogue),
     (problem) =>
       new Error(`${side}${file} is not a tariff kasko can load: ${problem} (kasko tariff check lists every problem)`)
   )

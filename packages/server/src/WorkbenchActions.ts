@@ -23,6 +23,7 @@ import {
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { type CommandResult, done, json, UsageError } from "./CommandResult.js"
+import { commandProducts } from "./ProductFolders.js"
 import { readJsonFile, readTariffFile } from "./TariffFiles.js"
 
 type Arguments = Readonly<Record<string, unknown>>
@@ -41,10 +42,17 @@ const caseOf = (argv: Arguments) => {
     })
   )
   const files = (argv["tariff"] as Array<string> | undefined) ?? []
+  const products = commandProducts(argv)
+  const catalogue = products?.catalogue
   const tariffs =
     files.length === 0
-      ? TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS)
-      : files.map((file) => readTariffFile(file))
+      ? products === undefined
+        ? TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS)
+        : TariffDocuments.decodeTariffs(
+            TariffDocuments.catalogueTariffDocuments(products.catalogue, products.tariffDocuments),
+            products.catalogue
+          )
+      : files.map((file) => readTariffFile(file, "", catalogue))
   const testCase = {
     name: "command line",
     product_name: argv["product"] as string,
@@ -52,7 +60,7 @@ const caseOf = (argv: Arguments) => {
     pricing_date: date,
     parameters
   }
-  return { testCase, tariffs }
+  return { testCase, tariffs, catalogue }
 }
 
 const writeFile = (path: string, content: string) => {
@@ -69,16 +77,16 @@ const axisOf = (axis: string) => {
 }
 
 export const priceOneCase = async (argv: Arguments): Promise<CommandResult> => {
-  const { testCase, tariffs } = caseOf(argv)
-  const worksheet = await priceCase(testCase, tariffs, argv["engine"] as "compiled" | "json-rules-engine")
+  const { testCase, tariffs, catalogue } = caseOf(argv)
+  const worksheet = await priceCase(testCase, tariffs, argv["engine"] as "compiled" | "json-rules-engine", catalogue)
   return done(argv["json"] === true ? json(worksheet) : `${worksheetTable(worksheet)}\n`)
 }
 
 export const priceGrid = async (argv: Arguments): Promise<CommandResult> => {
-  const { testCase, tariffs } = caseOf(argv)
+  const { testCase, tariffs, catalogue } = caseOf(argv)
   const [x, y] = [axisOf(argv["x"] as string), axisOf(argv["y"] as string)]
   const out = argv["out"] as string
-  const cells = await priceTariffGrid(testCase, x, y, tariffs)
+  const cells = await priceTariffGrid(testCase, x, y, tariffs, catalogue)
   const caption = {
     title: `${testCase.product_name}, ${testCase.feature} feature: annual premium by ${parameterLabel(x.parameter)} and ${parameterLabel(y.parameter)}`,
     subtitle: `Priced ${testCase.pricing_date} with ${fixedParametersLine(testCase.parameters, [x.parameter, y.parameter])}`
@@ -92,22 +100,26 @@ export const priceGrid = async (argv: Arguments): Promise<CommandResult> => {
 }
 
 export const diffTariffs = async (argv: Arguments): Promise<CommandResult> => {
-  const [oldTariff, newTariff] = [readTariffFile(argv["old"] as string), readTariffFile(argv["new"] as string)]
+  const catalogue = commandProducts(argv)?.catalogue
+  const [oldTariff, newTariff] = [
+    readTariffFile(argv["old"] as string, "", catalogue),
+    readTariffFile(argv["new"] as string, "", catalogue)
+  ]
   const casesFile = argv["cases"] as string
   let cases: ReturnType<typeof parseGoldenTable>
   try {
-    cases = parseGoldenTable(readFileSync(casesFile, "utf8"))
+    cases = parseGoldenTable(readFileSync(casesFile, "utf8"), catalogue)
   } catch (error) {
     throw new UsageError(`cannot read the cases ${casesFile}: ${(error as Error).message}`)
   }
-  const changes = await diffTariffVersions(oldTariff, newTariff, cases)
+  const changes = await diffTariffVersions(oldTariff, newTariff, cases, catalogue)
   const priced = cases.filter((testCase) => testCase.product_name === oldTariff.product_name).length
   return done(argv["json"] === true ? json(changes) : diffReport(changes, priced))
 }
 
 export const checkTariff = async (argv: Arguments): Promise<CommandResult> => {
   const file = argv["tariff"] as string
-  const findings = lintTariff(readJsonFile(file))
+  const findings = lintTariff(readJsonFile(file), commandProducts(argv)?.catalogue)
   const errors = findings.filter((finding) => finding.severity === "error").length
   const exitCode = errors > 0 ? 1 : 0
   if (argv["json"] === true) return { stdout: json(findings), stderr: "", exitCode }

@@ -42,6 +42,18 @@ const caseOptions = (argv: Argv) =>
       describe:
         "a tariff file replacing the shipped tariffs; repeat for several versions (the one in force on --date prices)"
     })
+    .option(...PRODUCTS_OPTION)
+
+/** `--products DIR`: products added as files, priced beside the shipped ones (as KASKO_PRODUCTS_DIR). */
+const PRODUCTS_OPTION = [
+  "products",
+  {
+    type: "string",
+    requiresArg: true,
+    describe:
+      "a directory of product folders priced beside the shipped products (as KASKO_PRODUCTS_DIR; kasko products check DIR checks it)"
+  }
+] as const
 
 // @kasko/workbench's PORTFOLIO_DISTRIBUTIONS (the help cannot load the optional package; a test keeps them equal)
 const PORTFOLIO_HELP = `Distributions (each policy drawn independently):
@@ -122,7 +134,8 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
               demandOption: true,
               requiresArg: true,
               describe: "a golden table (CSV, see examples/actuary-workbench); expected columns may be empty"
-            }),
+            })
+            .option(...PRODUCTS_OPTION),
         run: (argv) => runWithWorkbench("tariff diff", actions, (module) => module.diffTariffs(argv))
       },
       {
@@ -206,7 +219,10 @@ validation is counted and listed by reason, never dropped. Example:
         command: "check <tariff>",
         describe:
           "decode a tariff and report unreachable rules, coverages with no premium and undefined parameters; exits 1 on errors",
-        options: (argv) => asJson(argv).positional("tariff", { type: "string", describe: "the tariff file (JSON)" }),
+        options: (argv) =>
+          asJson(argv)
+            .positional("tariff", { type: "string", describe: "the tariff file (JSON)" })
+            .option(...PRODUCTS_OPTION),
         run: (argv) => runWithWorkbench("tariff check", actions, (module) => module.checkTariff(argv))
       }
     ]

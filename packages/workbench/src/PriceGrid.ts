@@ -3,7 +3,7 @@
  * every cell priced, written as CSV and drawn as a heat map with Vega-Lite
  * (rendered to SVG headless, no browser).
  */
-import type { Tariff } from "@kasko/core/actuarial"
+import type { ProductCatalogue, Tariff } from "@kasko/core/actuarial"
 import { stringify } from "csv-stringify/sync"
 import type * as VegaLite from "vega-lite"
 import { parameterLabel } from "./ParameterLabels.js"
@@ -53,7 +53,8 @@ export const priceGrid = async (
   base: Omit<PricingCase, "name">,
   x: GridAxis,
   y: GridAxis,
-  tariffs: ReadonlyArray<Tariff.Tariff>
+  tariffs: ReadonlyArray<Tariff.Tariff>,
+  catalogue?: ProductCatalogue.Catalogue
 ): Promise<Array<GridCell>> => {
   const cells: Array<GridCell> = []
   for (const yValue of y.values) {
@@ -64,7 +65,9 @@ export const priceGrid = async (
           name: `${x.parameter}=${xValue} ${y.parameter}=${yValue}`,
           parameters: { ...base.parameters, [x.parameter]: xValue, [y.parameter]: yValue }
         },
-        tariffs
+        tariffs,
+        "compiled",
+        catalogue
       )
       cells.push({ x: xValue, y: yValue, annually: worksheet.annually, monthly: worksheet.monthly })
     }

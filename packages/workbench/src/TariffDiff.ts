@@ -3,7 +3,7 @@
  * tariff, and every premium that changed, in kroner and per cent — what an
  * actuary reviews before a new version takes effect.
  */
-import type { Tariff } from "@kasko/core/actuarial"
+import type { ProductCatalogue, Tariff } from "@kasko/core/actuarial"
 import { actualPrice } from "./GoldenTable.js"
 import { priceCase, type PricingCase } from "./PricingCase.js"
 import { plainMoney } from "./ReportFigures.js"
@@ -32,15 +32,16 @@ const change = (name: string, item: string, before: number, after: number): Pric
 export const diffTariffs = async (
   oldTariff: Tariff.Tariff,
   newTariff: Tariff.Tariff,
-  cases: ReadonlyArray<PricingCase>
+  cases: ReadonlyArray<PricingCase>,
+  catalogue?: ProductCatalogue.Catalogue
 ): Promise<Array<PriceChange>> => {
   if (oldTariff.product_name !== newTariff.product_name) {
     throw new Error(`the tariffs price different products: ${oldTariff.product_name} and ${newTariff.product_name}`)
   }
   const changes: Array<PriceChange> = []
   for (const testCase of cases.filter((candidate) => candidate.product_name === oldTariff.product_name)) {
-    const before = actualPrice(await priceCase(testCase, [oldTariff]))
-    const after = actualPrice(await priceCase(testCase, [newTariff]))
+    const before = actualPrice(await priceCase(testCase, [oldTariff], "compiled", catalogue))
+    const after = actualPrice(await priceCase(testCase, [newTariff], "compiled", catalogue))
     if (before.annually !== after.annually)
       changes.push(change(testCase.name, "annually", before.annually, after.annually))
     if (before.monthly !== after.monthly) changes.push(change(testCase.name, "monthly", before.monthly, after.monthly))

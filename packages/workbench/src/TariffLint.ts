@@ -18,8 +18,8 @@ export interface Finding {
  * product's fact parameters at the rules' boundaries, with the variant the product's rule makes of it, each
  * feature: `CaseSpace.casesOf`) makes its conditions hold.
  */
-const unreachableRules = (tariff: Tariff.Tariff): Array<Finding> => {
-  const product = ProductCatalogue.productDocument(tariff.product_name)
+const unreachableRules = (tariff: Tariff.Tariff, catalogue: ProductCatalogue.Catalogue): Array<Finding> => {
+  const product = catalogue.document(tariff.product_name)
   if (product === undefined) return []
   const factNames = ProductCatalogue.factNamesOf(product)
   const cases = CaseSpace.casesOf(
@@ -99,8 +99,8 @@ const parametersOfFact = (product: ProductDocument.ProductDocument, fact: string
   return [fact, ...birthDates.map((parameter) => parameter.name)]
 }
 
-const undefinedParameters = (tariff: Tariff.Tariff): Array<Finding> => {
-  const product = ProductCatalogue.productDocument(tariff.product_name)
+const undefinedParameters = (tariff: Tariff.Tariff, catalogue: ProductCatalogue.Catalogue): Array<Finding> => {
+  const product = catalogue.document(tariff.product_name)
   if (product === undefined) return []
   const defined = new Set(product.features.flatMap((feature) => feature.parameter_refs))
   return tariff.rules.flatMap((rule) => {
@@ -120,12 +120,19 @@ const undefinedParameters = (tariff: Tariff.Tariff): Array<Finding> => {
   })
 }
 
-/** Findings on a tariff document; no error finding means it is safe to load. */
-export const lintTariff = (document: unknown): Array<Finding> => {
-  const decoded = Tariff.decodeTariff(document)
+/** Findings on a tariff document of a catalogue's product (a shipped one unless given); no error finding means it is safe to load. */
+export const lintTariff = (
+  document: unknown,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
+): Array<Finding> => {
+  const decoded = Tariff.decodeTariff(document, catalogue)
   if (Result.isFailure(decoded)) return [{ severity: "error", message: `does not decode:\n${decoded.failure}` }]
   const tariff = decoded.success
-  return [...unreachableRules(tariff), ...coveragesWithoutPremium(tariff), ...undefinedParameters(tariff)]
+  return [
+    ...unreachableRules(tariff, catalogue),
+    ...coveragesWithoutPremium(tariff),
+    ...undefinedParameters(tariff, catalogue)
+  ]
 }
 
 /** Findings as lines: `error  rule "name": message`. */

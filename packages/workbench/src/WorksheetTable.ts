@@ -25,7 +25,11 @@ const table = (
 export const worksheetTable = (worksheet: RatingWorksheet.RatingWorksheet): string => {
   const { facts } = worksheet
   const heading = `${worksheet.product_name} · tariff ${worksheet.tariff_version} · priced ${worksheet.pricing_date} · ${facts.variant} variant · ${facts.feature} feature`
-  const factLine = `facts: vehicle_type=${facts.vehicle_type} vehicle_usage=${facts.vehicle_usage} vehicle_price=${facts.vehicle_price} youngest_user_age=${facts.youngest_user_age ?? "—"}`
+  // every fact the product gives its tariff beyond the heading's product, variant and feature, in the worksheet's order
+  const factLine = `facts: ${Object.entries(facts)
+    .filter(([name]) => name !== "product_name" && name !== "variant" && name !== "feature")
+    .map(([name, value]) => `${name}=${value ?? "—"}`)
+    .join(" ")}`
   const lines = table(
     ["coverage", "base", "base kr", "loadings", "premium kr", "terms"],
     worksheet.coverage_lines.map((line) => [

@@ -5,7 +5,7 @@
  */
 import { Context, Layer } from "effect"
 import type { Tariff } from "../pricing/Tariff.js"
-import { decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "../pricing/TariffDocuments.js"
+import { catalogueTariffDocuments, decodeTariffs, SHIPPED_TARIFF_DOCUMENTS } from "../pricing/TariffDocuments.js"
 import { type Catalogue, shipped as shippedCatalogue } from "../product/ProductCatalogue.js"
 import { selectionSchemaFor } from "../product/ProductSelection.js"
 import { variantOfCase } from "../product/Variant.js"
@@ -43,27 +43,13 @@ export const layer = (
 ): Layer.Layer<TariffBook> =>
   Layer.sync(TariffBook, () => ({ tariffs: decodeTariffs(documents, catalogue), rules, catalogue: prepare(catalogue) }))
 
-/** The product a tariff document names, read as it stands (it is decoded with the others). */
-const productNameOf = (document: unknown): unknown =>
-  typeof document === "object" && document !== null ? (document as { product_name?: unknown }).product_name : undefined
-
 /**
  * A TariffBook of a catalogue's products (`ProductCatalogue.withProducts`: an insurer's own beside the shipped ones):
  * the tariff documents of the products it added or replaced, and the shipped tariffs of the shipped products it
  * keeps as they are. What `Kasko.make` and the service are given to sell products added as data.
  */
 export const ofCatalogue = (catalogue: Catalogue, documents: ReadonlyArray<unknown>): Layer.Layer<TariffBook> =>
-  layer(
-    [
-      ...SHIPPED_TARIFF_DOCUMENTS.filter((document) => {
-        const name = productNameOf(document)
-        return typeof name === "string" && catalogue.document(name) === shippedCatalogue.document(name)
-      }),
-      ...documents
-    ],
-    "compiled",
-    catalogue
-  )
+  layer(catalogueTariffDocuments(catalogue, documents), "compiled", catalogue)
 
 /** The TariffBook of the shipped reference tariff. */
 export const shipped: Layer.Layer<TariffBook> = layer(SHIPPED_TARIFF_DOCUMENTS)

@@ -5,8 +5,9 @@
  */
 import { Result } from "effect"
 import { decodeTariff, decodeTariffBriefly, type Tariff } from "./Tariff.js"
-import { planOf, planWithProduct } from "./PricingPlan.js"
+import { planWithProduct } from "./PricingPlan.js"
 import { type Catalogue, shipped } from "../product/ProductCatalogue.js"
+import { SHIPPED_TARIFF_DOCUMENTS } from "./ShippedTariffs.js"
 
 /**
  * Decodes and compiles tariff documents of a catalogue's products (the shipped ones unless given), each planned over
@@ -38,15 +39,34 @@ export const decodeTariffs = (
  * line of bounded length its first problem: a command prints it after the
  * file's name.
  */
-export const decodeTariffFile = (document: unknown): Result.Result<Tariff, string> =>
-  Result.flatMap(decodeTariffBriefly(document), (tariff) => {
+export const decodeTariffFile = (document: unknown, catalogue: Catalogue = shipped): Result.Result<Tariff, string> =>
+  Result.flatMap(decodeTariffBriefly(document, catalogue), (tariff) => {
     try {
-      planOf(tariff)
+      planWithProduct(tariff, catalogue.document(tariff.product_name)!)
       return Result.succeed(tariff)
     } catch (error) {
       return Result.fail(`${tariff.product_name} ${tariff.version} cannot be compiled: ${(error as Error).message}`)
     }
   })
+
+/** The product a tariff document names, read as it stands (it is decoded with the others). */
+const productNameOf = (document: unknown): unknown =>
+  typeof document === "object" && document !== null ? (document as { product_name?: unknown }).product_name : undefined
+
+/**
+ * The tariff documents of a catalogue's products: `documents`, those of the products it added or replaced, after
+ * the shipped tariffs of the shipped products it keeps as they are.
+ */
+export const catalogueTariffDocuments = (
+  catalogue: Catalogue,
+  documents: ReadonlyArray<unknown>
+): ReadonlyArray<unknown> => [
+  ...SHIPPED_TARIFF_DOCUMENTS.filter((document) => {
+    const name = productNameOf(document)
+    return typeof name === "string" && catalogue.document(name) === shipped.document(name)
+  }),
+  ...documents
+]
 
 // the documents live beside the coverage names read from them, which the answers' schemas need without pricing
 export { SHIPPED_TARIFF_DOCUMENTS } from "./ShippedTariffs.js"

@@ -57,7 +57,11 @@ export const worksheetView = (worksheet: RatingWorksheet.RatingWorksheet, name =
     h(
       "p",
       { class: "facts" },
-      `facts: vehicle_type=${facts.vehicle_type} vehicle_usage=${facts.vehicle_usage} vehicle_price=${facts.vehicle_price} youngest_user_age=${facts.youngest_user_age ?? "—"}`
+      // every fact the product gives its tariff beyond the heading's product, variant and feature
+      `facts: ${Object.entries(facts)
+        .filter(([name]) => name !== "product_name" && name !== "variant" && name !== "feature")
+        .map(([name, value]) => `${name}=${value ?? "—"}`)
+        .join(" ")}`
     ),
     dataTable({
       caption: "Coverage lines",

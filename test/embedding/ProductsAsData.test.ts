@@ -12,7 +12,7 @@ import {
   ProductNotFound,
   TariffBook
 } from "@kasko/core"
-import { Pricing, TariffDocuments } from "@kasko/core/actuarial"
+import { Pricing, Tariff, TariffDocuments } from "@kasko/core/actuarial"
 import { MemoryQuoteStore } from "@kasko/memory"
 import { Layer } from "effect"
 import { randomBytes } from "node:crypto"
@@ -211,9 +211,31 @@ describe("a tariff loaded with a catalogue of the insurer's own", () => {
     expect(offer.policies[0]!.coverages.map((coverage) => coverage.name)).toContain("pechhilfe")
   })
 
-  it("prices the plain functions the same as the engine, given the catalogue", () => {
+  it("prices the plain functions the same as the engine, given the catalogue", async () => {
     const decoded = TariffDocuments.decodeTariffs([VAN_TARIFF], catalogue)
-    const offer = Pricing.priceOffer(decoded, { product: vanSelection({}) }, "2026-06-01", catalogue)
-    expect(offer._tag).toBe("Success")
+    const request = { product: vanSelection({ annual_mileage_km: "61000" }, "plus") }
+    const today = new Date().toISOString().slice(0, 10)
+    const offer = Pricing.priceOffer(decoded, request, today, catalogue)
+    if (offer._tag !== "Success") throw new Error(JSON.stringify(offer))
+    const engine = await engineOf(TariffBook.ofCatalogue(catalogue, [VAN_TARIFF])).createOffer(request)
+    expect(offer.success.price).toEqual(engine.price)
+    expect(offer.success.policies[0]!.ipid_href).toContain("/variants/extended/")
+  })
+
+  it("prices a tariff decoded alone against the catalogue over its product's facts", () => {
+    const tariff = Tariff.decodeTariff(VAN_TARIFF, catalogue)
+    if (tariff._tag !== "Success") throw new Error(tariff.failure)
+    const priced = Pricing.priceWith(tariff.success, {
+      product_name: "insurance-van-business",
+      parameters: {
+        ...vanSelection({ tools_cover: "150000" }).parameters,
+        vehicle_price: 200000,
+        annual_mileage_km: 25000
+      },
+      feature: "basis",
+      pricing_date: "2026-06-01"
+    })
+    expect(priced.facts["tools_cover"]).toBe("150000")
+    expect(priced.recipe.coverages.map((coverage) => coverage.name)).toContain("værktøj_og_varer")
   })
 })

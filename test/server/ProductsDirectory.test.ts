@@ -102,6 +102,7 @@ describe("kasko serve with KASKO_PRODUCTS_DIR", () => {
     const dataDirectory = join(directory.path, "van")
     const headers = await partnerHeaders(dataDirectory)
     const service = await startServiceProcess({ KASKO_DATA_DIR: dataDirectory, KASKO_PRODUCTS_DIR: EXAMPLES })
+    let quoteId = ""
     try {
       const get = (path: string) => fetch(`${service.url}${path}`, { headers })
       const post = (path: string, body: unknown) =>
@@ -122,6 +123,7 @@ describe("kasko serve with KASKO_PRODUCTS_DIR", () => {
       const created = await post("/insurance/car/quotes", VAN_QUOTE)
       expect(created.status).toBe(200)
       const quote = (await created.json()) as Quoted
+      quoteId = quote.quote_id
       expect(quote.product.product_name).toBe("business-insurance-van-craft")
       expect(quote.price.amount).toBe(offered.price.monthly)
       expect((await post(`/insurance/car/quotes/${quote.quote_id}/activation`, undefined)).status).toBe(200)
@@ -137,13 +139,46 @@ describe("kasko serve with KASKO_PRODUCTS_DIR", () => {
       const openapi = JSON.stringify(await (await fetch(`${service.url}/openapi.json`)).json())
       expect(openapi).toContain('"enum":["insurance-car-leasing","insurance-car-standalone","insurance-van-business"]')
       expect(openapi).toContain("business-insurance-van-transport")
+      expect(openapi).toContain("products insurance-car-leasing, insurance-car-standalone and insurance-van-business.")
       const asyncapi = JSON.stringify(await (await fetch(`${service.url}/asyncapi.json`)).json())
       expect(asyncapi).toContain("business-insurance-van-craft")
 
       const missing = (await (await get("/products/insurance-car-fleet")).json()) as { detail: string }
       expect(missing.detail).toContain("insurance-van-business")
+
+      // the documents command prints what the service serves, given the same products
+      const pdf = join(directory.path, "van-quote.pdf")
+      await kaskoWith(
+        { KASKO_DATA_DIR: dataDirectory },
+        ...["documents", "quote", "--partner", "vanhuset", "--quote", quote.quote_id, "--out", pdf],
+        ...["--products", EXAMPLES]
+      )
+      expect(readFileSync(pdf).subarray(0, 5).toString()).toBe("%PDF-")
+      const ipidPdf = join(directory.path, "van-ipid.pdf")
+      await kaskoWith(
+        {},
+        ...["documents", "ipid", "--product", "insurance-van-business", "--variant", "extended", "--out", ipidPdf],
+        ...["--products", EXAMPLES]
+      )
+      expect(readFileSync(ipidPdf).subarray(0, 5).toString()).toBe("%PDF-")
     } finally {
       await service.stop()
+    }
+
+    // started again without the directory, the service answers the stored quote as it was stored, and says its
+    // document cannot be printed (404), never 500
+    const restarted = await startServiceProcess({ KASKO_DATA_DIR: dataDirectory })
+    try {
+      const stored = await fetch(`${restarted.url}/insurance/car/quotes/${quoteId}`, { headers })
+      expect(stored.status).toBe(200)
+      const answered = (await stored.json()) as Quoted
+      expect(answered.product.product_name).toBe("business-insurance-van-craft")
+      expect(answered.status).toBe("activated")
+      const document = await fetch(`${restarted.url}/insurance/car/quotes/${quoteId}/document`, { headers })
+      expect(document.status).toBe(404)
+      expect(((await document.json()) as { detail: string }).detail).toContain("insurance-van-business")
+    } finally {
+      await restarted.stop()
     }
   })
 

@@ -156,7 +156,9 @@ export const makeApp = (options: AppOptions): Express => {
 
   // the documents, their page, 404s and 405s
   const api = express.Router({ caseSensitive: true, strict: true })
-  const document = JSON.stringify(openApiDocument(operations, options.document))
+  const document = JSON.stringify(
+    openApiDocument(operations, { ...options.document, productNames: catalogue.productNames })
+  )
   api.get("/openapi.json", (_request, response) => {
     response.type("application/json").send(document)
   })

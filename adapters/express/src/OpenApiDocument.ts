@@ -5,6 +5,7 @@
  * a working example.
  */
 import { Authentication } from "@kasko/core"
+import { ProductCatalogue } from "@kasko/core/transport"
 import type { DocumentResponse } from "./Operation.js"
 import type { Operation } from "./Operations.js"
 import { Components, discriminatorOf } from "./OpenApiSchemas.js"
@@ -31,7 +32,13 @@ export interface DocumentSettings {
   readonly serverUrl?: string | undefined
   /** Where the partner API is mounted below the root (e.g. `/partner/car/v1`); the root itself when absent. */
   readonly basePath?: string
+  /** The products the API sells, named in its description: the shipped ones when absent. */
+  readonly productNames?: ReadonlyArray<string>
 }
+
+/** Names as a sentence lists them: `a`, `a and b`, `a, b and c`. */
+const productList = (names: ReadonlyArray<string>): string =>
+  names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`
 
 /** Whether an operation's requests count against a rate limit: its subscription key's, or a public one's address. */
 const isRateLimited = (operation: Operation): boolean =>
@@ -231,8 +238,7 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
     openapi: "3.0.1",
     info: {
       title: "Partner Car Insurance API",
-      description:
-        "Product discovery, anonymous price offers and quotes (create, retrieve, activate) for the partner car-insurance products insurance-car-leasing and insurance-car-standalone. Errors are application/problem+json (RFC 7807). The activated form of a quote carries its policies twice, with the same content: as `polices` (the spelling of the specification's activated example) and as `policies` (as the awaiting form spells it). Optional strings accept an empty or blank value as absent.",
+      description: `Product discovery, anonymous price offers and quotes (create, retrieve, activate) for the partner car-insurance products ${productList(settings.productNames ?? ProductCatalogue.PRODUCT_NAMES)}. Errors are application/problem+json (RFC 7807). The activated form of a quote carries its policies twice, with the same content: as \`polices\` (the spelling of the specification's activated example) and as \`policies\` (as the awaiting form spells it). Optional strings accept an empty or blank value as absent.`,
       termsOfService: "https://kasko.example/terms",
       contact: { name: "kasko partner support", email: "partners@kasko.example", url: "https://kasko.example/support" },
       license: { name: "MIT", url: "https://opensource.org/licenses/MIT" },

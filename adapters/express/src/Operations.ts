@@ -78,10 +78,12 @@ export const operationsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyA
   const QuoteAnswer = quoteSchemas.Quote.annotate({ identifier: "Quote" })
   const ActivatedQuoteAnswer = quoteSchemas.ActivatedQuote.annotate({ identifier: "ActivatedQuote" })
 
-  const answerProduct = replyWith(ProductDefinitionAnswer)
-  const answerOffer = replyWith(PriceOfferAnswer)
-  const answerQuote = replyWith(QuoteAnswer)
-  const answerActivatedQuote = replyWith(ActivatedQuoteAnswer)
+  // the documents show the catalogue's names as enums; answers are written with the names as they are, so that a
+  // quote stored under a product or name this catalogue no longer has is answered as it was stored
+  const answerProduct = replyWith(ProductCatalogue.AnyProductDefinition)
+  const answerOffer = replyWith(Offer.PriceOfferAnswer)
+  const answerQuote = replyWith(Quote.QUOTE_ANSWERS.Quote)
+  const answerActivatedQuote = replyWith(Quote.QUOTE_ANSWERS.ActivatedQuote)
   return [
     {
       operationId: "getProduct",

@@ -339,11 +339,19 @@ export const getPrivacyPolicy: Effect.Effect<VersionedDocument, never, DocumentR
 export const getQuoteDocument = (
   partnerId: string,
   quoteId: string
-): Effect.Effect<RenderedDocument, QuoteNotFound | StorageUnavailable, QuoteStore | DocumentRenderer> =>
+): Effect.Effect<
+  RenderedDocument,
+  QuoteNotFound | ProductNotFound | StorageUnavailable,
+  QuoteStore | DocumentRenderer
+> =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const stored = yield* findLiveQuote(partnerId, quoteId, now)
     const renderer = yield* DocumentRenderer
     const catalogue = catalogueIn(yield* Effect.context<never>())
+    // a quote of a product this catalogue does not sell (any more) has no words to print it with
+    const productName = stored.worksheet.product_name
+    if (catalogue.document(productName) === undefined)
+      return yield* new ProductNotFound({ product_name: productName, products: catalogue.productNames })
     return yield* renderer.render(quoteDocument(stored, yield* DocumentLinks, now, catalogue))
   })

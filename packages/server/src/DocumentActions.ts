@@ -8,6 +8,7 @@ import { PdfDocuments } from "@kasko/documents"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { writeFileSync } from "node:fs"
 import { configuration, runOnStore } from "./AdminActions.js"
+import { commandProducts, tariffBookOf } from "./ProductFolders.js"
 import { type CommandResult, done, failed } from "./CommandResult.js"
 import { messageOf } from "./FailureMessages.js"
 import { apiRootOf, documentLinksOf } from "./ServiceConfig.js"
@@ -27,10 +28,16 @@ const written = (argv: Arguments, bytes: Uint8Array, what: string): CommandResul
   return done("", `wrote ${what} to ${out} (${bytes.length} bytes)\n`)
 }
 
+/** The products the command prints the documents of: the shipped ones, and those of KASKO_PRODUCTS_DIR or --products. */
+const tariffBookOfCommand = (argv: Arguments) => {
+  const products = commandProducts(argv)
+  return products === undefined ? TariffBook.shipped : tariffBookOf(products)
+}
+
 export const writeProductInformation = async (argv: Arguments): Promise<CommandResult> => {
   const exit = await Effect.runPromiseExit(
     QuotingService.getProductInformation(text(argv, "product"), text(argv, "variant")).pipe(
-      Effect.provide(Layer.merge(TariffBook.shipped, PdfDocuments.layer()))
+      Effect.provide(Layer.merge(tariffBookOfCommand(argv), PdfDocuments.layer()))
     )
   )
   if (Exit.isFailure(exit)) return failed("documents ipid", messageOf(Cause.squash(exit.cause)))
@@ -48,8 +55,9 @@ export const writeQuoteDocument = async (argv: Arguments): Promise<CommandResult
     config,
     QuotingService.getQuoteDocument(text(argv, "partner"), text(argv, "quote")).pipe(
       Effect.provide(
-        Layer.merge(
+        Layer.mergeAll(
           PdfDocuments.layer(),
+          tariffBookOfCommand(argv),
           Layer.succeed(
             DocumentLinks.DocumentLinks,
             documentLinksOf(config, () => apiRootOf(config, config.port))

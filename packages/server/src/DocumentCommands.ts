@@ -16,6 +16,14 @@ const output = (argv: Argv, example: string) =>
     describe: `the PDF file to write (- for standard output), e.g. ${example}`
   })
 
+/** `--products DIR`: products added as files, whose documents are written as the service would (as KASKO_PRODUCTS_DIR). */
+const withProducts = (argv: Argv) =>
+  argv.option("products", {
+    type: "string",
+    requiresArg: true,
+    describe: "a directory of product folders sold beside the shipped products (as KASKO_PRODUCTS_DIR)"
+  })
+
 export const DOCUMENT_COMMANDS: ReadonlyArray<KaskoCommand> = [
   {
     command: "documents",
@@ -26,7 +34,7 @@ export const DOCUMENT_COMMANDS: ReadonlyArray<KaskoCommand> = [
         describe: "a product variant's information document, from the tariff in force today",
         options: (argv) =>
           output(
-            argv
+            withProducts(argv)
               .option("product", {
                 type: "string",
                 default: "insurance-car-leasing",
@@ -50,7 +58,7 @@ export const DOCUMENT_COMMANDS: ReadonlyArray<KaskoCommand> = [
         describe: "a partner's quote as the customer's document (from the service's database; CPR numbers masked)",
         options: (argv) =>
           output(
-            argv
+            withProducts(argv)
               .option("partner", {
                 type: "string",
                 demandOption: true,

@@ -7,7 +7,7 @@
 import { ProductCatalogue, TariffBook } from "@kasko/core"
 import { ProductCheck } from "@kasko/core/actuarial"
 import type { Layer } from "effect"
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs"
 import { basename, join, resolve, sep } from "node:path"
 import { InvalidDataError } from "./CommandResult.js"
 
@@ -18,6 +18,19 @@ const isHidden = (path: string) => path.split(sep).some((segment) => segment.sta
 /** A directory that cannot be read as product folders: not there, not a folder, or holding none. */
 export class ProductDirectoryUnreadable extends InvalidDataError {
   override readonly name = "ProductDirectoryUnreadable"
+}
+
+/** A product folder's files are read only up to this size: a document or tariff is a few tens of kilobytes. */
+const LARGEST_FILE_BYTES = 1024 * 1024
+
+// what lies under the directory, as seen through links: an entry that cannot be read (a dangling link, a loop) is
+// the directory's problem, said as such
+const statOf = (path: string) => {
+  try {
+    return statSync(path)
+  } catch (error) {
+    throw new ProductDirectoryUnreadable(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? "error"}`)
+  }
 }
 
 /** The product folders DIR names: itself when it holds a product document, else each folder in it. */
@@ -31,7 +44,7 @@ export const productFoldersAt = (directory: string): Array<string> => {
     throw new ProductDirectoryUnreadable(`cannot read ${directory}: ${(error as Error).message}`)
   }
   const folders = entries
-    .filter((entry) => !isHidden(entry) && statSync(join(directory, entry)).isDirectory())
+    .filter((entry) => !isHidden(entry) && statOf(join(directory, entry)).isDirectory())
     .sort()
     .map((entry) => resolve(directory, entry))
   if (folders.length === 0)
@@ -41,14 +54,38 @@ export const productFoldersAt = (directory: string): Array<string> => {
   return folders
 }
 
-/** A product folder's JSON files (hidden ones left out) by their path in it, with `/` between folders. */
-export const jsonFilesIn = (folder: string): Map<string, string> =>
-  new Map(
-    (readdirSync(folder, { recursive: true, encoding: "utf8" }) as Array<string>)
-      .filter((entry) => entry.endsWith(".json") && !isHidden(entry) && statSync(join(folder, entry)).isFile())
-      .sort()
-      .map((entry) => [entry.split(sep).join("/"), readFileSync(join(folder, entry), "utf8")])
-  )
+/**
+ * A product folder's JSON files by their path in it, with `/` between folders: its own and its subfolders' (where
+ * its tariffs are; a file elsewhere is reported as not read), hidden ones left out. A file may be a link (a
+ * mounted configuration's are) but must lie inside the folder, and be at most LARGEST_FILE_BYTES.
+ */
+export const jsonFilesIn = (folder: string): Map<string, string> => {
+  const inside = realpathSync(folder)
+  const files = new Map<string, string>()
+  const visit = (relative: Array<string>, depth: number) => {
+    for (const entry of readdirSync(join(folder, ...relative)).sort()) {
+      if (isHidden(entry)) continue
+      const path = [...relative, entry]
+      const absolute = join(folder, ...path)
+      const stat = statOf(absolute)
+      if (stat.isDirectory()) {
+        if (depth < 2) visit(path, depth + 1)
+        continue
+      }
+      if (!entry.endsWith(".json") || !stat.isFile()) continue
+      const name = path.join("/")
+      if (!`${realpathSync(absolute)}${sep}`.startsWith(`${inside}${sep}`))
+        throw new ProductDirectoryUnreadable(`${basename(folder)}/${name} lies outside its product folder`)
+      if (stat.size > LARGEST_FILE_BYTES)
+        throw new ProductDirectoryUnreadable(
+          `${basename(folder)}/${name} is ${stat.size} bytes: a product folder's files are at most ${LARGEST_FILE_BYTES}`
+        )
+      files.set(name, readFileSync(absolute, "utf8"))
+    }
+  }
+  visit([], 1)
+  return files
+}
 
 /** `file: path: message`, the path left out for the whole file, the line and column given for the text's own mistakes. */
 export const findingLine = (finding: Finding): string => {
@@ -125,5 +162,5 @@ export const commandProducts = (
   environment: Readonly<Record<string, string | undefined>> = process.env
 ): LoadedProducts | undefined => {
   const directory = typeof argv["products"] === "string" ? argv["products"] : environment["KASKO_PRODUCTS_DIR"]
-  return directory === undefined || directory === "" ? undefined : fromDirectory(directory)
+  return directory === undefined ? undefined : fromDirectory(directory)
 }

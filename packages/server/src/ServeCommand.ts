@@ -10,6 +10,7 @@ export const SERVE_COMMAND: KaskoCommand = {
     argv
       .option("products", {
         type: "string",
+        requiresArg: true,
         describe:
           "a directory of product folders sold beside the shipped products (as KASKO_PRODUCTS_DIR; kasko products check DIR checks it)"
       })

@@ -14,9 +14,17 @@ import type { CalendarDate } from "../input/CalendarDate.js"
 import type { Coverage } from "../product/Coverage.js"
 import { add, kronerHalfUp, roundHalfUp, roundUp, times, type ExactOre } from "./Money.js"
 import { type PricingFacts, vehiclePriceOf } from "./PricingFacts.js"
-import { factNamesOf, productDocument } from "../product/ProductCatalogue.js"
+import { factNamesOf } from "../product/ProductCatalogue.js"
 import type { ProductDocument } from "../product/ProductDocument.js"
-import { chargesInForce, FACT_NAMES, type Charge, type Instruction, type Premium, type Tariff } from "./Tariff.js"
+import {
+  catalogueOfTariff,
+  chargesInForce,
+  FACT_NAMES,
+  type Charge,
+  type Instruction,
+  type Premium,
+  type Tariff
+} from "./Tariff.js"
 import { compileOnSlots, type SlotPredicate } from "./TariffCompiler.js"
 
 type Whole = number | bigint
@@ -158,7 +166,7 @@ const makePlan = (
   tariff: Tariff,
   scaling?: CoverageScaling,
   // the facts a tariff's rules may read, each in its slot: its product's (the shipped products' for a product no catalogue has)
-  product: ProductDocument | undefined = productDocument(tariff.product_name),
+  product: ProductDocument | undefined = catalogueOfTariff(tariff).document(tariff.product_name),
   factNames: ReadonlyArray<string> = product === undefined ? FACT_NAMES : factNamesOf(product)
 ): PricingPlan => {
   const slotOfFact = new Map(factNames.map((name, index) => [name, index]))

@@ -281,14 +281,28 @@ const PROBLEM_LENGTH = 160
 const pathText = (path: ReadonlyArray<PropertyKey>): string =>
   path.map((key, index) => (typeof key === "number" ? `[${key}]` : `${index === 0 ? "" : "."}${String(key)}`)).join("")
 
+// the catalogue each tariff was decoded against, other than the shipped one: its plan reads its product's facts
+const DECODED_WITH = new WeakMap<Tariff, Catalogue>()
+
+const remembered = (catalogue: Catalogue) => (tariff: Tariff) => {
+  if (catalogue !== shipped) DECODED_WITH.set(tariff, catalogue)
+  return tariff
+}
+
+/** The catalogue a decoded tariff was decoded against: the one whose product its plan prices. */
+export const catalogueOfTariff = (tariff: Tariff): Catalogue => DECODED_WITH.get(tariff) ?? shipped
+
 /** Decodes a tariff document of a catalogue's product (a shipped one unless given), or explains every problem in one message. */
 export const decodeTariff = (document: unknown, catalogue: Catalogue = shipped): Result.Result<Tariff, string> =>
-  Result.mapError(decodersOf(catalogue).all(document), (issue) => {
-    // the product's facts are checked once the whole document decodes: a document with other problems is read as
-    // it stands for a fact its product lacks, so that every problem is said at once
-    const unknownFact =
-      isRecord(document) && Array.isArray(document["rules"]) ? rawUnknownFact(document, catalogue) : undefined
-    return unknownFact === undefined ? formatProblems(issue) : `${formatProblems(issue)}\n${unknownFact}`
+  Result.mapBoth(decodersOf(catalogue).all(document), {
+    onSuccess: remembered(catalogue),
+    onFailure: (issue) => {
+      // the product's facts are checked once the whole document decodes: a document with other problems is read as
+      // it stands for a fact its product lacks, so that every problem is said at once
+      const unknownFact =
+        isRecord(document) && Array.isArray(document["rules"]) ? rawUnknownFact(document, catalogue) : undefined
+      return unknownFact === undefined ? formatProblems(issue) : `${formatProblems(issue)}\n${unknownFact}`
+    }
   })
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
@@ -333,13 +347,16 @@ const rawUnknownFact = (document: Record<string, unknown>, catalogue: Catalogue)
  * (`kasko tariff check` lists every problem).
  */
 export const decodeTariffBriefly = (document: unknown, catalogue: Catalogue = shipped): Result.Result<Tariff, string> =>
-  Result.mapError(decodersOf(catalogue).first(document), (issue) => {
-    const [first] = formatFirstProblem(issue).issues
-    const problem = first === undefined ? "not a tariff" : first.message
-    const line = problem.replace(/\s+/g, " ")
-    const bounded = line.length > PROBLEM_LENGTH ? `${line.slice(0, PROBLEM_LENGTH - 1)}…` : line
-    const path = (first?.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment))
-    return path.length === 0 ? bounded : `${bounded} at ${pathText(path)}`
+  Result.mapBoth(decodersOf(catalogue).first(document), {
+    onSuccess: remembered(catalogue),
+    onFailure: (issue) => {
+      const [first] = formatFirstProblem(issue).issues
+      const problem = first === undefined ? "not a tariff" : first.message
+      const line = problem.replace(/\s+/g, " ")
+      const bounded = line.length > PROBLEM_LENGTH ? `${line.slice(0, PROBLEM_LENGTH - 1)}…` : line
+      const path = (first?.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment))
+      return path.length === 0 ? bounded : `${bounded} at ${pathText(path)}`
+    }
   })
 
 /** The version of a product's tariff in force on a date: the latest `effective_from` not after it. */

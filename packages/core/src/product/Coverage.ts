@@ -22,6 +22,9 @@ export const Coverage = coverage(
   Schema.Literals(SHIPPED_COVERAGE_NAMES).annotate({ description: "The coverage, as the tariff names it" })
 )
 
+/** A coverage as any answer writes it, its name as the tariff gave it (`ProductSelection.AnyProductEcho` says why). */
+export const AnyCoverage = coverage(Schema.String.annotate({ description: "The coverage, as the tariff names it" }))
+
 /**
  * The coverage Schema of a catalogue's answers: the shipped tariffs' names for the shipped catalogue; any name for
  * another, whose tariffs are loaded beside it and may name a coverage its documents do not describe (`kasko products

@@ -171,6 +171,20 @@ export const definitionSchemaOf = perCatalogue((catalogue) =>
   definitionSchema(catalogue.productNames, catalogue.featureNames)
 )
 
+/** A product definition as answers write it, its names as strings: of whichever catalogue answered it. */
+export const AnyProductDefinition = Schema.Struct({
+  ...definitionSchema([], []).fields,
+  product_name: Schema.String,
+  features: Schema.Array(
+    Schema.Struct({
+      name: Schema.String,
+      title: Schema.String,
+      description: Schema.String,
+      parameter_refs: Schema.Array(Schema.String)
+    })
+  )
+})
+
 /** The product definition Schema of the shipped catalogue. */
 export const ProductDefinition = definitionSchema(shipped.productNames, shipped.featureNames)
 

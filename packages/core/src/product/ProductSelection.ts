@@ -130,6 +130,17 @@ export const quotedProductEchoOf = perCatalogue((catalogue) =>
   productEcho(catalogue.quotedProductNames, catalogue.featureNames)
 )
 
+/**
+ * The product selection as any answer echoes it, its names as strings: what answers are written with, so that a
+ * quote stored under a product or name the catalogue no longer has is answered as it was stored (a catalogue's own
+ * Schemas, with its names as literals, document the API).
+ */
+export const AnyProductEcho = Schema.Struct({
+  product_name: Schema.String,
+  parameters: Schema.Record(Schema.String, Schema.String),
+  features: Schema.Array(Schema.Struct({ name: Schema.String }))
+})
+
 /** The product selection as an offer of a shipped product echoes it. */
 export const ProductEcho = productEchoOf(shipped)
 export type ProductEcho = typeof ProductEcho.Type

@@ -8,10 +8,11 @@ import { decodeAll, rawAt } from "../input/Decoding.js"
 import { constraintViolationOf, type ConstraintViolation } from "../Errors.js"
 import { checkBirthDates } from "../product/Parameters.js"
 import { RequestObject } from "../input/Fields.js"
-import { Coverage, coverageSchemaOf } from "../product/Coverage.js"
+import { AnyCoverage, Coverage, coverageSchemaOf } from "../product/Coverage.js"
 import { type Catalogue, perCatalogue, shipped } from "../product/ProductCatalogue.js"
 import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.js"
 import {
+  AnyProductEcho,
   echoSelection,
   parametersOf,
   ProductEcho,
@@ -50,7 +51,7 @@ const offerRequestFor = perProduct(offerRequestOf)
 
 export const Privacy = Schema.Struct({ policy_href: Schema.String })
 
-const priceOffer = (product: typeof ProductEcho, coverage: typeof Coverage) =>
+const priceOffer = <P extends Schema.Top, C extends Schema.Top>(product: P, coverage: C) =>
   Schema.Struct({
     price: Schema.Struct({ annually: Schema.Int, monthly: Schema.Int }),
     product,
@@ -62,6 +63,9 @@ const priceOffer = (product: typeof ProductEcho, coverage: typeof Coverage) =>
 export const priceOfferSchemaOf = perCatalogue((catalogue) =>
   priceOffer(productEchoOf(catalogue), coverageSchemaOf(catalogue))
 )
+
+/** The price offer as answers write it, of any product (`ProductSelection.AnyProductEcho` says why). */
+export const PriceOfferAnswer = priceOffer(AnyProductEcho, AnyCoverage)
 
 /** The price offer (spec §2.6) of a shipped product. */
 export const PriceOffer = priceOffer(ProductEcho, Coverage)

@@ -3,7 +3,7 @@
  * worksheet, and the activated form (spec §2.10).
  */
 import { Schema } from "effect"
-import { Coverage, coverageSchemaOf, coveragesOf } from "../product/Coverage.js"
+import { AnyCoverage, Coverage, coverageSchemaOf, coveragesOf } from "../product/Coverage.js"
 import { formatKroner, roundHalfUp } from "../pricing/Money.js"
 import { Privacy } from "./Offer.js"
 import { Party } from "./Parties.js"
@@ -16,7 +16,7 @@ import {
   shipped
 } from "../product/ProductCatalogue.js"
 import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.js"
-import { echoSelection, QuotedProductEcho, quotedProductEchoOf } from "../product/ProductSelection.js"
+import { AnyProductEcho, echoSelection, QuotedProductEcho, quotedProductEchoOf } from "../product/ProductSelection.js"
 import { Agent, Vehicle, type QuoteRequest } from "./QuoteRequest.js"
 import type { RatingWorksheet } from "../pricing/RatingWorksheet.js"
 import { vehicleCode, vehicleCodeSchemasOf } from "../product/VehicleCodes.js"
@@ -44,10 +44,10 @@ const ExpiresAt = Schema.String.annotate({
   description: "The instant the quote stops existing (30 days after its creation; 404 from then on): ISO 8601, UTC"
 })
 
-const quoteSchemas = (
-  product: typeof QuotedProductEcho,
-  coverage: typeof Coverage,
-  vehicleCodes: ReturnType<typeof vehicleCodeSchemasOf>
+const quoteSchemas = <P extends Schema.Top, C extends Schema.Top, V extends Schema.Top>(
+  product: P,
+  coverage: C,
+  vehicleCodes: { readonly type: V; readonly usage: V }
 ) => {
   const QuotedVehicle = Schema.Struct({
     ...Vehicle.fields,
@@ -103,6 +103,12 @@ const quoteSchemas = (
 export const quoteSchemasOf = perCatalogue((catalogue) =>
   quoteSchemas(quotedProductEchoOf(catalogue), coverageSchemaOf(catalogue), vehicleCodeSchemasOf(catalogue))
 )
+
+/**
+ * The quote Schemas as answers write them, of any product: a stored quote is answered with the names and codes it
+ * was stored with, whatever the catalogue holds now (`ProductSelection.AnyProductEcho` says why).
+ */
+export const QUOTE_ANSWERS = quoteSchemas(AnyProductEcho, AnyCoverage, { type: Schema.String, usage: Schema.String })
 
 const SHIPPED_SCHEMAS = quoteSchemas(QuotedProductEcho, Coverage, vehicleCodeSchemasOf(shipped))
 

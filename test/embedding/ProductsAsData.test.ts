@@ -44,32 +44,10 @@ const vanSelection = (parameters: Record<string, string>, feature = "basis") => 
   features: [{ name: feature }]
 })
 
-const quoteRequest = (parameters: Record<string, string> = {}) => ({
-  product: vanSelection(parameters),
-  policy: {
-    brand_id: "ford",
-    expected_effective_at: "2099-01-01",
-    insurable_object: {
-      vehicle: { vin: "WF0XXXTTGXKA12345", registration_number: "CX12345", make: "Ford", model: "Transit Custom" }
-    },
-    parties: [
-      {
-        policy_holder: true,
-        vehicle_owner: true,
-        organization: { cvr_number: "12345674", name: "VVS Hansen ApS" },
-        address: { street: "Havnegade", house_number: "4", postal_code: 8000, city: "Aarhus C" },
-        phone: "+4512345678",
-        email: "kontor@vvs-hansen.dk"
-      },
-      {
-        vehicle_user: true,
-        person: { cpr_number: "0101901234", first_name: "Jens", last_name: "Hansen" },
-        address: { street: "Havnegade", house_number: "4", postal_code: 8000, city: "Aarhus C" }
-      }
-    ]
-  },
-  agent: Examples.quoteRequest().agent
-})
+// the walk-through's quote of examples/products/README.md: a plumbing firm's van, as vanSelection({}) prices it
+const VAN_QUOTE = JSON.parse(
+  readFileSync(join(import.meta.dirname, "..", "..", "examples", "requests", "van-quote.json"), "utf8")
+) as unknown
 
 const engines: Array<Kasko.Kasko> = []
 const engineOf = (tariffs?: Layer.Layer<TariffBook.TariffBook>) => {
@@ -148,7 +126,7 @@ describe("an engine given the catalogue", () => {
   it("quotes it under its variant's quoted name, retrieves and activates the quote", async () => {
     const kasko = engineOf(tariffs)
     const offer = await kasko.createOffer({ product: vanSelection({}) })
-    const quote = await kasko.createQuote("partner-a", quoteRequest())
+    const quote = await kasko.createQuote("partner-a", VAN_QUOTE)
     expect(quote.product.product_name).toBe("business-insurance-van-craft")
     expect(quote.policies[0]!.insurable_object.vehicle.vehicle_type).toBe("03")
     expect(quote.policies[0]!.insurable_object.vehicle.vehicle_usage).toBe("42")
@@ -161,21 +139,10 @@ describe("an engine given the catalogue", () => {
   it("still sells the shipped products with the shipped tariffs", async () => {
     const kasko = engineOf(tariffs)
     const shippedEngine = engineOf()
-    const request = {
-      product: {
-        product_name: "insurance-car-standalone",
-        parameters: {
-          payments_per_year: "1",
-          policy_holder: "person",
-          vehicle_type: "personbil",
-          vehicle_user: "person",
-          vehicle_owner: "organization",
-          vehicle_usage: "privat_person_koersel",
-          vehicle_price: "250000"
-        },
-        features: [{ name: "standard" }]
-      }
-    }
+    const request = Examples.offerRequest(
+      Examples.standardParameters({ vehicle_price: "250000" }),
+      "insurance-car-standalone"
+    )
     expect(await kasko.createOffer(request)).toEqual(await shippedEngine.createOffer(request))
   })
 })

@@ -17,46 +17,9 @@ const EXAMPLES = join(ROOT, "examples", "products")
 const directory = temporaryDirectory("kasko-products-")
 afterAll(() => directory.remove())
 
-const VAN_PARAMETERS = {
-  payments_per_year: "12",
-  policy_holder: "organization",
-  vehicle_type: "varevogn",
-  vehicle_user: "person",
-  vehicle_owner: "organization",
-  vehicle_usage: "erhverv_egne_varer",
-  vehicle_price: "320000",
-  annual_mileage_km: "25000",
-  overnight_parking: "firmaareal"
-}
-
-const VAN_QUOTE = {
-  product: { product_name: "insurance-van-business", features: [{ name: "basis" }], parameters: VAN_PARAMETERS },
-  policy: {
-    brand_id: "ford",
-    expected_effective_at: "2099-01-01",
-    insurable_object: {
-      vehicle: { vin: "WF0XXXTTGXKA12345", registration_number: "CX12345", make: "Ford", model: "Transit Custom" }
-    },
-    parties: [
-      {
-        policy_holder: true,
-        vehicle_owner: true,
-        organization: { cvr_number: "12345674", name: "VVS Hansen ApS" },
-        address: { street: "Havnegade", house_number: "4", postal_code: 8000, city: "Aarhus C" },
-        phone: "+4512345678",
-        email: "kontor@vvs-hansen.dk"
-      },
-      {
-        vehicle_user: true,
-        person: { cpr_number: "0101901234", first_name: "Jens", last_name: "Hansen" },
-        address: { street: "Havnegade", house_number: "4", postal_code: 8000, city: "Aarhus C" }
-      }
-    ]
-  },
-  agent: {
-    user_id: "agent-7",
-    organization: { name: "Bilhuset Øst A/S", cvr_number: "12345690", cvrp_number: "1012345678" }
-  }
+// the walk-through's quote of examples/products/README.md: a plumbing firm's van and its employee
+const VAN_QUOTE = JSON.parse(readFileSync(join(ROOT, "examples", "requests", "van-quote.json"), "utf8")) as {
+  readonly product: unknown
 }
 
 interface Offered {

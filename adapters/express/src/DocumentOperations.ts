@@ -107,6 +107,3 @@ export const documentOperationsOf = (
     }
   ]
 }
-
-/** The document operations of an API selling the shipped products. */
-export const DOCUMENT_OPERATIONS = documentOperationsOf(ProductCatalogue.shipped)

@@ -116,12 +116,16 @@ describe("checking a product folder", () => {
   })
 
   it("refuses what the engine would mishandle: payment plans it does not price, optional role, code and price parameters, a name every object has", () => {
+    // a payment plan the engine does not price, and role, code and price parameters made optional
+    const mishandled = (product: Json) => {
+      parameter(product, "payments_per_year")["options"].push({ id: "4", title: 4 })
+      parameter(product, "vehicle_user")["required"] = false
+      parameter(product, "vehicle_type")["default"] = "personbil"
+      parameter(product, "vehicle_price")["required"] = false
+    }
     expect(
       findings((product) => {
-        parameter(product, "payments_per_year")["options"].push({ id: "4", title: 4 })
-        parameter(product, "vehicle_user")["required"] = false
-        parameter(product, "vehicle_type")["default"] = "personbil"
-        parameter(product, "vehicle_price")["required"] = false
+        mishandled(product)
         product["party_roles"][2]["quoted_only_as"]["kind"] = "firma"
         parameter(product, "vehicle_usage")["options"].push({ id: "constructor", title: "Konstruktør" })
         product["vehicle_codes"]["usage"]["codes"]["constructor"] = "44"
@@ -132,10 +136,7 @@ describe("checking a product folder", () => {
     ])
     expect(
       findings((product) => {
-        parameter(product, "payments_per_year")["options"].push({ id: "4", title: 4 })
-        parameter(product, "vehicle_user")["required"] = false
-        parameter(product, "vehicle_type")["default"] = "personbil"
-        parameter(product, "vehicle_price")["required"] = false
+        mishandled(product)
         product["party_roles"][2]["quoted_only_as"]["kind"] = "person"
         parameter(product, "vehicle_owner")["options"] = [{ id: "organization", title: "Virksomhed" }]
       })

@@ -5,7 +5,7 @@
  * by caches). The paths are the ones `DocumentLinks` links to when kasko serves its own documents.
  */
 import { type DocumentRenderer, Examples, type QuoteStore, QuotingService, type TariffBook } from "@kasko/core"
-import { ProductCatalogue, VARIANTS } from "@kasko/core/transport"
+import { type ProductCatalogue, VARIANTS } from "@kasko/core/transport"
 import { Effect } from "effect"
 import { documentReply, type OperationOf, type PathParameter } from "./Operation.js"
 

@@ -128,7 +128,9 @@ const SUSPICIOUS: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
   ],
   [
     "file-not-read",
-    [`warning ${FLEET}/tariff/v2.json: is not read: a product folder holds product.json and tariffs/<version>.json`]
+    [
+      `warning ${FLEET}/tariff/v2.json: is not read: a product folder holds product.json, versions/<version>.json and tariffs/<version>.json`
+    ]
   ]
 ]
 

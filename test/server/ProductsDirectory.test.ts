@@ -5,7 +5,7 @@
  * nothing, saying every error, exit 2; and a folder named like a shipped product replaces it.
  */
 import { spawn } from "node:child_process"
-import { cpSync, readFileSync, writeFileSync } from "node:fs"
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { runCli } from "@kasko/server"
@@ -164,6 +164,39 @@ describe("kasko serve with KASKO_PRODUCTS_DIR", () => {
       expect(leasing.title).toBe("Leasingforsikring 2027")
       const standalone = await fetch(`${service.url}/products/insurance-car-standalone`, { headers })
       expect(standalone.status).toBe(200)
+    } finally {
+      await service.stop()
+    }
+  })
+
+  it("sells a folder's product by the version of it in force today, of those in versions/", async () => {
+    const products = join(directory.path, "versions")
+    const folder = join(products, "insurance-car-leasing")
+    cpSync(join(ROOT, "packages", "core", "products", "insurance-car-leasing"), folder, { recursive: true })
+    cpSync(join(ROOT, "packages", "core", "tariffs", "insurance-car-leasing"), join(folder, "tariffs"), {
+      recursive: true
+    })
+    const document = JSON.parse(readFileSync(join(folder, "product.json"), "utf8"))
+    mkdirSync(join(folder, "versions"))
+    // the day this runs lies between the second version and the third, which takes effect in 2099
+    for (const [version, effective_from] of [
+      ["v2", "2026-06-01"],
+      ["v3", "2099-01-01"]
+    ] as const)
+      writeFileSync(
+        join(folder, "versions", `${version}.json`),
+        JSON.stringify({ ...document, version, effective_from, title: `Leasingforsikring ${version}` })
+      )
+    const check = await runCli(["products", "check", products])
+    expect(check.stdout).toContain("0 errors, 0 warnings")
+    const dataDirectory = join(directory.path, "versions-data")
+    const headers = await partnerHeaders(dataDirectory)
+    const service = await startServiceProcess({ KASKO_DATA_DIR: dataDirectory, KASKO_PRODUCTS_DIR: products })
+    try {
+      const leasing = (await (await fetch(`${service.url}/products/insurance-car-leasing`, { headers })).json()) as {
+        title: string
+      }
+      expect(leasing.title).toBe("Leasingforsikring v2")
     } finally {
       await service.stop()
     }

@@ -54,10 +54,14 @@ import { QuoteStore, type StoredQuote } from "./ports/QuoteStore.js"
 const catalogueIn = (context: Context.Context<never>): Catalogue =>
   Context.getOrElse(context as Context.Context<TariffBook>, TariffBook, () => undefined)?.catalogue ?? shipped
 
-/** The definition of a product (spec §2.1): of the catalogue of the TariffBook provided, the shipped one if none is. */
+/**
+ * The definition of a product (spec §2.1) as its version in force today defines it: of the catalogue of the
+ * TariffBook provided, the shipped one if none is. A product none of whose versions is in force yet is not found.
+ */
 export const getProduct = (productName: string): Effect.Effect<ProductDefinition, ProductNotFound> =>
   Effect.contextWith((context: Context.Context<never>) => {
-    const catalogue = catalogueIn(context)
+    const today = calendarDateOfMillis(Context.get(context, Clock.Clock).currentTimeMillisUnsafe())
+    const catalogue = catalogueIn(context).on(today)
     const definition = catalogue.definition(productName)
     return definition === undefined
       ? Effect.fail(new ProductNotFound({ product_name: productName, products: catalogue.productNames }))
@@ -177,12 +181,13 @@ export const createQuote = (
     const worksheet = worksheetOf(yield* traced(priceSelection(book, request.product, pricingDate), PRICING_SPAN))
     const ids = yield* IdGenerator
     const links = yield* DocumentLinks
+    // named and coded by the product's version in force, which the request was decoded against
     const quote = quoteOf(
       request,
       worksheet,
       { quote_id: yield* ids.quoteId, policy_number: yield* ids.policyNumber },
       links,
-      book.catalogue
+      book.catalogue.on(pricingDate)
     )
     const stored: StoredQuote = {
       quote_id: quote.quote_id,
@@ -312,16 +317,17 @@ export const getProductInformation = (
 ): Effect.Effect<VersionedDocument, ProductNotFound | TariffNotInForce, TariffBook | DocumentRenderer> =>
   Effect.gen(function* () {
     const book = yield* TariffBook
-    const definition = book.catalogue.definition(productName)
+    const pricingDate = calendarDateOfMillis(yield* Clock.currentTimeMillis)
+    const catalogue = book.catalogue.on(pricingDate)
+    const definition = catalogue.definition(productName)
     // the variant is named only of a product that exists: of another, the product is what is not found
     if (definition === undefined)
-      return yield* new ProductNotFound({ product_name: productName, products: book.catalogue.productNames })
+      return yield* new ProductNotFound({ product_name: productName, products: catalogue.productNames })
     if (!isVariant(variant)) return yield* new ProductNotFound({ product_name: productName, variant })
-    const pricingDate = calendarDateOfMillis(yield* Clock.currentTimeMillis)
     const tariff = tariffInForce(book.tariffs, definition.product_name, pricingDate)
     if (tariff === undefined)
       return yield* new TariffNotInForce({ product_name: definition.product_name, pricing_date: pricingDate })
-    const printed = productInformationDocument(tariff, variant, pricingDate, book.catalogue)
+    const printed = productInformationDocument(tariff, variant, pricingDate, catalogue)
     const renderer = yield* DocumentRenderer
     return { document: yield* renderer.render(printed), version: printed.cacheKey! }
   })
@@ -348,7 +354,8 @@ export const getQuoteDocument = (
     const now = yield* Clock.currentTimeMillis
     const stored = yield* findLiveQuote(partnerId, quoteId, now)
     const renderer = yield* DocumentRenderer
-    const catalogue = catalogueIn(yield* Effect.context<never>())
+    // printed in the words of the product's version it was priced under: the one in force on its pricing date
+    const catalogue = catalogueIn(yield* Effect.context<never>()).on(stored.worksheet.pricing_date)
     // a quote of a product this catalogue does not sell (any more) has no words to print it with
     const productName = stored.worksheet.product_name
     if (catalogue.document(productName) === undefined)

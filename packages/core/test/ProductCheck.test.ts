@@ -266,8 +266,76 @@ describe("checking a product folder", () => {
         severity: "warning",
         file: "insurance-car-fleet/tariff/v2.json",
         path: "",
-        message: "is not read: a product folder holds product.json and tariffs/<version>.json"
+        message: "is not read: a product folder holds product.json, versions/<version>.json and tariffs/<version>.json"
       }
     ])
+  })
+})
+
+describe("checking a product folder holding several versions of its document", () => {
+  const version = (change: (product: Json) => void): string => {
+    const product = JSON.parse(productText) as Json
+    change(product)
+    return JSON.stringify(product, null, 2)
+  }
+  const v2 = (change: (product: Json) => void = () => {}) =>
+    version((product) => {
+      product["version"] = "v2"
+      product["effective_from"] = "2027-01-01"
+      change(product)
+    })
+
+  it("finds nothing in a second version taking effect on a later date", () => {
+    expect(findings(() => {}, { "versions/v2.json": v2() })).toEqual([])
+  })
+
+  it("refuses a version or a date given twice, and a version of another product", () => {
+    expect(
+      findings(() => {}, {
+        "versions/again.json": version(() => {}),
+        "versions/other.json": v2((product) => {
+          product["product_name"] = "insurance-car-standalone"
+        })
+      })
+    ).toEqual([
+      "error versions/again.json: version: is v1, as in product.json: a version is given once",
+      "error versions/again.json: effective_from: is 2025-01-01, as in product.json: one version takes effect on a date",
+      'error versions/other.json: product_name: is "insurance-car-standalone", but the folder is named "insurance-car-leasing": a product\'s folder takes its name'
+    ])
+  })
+
+  it("refuses a tariff taking effect before the product's first version", () => {
+    expect(
+      findings((product) => {
+        product["effective_from"] = "2025-03-01"
+      })
+    ).toEqual([
+      "error tariffs/v1.json: effective_from: is 2025-01-01, before the product's first version takes effect (2025-03-01, product.json): a tariff prices its product once it is sold"
+    ])
+  })
+
+  it("checks each tariff against the versions in force while it is, naming the version", () => {
+    // the second version no longer gives the tariff the youngest driver's age, which tariff v1 prices by
+    const withoutAge = v2((product) => {
+      delete parameter(product, "youngest_user_age")["fact"]
+    })
+    expect(findings(() => {}, { "versions/v2.json": withoutAge })).toEqual(
+      expect.arrayContaining([
+        'error tariffs/v1.json: rules[23].conditions: reads fact "youngest_user_age", which the product does not give its tariff: mark the parameter youngest_user_age "fact": true in versions/v2.json'
+      ])
+    )
+    // a tariff v2 taking over on the same day, no longer reading the age: v1 is never in force with product v2
+    const tariff = JSON.parse(tariffText) as Json
+    const tariffV2 = {
+      ...tariff,
+      version: "v2",
+      effective_from: "2027-01-01",
+      rules: tariff["rules"].filter((rule: Json) => !JSON.stringify(rule["conditions"]).includes("youngest_user_age"))
+    }
+    expect(
+      findings(() => {}, { "versions/v2.json": withoutAge, "tariffs/v2.json": JSON.stringify(tariffV2) }).filter(
+        (line) => line.startsWith("error")
+      )
+    ).toEqual([])
   })
 })

@@ -1,6 +1,6 @@
 /**
- * Products added as files: a directory of product folders (`<product>/product.json` and `<product>/tariffs/<version>.json`,
- * as `kasko products check` reads them) loaded into a catalogue beside the shipped products — a folder named like a
+ * Products added as files: a directory of product folders (`<product>/product.json`, more versions of it as
+ * `<product>/versions/<version>.json`, and `<product>/tariffs/<version>.json`, as `kasko products check` reads them) loaded into a catalogue beside the shipped products — a folder named like a
  * shipped product replaces it. A directory with any error loads nothing: every problem is said at once, and the
  * service does not start (`kasko serve --products DIR`, KASKO_PRODUCTS_DIR).
  */
@@ -38,7 +38,11 @@ export const productFoldersAt = (directory: string): Array<string> => {
   let entries: Array<string>
   try {
     if (!statSync(directory).isDirectory()) throw new Error("not a folder")
-    if (existsSync(join(directory, ProductCheck.PRODUCT_FILE))) return [resolve(directory)]
+    if (
+      existsSync(join(directory, ProductCheck.PRODUCT_FILE)) ||
+      existsSync(join(directory, ProductCheck.VERSION_FOLDER))
+    )
+      return [resolve(directory)]
     entries = readdirSync(directory)
   } catch (error) {
     throw new ProductDirectoryUnreadable(`cannot read ${directory}: ${(error as Error).message}`)
@@ -135,7 +139,9 @@ export const fromDirectory = (directory: string): LoadedProducts => {
   const { folders, findings } = checkedFolders(directory)
   const errors = findings.filter((finding) => finding.severity === "error")
   if (errors.length > 0) throw new ProductDirectoryRefused(directory, errors)
-  const documents = folders.map(({ files }) => JSON.parse(files.get(ProductCheck.PRODUCT_FILE)!) as unknown)
+  const documents = folders.flatMap(({ files }) =>
+    [...files].flatMap(([path, text]) => (ProductCheck.isProductFile(path) ? [JSON.parse(text) as unknown] : []))
+  )
   const tariffDocuments = folders.flatMap(({ files }) =>
     [...files].flatMap(([path, text]) =>
       path.startsWith(`${ProductCheck.TARIFF_FOLDER}/`) ? [JSON.parse(text) as unknown] : []
@@ -143,7 +149,7 @@ export const fromDirectory = (directory: string): LoadedProducts => {
   )
   return {
     directory,
-    catalogue: ProductCatalogue.withProducts(ProductCatalogue.decodeCatalogue(documents).products),
+    catalogue: ProductCatalogue.withProducts(ProductCatalogue.decodeCatalogue(documents).versions),
     tariffDocuments,
     warnings: findings.filter((finding) => finding.severity === "warning")
   }

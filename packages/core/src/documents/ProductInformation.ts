@@ -8,9 +8,10 @@
  */
 import { type Catalogue, INSURER, type FeatureName, shipped } from "../product/ProductCatalogue.js"
 import { coverageTerms, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
+import type { ProductDocument } from "../product/ProductDocument.js"
 import type { Variant } from "../product/Variant.js"
 import { casesOf } from "../product/CaseSpace.js"
-import { planOf } from "../pricing/PricingPlan.js"
+import { planOn } from "../pricing/PricingPlan.js"
 import type { PricingFacts } from "../pricing/PricingFacts.js"
 import { chargesInForce, type Charge, type Instruction, type Tariff } from "../pricing/Tariff.js"
 import { factConditionsOf } from "../pricing/TariffCompiler.js"
@@ -74,7 +75,7 @@ export const coveragesOfVariant = (
   pricingDate: CalendarDate,
   catalogue: Catalogue = shipped
 ): ReadonlyArray<VariantCoverage> => {
-  const plan = planOf(tariff)
+  const plan = planOn(tariff, pricingDate)
   const found = new Map<
     string,
     {
@@ -139,6 +140,8 @@ const withTariffFigures = (text: string, tariff: Tariff): string =>
 interface KeptDocument {
   readonly document: PrintedDocument
   readonly charges: ReadonlyArray<Charge>
+  /** The version of the product it was made with. */
+  readonly product: ProductDocument | undefined
   pricingDate: CalendarDate
 }
 
@@ -152,7 +155,8 @@ const sameCharges = (a: ReadonlyArray<Charge>, b: ReadonlyArray<Charge>): boolea
 /**
  * The IPID of a product variant under a tariff version, priced as of `pricingDate`. What it says depends on the
  * day only through the charges in force (one may be listed among the coverages), so it is made once per tariff
- * version and variant, and again only on a day whose charges in force differ from those it was made with.
+ * version and variant, and again only on a day whose charges in force, or version of the product in force, differ from
+ * those it was made with.
  */
 export const productInformationDocument = (
   tariff: Tariff,
@@ -168,12 +172,14 @@ export const productInformationDocument = (
   const kept = byVariant.get(variant)
   if (kept !== undefined && kept.pricingDate === pricingDate) return kept.document
   const charges = chargesInForce(tariff, pricingDate)
-  if (kept !== undefined && sameCharges(kept.charges, charges)) {
+  const inForce = catalogue.on(pricingDate)
+  const product = inForce.document(tariff.product_name)
+  if (kept !== undefined && kept.product === product && sameCharges(kept.charges, charges)) {
     kept.pricingDate = pricingDate
     return kept.document
   }
-  const document = makeProductInformation(tariff, variant, pricingDate, catalogue)
-  byVariant.set(variant, { document, charges, pricingDate })
+  const document = makeProductInformation(tariff, variant, pricingDate, inForce)
+  byVariant.set(variant, { document, charges, product, pricingDate })
   return document
 }
 

@@ -23,12 +23,16 @@ export class TariffBook extends Context.Service<
   }
 >()("@kasko/core/TariffBook") {}
 
-/** The catalogue's request Schemas and variant rules, made now rather than by the first request of each product. */
+/**
+ * The catalogue's request Schemas and variant rules, made now rather than by the first request of each product: of
+ * the catalogue in force from each date a version of a product takes effect.
+ */
 const prepare = (catalogue: Catalogue): Catalogue => {
-  for (const document of catalogue.products) {
-    selectionSchemaFor(document.product_name, catalogue)
-    variantOfCase(document, {})
-  }
+  for (const inForce of new Set(catalogue.versions.map((version) => catalogue.on(version.effective_from))))
+    for (const document of inForce.products) {
+      selectionSchemaFor(document.product_name, inForce)
+      variantOfCase(document, {})
+    }
   return catalogue
 }
 

@@ -10,7 +10,7 @@ import type { CalendarDate } from "../input/CalendarDate.js"
 import { TariffNotInForce, type ConstraintViolation } from "../Errors.js"
 import { decodeOfferRequest, offerOf, type OfferRequest, type PriceOffer } from "../quote/Offer.js"
 import { factReadersOf, factValueOf, type ProductParameters } from "../product/Parameters.js"
-import { planOf, scaledPlanOf, type CoverageScaling, type PriceComputation } from "./PricingPlan.js"
+import { planOn, scaledPlanOf, type CoverageScaling, type PriceComputation, type PricingPlan } from "./PricingPlan.js"
 import {
   type Catalogue,
   productDocument,
@@ -78,7 +78,7 @@ export const pricingFacts = (
 
 /** Prices with one tariff version, its rules compiled: the service's way. */
 export const priceWith = (tariff: Tariff, request: PricingRequest): PriceComputation => {
-  const plan = planOf(tariff)
+  const plan = planOn(tariff, request.pricing_date)
   const facts = pricingFacts(request, plan.product)
   return plan.price(facts, request.pricing_date, plan.fire(facts))
 }
@@ -97,8 +97,15 @@ export const scaledPricer = (
   tariff: Tariff,
   scaling: CoverageScaling
 ): ((request: PricingRequest) => PriceComputation) => {
-  const plan = scaledPlanOf(tariff, scaling)
+  // one plan per version of the product the requests were decoded against (`planOn` says which)
+  const plans = new Map<ProductDocument | undefined, PricingPlan>()
   return (request) => {
+    const product = planOn(tariff, request.pricing_date).product
+    let plan = plans.get(product)
+    if (plan === undefined) {
+      plan = scaledPlanOf(tariff, scaling, product)
+      plans.set(product, plan)
+    }
     const facts = pricingFacts(request, plan.product)
     return plan.price(facts, request.pricing_date, plan.fire(facts))
   }
@@ -110,7 +117,7 @@ export const scaledPricer = (
  * it beside a case). The service never prices this way.
  */
 export const priceAsVariant = (tariff: Tariff, request: PricingRequest, variant: Variant): PriceComputation => {
-  const plan = planOf(tariff)
+  const plan = planOn(tariff, request.pricing_date)
   const facts = { ...pricingFacts(request, plan.product), variant }
   return plan.price(facts, request.pricing_date, plan.fire(facts))
 }

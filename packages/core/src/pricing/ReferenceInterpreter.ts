@@ -7,7 +7,7 @@
  */
 import type { RuleProperties } from "json-rules-engine"
 import { pricingFacts, type PricingRequest } from "./Pricing.js"
-import { planOf, type PriceComputation } from "./PricingPlan.js"
+import { planOn, type PriceComputation } from "./PricingPlan.js"
 import type { PricingFacts } from "./RatingWorksheet.js"
 import type { Tariff } from "./Tariff.js"
 
@@ -56,7 +56,7 @@ export const firedByJsonRulesEngine = async (tariff: Tariff, facts: PricingFacts
 
 /** Prices with one tariff version, its rules run by json-rules-engine (the reference interpreter). */
 export const priceInterpreted = async (tariff: Tariff, request: PricingRequest): Promise<PriceComputation> => {
-  const plan = planOf(tariff)
+  const plan = planOn(tariff, request.pricing_date)
   const facts = pricingFacts(request, plan.product)
   return plan.price(facts, request.pricing_date, await firedByJsonRulesEngine(tariff, facts))
 }

@@ -213,15 +213,24 @@ export const factConditionsOf = (condition: Condition): Array<FactCondition> => 
   return [condition]
 }
 
-/** The first fact a rule reads that the tariff's product does not have, said in words; undefined when there is none. */
+/**
+ * The first fact a rule reads that the tariff's product does not have, said in words; undefined when there is none.
+ * The product as the version in force when the tariff takes effect has it (its first version, for a tariff taking
+ * effect before it): that the tariff fits the later versions it prices with is checked when its book is planned.
+ */
 const factsUnknownToProduct = (
   tariff: {
     readonly product_name: string
+    readonly effective_from?: string
     readonly rules: ReadonlyArray<{ readonly name: string; readonly conditions: Condition }>
   },
   catalogue: Catalogue
 ): string | undefined => {
-  const product = catalogue.document(tariff.product_name)
+  const product =
+    (tariff.effective_from === undefined
+      ? undefined
+      : catalogue.on(tariff.effective_from).document(tariff.product_name)) ??
+    catalogue.versionsOf(tariff.product_name)[0]
   if (product === undefined) return undefined
   const known = new Set(factNamesOf(product))
   for (const rule of tariff.rules)
@@ -320,6 +329,9 @@ const rawUnknownFact = (document: Record<string, unknown>, catalogue: Catalogue)
     ? factsUnknownToProduct(
         {
           product_name: document["product_name"],
+          ...(typeof document["effective_from"] === "string" && isCalendarDate(document["effective_from"])
+            ? { effective_from: document["effective_from"] }
+            : {}),
           rules: (document["rules"] as Array<unknown>).flatMap((rule) =>
             isRecord(rule) && typeof rule["name"] === "string"
               ? [

@@ -7,32 +7,71 @@ import { Result } from "effect"
 import { decodeTariff, decodeTariffBriefly, type Tariff } from "./Tariff.js"
 import { planWithProduct } from "./PricingPlan.js"
 import { type Catalogue, shipped } from "../product/ProductCatalogue.js"
+import type { ProductDocument } from "../product/ProductDocument.js"
 import { SHIPPED_TARIFF_DOCUMENTS } from "./ShippedTariffs.js"
+
+/** The day after which something in force from `from` gives way to the next of `dates` (sorted), or undefined. */
+const nextAfter = (dates: ReadonlyArray<string>, from: string): string | undefined => dates.find((date) => date > from)
+
+/**
+ * The versions of a tariff's product that it prices with: those in force at some time the tariff is, the tariff's
+ * product's versions and `tariffs` (the others of its book) deciding when each gives way to the next.
+ */
+export const productVersionsPricedBy = (
+  tariff: Tariff,
+  tariffs: ReadonlyArray<Tariff>,
+  catalogue: Catalogue
+): ReadonlyArray<ProductDocument> => {
+  const tariffDates = tariffs
+    .filter((other) => other.product_name === tariff.product_name)
+    .map((other) => other.effective_from)
+    .sort()
+  const tariffUntil = nextAfter(tariffDates, tariff.effective_from)
+  const versions = catalogue.versionsOf(tariff.product_name)
+  const versionDates = versions.map((version) => version.effective_from)
+  return versions.filter((version) => {
+    const versionUntil = nextAfter(versionDates, version.effective_from)
+    return (
+      (tariffUntil === undefined || version.effective_from < tariffUntil) &&
+      (versionUntil === undefined || tariff.effective_from < versionUntil)
+    )
+  })
+}
 
 /**
  * Decodes and compiles tariff documents of a catalogue's products (the shipped ones unless given), each planned over
- * its product's document, throwing one readable message naming the document that does not decode or compile — at
- * load time, never while pricing.
+ * every version of its product it prices with, throwing one readable message naming the document that does not
+ * decode or compile — at load time, never while pricing.
  */
 export const decodeTariffs = (
   documents: ReadonlyArray<unknown>,
   catalogue: Catalogue = shipped
-): ReadonlyArray<Tariff> =>
-  documents.map((document, index) => {
-    const tariff = Result.getOrThrowWith(
+): ReadonlyArray<Tariff> => {
+  const tariffs = documents.map((document, index) =>
+    Result.getOrThrowWith(
       decodeTariff(document, catalogue),
       (message) => new Error(`tariff document ${index} is invalid:\n${message}`)
     )
-    const product = catalogue.document(tariff.product_name)!
-    try {
-      planWithProduct(tariff, product)
-    } catch (error) {
+  )
+  tariffs.forEach((tariff, index) => {
+    const first = catalogue.versionsOf(tariff.product_name)[0]
+    if (first !== undefined && tariff.effective_from < first.effective_from)
       throw new Error(
-        `tariff document ${index} (${tariff.product_name} ${tariff.version}) cannot be compiled: ${(error as Error).message}`
+        `tariff document ${index} (${tariff.product_name} ${tariff.version}) takes effect on ${tariff.effective_from}, before its product's first version (${first.version}, ${first.effective_from}): it would price the product before it is sold`
       )
-    }
-    return tariff
+    for (const product of productVersionsPricedBy(tariff, tariffs, catalogue))
+      try {
+        planWithProduct(tariff, product)
+      } catch (error) {
+        const versions =
+          catalogue.versionsOf(tariff.product_name).length > 1 ? ` with the product's ${product.version}` : ""
+        throw new Error(
+          `tariff document ${index} (${tariff.product_name} ${tariff.version}) cannot be compiled${versions}: ${(error as Error).message}`
+        )
+      }
   })
+  return tariffs
+}
 
 /**
  * Decodes and compiles one tariff document read from a file, or says in one

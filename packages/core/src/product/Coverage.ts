@@ -36,7 +36,7 @@ export const coverageSchemaOf = perCatalogue((catalogue) =>
     : coverage(
         Schema.String.annotate({
           description: "The coverage, as the tariff names it",
-          examples: [...new Set(catalogue.products.flatMap((document) => Object.keys(document.coverages)))]
+          examples: [...new Set(catalogue.versions.flatMap((document) => Object.keys(document.coverages)))]
         })
       )
 )

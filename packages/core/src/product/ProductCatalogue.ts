@@ -13,6 +13,7 @@ import {
   type Variant
 } from "./ProductDocument.js"
 import { SHIPPED_PRODUCT_DOCUMENTS } from "./ShippedProducts.js"
+import type { CalendarDate } from "../input/CalendarDate.js"
 
 export type ProductName = string
 export type FeatureName = string
@@ -57,23 +58,33 @@ export interface QuotedProduct {
 
 /** The products one engine sells, looked up by name. Made by `fromDocuments`; compare catalogues by identity. */
 export interface Catalogue {
-  /** The products' documents, decoded, in the catalogue's order. */
+  /** Each product's newest version, in the catalogue's order. */
   readonly products: ReadonlyArray<ProductDocument>
+  /** Every version of every product: each product's oldest first, the products in the catalogue's order. */
+  readonly versions: ReadonlyArray<ProductDocument>
   readonly productNames: ReadonlyArray<ProductName>
-  /** Every feature name of any product, once. */
+  /** Every feature name of any product's any version, once. */
   readonly featureNames: ReadonlyArray<FeatureName>
-  /** Every product name a quote may answer with: one per product × variant. */
+  /** Every product name a quote may answer with: one per product × variant, of every version. */
   readonly quotedProductNames: ReadonlyArray<string>
   /** Every party role of any product once, as the first product that has it names it. */
   readonly partyRoles: ReadonlyArray<PartyRole>
-  /** A product's document, or undefined for a name the catalogue lacks. */
+  /** A product's newest document, or undefined for a name the catalogue lacks. */
   readonly document: (name: string) => ProductDocument | undefined
-  /** A product's definition (what `GET /products/{name}` answers), or undefined for a name the catalogue lacks. */
+  /** A product's newest definition (what `GET /products/{name}` answers), or undefined for a name the catalogue lacks. */
   readonly definition: (name: string) => ProductDefinition | undefined
   /** The product and variant a quote's product name stands for; undefined for a name no quote answers with. */
   readonly quotedProduct: (quotedName: string) => QuotedProduct | undefined
+  /** A product's versions, oldest first (by `effective_from`); none for a name the catalogue lacks. */
+  readonly versionsOf: (name: string) => ReadonlyArray<ProductDocument>
+  /**
+   * The catalogue in force on a date: each product's version in force then (the newest whose `effective_from` is
+   * on or before it; its first before that, which no tariff prices yet: a tariff takes effect with its product at
+   * the earliest). The same catalogue for the same versions — this one when each product's newest version is in
+   * force — so what is made of it is made once.
+   */
+  readonly on: (date: CalendarDate) => Catalogue
 }
-
 /** A document's definition: what `GET /products/{name}` answers, the document's words for the API alone. */
 const definitionOf = (document: ProductDocument): ProductDefinition => ({
   product_name: document.product_name,
@@ -94,40 +105,103 @@ const onlyOnce = <A>(values: ReadonlyArray<A>, key: (value: A) => string): Array
   return values.filter((value) => !seen.has(key(value)) && seen.add(key(value)) !== undefined)
 }
 
+/** A product's versions, oldest first; throws when two of them share a version or a date they take effect on. */
+const versionsInOrder = (name: string, documents: ReadonlyArray<ProductDocument>): Array<ProductDocument> => {
+  const ordered = [...documents].sort((a, b) => (a.effective_from < b.effective_from ? -1 : 1))
+  for (const [index, document] of ordered.entries())
+    for (const earlier of ordered.slice(0, index)) {
+      if (earlier.version === document.version)
+        throw new Error(`the catalogue holds version ${document.version} of ${name} twice`)
+      if (earlier.effective_from === document.effective_from)
+        throw new Error(
+          `versions ${earlier.version} and ${document.version} of ${name} both take effect on ${document.effective_from}`
+        )
+    }
+  return ordered
+}
+
 /**
- * A catalogue of decoded product documents. Two products of one name, or two variants answering with one quoted
- * name, are a fault of whoever assembled the documents (`kasko products check` says so of folders): thrown.
+ * A catalogue of the versions of products `byProduct` holds (each product's oldest first); `inForceOn` answers
+ * `on` — the whole catalogue's, so that a catalogue in force on a date answers for other dates as the whole does.
  */
-export const fromDocuments = (products: ReadonlyArray<ProductDocument>): Catalogue => {
-  const byName = new Map<string, ProductDocument>()
-  const definitions = new Map<string, ProductDefinition>()
+const assemble = (
+  byProduct: ReadonlyMap<string, ReadonlyArray<ProductDocument>>,
+  inForceOn?: (date: CalendarDate) => Catalogue
+): Catalogue => {
+  const products = [...byProduct.values()].map((versions) => versions[versions.length - 1]!)
+  const versions = [...byProduct.values()].flat()
+  const newest = new Map(products.map((document) => [document.product_name, document]))
+  const definitions = new Map(products.map((document) => [document.product_name, definitionOf(document)]))
   const byQuotedName = new Map<string, QuotedProduct>()
-  for (const document of products) {
-    if (byName.has(document.product_name)) throw new Error(`the catalogue holds product ${document.product_name} twice`)
-    byName.set(document.product_name, document)
-    definitions.set(document.product_name, definitionOf(document))
+  for (const document of versions)
     for (const variant of document.variants) {
       const other = byQuotedName.get(variant.quoted_product_name)
-      if (other !== undefined)
+      if (other !== undefined && (other.product_name !== document.product_name || other.variant !== variant.name))
         throw new Error(
           `${document.product_name} ${variant.name} and ${other.product_name} ${other.variant} both answer as ${variant.quoted_product_name}`
         )
       byQuotedName.set(variant.quoted_product_name, { product_name: document.product_name, variant: variant.name })
     }
-  }
-  return {
+  // a product of one version is that version on every date; those of several are their newest from the latest of
+  // their dates: on it and after, the catalogue is itself
+  const wholeFrom = [...byProduct.values()].reduce(
+    (latest, versions) =>
+      versions.length > 1 && versions[versions.length - 1]!.effective_from > latest
+        ? versions[versions.length - 1]!.effective_from
+        : latest,
+    ""
+  )
+  const inForce = new Map<string, Catalogue>()
+  const catalogue: Catalogue = {
     products,
-    productNames: [...byName.keys()],
-    featureNames: [...new Set(products.flatMap((document) => document.features.map((feature) => feature.name)))],
+    versions,
+    productNames: [...byProduct.keys()],
+    featureNames: [...new Set(versions.flatMap((document) => document.features.map((feature) => feature.name)))],
     quotedProductNames: [...byQuotedName.keys()],
     partyRoles: onlyOnce(
-      products.flatMap((document) => document.party_roles),
+      versions.flatMap((document) => document.party_roles),
       (role) => role.role
     ),
-    document: (name) => byName.get(name),
+    document: (name) => newest.get(name),
     definition: (name) => definitions.get(name),
-    quotedProduct: (quotedName) => byQuotedName.get(quotedName)
+    quotedProduct: (quotedName) => byQuotedName.get(quotedName),
+    versionsOf: (name) => byProduct.get(name) ?? [],
+    on:
+      inForceOn ??
+      ((date) => {
+        if (date >= wholeFrom) return catalogue
+        const chosen = new Map<string, ReadonlyArray<ProductDocument>>()
+        for (const [name, versions] of byProduct) {
+          const inForceThen = versions.filter((document) => document.effective_from <= date)
+          chosen.set(name, [inForceThen[inForceThen.length - 1] ?? versions[0]!])
+        }
+        const key = [...chosen.values()].map(([document]) => `${document!.product_name}@${document!.version}`).join(" ")
+        let made = inForce.get(key)
+        if (made === undefined) {
+          made = assemble(chosen, catalogue.on)
+          inForce.set(key, made)
+        }
+        return made
+      })
   }
+  return catalogue
+}
+
+/**
+ * A catalogue of decoded product documents: one or several versions of each product, each taking effect on its
+ * `effective_from`. Two versions of a product with one version or one date, or two products' variants answering
+ * with one quoted name, are a fault of whoever assembled the documents (`kasko products check` says so of
+ * folders): thrown.
+ */
+export const fromDocuments = (documents: ReadonlyArray<ProductDocument>): Catalogue => {
+  const byProduct = new Map<string, Array<ProductDocument>>()
+  for (const document of documents) {
+    const versions = byProduct.get(document.product_name)
+    if (versions === undefined) byProduct.set(document.product_name, [document])
+    else versions.push(document)
+  }
+  for (const [name, versions] of byProduct) byProduct.set(name, versionsInOrder(name, versions))
+  return assemble(byProduct)
 }
 
 /** Decodes product documents (JSON as read) into a catalogue, throwing on the first that does not decode. */
@@ -139,14 +213,18 @@ export const decodeCatalogue = (documents: ReadonlyArray<unknown>): Catalogue =>
 export const shipped: Catalogue = decodeCatalogue(SHIPPED_PRODUCT_DOCUMENTS)
 
 /**
- * The products of `base` (the shipped ones unless given) and these: a document named like one of `base`'s replaces
- * it in its place, the others follow in their order.
+ * The products of `base` (the shipped ones unless given) and these documents (one or several versions of each): a
+ * product named like one of `base`'s replaces it, every version, in its place; the others follow in their order.
  */
-export const withProducts = (products: ReadonlyArray<ProductDocument>, base: Catalogue = shipped): Catalogue => {
-  const added = new Map(products.map((document) => [document.product_name, document]))
+export const withProducts = (documents: ReadonlyArray<ProductDocument>, base: Catalogue = shipped): Catalogue => {
+  const added = new Set(documents.map((document) => document.product_name))
+  const kept = base.versions.filter((document) => !added.has(document.product_name))
+  const replacing = (name: string) => documents.filter((document) => document.product_name === name)
   return fromDocuments([
-    ...base.products.map((document) => added.get(document.product_name) ?? document),
-    ...products.filter((document) => base.document(document.product_name) === undefined)
+    ...base.productNames.flatMap((name) =>
+      added.has(name) ? replacing(name) : kept.filter((document) => document.product_name === name)
+    ),
+    ...documents.filter((document) => base.document(document.product_name) === undefined)
   ])
 }
 

@@ -2,9 +2,9 @@
  * A product as data: the document an insurer writes to sell a car product — its
  * parameters, features, variant rule, the product name a quote answers with per
  * variant, vehicle codes, the parameters that name the parties' roles, and the
- * words of its documents. It carries a version and the date it takes effect, like a tariff; a quote keeps the
- * version it was made under in its rating worksheet, beside the tariff's; the catalogue holds one version of each
- * product today. Decoded
+ * words of its documents. It carries a version and the date it takes effect, like a tariff: a catalogue may hold
+ * several versions of a product, and a case is decoded, priced and named by the one in force on its pricing date; a
+ * quote keeps the version it was made under in its rating worksheet, beside the tariff's. Decoded
  * with Schema when loaded; its JSON Schema (`products/product.schema.json`) is
  * generated from this one, so editors complete and check it as it is written.
  */

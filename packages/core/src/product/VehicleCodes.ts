@@ -7,7 +7,7 @@ import { Schema } from "effect"
 import { type Catalogue, perCatalogue, shipped } from "./ProductCatalogue.js"
 
 const codesOf = (catalogue: Catalogue, kind: "type" | "usage"): ReadonlyArray<string> => [
-  ...new Set(catalogue.products.flatMap((document) => Object.values(document.vehicle_codes[kind].codes)))
+  ...new Set(catalogue.versions.flatMap((document) => Object.values(document.vehicle_codes[kind].codes)))
 ]
 
 /** The Schemas of a quote's vehicle codes for a catalogue's products: every code one of them gives. */

@@ -88,12 +88,13 @@ export const offerOf = (
   privacy: { policy_href: links.privacyPolicyHref() }
 })
 
-/** Decodes an offer request, reporting every violation together. */
+/** Decodes an offer request against the products in force on the pricing date, reporting every violation together. */
 export const decodeOfferRequest = (
   input: unknown,
   pricingDate: CalendarDate,
-  catalogue: Catalogue = shipped
+  whole: Catalogue = shipped
 ): Result.Result<OfferRequest, ConstraintViolation> => {
+  const catalogue = whole.on(pricingDate)
   const decoded = decodeAll(offerRequestFor(input, catalogue), input)
   const violations = [
     ...(Result.isFailure(decoded) ? decoded.failure : []),

@@ -89,12 +89,16 @@ const checkEffectiveDate = (rawDate: unknown, pricingDate: CalendarDate): Array<
     ? [{ field: "policy.expected_effective_at", message: `must not be before ${pricingDate}` }]
     : []
 
-/** Decodes a quote request, reporting every violation together: fields, dates and party roles. */
+/**
+ * Decodes a quote request against the products in force on the pricing date, reporting every violation together:
+ * fields, dates and party roles.
+ */
 export const decodeQuoteRequest = (
   input: unknown,
   pricingDate: CalendarDate,
-  catalogue: Catalogue = shipped
+  whole: Catalogue = shipped
 ): Result.Result<QuoteRequest, ConstraintViolation> => {
+  const catalogue = whole.on(pricingDate)
   const decoded = decodeAll(quoteRequestFor(input, catalogue), input)
   const rawParameters = rawAt(input, "product", "parameters")
   const violations = [

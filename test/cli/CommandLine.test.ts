@@ -7,12 +7,16 @@
 import { Authentication } from "@kasko/core"
 import { runCli } from "@kasko/server"
 import { spawnSync } from "node:child_process"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
 
 const ROOT = join(import.meta.dirname, "..", "..")
 const BIN = join(ROOT, "packages", "server", "bin", "kasko.mjs")
+const SERVER_VERSION = (
+  JSON.parse(readFileSync(join(ROOT, "packages", "server", "package.json"), "utf8")) as { version: string }
+).version
 
 /** The commands a help text lists under "Commands:", as word paths. */
 const listedCommands = (help: string): Array<Array<string>> =>
@@ -102,6 +106,8 @@ describe("the kasko command line", () => {
           env: { ...process.env, KASKO_DATA_DIR: data.path }
         })
       expect(run("--help")).toMatchObject({ status: 0, stdout: expect.stringContaining("kasko partners") })
+      // the version of the server package, as a release sets it
+      expect(run("--version")).toMatchObject({ status: 0, stdout: `${SERVER_VERSION}\n` })
       const added = run("partners", "add", "--id", "bilhuset", "--name", "Bilhuset Øst A/S")
       expect(added.status, added.stderr).toBe(0)
       expect(added.stdout).toMatch(/^ksk_[0-9a-f]{12}_\S+\n$/)

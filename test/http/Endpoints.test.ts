@@ -334,7 +334,10 @@ describe("request ids and logs", () => {
 
 describe("health", () => {
   it("answers liveness and readiness", async () => {
-    expect((await client.request("GET", "/health")).body).toEqual({ status: "ok" })
+    expect((await client.request("GET", "/health")).body).toEqual({
+      status: "ok",
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/)
+    })
     expect((await client.request("GET", "/ready")).body).toEqual({ status: "ready" })
   })
 })

@@ -74,7 +74,13 @@ describe("kasko serve at start", () => {
   it("has not loaded the PDF renderer or the metrics registry, and loads the renderer with the first document, in a thread of its own", async () => {
     const service = await serveRecording({})
     try {
-      expect((await fetch(`${service.url}/health`)).status).toBe(200)
+      const health = await fetch(`${service.url}/health`)
+      expect(health.status).toBe(200)
+      // says the version of kasko running: the server package's
+      const { version } = JSON.parse(
+        readFileSync(join(import.meta.dirname, "..", "..", "packages", "server", "package.json"), "utf8")
+      ) as { version: string }
+      expect(await health.json()).toEqual({ status: "ok", version })
       expect(service.loaded().filter((url) => PDF_RENDERER.test(url) || METRICS_REGISTRY.test(url))).toEqual([])
       const policy = await fetch(`${service.url}/privacy-policy`)
       expect(policy.status).toBe(200)

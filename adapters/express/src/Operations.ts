@@ -14,7 +14,7 @@ import {
   type TariffBook
 } from "@kasko/core"
 import { Offer, ProductCatalogue, Quote, QuoteRequest } from "@kasko/core/transport"
-import { Effect, Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 import { EmptyAnswer, replyWith, type OperationOf, type PathParameter } from "./Operation.js"
 import { prefersRepresentation, REPRESENTATION_APPLIED } from "./Preferences.js"
 import { WEBHOOK_OPERATIONS, type WebhookServices } from "./WebhookOperations.js"
@@ -47,8 +47,16 @@ export const ActivationAnswer = Quote.QuoteActivation.annotate({
     "The quote's state and expiry, answered to `Prefer: return=representation` (RFC 7240) in place of the empty object"
 })
 
-export const HealthAnswer = Schema.Struct({ status: Schema.Literals(["ok", "ready"]) }).annotate({
+export const HealthAnswer = Schema.Struct({
+  status: Schema.Literals(["ok", "ready"]),
+  version: Schema.optionalKey(Schema.String.annotate({ description: "The version of kasko serving the request" }))
+}).annotate({
   identifier: "HealthAnswer"
+})
+
+/** The version of kasko the service runs, which `/health` says: none unless the composition root provides it. */
+export const ServiceVersion = Context.Reference<string | undefined>("@kasko/express/ServiceVersion", {
+  defaultValue: () => undefined
 })
 
 const answerActivated = replyWith(EmptyAnswer)
@@ -211,13 +219,16 @@ export const operationsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyA
       path: "/health",
       tag: "operations",
       summary: "Liveness",
-      description: "Answers 200 while the process serves requests.",
+      description: "Answers 200 while the process serves requests, with the version of kasko it runs.",
       servedAtRoot: true,
       responses: [HealthAnswer],
       responseDescription: "The service is alive",
-      responseExamples: [{ name: "alive", summary: "Alive", value: { status: "ok" } }],
+      responseExamples: [{ name: "alive", summary: "Alive", value: { status: "ok", version: "0.1.0" } }],
       noStore: true,
-      handle: () => Effect.succeed(answerHealth({ status: "ok" }))
+      handle: () =>
+        Effect.map(ServiceVersion, (version) =>
+          answerHealth(version === undefined ? { status: "ok" } : { status: "ok", version })
+        )
     },
     {
       operationId: "getReadiness",

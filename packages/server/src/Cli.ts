@@ -26,6 +26,7 @@ import type { KaskoCommand } from "./KaskoCommand.js"
 import { OFFER_COMMAND } from "./OfferCommand.js"
 import { PRODUCT_COMMANDS } from "./ProductCommands.js"
 import { SERVE_COMMAND } from "./ServeCommand.js"
+import { SERVICE_VERSION } from "./ServiceVersion.js"
 import { WORKBENCH_COMMANDS } from "./WorkbenchCommands.js"
 
 export const COMMANDS: ReadonlyArray<KaskoCommand> = [
@@ -111,7 +112,7 @@ const program = (report: (result: CommandResult) => void): Argv =>
     .strict()
     .help()
     .alias("help", "h")
-    .version(false)
+    .version("version", "print the version of kasko", SERVICE_VERSION)
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((message, error) => {
       // a command's own failure never reaches here (each run catches its own); this is yargs refusing the command line

@@ -18,7 +18,7 @@ import {
 } from "@kasko/core"
 import { Authentication as TokenAuthentication } from "@kasko/credentials"
 import { PdfDocuments } from "@kasko/documents"
-import { makeApp, type Services, WebhookPolicy } from "@kasko/express"
+import { makeApp, type Services, ServiceVersion, WebhookPolicy } from "@kasko/express"
 import { fromDirectory, type LoadedProducts, tariffBookOf } from "./ProductFolders.js"
 import { isTrustedProxy } from "@kasko/express/toolkit"
 import { makeWakeups, WebhookDispatcher } from "@kasko/webhooks"
@@ -37,6 +37,7 @@ import { listenForMetrics, type MetricsListener } from "./MetricsListener.js"
 import type { ServiceMetrics } from "./ServiceMetrics.js"
 import { webhookDisabledLogOf, webhookFailureLogOf } from "./WebhookFailureLog.js"
 import { tracerLayer } from "./Tracing.js"
+import { SERVICE_VERSION } from "./ServiceVersion.js"
 import { databaseName, storeKindOf } from "./Stores.js"
 import {
   API_VERSION,
@@ -176,7 +177,8 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
       DocumentLinks.DocumentLinks,
       documentLinksOf(config, () => apiRoot)
     ),
-    Layer.succeed(WebhookPolicy, endpointPolicyOf(config))
+    Layer.succeed(WebhookPolicy, endpointPolicyOf(config)),
+    Layer.succeed(ServiceVersion, SERVICE_VERSION)
   )
   const tracing = tracerLayer(config, metrics)
   const runtime = ManagedRuntime.make(

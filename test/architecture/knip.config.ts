@@ -17,7 +17,9 @@ export default {
   workspaces: {
     ".": {
       // the `kasko` command at the root of the repository (`npx kasko …` in the README)
-      ignoreDependencies: ["@kasko/server"]
+      ignoreDependencies: ["@kasko/server"],
+      // .ci/run runs the release's install check by path
+      entry: ["scripts/release-install-check.mjs"]
     },
     "packages/core": {},
     "packages/server": {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `kasko` command: runs the bundle that `pnpm install` (or `pnpm build`) makes in dist/cli.
+// The `kasko` command: runs the bundle that `pnpm install` (or `pnpm build`) makes in dist/cli, or, installed from a
+// registry, what tsc compiled into dist/src.
 import { existsSync } from "node:fs"
 import { unsupportedNodeReason } from "./supported-node.mjs"
 
@@ -8,8 +9,11 @@ if (unsupported !== undefined) {
   process.stderr.write(unsupported)
   process.exit(1)
 }
+// a checkout runs the bundle its build makes (it starts faster); an installed package, the modules tsc compiled
 const bundle = new URL("../dist/cli/kasko.mjs", import.meta.url)
-if (!existsSync(bundle)) {
+const compiled = new URL("../dist/src/main.js", import.meta.url)
+const entry = existsSync(bundle) ? bundle : compiled
+if (!existsSync(entry)) {
   process.stderr.write("kasko is not built yet: run `pnpm install` (or `pnpm build`) at the root of the repository\n")
   process.exit(1)
 }
@@ -22,4 +26,4 @@ const missingFlags =
     : []
 if (missingFlags.length > 0 && typeof process.execve === "function")
   process.execve(process.execPath, [process.execPath, ...missingFlags, ...process.execArgv, ...process.argv.slice(1)])
-await import(bundle.href)
+await import(entry.href)

@@ -308,4 +308,39 @@ say(
   `npx kasko serve (@kasko/server@${version} from the registry): /health ${JSON.stringify(health)}, an offer of ${offered.price.annually} kr a year`
 )
 serving.kill("SIGTERM")
+
+// `npx @kasko/server …` as the root README says, with nothing installed first
+const bare = freshProject("npx")
+const npxVersion = run("npx", ["--yes", `@kasko/server@${version}`, "--version"], bare, registryEnvironment).trim()
+if (npxVersion !== version) fail(`npx @kasko/server --version says ${npxVersion}, not ${version}`)
+say(`npx @kasko/server@${version} --version, nothing installed first: ${npxVersion}`)
+
+// --- an actuary: the workbench from the registry, its page served ---
+const actuary = freshProject("actuary")
+run(
+  "npm",
+  [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+    `@kasko/server@${version}`,
+    `@kasko/workbench@${version}`,
+    `@kasko/workbench-web@${version}`
+  ],
+  actuary,
+  registryEnvironment
+)
+const workbenchPort = await freePort()
+const workbench = spawn("npx", ["--no-install", "kasko", "workbench", "--port", String(workbenchPort)], {
+  cwd: actuary,
+  stdio: ["ignore", "ignore", "inherit"]
+})
+children.push(workbench)
+const page = `http://${HOST}:${workbenchPort}/`
+await eventually("kasko workbench answering", async () => (await fetch(page)).ok)
+const html = await (await fetch(page)).text()
+if (!html.includes("<script")) fail(`the installed workbench's page is not the app: ${html.slice(0, 200)}`)
+say(`npx kasko workbench (@kasko/workbench-web@${version} from the registry) serves its page on ${page}`)
+workbench.kill("SIGTERM")
 say("passed")

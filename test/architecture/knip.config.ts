@@ -75,8 +75,9 @@ export default {
         // imported by packages/sql/README.md's example, which readme/TypeScriptBlocks.test.ts compiles from here
         "@kasko/sql"
       ],
-      // e2fsprogs' chattr, a system command: http/StorageFault.test.ts makes the database files immutable with it
-      ignoreBinaries: ["chattr"]
+      // e2fsprogs' chattr, a system command: http/StorageFault.test.ts makes the database files immutable with it;
+      // PostgreSQL's pg_dump, which upgrade/record-fixtures.ts (run by hand) dumps a fixture's schema with
+      ignoreBinaries: ["chattr", "pg_dump"]
     }
   }
 } satisfies KnipConfig

@@ -18,16 +18,14 @@ import {
   FIXTURE_SCHEMA,
   FIXTURES,
   fixtureNames,
-  OPERATIONS_GUIDE,
   READ_AT,
   readAnswers,
   readRecording,
-  refusalWords,
   request,
-  serveOnce,
   serviceAt,
   tokenFor
 } from "../upgrade/UpgradeFixture.js"
+import { OPERATIONS_GUIDE, refusalWords, serveOnce } from "../upgrade/Refusal.js"
 import { testDatabaseUrl } from "./TestDatabase.js"
 
 /**

@@ -18,16 +18,14 @@ import {
   FIXTURE_FILES,
   FIXTURES,
   fixtureNames,
-  OPERATIONS_GUIDE,
   READ_AT,
   readAnswers,
   readRecording,
-  refusalWords,
   request,
-  serveOnce,
   serviceAt,
   tokenFor
 } from "./UpgradeFixture.js"
+import { OPERATIONS_GUIDE, refusalWords, serveOnce } from "./Refusal.js"
 
 const appliedVersions = (file: string): Array<number> => {
   const database = new Database(file, { readonly: true })

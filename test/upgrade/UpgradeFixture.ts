@@ -9,7 +9,7 @@ import { EventOutbox, PartnerStore, QuoteStore, WebhookSubscriptions } from "@ka
 import { SigningKey, SubscriptionKeys, Tokens } from "@kasko/credentials"
 import { makeAdjustableClock, readServiceConfig, type RunningService, startService } from "@kasko/server"
 import { Effect, type Layer, Option, Result } from "effect"
-import { execFile, spawn } from "node:child_process"
+import { execFile } from "node:child_process"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { promisify } from "node:util"
@@ -142,7 +142,8 @@ export type FixtureStores = Layer.Layer<
   unknown
 >
 
-const BIN = join(ROOT, "packages", "server", "bin", "kasko.mjs")
+/** The `kasko` command of this checkout. */
+export const BIN = join(ROOT, "packages", "server", "bin", "kasko.mjs")
 
 /** Runs the `kasko` command of this checkout (its build) with the environment given; answers its standard output. */
 export const kasko = async (environment: Record<string, string>, ...args: Array<string>): Promise<string> =>
@@ -364,38 +365,3 @@ export const readAnswers = async (options: {
     stored_webhook_deliveries: fromStores.webhookDeliveries
   }
 }
-
-/**
- * How `kasko serve` (this checkout's command, a process of its own) ends on the database `environment` names:
- * its exit code and standard error, and whether it served instead (then it is stopped at once).
- */
-export const serveOnce = (
-  environment: Record<string, string>
-): Promise<{ readonly code: number | null; readonly stderr: string; readonly served: boolean }> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "serve"], {
-      env: { ...process.env, ...SERVICE_ENVIRONMENT, ...environment },
-      stdio: ["ignore", "ignore", "pipe"]
-    })
-    let stderr = ""
-    let served = false
-    child.stderr!.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString()
-      if (!served && stderr.includes("serves on")) {
-        served = true
-        child.kill("SIGTERM")
-      }
-    })
-    child.on("error", reject)
-    child.on("close", (code) => resolve({ code, stderr, served }))
-  })
-
-/** The operations guide, which quotes the refusal an older kasko prints. */
-export const OPERATIONS_GUIDE = join(ROOT, "docs", "operations", "README.md")
-
-/** A refusal's words without what differs from one database to another: its name and the schema versions. */
-export const refusalWords = (line: string): string =>
-  line
-    .replace(/cannot start kasko on .*?: the database/g, "cannot start kasko on …: the database")
-    .replace(/schema version \d+/g, "schema version N")
-    .replace(/up to \d+/g, "up to M")

@@ -58,13 +58,15 @@ export default {
       // architecture/ArchitectureDocument.test.ts starts request-path-child.mjs to measure a request's files;
       // cli/WithoutWorkbench.test.ts runs kasko with `node --import without-workbench.mjs`, which registers the hooks
       // file; golden/capture.ts is run by hand, compiled (`node test/dist/golden/capture.js`), to record the answers,
-      // and examples/record-van-golden.mjs so (`node test/examples/record-van-golden.mjs`), the example product's table
+      // and examples/record-van-golden.mjs so (`node test/examples/record-van-golden.mjs`), the example product's table;
+      // upgrade/record-fixtures.ts is run by hand, compiled, to record a release's upgrade fixture
       entry: [
         "architecture/request-path-child.mjs",
         "cli/fixtures/without-workbench.mjs",
         "cli/fixtures/without-workbench-hooks.mjs",
         "golden/capture.ts",
-        "examples/record-van-golden.mjs"
+        "examples/record-van-golden.mjs",
+        "upgrade/record-fixtures.ts"
       ],
       ignoreDependencies: [
         // run as commands from node_modules/.bin by http/OpenApiLint.test.ts
@@ -75,8 +77,9 @@ export default {
         // imported by packages/sql/README.md's example, which readme/TypeScriptBlocks.test.ts compiles from here
         "@kasko/sql"
       ],
-      // e2fsprogs' chattr, a system command: http/StorageFault.test.ts makes the database files immutable with it
-      ignoreBinaries: ["chattr"]
+      // e2fsprogs' chattr, a system command: http/StorageFault.test.ts makes the database files immutable with it;
+      // PostgreSQL's pg_dump, which upgrade/record-fixtures.ts (run by hand) dumps a fixture's schema with
+      ignoreBinaries: ["chattr", "pg_dump"]
     }
   }
 } satisfies KnipConfig

@@ -39,7 +39,12 @@ export interface PoolState {
 }
 
 /** The database cannot be used safely: its schema is newer or was edited. */
-export class PostgresOpenRefused extends Data.TaggedError("PostgresOpenRefused")<{ readonly reason: string }> {}
+export class PostgresOpenRefused extends Data.TaggedError("PostgresOpenRefused")<{ readonly reason: string }> {
+  // what `kasko serve` prints when it cannot start: the reason, as SqliteOpenRefused gives it
+  override get message() {
+    return this.reason
+  }
+}
 
 const INT8 = 20
 // epoch milliseconds fit a double exactly: read bigint columns as numbers

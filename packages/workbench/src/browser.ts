@@ -9,11 +9,10 @@ export {
   actualPrice,
   formatGoldenTable,
   parseGoldenTable,
-  PARAMETER_COLUMNS,
-  parameterColumnsOf,
   type ExpectedPrice,
   type GoldenCase
 } from "./GoldenTable.js"
+export { PARAMETER_COLUMNS, parameterColumnsOf } from "./ParameterColumns.js"
 export { CaseRejected, priceCase, type PricingCase, type RuleEngine } from "./PricingCase.js"
 export { diffReport, diffTariffs, type PriceChange } from "./TariffDiff.js"
 export { lintReport, lintTariff, type Finding } from "./TariffLint.js"
@@ -33,6 +32,7 @@ export { DEFAULT_PERCENT_EDGES } from "./ChangeBands.js"
 export { SEGMENT_DIMENSIONS, SEGMENT_TITLES, type SegmentDimension } from "./ImpactSegments.js"
 export type { CapBounds, Fraction } from "./CapBounds.js"
 export * as ReportFigures from "./ReportFigures.js"
+export { catalogueOfProducts } from "./ComparisonCatalogue.js"
 export {
   comparedProducts,
   defaultPricingDate,

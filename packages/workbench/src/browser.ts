@@ -82,6 +82,7 @@ export {
   type MonotoneProblem
 } from "./TargetFactor.js"
 export { generatedPortfolioLines, PORTFOLIO_DISTRIBUTIONS, type PortfolioGeneration } from "./PortfolioGenerator.js"
+export { ADDED_PRODUCT_DISTRIBUTIONS } from "./ProductDraws.js"
 export {
   runImpact,
   type ImpactPass,

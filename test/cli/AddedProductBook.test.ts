@@ -1,18 +1,23 @@
 /**
  * `kasko portfolio generate` and `kasko tariff impact` for a product added as data, run as the built
  * `kasko` against `--products examples/products`: a seeded book of the van product, valid for it
- * case by case, and what the seed products' book was without `--product`.
+ * case by case (and the seed products' book of today without `--product`); the book re-rated under
+ * the van's tariff v1 and the proposed v2 beside the products directory, from a file and from the
+ * store's quotes.
  */
-import { Offer } from "@kasko/core/actuarial"
+import { IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { Offer, Tariff } from "@kasko/core/actuarial"
 import { ProductFolders } from "@kasko/server"
-import { ADDED_PRODUCT_DISTRIBUTIONS } from "@kasko/workbench"
+import { SqliteStores } from "@kasko/sqlite"
+import { ADDED_PRODUCT_DISTRIBUTIONS, portfolioImpact } from "@kasko/workbench"
 import { parse } from "csv-parse/sync"
-import { Result } from "effect"
+import { Effect, Layer, ManagedRuntime, Result } from "effect"
+import { TestClock } from "effect/testing"
 import { spawnSync } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { temporaryDirectory } from "../support.js"
+import { NOW, temporaryDirectory } from "../support.js"
 
 const ROOT = join(import.meta.dirname, "..", "..")
 const KASKO = join(ROOT, "packages", "server", "bin", "kasko.mjs")
@@ -21,11 +26,19 @@ const VAN = "insurance-van-business"
 const directory = temporaryDirectory("kasko-added-product-book-")
 afterAll(() => directory.remove())
 
-/** The built command, run as a process from the repository's root. */
-const kasko = (...args: Array<string>) => {
-  const run = spawnSync(process.execPath, [KASKO, ...args], { encoding: "utf8", cwd: ROOT })
+const VAN_V1 = join(PRODUCTS, VAN, "tariffs", "v1.json")
+const VAN_V2 = join(PRODUCTS, `${VAN}-v2.proposal.json`)
+
+/** The built command, run as a process from the repository's root (with more environment, when given). */
+const kaskoWith = (environment: Record<string, string>, ...args: Array<string>) => {
+  const run = spawnSync(process.execPath, [KASKO, ...args], {
+    encoding: "utf8",
+    cwd: ROOT,
+    env: { ...process.env, ...environment }
+  })
   return { exitCode: run.status, stdout: run.stdout, stderr: run.stderr }
 }
+const kasko = (...args: Array<string>) => kaskoWith({}, ...args)
 
 const generateVan = (size: number, seed: number, ...more: Array<string>) =>
   kasko(
@@ -120,5 +133,136 @@ describe("kasko portfolio generate --products examples/products --product insura
   it("states in its help how a product added as data is drawn", () => {
     const help = kasko("portfolio", "generate", "--help")
     expect(help.stdout.replace(/\s+/g, " ")).toContain(ADDED_PRODUCT_DISTRIBUTIONS.replace(/\s+/g, " "))
+  })
+})
+
+describe("kasko tariff impact --products examples/products, of the van's v1 and its proposed v2", () => {
+  const loaded = ProductFolders.fromDirectory(PRODUCTS)
+  const book = directory.newFile("van-impact-book.csv")
+  writeFileSync(book, generateVan(3_000, 12).stdout)
+  const impact = (...more: Array<string>) =>
+    kasko("tariff", "impact", VAN_V1, VAN_V2, "--portfolio", book, "--products", PRODUCTS, ...more)
+
+  it("prints as JSON what portfolioImpact reports for the tariffs decoded against the loaded catalogue", async () => {
+    const printed = impact("--cap-increase", "10%", "--json")
+    expect(printed).toMatchObject({ exitCode: 0, stderr: "" })
+    const decoded = (file: string) =>
+      Result.getOrThrow(Tariff.decodeTariff(JSON.parse(readFileSync(file, "utf8")), loaded.catalogue))
+    const expected = await portfolioImpact({
+      old: [decoded(VAN_V1)],
+      new: [decoded(VAN_V2)],
+      products: loaded.productDocuments,
+      portfolio: { file: book },
+      impact: { cap_increase_percent: 10 }
+    })
+    const result = JSON.parse(printed.stdout)
+    expect(result).toEqual(JSON.parse(JSON.stringify(expected)))
+    expect(result.compared).toEqual([{ product_name: VAN, old_version: "v1", new_version: "v2" }])
+    expect(result.pricing_date).toBe("2027-01-01")
+    expect(result.report.totals.policies).toBe(3_000)
+    expect(result.report.rejected.cases).toBe(0)
+    expect(result.report.totals.change_percent).toBeGreaterThan(0)
+  })
+
+  it("breaks the book down by the van's own parameters in text and CSV", () => {
+    const text = impact("--top", "2").stdout
+    expect(text).toMatch(
+      /^Rate impact of insurance-van-business v1 → v2, both priced on 2027-01-01\n3 000 policies priced/
+    )
+    expect(text).toMatch(/\nBy vehicle type\nvehicle type +policies.*\nvarevogn +3 000 /)
+    for (const heading of [
+      "By vehicle_usage (Anvendelse af varevognen)",
+      "By annual_mileage_km (Kørsel pr. år (km))",
+      "By overnight_parking (Parkering om natten)",
+      "By tools_cover (Værktøj og varer i varevognen)"
+    ])
+      expect(text).toContain(`\n${heading}\n`)
+    expect(text).toMatch(/\n> 100 000 +\d/)
+    const csv = parse(impact("--csv").stdout, { columns: true }) as Array<Record<string, string>>
+    expect(csv.filter((row) => row["section"] === "segment annual_mileage_km").map((row) => row["key"])).toEqual([
+      "≤ 15 000",
+      "15 001–40 000",
+      "40 001–60 000",
+      "60 001–100 000",
+      "> 100 000"
+    ])
+  })
+
+  it("solves a target on the van's kasko rates", () => {
+    const targeted = impact("--target", "+2%", "--factor-on", "kasko", "--json")
+    expect(targeted.exitCode).toBe(0)
+    expect(JSON.parse(targeted.stdout).target).toMatchObject({ on: "kasko", reachable: true, within_one_krone: true })
+  })
+
+  it("refuses the van's tariffs without --products, naming the file (exit 1)", () => {
+    const refused = kasko("tariff", "impact", VAN_V1, VAN_V2, "--portfolio", book)
+    expect(refused).toMatchObject({ exitCode: 1, stdout: "" })
+    expect(refused.stderr).toMatch(new RegExp(`^kasko tariff impact: OLD ${VAN_V1} is not a tariff kasko can load: `))
+  })
+
+  it("re-rates the van quotes in the store with --from-store --products: quoted under v1, they re-rate to what they were quoted", async () => {
+    const dataDirectory = directory.newFile("van-store")
+    mkdirSync(dataDirectory)
+    const runtime = ManagedRuntime.make(
+      Layer.mergeAll(
+        SqliteStores.layer({ filename: join(dataDirectory, "kasko.db") }),
+        TariffBook.ofCatalogue(loaded.catalogue, loaded.tariffDocuments),
+        IdGenerator.layerSequential,
+        TestClock.layer()
+      )
+    )
+    const request = JSON.parse(readFileSync(join(ROOT, "examples", "requests", "van-quote.json"), "utf8"))
+    const parking = ["garage", "firmaareal", "gade"]
+    try {
+      await runtime.runPromise(
+        Effect.andThen(
+          TestClock.setTime(NOW),
+          Effect.forEach(Array.from({ length: 9 }), (_, index) =>
+            QuotingService.createQuote("bilhuset", {
+              ...request,
+              product: {
+                ...request.product,
+                parameters: {
+                  ...request.product.parameters,
+                  vehicle_price: String(200_000 + 25_000 * index),
+                  annual_mileage_km: String(8_000 + 14_000 * index),
+                  overnight_parking: parking[index % 3]
+                }
+              }
+            })
+          )
+        )
+      )
+    } finally {
+      await runtime.dispose()
+    }
+    const fromStore = (...args: Array<string>) =>
+      kaskoWith(
+        { KASKO_DATA_DIR: dataDirectory },
+        "tariff",
+        "impact",
+        ...args,
+        "--from-store",
+        "--date",
+        "2026-03-02",
+        "--json"
+      )
+    const same = fromStore(VAN_V1, VAN_V1, "--products", PRODUCTS)
+    expect(same).toMatchObject({ exitCode: 0, stderr: "" })
+    const report = JSON.parse(same.stdout).report
+    expect(report.totals).toMatchObject({ policies: 9, affected: 0 })
+    expect(report.current).toMatchObject({ policies: 9, differing: 0 })
+    const moved = JSON.parse(fromStore(VAN_V1, VAN_V2, "--products", PRODUCTS).stdout).report
+    expect(moved.totals).toMatchObject({ policies: 9, affected: 9 })
+    expect(moved.parameter_segments.map((segments: { parameter: string }) => segments.parameter)).toContain(
+      "annual_mileage_km"
+    )
+    // without the products, the shipped catalogue has no van: its quotes are rejected, each with the reason
+    const shipped = join(ROOT, "packages", "core", "tariffs")
+    const withoutProducts = JSON.parse(fromStore(shipped, shipped).stdout).report
+    expect(withoutProducts.rejected.cases).toBe(9)
+    expect(withoutProducts.rejected.reasons.map((reason: { reason: string }) => reason.reason)).toContain(
+      "product_name: must be one of: insurance-car-leasing, insurance-car-standalone"
+    )
   })
 })

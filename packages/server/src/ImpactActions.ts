@@ -21,11 +21,15 @@ import { readTariffFile, tariffFilesAt } from "./TariffFiles.js"
 
 type Arguments = Readonly<Record<string, unknown>>
 
-/** The tariffs of one side: a tariff file, or a directory of them. */
-const tariffsOf = (path: string, side: string): ReadonlyArray<Tariff.Tariff> => {
+/** The tariffs of one side: a tariff file, or a directory of them, of the catalogue's products. */
+const tariffsOf = (
+  path: string,
+  side: string,
+  catalogue: ProductCatalogue.Catalogue | undefined
+): ReadonlyArray<Tariff.Tariff> => {
   const files = tariffFilesAt(path)
   if (files.length === 0) throw new UsageError(`${side} ${path}: no tariff file (*.json) there`)
-  return files.map((file) => readTariffFile(file, `${side} `))
+  return files.map((file) => readTariffFile(file, `${side} `, catalogue))
 }
 
 const PERCENT = /^([+-]?\d{1,7}(?:\.\d{1,4})?)\s*%?$/
@@ -84,8 +88,10 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
   const date = argv["date"] as string | undefined
   if (date !== undefined && !CalendarDate.isCalendarDate(date))
     throw new UsageError(`--date takes YYYY-MM-DD, not "${date}"`)
-  const old = tariffsOf(argv["old"] as string, "OLD")
-  const next = tariffsOf(argv["new"] as string, "NEW")
+  // the products of --products DIR too: the tariffs are decoded against them, the workers sent their documents
+  const products = commandProducts(argv)
+  const old = tariffsOf(argv["old"] as string, "OLD", products?.catalogue)
+  const next = tariffsOf(argv["new"] as string, "NEW", products?.catalogue)
   const capIncrease = percentOption(argv, "cap-increase")
   const capDecrease = percentOption(argv, "cap-decrease")
   const target = percentOption(argv, "target")
@@ -110,6 +116,7 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
     const result = await portfolioImpact({
       old,
       new: next,
+      ...(products === undefined ? {} : { products: products.productDocuments }),
       ...(date === undefined ? {} : { pricing_date: date }),
       portfolio: runtime === undefined ? { file: portfolioFile! } : { rows: storePortfolio(storePages(runtime)) },
       impact: {

@@ -79,8 +79,9 @@ any other product — one added with --products DIR — is drawn from its docume
   product         each policy one of the products named, each as likely
   feature         the product's features, each as likely
   enum            its options, each as likely (a party role's parameter quoted only as one kind: that kind)
-  number          [minimum, maximum] cut where the minimum doubles (1 000–1 999, 2 000–3 999, …): a part
-                  each as likely, then a whole number each as likely within it
+  number          [minimum, maximum] cut where the minimum doubles (1 000–1 999, 2 000–3 999, …), the parts
+                  weighted 1, 2, 3, … from either end (1 000–150 000: 5, 10, 15, 20, 20, 15, 10, 5 %), then
+                  a whole number each as likely within the part
   age             a number a birth date stands for (age_of): the driver's age bands above within its range
   age or birth    both optional: the age 65 %, the birth date 20 %, neither 15 %; a required one always
   date            any other: a day of the ten years before --as-of's year
@@ -171,7 +172,7 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
               type: "string",
               requiresArg: true,
               describe:
-                "the book as CSV: a header naming the product parameters and optionally policy_id, product_name, feature, weight (or exposure) and current_premium; one policy a line (kasko portfolio generate makes one)"
+                "the book as CSV: a header naming the product parameters (of --products DIR's products too) and optionally policy_id, product_name, feature, weight (or exposure) and current_premium; one policy a line (kasko portfolio generate makes one)"
             })
             .option("from-store", {
               type: "boolean",
@@ -225,12 +226,19 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
               default: false,
               describe: "print CSV (one table, a section column) instead of text"
             })
+            .option(...PRODUCTS_OPTION)
             .epilogue(`A policy's premium is its annual premium with the charges (the worksheet's annual total), weighted by its
 weight; a current_premium column is reconciled with OLD's price, not used in its place; a case that fails
-validation is counted and listed by reason, never dropped. Example:
+validation is counted and listed by reason, never dropped. With --products DIR the book may hold the
+products of DIR too: their tariffs are decoded against them, and the report is broken down by their own
+parameters besides. Examples:
   kasko portfolio generate --size 100000 --seed 1 --as-of 2027-01-01 --out book.csv
   kasko tariff impact packages/core/tariffs examples/actuary-workbench/impact \\
-    --portfolio book.csv --cap-increase 10% --target +3% --factor-on kasko`),
+    --portfolio book.csv --cap-increase 10% --target +3% --factor-on kasko
+  kasko portfolio generate --products examples/products --product insurance-van-business \\
+    --size 10000 --seed 1 --as-of 2027-01-01 --out van-book.csv
+  kasko tariff impact examples/products/insurance-van-business/tariffs/v1.json \\
+    examples/products/insurance-van-business-v2.proposal.json --portfolio van-book.csv --products examples/products`),
         run: (argv) => runWithWorkbench("tariff impact", impactActions, (module) => module.tariffImpact(argv))
       },
       {

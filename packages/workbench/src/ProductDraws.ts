@@ -23,8 +23,9 @@ any other product — one added with --products DIR — is drawn from its docume
   product         each policy one of the products named, each as likely
   feature         the product's features, each as likely
   enum            its options, each as likely (a party role's parameter quoted only as one kind: that kind)
-  number          [minimum, maximum] cut where the minimum doubles (1 000–1 999, 2 000–3 999, …): a part
-                  each as likely, then a whole number each as likely within it
+  number          [minimum, maximum] cut where the minimum doubles (1 000–1 999, 2 000–3 999, …), the parts
+                  weighted 1, 2, 3, … from either end (1 000–150 000: 5, 10, 15, 20, 20, 15, 10, 5 %), then
+                  a whole number each as likely within the part
   age             a number a birth date stands for (age_of): the driver's age bands above within its range
   age or birth    both optional: the age 65 %, the birth date 20 %, neither 15 %; a required one always
   date            any other: a day of the ten years before --as-of's year
@@ -68,6 +69,13 @@ export const doublingBands = (minimum: number, maximum: number): Array<readonly 
   return bands
 }
 
+/**
+ * The parts weighted 1, 2, 3, … from either end, the middle ones the most: a number's likely values lie
+ * between the extremes its document allows (a van's mileage: tens of thousands of km, not 1 000 or 150 000).
+ */
+export const tentWeighted = <T>(parts: ReadonlyArray<T>): Weighted<T> =>
+  parts.map((part, index) => [part, Math.min(index + 1, parts.length - index)] as const)
+
 /** The driver's age bands within [minimum, maximum], by their weights; the whole range when none overlaps it. */
 export const ageBandsWithin = (minimum: number, maximum: number): Weighted<readonly [number, number]> => {
   const within = DRIVER_AGES.flatMap(([[from, to], weight]) =>
@@ -92,9 +100,9 @@ const valueDraw = (
       return (rng) => anyOf(rng, ids)
     }
     case "number": {
-      const bands = doublingBands(...rangeOf(parameter))
+      const parts = tentWeighted(doublingBands(...rangeOf(parameter)))
       return (rng) => {
-        const [from, to] = anyOf(rng, bands)
+        const [from, to] = pick(rng, parts)
         return String(between(rng, from, to))
       }
     }

@@ -30,6 +30,7 @@ export type {
 export type { CaseOutcome, PricedCase, RejectedCase, UncomparedCase } from "./CaseOutcome.js"
 export { DEFAULT_PERCENT_EDGES } from "./ChangeBands.js"
 export { SEGMENT_DIMENSIONS, SEGMENT_TITLES, type SegmentDimension } from "./ImpactSegments.js"
+export type { ParameterSegmentation } from "./ParameterSegments.js"
 export type { CapBounds, Fraction } from "./CapBounds.js"
 export * as ReportFigures from "./ReportFigures.js"
 export { catalogueOfProducts } from "./ComparisonCatalogue.js"

@@ -19,6 +19,10 @@ export const vanCatalogue: ProductCatalogue.Catalogue = catalogueOfProducts(VAN_
 export const vanV1: Tariff.Tariff = Result.getOrThrow(
   Tariff.decodeTariff(readJson("products", "insurance-van-business", "tariffs", "v1.json"), vanCatalogue)
 )
+/** The van product's proposed v2 (from 2027-01-01): mileage over 100 000 km loaded apart, street parking dearer. */
+export const vanV2: Tariff.Tariff = Result.getOrThrow(
+  Tariff.decodeTariff(readJson("products", "insurance-van-business-v2.proposal.json"), vanCatalogue)
+)
 
 export const [leasingV1, standaloneV1] = TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS) as [
   Tariff.Tariff,

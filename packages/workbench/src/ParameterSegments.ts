@@ -126,13 +126,21 @@ export const bandLabelsOf = (ends: ReadonlyArray<number>): Array<string> => [
   `> ${grouped(ends.at(-1)!)}`
 ]
 
+// each segmentation's band labels, made once (a worker's copy of it once in that worker): every case reads them
+const labels = new WeakMap<ParameterSegmentation, ReadonlyArray<string>>()
+
 /** The segment a case's fact falls in: its option, or its band; "not given" without a value. */
 export const parameterSegmentOf = (segmentation: ParameterSegmentation, value: unknown): string => {
   if (value === null || value === undefined) return NOT_GIVEN
   const ends = segmentation.band_ends
   if (ends === undefined || typeof value !== "number") return String(value)
+  let bands = labels.get(segmentation)
+  if (bands === undefined) {
+    bands = bandLabelsOf(ends)
+    labels.set(segmentation, bands)
+  }
   const index = ends.findIndex((end) => value <= end)
-  return bandLabelsOf(ends)[index === -1 ? ends.length : index]!
+  return bands[index === -1 ? ends.length : index]!
 }
 
 /** The order a parameter's segments are listed in: its options or bands, then "not given", then any other. */

@@ -237,11 +237,15 @@ function* namedProductLines(
     ...new Set(products.flatMap((document) => document.parameters.map((parameter) => parameter.name)))
   ]
   const columns = ["feature", ...parameters, "weight"]
-  yield csvFormatRow(["policy_id", "product_name", ...columns])
+  // names, numbers and dates never need quoting; an option's id may hold a comma or a quote, quoted as CSV quotes it
+  const quoting = products.some((document) =>
+    document.parameters.some((parameter) => parameter.options?.some((option) => /[",\r\n]/.test(option.id)))
+  )
+  const line = quoting ? csvFormatRow : (fields: ReadonlyArray<string>) => fields.join(",")
+  yield line(["policy_id", "product_name", ...columns])
   for (let index = 0; index < options.size; index++) {
     const { name, draw } = anyOf(rng, draws)
     const values = draw(rng, options.as_of)
-    // an option's id may hold a comma or a quote: quoted as CSV quotes it
-    yield csvFormatRow([policyId(index), name, ...columns.map((column) => values[column] ?? "")])
+    yield line([policyId(index), name, ...columns.map((column) => values[column] ?? "")])
   }
 }

@@ -194,6 +194,23 @@ describe("kasko tariff impact --products examples/products, of the van's v1 and 
     expect(JSON.parse(targeted.stdout).target).toMatchObject({ on: "kasko", reachable: true, within_one_krone: true })
   })
 
+  it("prints what examples/products/README.md shows it printing", () => {
+    const readme = readFileSync(join(PRODUCTS, "README.md"), "utf8")
+    const shown = /\$ npx kasko portfolio generate (.*)\n(.*)\n\$ npx kasko tariff impact (.*)\n([\s\S]*?)```/.exec(
+      readme
+    )!
+    const [, generateArgs, generated, impactArgs, printed] = shown
+    const out = directory.newFile("readme-van-book.csv")
+    const words = (line: string) => line.split(" ").map((word) => (word === "van-book.csv" ? out : word))
+    expect(kasko("portfolio", "generate", ...words(generateArgs!)).stderr).toBe(
+      `${generated!.replace("van-book.csv", out)}\n`
+    )
+    const report = kasko("tariff", "impact", ...words(impactArgs!)).stdout
+    // each run of lines the README shows between its elisions is printed as it shows it
+    for (const part of printed!.split("…\n")) expect(report).toContain(part)
+    expect(printed!.split("…\n").length).toBeGreaterThan(2)
+  })
+
   it("refuses the van's tariffs without --products, naming the file (exit 1)", () => {
     const refused = kasko("tariff", "impact", VAN_V1, VAN_V2, "--portfolio", book)
     expect(refused).toMatchObject({ exitCode: 1, stdout: "" })

@@ -211,6 +211,15 @@ describe("kasko tariff impact --products examples/products, of the van's v1 and 
     expect(printed!.split("…\n").length).toBeGreaterThan(2)
   })
 
+  it("refuses a products directory that cannot load, as every command does (exit 2), before any book is read", () => {
+    const broken = join(ROOT, "test", "cli", "fixtures", "broken-products", "several-mistakes")
+    const refused = kasko("tariff", "impact", VAN_V1, VAN_V2, "--portfolio", book, "--products", broken)
+    expect(refused).toMatchObject({ exitCode: 2, stdout: "" })
+    expect(refused.stderr).toContain(`kasko tariff impact: ${broken} holds products kasko cannot load (8 errors):`)
+    const generating = kasko("portfolio", "generate", "--size", "1", "--seed", "1", "--products", broken)
+    expect(generating).toMatchObject({ exitCode: 2, stdout: "" })
+  })
+
   it("refuses the van's tariffs without --products, naming the file (exit 1)", () => {
     const refused = kasko("tariff", "impact", VAN_V1, VAN_V2, "--portfolio", book)
     expect(refused).toMatchObject({ exitCode: 1, stdout: "" })

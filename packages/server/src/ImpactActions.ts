@@ -5,7 +5,7 @@
  * and a seeded book written as CSV.
  */
 import { QuoteStore } from "@kasko/core"
-import { CalendarDate, type Tariff } from "@kasko/core/actuarial"
+import { CalendarDate, ProductCatalogue, type Tariff } from "@kasko/core/actuarial"
 import { generatedPortfolioLines, impactCsv, impactText, PortfolioFormatError, portfolioImpact } from "@kasko/workbench"
 import { Cause, Effect, Exit, ManagedRuntime, Option } from "effect"
 import { createWriteStream, statSync } from "node:fs"
@@ -14,17 +14,22 @@ import { pipeline } from "node:stream/promises"
 import { configuration } from "./AdminActions.js"
 import { type CommandResult, done, failed, json, UsageError } from "./CommandResult.js"
 import { messageOf } from "./FailureMessages.js"
+import { commandProducts } from "./ProductFolders.js"
 import { type PortfolioPageReader, storePortfolio } from "./StorePortfolio.js"
 import { storesLayer } from "./Stores.js"
 import { readTariffFile, tariffFilesAt } from "./TariffFiles.js"
 
 type Arguments = Readonly<Record<string, unknown>>
 
-/** The tariffs of one side: a tariff file, or a directory of them. */
-const tariffsOf = (path: string, side: string): ReadonlyArray<Tariff.Tariff> => {
+/** The tariffs of one side: a tariff file, or a directory of them, of the catalogue's products. */
+const tariffsOf = (
+  path: string,
+  side: string,
+  catalogue: ProductCatalogue.Catalogue | undefined
+): ReadonlyArray<Tariff.Tariff> => {
   const files = tariffFilesAt(path)
   if (files.length === 0) throw new UsageError(`${side} ${path}: no tariff file (*.json) there`)
-  return files.map((file) => readTariffFile(file, `${side} `))
+  return files.map((file) => readTariffFile(file, `${side} `, catalogue))
 }
 
 const PERCENT = /^([+-]?\d{1,7}(?:\.\d{1,4})?)\s*%?$/
@@ -83,8 +88,10 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
   const date = argv["date"] as string | undefined
   if (date !== undefined && !CalendarDate.isCalendarDate(date))
     throw new UsageError(`--date takes YYYY-MM-DD, not "${date}"`)
-  const old = tariffsOf(argv["old"] as string, "OLD")
-  const next = tariffsOf(argv["new"] as string, "NEW")
+  // the products of --products DIR too: the tariffs are decoded against them, the workers sent their documents
+  const products = commandProducts(argv)
+  const old = tariffsOf(argv["old"] as string, "OLD", products?.catalogue)
+  const next = tariffsOf(argv["new"] as string, "NEW", products?.catalogue)
   const capIncrease = percentOption(argv, "cap-increase")
   const capDecrease = percentOption(argv, "cap-decrease")
   const target = percentOption(argv, "target")
@@ -109,6 +116,7 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
     const result = await portfolioImpact({
       old,
       new: next,
+      ...(products === undefined ? {} : { products: products.productDocuments }),
       ...(date === undefined ? {} : { pricing_date: date }),
       portfolio: runtime === undefined ? { file: portfolioFile! } : { rows: storePortfolio(storePages(runtime)) },
       impact: {
@@ -148,21 +156,61 @@ export const tariffImpact = async (argv: Arguments): Promise<CommandResult> => {
 /** The date a generated book's ages hold on when --as-of is not given: fixed, so a seed gives one book on any day. */
 export const DEFAULT_PORTFOLIO_AS_OF = "2027-01-01"
 
+/** The names --product gives, repeated or separated by commas, each once. */
+const productNamesOf = (argv: Arguments): Array<string> => [
+  ...new Set(
+    ((argv["product"] as Array<string> | undefined) ?? [])
+      .flatMap((value) => value.split(","))
+      .map((name) => name.trim())
+      .filter((name) => name !== "")
+  )
+]
+
+/**
+ * The products of a generated book: those --product names, from the catalogue of --products DIR (the shipped
+ * products alone without it); none named, undefined for the seed products' book — unless DIR replaces a seed
+ * product, whose book is then drawn from its own document.
+ */
+const bookProducts = (argv: Arguments, names: ReadonlyArray<string>) => {
+  const loaded = commandProducts(argv)
+  const catalogue = loaded?.catalogue ?? ProductCatalogue.shipped
+  if (names.length === 0) {
+    const seed = ProductCatalogue.shipped.productNames
+    const kept = seed.every((name) => catalogue.document(name) === ProductCatalogue.shipped.document(name))
+    return kept ? undefined : seed.map((name) => catalogue.document(name)!)
+  }
+  return names.map((name) => {
+    const document = catalogue.document(name)
+    if (document === undefined)
+      throw new UsageError(
+        `--product ${name}: no such product; the products are ${catalogue.productNames.join(", ")}${loaded === undefined ? " (--products DIR adds a directory's)" : ""}`
+      )
+    return document
+  })
+}
+
 export const generatePortfolio = async (argv: Arguments): Promise<CommandResult> => {
   const size = wholeOption(argv, "size", 0)!
   const seed = argv["seed"] as number
   if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed takes a whole number, not ${String(seed)}`)
   const asOf = (argv["as-of"] as string | undefined) ?? DEFAULT_PORTFOLIO_AS_OF
   if (!CalendarDate.isCalendarDate(asOf)) throw new UsageError(`--as-of takes YYYY-MM-DD, not "${asOf}"`)
-  const text = portfolioText(generatedPortfolioLines({ size, seed, as_of: asOf }))
+  const names = productNamesOf(argv)
+  const products = bookProducts(argv, names)
+  const text = portfolioText(
+    generatedPortfolioLines({ size, seed, as_of: asOf, ...(products === undefined ? {} : { products }) })
+  )
   const out = argv["out"] as string | undefined
   // to standard output as it drains (runCli joins it), never built whole: a million policies are ~120 MB of text
   if (out === undefined) return { ...done(""), stdoutChunks: text }
   // as the disk takes it, so a large book never piles up in memory; a file that cannot be written fails the command
   await pipeline(Readable.from(text), createWriteStream(out))
+  const of = names.length === 0 ? "" : ` of ${names.join(", ")}`
   return done(
-    argv["json"] === true ? json({ file: out, policies: size, seed, as_of: asOf }) : "",
-    `wrote ${size} policies (seed ${seed}, ages as of ${asOf}) to ${out}\n`
+    argv["json"] === true
+      ? json({ file: out, policies: size, seed, as_of: asOf, ...(names.length === 0 ? {} : { products: names }) })
+      : "",
+    `wrote ${size} policies${of} (seed ${seed}, ages as of ${asOf}) to ${out}\n`
   )
 }
 

@@ -125,6 +125,11 @@ export interface LoadedProducts {
   readonly directory: string
   /** The shipped products and the directory's, a folder named like a shipped product in its place. */
   readonly catalogue: ProductCatalogue.Catalogue
+  /**
+   * The directory's product documents, as read (JSON): what the catalogue adds to the shipped products, for what
+   * takes them as plain data — an impact test's worker threads make the catalogue of them.
+   */
+  readonly productDocuments: ReadonlyArray<unknown>
   /** The tariff versions of the directory's products, as read. */
   readonly tariffDocuments: ReadonlyArray<unknown>
   /** The check's warnings: loaded anyway, and worth reading. */
@@ -150,6 +155,7 @@ export const fromDirectory = (directory: string): LoadedProducts => {
   return {
     directory,
     catalogue: ProductCatalogue.withProducts(ProductCatalogue.decodeCatalogue(documents).versions),
+    productDocuments: documents,
     tariffDocuments,
     warnings: findings.filter((finding) => finding.severity === "warning")
   }

@@ -55,7 +55,8 @@ const PRODUCTS_OPTION = [
   }
 ] as const
 
-// @kasko/workbench's PORTFOLIO_DISTRIBUTIONS (the help cannot load the optional package; a test keeps them equal)
+// @kasko/workbench's PORTFOLIO_DISTRIBUTIONS and ADDED_PRODUCT_DISTRIBUTIONS (the help cannot load the optional
+// package; a test keeps them equal)
 const PORTFOLIO_HELP = `Distributions (each policy drawn independently):
   product         insurance-car-leasing 65 %, insurance-car-standalone 35 %
   feature         standard 62 %, premium 38 %
@@ -71,7 +72,25 @@ const PORTFOLIO_HELP = `Distributions (each policy drawn independently):
                   varevogn: 120–200k 25 %, 200–300k 40 %, 300–450k 28 %, 450–700k 7 % (uniform within, whole 1 000 kr)
   youngest driver user a person: age 65 %, birth date 20 %, not given 15 %; an organization: age 30 %, not given 70 %
   driver's age    18–20 3 %, 21–24 7 %, 25–27 7 %, 28–34 15 %, 35–49 33 %, 50–64 25 %, 65–85 10 % (on --as-of)
-  weight          1 for 85 %; otherwise the part of the year written, 0.05–0.95`
+  weight          1 for 85 %; otherwise the part of the year written, 0.05–0.95
+
+Products named with --product (the shipped products as they ship keep the distributions above;
+any other product — one added with --products DIR — is drawn from its document):
+  product         each policy one of the products named, each as likely
+  feature         the product's features, each as likely
+  enum            its options, each as likely (a party role's parameter quoted only as one kind: that kind)
+  number          [minimum, maximum] cut where the minimum doubles (1 000–1 999, 2 000–3 999, …), the parts
+                  weighted 1, 2, 3, … from either end (1 000–150 000: 5, 10, 15, 20, 20, 15, 10, 5 %), then
+                  a whole number each as likely within the part
+  age             a number a birth date stands for (age_of): the driver's age bands above within its range
+  age or birth    both optional: the age 65 %, the birth date 20 %, neither 15 %; a required one always
+  date            any other: a day of the ten years before --as-of's year
+  optional        any other optional parameter: given 75 %, blank 25 %
+  weight          as above
+
+Example, a book of the van product of examples/products:
+  kasko portfolio generate --products examples/products --product insurance-van-business \\
+    --size 10000 --seed 1 --as-of 2027-01-01 --out van-book.csv`
 
 const asJson = (argv: Argv) =>
   argv.option("json", { type: "boolean", default: false, describe: "print JSON instead of text" })
@@ -153,7 +172,7 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
               type: "string",
               requiresArg: true,
               describe:
-                "the book as CSV: a header naming the product parameters and optionally policy_id, product_name, feature, weight (or exposure) and current_premium; one policy a line (kasko portfolio generate makes one)"
+                "the book as CSV: a header naming the product parameters (of --products DIR's products too) and optionally policy_id, product_name, feature, weight (or exposure) and current_premium; one policy a line (kasko portfolio generate makes one)"
             })
             .option("from-store", {
               type: "boolean",
@@ -207,12 +226,19 @@ export const WORKBENCH_COMMANDS: ReadonlyArray<KaskoCommand> = [
               default: false,
               describe: "print CSV (one table, a section column) instead of text"
             })
+            .option(...PRODUCTS_OPTION)
             .epilogue(`A policy's premium is its annual premium with the charges (the worksheet's annual total), weighted by its
 weight; a current_premium column is reconciled with OLD's price, not used in its place; a case that fails
-validation is counted and listed by reason, never dropped. Example:
+validation is counted and listed by reason, never dropped. With --products DIR the book may hold the
+products of DIR too: their tariffs are decoded against them, and the report is broken down by their own
+parameters besides. Examples:
   kasko portfolio generate --size 100000 --seed 1 --as-of 2027-01-01 --out book.csv
   kasko tariff impact packages/core/tariffs examples/actuary-workbench/impact \\
-    --portfolio book.csv --cap-increase 10% --target +3% --factor-on kasko`),
+    --portfolio book.csv --cap-increase 10% --target +3% --factor-on kasko
+  kasko portfolio generate --products examples/products --product insurance-van-business \\
+    --size 10000 --seed 1 --as-of 2027-01-01 --out van-book.csv
+  kasko tariff impact examples/products/insurance-van-business/tariffs/v1.json \\
+    examples/products/insurance-van-business-v2.proposal.json --portfolio van-book.csv --products examples/products`),
         run: (argv) => runWithWorkbench("tariff impact", impactActions, (module) => module.tariffImpact(argv))
       },
       {
@@ -249,6 +275,14 @@ validation is counted and listed by reason, never dropped. Example:
               requiresArg: true,
               describe: "the CSV file to write (default: standard output)"
             })
+            .option("product", {
+              type: "string",
+              array: true,
+              requiresArg: true,
+              describe:
+                "the book's products, repeated or separated by commas (default: the seed products, as below); its columns are their parameters"
+            })
+            .option(...PRODUCTS_OPTION)
             .epilogue(PORTFOLIO_HELP),
         run: (argv) => runWithWorkbench("portfolio generate", impactActions, (module) => module.generatePortfolio(argv))
       }

@@ -10,18 +10,8 @@
 import { stringify } from "csv-stringify/sync"
 import { Money, ProductCatalogue, type RatingWorksheet } from "@kasko/core/actuarial"
 import { CsvFormatError, fieldCountProblem, forEachCsvRow } from "./CsvRows.js"
+import { parameterColumnsOf } from "./ParameterColumns.js"
 import type { PricingCase } from "./PricingCase.js"
-
-/** The nine parameters, in the catalogue's order (both products define the same). */
-/** A catalogue's parameter columns: every parameter of its products once, in their order. */
-export const parameterColumnsOf = ProductCatalogue.perCatalogue(
-  (catalogue): ReadonlyArray<string> => [
-    ...new Set(catalogue.products.flatMap((document) => document.parameters.map((parameter) => parameter.name)))
-  ]
-)
-
-/** The shipped products' parameter columns (both seed products have the same parameters). */
-export const PARAMETER_COLUMNS: ReadonlyArray<string> = parameterColumnsOf(ProductCatalogue.shipped)
 
 const columnsOf = (parameterColumns: ReadonlyArray<string>) =>
   ["case", "product_name", "feature", "pricing_date", ...parameterColumns, "annually", "monthly", "premiums"] as const

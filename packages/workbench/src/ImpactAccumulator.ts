@@ -13,9 +13,17 @@ import { type CaseOutcome, type PricedCase, WEIGHT_SCALE } from "./CaseOutcome.j
 import { type BandPlan, bandIndex, bandLabels, bandPlanOf, DEFAULT_PERCENT_EDGES } from "./ChangeBands.js"
 import { ExactSum } from "./ExactArithmetic.js"
 import type { ImpactReport, Mover, SegmentRow, TotalsRow } from "./ImpactReport.js"
-import { ageBandOf, priceBandOf, SEGMENT_DIMENSIONS, type SegmentDimension, segmentRank } from "./ImpactSegments.js"
+import {
+  ageBandOf,
+  priceBandOf,
+  SEGMENT_DIMENSIONS,
+  type SegmentDimension,
+  segmentRank,
+  vehicleTypeOf
+} from "./ImpactSegments.js"
 import { movedLines } from "./MovedLines.js"
 import { MoverHeap } from "./MoverHeap.js"
+import { type ParameterSegmentation, parameterSegmentOf, parameterSegmentRank } from "./ParameterSegments.js"
 import { PremiumCaps } from "./PremiumCaps.js"
 import { type ReasonTally, Rejections } from "./Rejections.js"
 import { kronerOfUnits, percentChange, Totals, type TotalsState } from "./RunningTotals.js"
@@ -35,6 +43,11 @@ export interface ImpactOptions {
   readonly top_movers?: number
   /** Ascending edges in per cent, 0 among them, at most two decimals (default DEFAULT_PERCENT_EDGES). */
   readonly percent_edges?: ReadonlyArray<number>
+  /**
+   * Parameters of products added as data to break the book down by, besides the report's own dimensions
+   * (`runImpact` sets them from the products compared, `parameterSegmentationsOf`, unless given).
+   */
+  readonly parameter_segments?: ReadonlyArray<ParameterSegmentation>
 }
 
 /**
@@ -53,6 +66,8 @@ export interface ImpactState {
     readonly differing: number
   }
   readonly segments: ReadonlyArray<readonly [SegmentDimension, ReadonlyArray<readonly [string, TotalsState]>]>
+  /** By each of `options.parameter_segments`, by its name. */
+  readonly parameter_segments: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, TotalsState]>]>
   readonly bands: ReadonlyArray<TotalsState>
   readonly increases: ReadonlyArray<Mover>
   readonly decreases: ReadonlyArray<Mover>
@@ -72,6 +87,8 @@ export class ImpactAccumulator {
   private readonly segments = new Map<SegmentDimension, Map<string, Totals>>(
     SEGMENT_DIMENSIONS.map((dimension) => [dimension, new Map()])
   )
+  private readonly parameterSegmentations: ReadonlyArray<ParameterSegmentation>
+  private readonly parameterSegments: Map<string, Map<string, Totals>>
   private readonly bands: Array<Totals>
   private readonly bandPlan: BandPlan
   private readonly increases: MoverHeap
@@ -83,6 +100,10 @@ export class ImpactAccumulator {
   private readonly capBounds: RunningCapBounds | undefined
 
   constructor(readonly options: ImpactOptions = {}) {
+    this.parameterSegmentations = options.parameter_segments ?? []
+    this.parameterSegments = new Map(
+      this.parameterSegmentations.map((segmentation) => [segmentation.parameter, new Map()])
+    )
     this.caps = new PremiumCaps(options)
     this.capBounds = this.caps.capping ? new RunningCapBounds(this.caps.increase !== undefined) : undefined
     this.bandPlan = bandPlanOf(options.percent_edges ?? DEFAULT_PERCENT_EDGES)
@@ -113,7 +134,7 @@ export class ImpactAccumulator {
     this.segment("product", facts.product_name).add(weight, before, after, capped)
     this.segment("variant", facts.variant).add(weight, before, after, capped)
     this.segment("feature", facts.feature).add(weight, before, after, capped)
-    this.segment("vehicle_type", String(facts["vehicle_type"])).add(weight, before, after, capped)
+    this.segment("vehicle_type", vehicleTypeOf(facts, outcome.parameters)).add(weight, before, after, capped)
     this.segment("driver_age_band", ageBandOf((facts["youngest_user_age"] ?? null) as number | null)).add(
       weight,
       before,
@@ -126,6 +147,13 @@ export class ImpactAccumulator {
       after,
       capped
     )
+    // a product without the parameter is not counted in its segments
+    for (const segmentation of this.parameterSegmentations)
+      if (Object.hasOwn(facts, segmentation.parameter))
+        totalsAt(
+          this.parameterSegments.get(segmentation.parameter)!,
+          parameterSegmentOf(segmentation, facts[segmentation.parameter])
+        ).add(weight, before, after, capped)
     this.bands[bandIndex(this.bandPlan, before, after)]!.add(weight, before, after, capped)
     if (outcome.current_ore !== undefined) {
       this.current.policies++
@@ -152,6 +180,8 @@ export class ImpactAccumulator {
     this.current.differing += state.current.differing
     for (const [dimension, rows] of state.segments)
       for (const [segment, totals] of rows) this.segment(dimension, segment).merge(totals)
+    for (const [parameter, rows] of state.parameter_segments)
+      for (const [segment, totals] of rows) totalsAt(this.parameterSegments.get(parameter)!, segment).merge(totals)
     state.bands.forEach((totals, index) => {
       this.bands[index]!.merge(totals)
     })
@@ -179,6 +209,10 @@ export class ImpactAccumulator {
       segments: [...this.segments].map(
         ([dimension, rows]) =>
           [dimension, [...rows].map(([segment, totals]) => [segment, totals.state()] as const)] as const
+      ),
+      parameter_segments: [...this.parameterSegments].map(
+        ([parameter, rows]) =>
+          [parameter, [...rows].map(([segment, totals]) => [segment, totals.state()] as const)] as const
       ),
       bands: this.bands.map((totals) => totals.state()),
       increases: this.increases.ranked(),
@@ -246,6 +280,21 @@ export class ImpactAccumulator {
             .map(([segment, segmentTotals]) => ({ segment, ...row(segmentTotals.state()) }))
         ])
       ) as unknown as Record<SegmentDimension, ReadonlyArray<SegmentRow>>,
+      ...(this.parameterSegmentations.length === 0
+        ? {}
+        : {
+            parameter_segments: this.parameterSegmentations.map((segmentation) => ({
+              parameter: segmentation.parameter,
+              title: segmentation.title,
+              rows: [...this.parameterSegments.get(segmentation.parameter)!]
+                .sort(
+                  ([a], [b]) =>
+                    parameterSegmentRank(segmentation, a) - parameterSegmentRank(segmentation, b) ||
+                    (a < b ? -1 : a > b ? 1 : 0)
+                )
+                .map(([segment, segmentTotals]) => ({ segment, ...row(segmentTotals.state()) }))
+            }))
+          }),
       bands: this.bands
         .map((band, index) => ({
           band: labels[index]!.band,
@@ -264,14 +313,18 @@ export class ImpactAccumulator {
   }
 
   private segment(dimension: SegmentDimension, key: string): Totals {
-    const rows = this.segments.get(dimension)!
-    let totals = rows.get(key)
-    if (totals === undefined) {
-      totals = new Totals()
-      rows.set(key, totals)
-    }
-    return totals
+    return totalsAt(this.segments.get(dimension)!, key)
   }
+}
+
+/** A segment's totals, made the first time it is met. */
+const totalsAt = (rows: Map<string, Totals>, key: string): Totals => {
+  let totals = rows.get(key)
+  if (totals === undefined) {
+    totals = new Totals()
+    rows.set(key, totals)
+  }
+  return totals
 }
 
 const kroner = (ore: number): number => ore / 100

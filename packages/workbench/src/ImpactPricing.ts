@@ -5,9 +5,10 @@
  * is rejected here with the same reasons, each naming the portfolio's column.
  * Browser-safe, like the accumulator.
  */
-import { CalendarDate, Offer, Pricing, ProductCatalogue, Tariff } from "@kasko/core/actuarial"
+import { CalendarDate, Offer, Pricing, type ProductCatalogue, Tariff } from "@kasko/core/actuarial"
 import { Result } from "effect"
 import { type CaseOutcome, WEIGHT_SCALE } from "./CaseOutcome.js"
+import { catalogueOfProducts } from "./ComparisonCatalogue.js"
 
 /** A case of the portfolio as read: cells as text, blank parameters left out. */
 export interface PortfolioRow {
@@ -26,13 +27,22 @@ export interface PortfolioRow {
   readonly current_premium: string
 }
 
-/** The two sides of an impact test: tariff versions, the date both price on, and a scaling of the new side. */
+/**
+ * The two sides of an impact test: tariff versions, the date both price on, a scaling of the new side, and the
+ * products added to the shipped ones. Plain data but for the tariffs, which a structured clone carries.
+ */
 export interface TariffComparison {
   readonly old: ReadonlyArray<Tariff.Tariff>
   readonly new: ReadonlyArray<Tariff.Tariff>
   readonly pricing_date: string
   /** One coverage of every new tariff scaled exactly (the target solver's factor). */
   readonly scaling?: Pricing.CoverageScaling
+  /**
+   * Product documents (JSON, as `product.json` holds them) of products added to the shipped ones — an insurer's
+   * own, a document named like a shipped product replacing it (`catalogueOfProducts`): the catalogue whose
+   * products the cases are decoded as and the tariffs price (decode them against it). Undefined: the shipped.
+   */
+  readonly products?: ReadonlyArray<unknown>
 }
 
 /** A product both sides price, and the version each side prices it with. */
@@ -59,11 +69,11 @@ export const defaultPricingDate = (tariffs: ReadonlyArray<Tariff.Tariff>): strin
     .sort()
     .at(-1) ?? "0000-01-01"
 
-/** The products both sides of a comparison price, with their versions. */
+/** The products both sides of a comparison price, with their versions, in the order of its catalogue. */
 export const comparedProducts = (comparison: TariffComparison): Array<ComparedProduct> => {
   if (!CalendarDate.isCalendarDate(comparison.pricing_date))
     throw new Error(`the pricing date must be YYYY-MM-DD, not "${comparison.pricing_date}"`)
-  return ProductCatalogue.PRODUCT_NAMES.flatMap((product_name) => {
+  return catalogueOfProducts(comparison.products).productNames.flatMap((product_name) => {
     const old = tariffOf(comparison.old, product_name, comparison.pricing_date)
     const next = tariffOf(comparison.new, product_name, comparison.pricing_date)
     return old === undefined || next === undefined ? [] : [{ product_name, old, new: next }]
@@ -100,6 +110,7 @@ const oreOf = (text: string): number | undefined => {
  * priced, rejected with its reasons, or not compared (its product lacks a tariff on a side).
  */
 export const impactPricer = (comparison: TariffComparison): ((row: PortfolioRow) => CaseOutcome) => {
+  const catalogue = catalogueOfProducts(comparison.products)
   const products = comparedProducts(comparison)
   const date = comparison.pricing_date
   const scaling = comparison.scaling
@@ -113,6 +124,7 @@ export const impactPricer = (comparison: TariffComparison): ((row: PortfolioRow)
     })
   )
   const onlyProduct = products.length === 1 ? products[0]!.product_name : undefined
+  const firstFeature = (product: string) => catalogue.document(product)?.features[0]?.name ?? "standard"
   return (row) => {
     const policy_id = row.policy_id === "" ? `line ${row.line}` : row.policy_id
     const reasons: Array<string> = []
@@ -128,16 +140,22 @@ export const impactPricer = (comparison: TariffComparison): ((row: PortfolioRow)
     const current = row.current_premium === "" ? undefined : oreOf(row.current_premium)
     if (row.current_premium !== "" && current === undefined)
       reasons.push("current_premium: must be kroner with at most two decimals")
+    const product_name = productName ?? catalogue.productNames[0]!
     const decoded = Offer.decodeOfferRequest(
       {
         product: {
-          product_name: productName ?? ProductCatalogue.PRODUCT_NAMES[0],
+          product_name,
+          // decoded as its own product's: a parameter it lacks, or a product the catalogue lacks, is a reason
           parameters: row.parameters,
-          // a blank feature cell is the standard feature, as a blank product_name is the only product
-          features: [{ name: row.feature === undefined || row.feature === "" ? "standard" : row.feature }]
+          // a blank feature cell is the product's first feature (the seed products' standard), as a blank
+          // product_name is the only product
+          features: [
+            { name: row.feature === undefined || row.feature === "" ? firstFeature(product_name) : row.feature }
+          ]
         }
       },
-      date
+      date,
+      catalogue
     )
     if (Result.isFailure(decoded))
       for (const violation of decoded.failure.violations)

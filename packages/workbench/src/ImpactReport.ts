@@ -89,6 +89,16 @@ export interface ImpactReport {
     readonly differing: number
   } | null
   readonly segments: Readonly<Record<SegmentDimension, ReadonlyArray<SegmentRow>>>
+  /**
+   * By each parameter of a product added as data that the report's own dimensions do not read (its options, or
+   * the bands its tariffs cut a number into); absent when no product compared is one.
+   */
+  readonly parameter_segments?: ReadonlyArray<{
+    readonly parameter: string
+    /** The parameter's title in its product's document. */
+    readonly title: string
+    readonly rows: ReadonlyArray<SegmentRow>
+  }>
   readonly bands: ReadonlyArray<BandRow>
   readonly movers: { readonly increases: ReadonlyArray<Mover>; readonly decreases: ReadonlyArray<Mover> }
   readonly rejected: { readonly cases: number; readonly reasons: ReadonlyArray<RejectionReason> }

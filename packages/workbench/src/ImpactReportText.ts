@@ -113,6 +113,14 @@ export const impactText = (result: ImpactResult): string => {
         report.segments[dimension].map((row) => [row.segment, ...totalsCells(row, capped)])
       )}`
     )
+  // a product added as data: by its own parameters, named as its document names them
+  for (const segments of report.parameter_segments ?? [])
+    sections.push(
+      `By ${segments.parameter} (${segments.title})\n${table(
+        [segments.parameter, ...TOTALS_HEADER, ...capHeader],
+        segments.rows.map((row) => [row.segment, ...totalsCells(row, capped)])
+      )}`
+    )
   for (const [title, movers] of [
     ["Largest increases", report.movers.increases],
     ["Largest decreases", report.movers.decreases]
@@ -215,6 +223,8 @@ export const impactCsv = (result: ImpactResult): string => {
   for (const band of report.bands) rows.push(csvTotals("band", band.band, band))
   for (const dimension of SEGMENT_DIMENSIONS)
     for (const row of report.segments[dimension]) rows.push(csvTotals(`segment ${dimension}`, row.segment, row))
+  for (const segments of report.parameter_segments ?? [])
+    for (const row of segments.rows) rows.push(csvTotals(`segment ${segments.parameter}`, row.segment, row))
   for (const [section, movers] of [
     ["increase", report.movers.increases],
     ["decrease", report.movers.decreases]

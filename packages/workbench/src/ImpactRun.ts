@@ -12,7 +12,9 @@ import type { ImpactAccumulator, ImpactOptions } from "./ImpactAccumulator.js"
 import type { ImpactReport } from "./ImpactReport.js"
 import { money } from "./ReportFigures.js"
 import { kronerOfUnits, percentChange } from "./RunningTotals.js"
+import { catalogueOfProducts } from "./ComparisonCatalogue.js"
 import { comparedProducts, type TariffComparison } from "./ImpactPricing.js"
+import { type ParameterSegmentation, parameterSegmentationsOf } from "./ParameterSegments.js"
 import {
   FACTOR_DECIMALS,
   FACTOR_DENOMINATOR,
@@ -117,7 +119,11 @@ export const runImpact = async (
   }
   // a target that is no per cent is refused before the book is priced
   if (target !== undefined) targetTotal(0n, target.percent)
-  const main = await runPass({ impact })
+  const segmented: ImpactOptions =
+    impact.parameter_segments === undefined
+      ? withParameterSegments(impact, parameterSegmentationsOf(products, catalogueOfProducts(comparison.products)))
+      : impact
+  const main = await runPass({ impact: segmented })
   const result: ImpactResult = {
     pricing_date: comparison.pricing_date,
     compared: products.map((product) => ({
@@ -129,8 +135,14 @@ export const runImpact = async (
     target: null
   }
   if (target === undefined) return result
-  return { ...result, target: await solveTarget(main, impact, target, on, runPass) }
+  return { ...result, target: await solveTarget(main, segmented, target, on, runPass) }
 }
+
+/** The options with the parameters to segment by, when there are any: without, the options as given. */
+const withParameterSegments = (
+  impact: ImpactOptions,
+  segmentations: ReadonlyArray<ParameterSegmentation>
+): ImpactOptions => (segmentations.length === 0 ? impact : { ...impact, parameter_segments: segmentations })
 
 /** Which way the target lies beyond what a factor reaches: above the highest total, or below the lowest. */
 type Beyond = "above" | "below"
@@ -145,7 +157,8 @@ const solveTarget = async (
   const { totals, cap_bounds: bounds } = main.state()
   const capped = bounds !== null
   const goal = targetTotal(totals.old, target.percent)
-  const quiet = { ...impact, top_movers: 0 }
+  // a solve's passes need the totals alone: no movers, no parameter's segments
+  const quiet: ImpactOptions = { ...impact, top_movers: 0, parameter_segments: [] }
   const onWhat = on === "premium" ? "the whole premium" : `the rates of ${on}`
   // the totals of each pass, by factor: the one kept is read back for the other total
   const passes = new Map<bigint, { readonly new: bigint; readonly capped: bigint }>()

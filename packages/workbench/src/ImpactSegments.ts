@@ -1,7 +1,10 @@
 /**
  * The segments an impact report breaks a portfolio down by — product, variant,
  * feature, vehicle type, the youngest driver's age band and the vehicle price
- * band — each read from a case's pricing facts, and the order they are listed in.
+ * band — each read from a case's pricing facts (the vehicle type from its
+ * parameters where its product does not price by it), and the order they are
+ * listed in. A product without such a parameter is "not given" there; a product
+ * added as data is broken down by its own parameters too (ParameterSegments.ts).
  */
 
 /** The segments the report breaks the portfolio down by, each read from the case's pricing facts. */
@@ -35,7 +38,8 @@ export const DRIVER_AGE_BANDS: ReadonlyArray<{ readonly label: string; readonly 
   { label: "50–64", up_to: 64 },
   { label: "65–99", up_to: 99 }
 ]
-export const AGE_NOT_GIVEN = "not given"
+/** The segment of the cases without the value: no age given, or a product without the parameter. */
+export const NOT_GIVEN = "not given"
 
 /** Vehicle price bands in kroner: the reference tariff's kasko band ends at 300 000. */
 export const VEHICLE_PRICE_BANDS: ReadonlyArray<{ readonly label: string; readonly up_to: number }> = [
@@ -49,13 +53,14 @@ export const VEHICLE_PRICE_BANDS: ReadonlyArray<{ readonly label: string; readon
 
 /** The age band of the youngest driver's age, "not given" without one. */
 export const ageBandOf = (age: number | null): string => {
-  if (age === null) return AGE_NOT_GIVEN
+  if (age === null) return NOT_GIVEN
   for (const band of DRIVER_AGE_BANDS) if (age <= band.up_to) return band.label
   return DRIVER_AGE_BANDS.at(-1)!.label
 }
 
-/** The band of a vehicle price in kroner. */
-export const priceBandOf = (price: number): string => {
+/** The band of a vehicle price in kroner; "not given" for a product without one. */
+export const priceBandOf = (price: number | undefined): string => {
+  if (price === undefined) return NOT_GIVEN
   for (const band of VEHICLE_PRICE_BANDS) if (price <= band.up_to) return band.label
   return VEHICLE_PRICE_BANDS.at(-1)!.label
 }
@@ -65,9 +70,9 @@ const SEGMENT_ORDER: Readonly<Record<SegmentDimension, ReadonlyArray<string>>> =
   product: ["insurance-car-leasing", "insurance-car-standalone"],
   variant: ["standard", "extended"],
   feature: ["standard", "premium"],
-  vehicle_type: ["personbil", "varevogn"],
-  driver_age_band: [...DRIVER_AGE_BANDS.map((band) => band.label), AGE_NOT_GIVEN],
-  vehicle_price_band: VEHICLE_PRICE_BANDS.map((band) => band.label)
+  vehicle_type: ["personbil", "varevogn", NOT_GIVEN],
+  driver_age_band: [...DRIVER_AGE_BANDS.map((band) => band.label), NOT_GIVEN],
+  vehicle_price_band: [...VEHICLE_PRICE_BANDS.map((band) => band.label), NOT_GIVEN]
 }
 
 /** Where a segment is listed among its dimension's: unknown values after the known ones. */
@@ -75,3 +80,7 @@ export const segmentRank = (dimension: SegmentDimension, segment: string): numbe
   const index = SEGMENT_ORDER[dimension].indexOf(segment)
   return index === -1 ? SEGMENT_ORDER[dimension].length : index
 }
+
+/** A case's vehicle type: the fact, or — a product that does not price by it — the parameter; "not given" without. */
+export const vehicleTypeOf = (facts: Readonly<Record<string, unknown>>, parameters: Readonly<Record<string, string>>) =>
+  String(facts["vehicle_type"] ?? parameters["vehicle_type"] ?? NOT_GIVEN)

@@ -10,17 +10,23 @@
  */
 import type { Tariff } from "@kasko/core/actuarial"
 import type { CaseOutcome } from "./CaseOutcome.js"
+import { catalogueOfProducts, tariffsOverCatalogue } from "./ComparisonCatalogue.js"
 import { ImpactAccumulator, type ImpactState } from "./ImpactAccumulator.js"
 import { impactPricer, type PortfolioRow, type TariffComparison } from "./ImpactPricing.js"
 import type { ImpactPass } from "./ImpactRun.js"
 import { forEachPortfolioRow, PortfolioFormatError, type PortfolioColumns } from "./PortfolioCsv.js"
 import { FACTOR_DENOMINATOR } from "./TargetFactor.js"
 
-/** What a worker is started with. */
+/** What a worker is started with: the comparison (`TariffComparison`, plain data) and the file's columns. */
 export interface ImpactWorkerData {
   readonly old: ReadonlyArray<Tariff.Tariff>
   readonly new: ReadonlyArray<Tariff.Tariff>
   readonly pricing_date: string
+  /**
+   * The product documents added to the shipped ones (`TariffComparison.products`): the worker makes their
+   * catalogue, and decodes the tariffs against it again. Undefined: the shipped products.
+   */
+  readonly products?: ReadonlyArray<unknown>
   /** The file's columns; undefined when rows come from the store. */
   readonly columns: PortfolioColumns | undefined
 }
@@ -67,8 +73,19 @@ export const passPricer = (comparison: TariffComparison, pass: ImpactPass): ((ro
         })
   })
 
+/**
+ * The comparison a worker prices: with products added, its tariffs decoded again against their catalogue — the
+ * copies a worker is sent keep nothing of the catalogue they were decoded against.
+ */
+const comparisonOf = (data: ImpactWorkerData): ImpactWorkerData => {
+  if (data.products === undefined) return data
+  const catalogue = catalogueOfProducts(data.products)
+  return { ...data, old: tariffsOverCatalogue(data.old, catalogue), new: tariffsOverCatalogue(data.new, catalogue) }
+}
+
 /** A worker's job: the answer to each message, a failure (a malformed line, say) answered as `failed`. */
-export const impactWorkerJob = (data: ImpactWorkerData): ((message: ImpactWorkerMessage) => ImpactWorkerAnswer) => {
+export const impactWorkerJob = (started: ImpactWorkerData): ((message: ImpactWorkerMessage) => ImpactWorkerAnswer) => {
+  const data = comparisonOf(started)
   const decoder = new TextDecoder("utf-8", { fatal: true })
   const decoded = (bytes: Uint8Array, firstLine: number): string => {
     try {

@@ -7,6 +7,7 @@
  * browser File's slices — and holds at most a block and a partial row.
  * Browser-safe.
  */
+import type { ProductCatalogue } from "@kasko/core/actuarial"
 import { LONE_RETURN_PROBLEM, lineBreaks, scanCsvBytes } from "./CsvRows.js"
 import { headerFields, PortfolioFormatError, portfolioColumns, type PortfolioColumns } from "./PortfolioCsv.js"
 
@@ -44,10 +45,14 @@ const joined = (first: Uint8Array, second: Uint8Array): Uint8Array<ArrayBuffer> 
 }
 
 /**
- * The header of a portfolio read from the start of `source` (only as far as its first row's end):
- * its columns, or a PortfolioFormatError naming line 1 for an empty file or a header that is not a portfolio's.
+ * The header of a portfolio read from the start of `source` (only as far as its first row's end): its columns,
+ * parameters of the catalogue's products (the shipped ones unless given), or a PortfolioFormatError naming line 1
+ * for an empty file or a header that is not a portfolio's.
  */
-export const portfolioHeader = async (source: AsyncIterable<Uint8Array>): Promise<PortfolioHeader> => {
+export const portfolioHeader = async (
+  source: AsyncIterable<Uint8Array>,
+  catalogue?: ProductCatalogue.Catalogue
+): Promise<PortfolioHeader> => {
   let read: Uint8Array = new Uint8Array(0)
   let end = 0
   for await (const block of source) {
@@ -68,7 +73,7 @@ export const portfolioHeader = async (source: AsyncIterable<Uint8Array>): Promis
   if (bytes === 0) throw new PortfolioFormatError(1, "the file is empty: a portfolio starts with its header line")
   const header = read.subarray(0, bytes)
   return {
-    columns: portfolioColumns(headerFields(new TextDecoder().decode(header))),
+    columns: portfolioColumns(headerFields(new TextDecoder().decode(header)), catalogue),
     bytes,
     lines: lineBreaks(header) || 1
   }

@@ -1,7 +1,8 @@
 /**
- * A portfolio as CSV: a header naming the product parameters (blank cells: not
- * sent) and optionally policy_id, product_name, feature, weight (or exposure)
- * and current_premium; then one case a line. Read a chunk of whole lines at a
+ * A portfolio as CSV: a header naming the parameters of a catalogue's products
+ * (blank cells: not sent) and optionally policy_id, product_name, feature,
+ * weight (or exposure) and current_premium; then one case a line, decoded
+ * against its own product when it is priced. Read a chunk of whole lines at a
  * time — the command's worker threads and the page's web workers each parse the
  * chunks they are given — so no file is ever held whole, by the one CSV reader
  * (CsvRows.ts). Browser-safe.
@@ -10,6 +11,7 @@ import { ProductCatalogue } from "@kasko/core/actuarial"
 import { csvParseRows } from "d3-dsv"
 import { CsvFormatError, forEachCsvRow } from "./CsvRows.js"
 import type { PortfolioRow } from "./ImpactPricing.js"
+import { parameterColumnsOf } from "./ParameterColumns.js"
 
 /** A file that is not a portfolio, at the line that shows it. */
 export class PortfolioFormatError extends CsvFormatError {
@@ -18,16 +20,25 @@ export class PortfolioFormatError extends CsvFormatError {
 
 const portfolioFormatError = (line: number, problem: string) => new PortfolioFormatError(line, problem)
 
-const PARAMETERS = ProductCatalogue.productDefinition("insurance-car-leasing")!.parameters
-/** The product parameters, in the catalogue's order (both products define the same). */
-export const PORTFOLIO_PARAMETER_COLUMNS: ReadonlyArray<string> = PARAMETERS.map((parameter) => parameter.name)
-/** The columns a portfolio must have: the required parameters without a default. */
-const REQUIRED_COLUMNS = PARAMETERS.filter((parameter) => parameter.required && parameter.default === undefined).map(
-  (parameter) => parameter.name
-)
 /** The other columns a portfolio may have. */
 export const PORTFOLIO_OPTIONAL_COLUMNS = ["policy_id", "product_name", "feature", "weight", "current_premium"] as const
 const ALIASES: Readonly<Record<string, string>> = { exposure: "weight" }
+
+/**
+ * A catalogue's portfolio parameters: every parameter of its products (`parameterColumnsOf`), and the columns a
+ * header must have — the parameters every product requires without a default, without which no row could be
+ * priced. A parameter only some products require is a row's to give: a row of such a product without it is rejected.
+ */
+const portfolioParametersOf = ProductCatalogue.perCatalogue((catalogue) => ({
+  columns: parameterColumnsOf(catalogue),
+  required: parameterColumnsOf(catalogue).filter((name) =>
+    catalogue.products.every((document) =>
+      document.parameters.some(
+        (parameter) => parameter.name === name && parameter.required && parameter.default === undefined
+      )
+    )
+  )
+}))
 
 /** Where each column of a portfolio's header is. */
 export interface PortfolioColumns {
@@ -42,30 +53,36 @@ export interface PortfolioColumns {
   readonly current_premium: number | undefined
 }
 
-/** The columns of a header line's fields; throws a PortfolioFormatError (line 1) for an unknown, doubled or missing column. */
-export const portfolioColumns = (header: ReadonlyArray<string>): PortfolioColumns => {
+/**
+ * The columns of a header line's fields, for a book of a catalogue's products (the shipped ones unless given):
+ * its parameter columns are the parameters of any of its products. Throws a PortfolioFormatError (line 1) for an
+ * unknown, doubled or missing column.
+ */
+export const portfolioColumns = (
+  header: ReadonlyArray<string>,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
+): PortfolioColumns => {
+  const parameters = portfolioParametersOf(catalogue)
   const names = header.map((field) => {
     const name = field.trim()
     return ALIASES[name] ?? name
   })
-  const known = new Set<string>([...PORTFOLIO_PARAMETER_COLUMNS, ...PORTFOLIO_OPTIONAL_COLUMNS])
+  const known = new Set<string>([...parameters.columns, ...PORTFOLIO_OPTIONAL_COLUMNS])
   names.forEach((name, index) => {
     if (!known.has(name))
       throw new PortfolioFormatError(
         1,
-        `column ${index + 1} "${header[index]}" is neither a product parameter (${PORTFOLIO_PARAMETER_COLUMNS.join(", ")}) nor one of ${PORTFOLIO_OPTIONAL_COLUMNS.join(", ")}`
+        `column ${index + 1} "${header[index]}" is neither a product parameter (${parameters.columns.join(", ")}) nor one of ${PORTFOLIO_OPTIONAL_COLUMNS.join(", ")}`
       )
     if (names.indexOf(name) !== index) throw new PortfolioFormatError(1, `column "${name}" is named twice`)
   })
-  const missing = REQUIRED_COLUMNS.filter((name) => !names.includes(name))
+  const missing = parameters.required.filter((name) => !names.includes(name))
   if (missing.length > 0)
     throw new PortfolioFormatError(1, `the header lacks the required parameter column(s) ${missing.join(", ")}`)
   const at = (name: string) => (names.includes(name) ? names.indexOf(name) : undefined)
   return {
     fields: names.length,
-    parameters: names.flatMap((name, index) =>
-      PORTFOLIO_PARAMETER_COLUMNS.includes(name) ? [[index, name] as const] : []
-    ),
+    parameters: names.flatMap((name, index) => (parameters.columns.includes(name) ? [[index, name] as const] : [])),
     policy_id: at("policy_id"),
     product_name: at("product_name"),
     feature: at("feature"),

@@ -2,13 +2,27 @@
  * A seeded book of car policies for tests, examples and benchmarks: the same
  * seed gives the same book on every machine and Node version (pure-rand's
  * xoroshiro128+ draws integers; every distribution is a table of integer
- * weights, no floating-point function in sight). The distributions, stated in
- * `PORTFOLIO_DISTRIBUTIONS` and in `kasko portfolio generate --help`, are meant
- * to look like a Danish partner book; every case is valid for its product.
- * Browser-safe.
+ * weights, no floating-point function in sight: SeededDraws.ts). The seed
+ * products' distributions, stated in `PORTFOLIO_DISTRIBUTIONS` and in
+ * `kasko portfolio generate --help`, are meant to look like a Danish partner
+ * book; a product added as data is drawn from its document
+ * (`ADDED_PRODUCT_DISTRIBUTIONS`, ProductDraws.ts). Every case is valid for its
+ * product. Browser-safe.
  */
-import { CalendarDate } from "@kasko/core/actuarial"
-import { unsafeUniformIntDistribution, xoroshiro128plus, type RandomGenerator } from "pure-rand"
+import { ProductCatalogue, type ProductDocument } from "@kasko/core/actuarial"
+import { csvFormatRow } from "d3-dsv"
+import { DRIVER_AGES, productPolicyDraw } from "./ProductDraws.js"
+import {
+  anyOf,
+  between,
+  birthDateFor,
+  pad,
+  partOfYear,
+  pick,
+  type RandomGenerator,
+  seededGenerator,
+  type Weighted
+} from "./SeededDraws.js"
 
 export interface PortfolioGeneration {
   /** How many policies. */
@@ -17,6 +31,12 @@ export interface PortfolioGeneration {
   readonly seed: number
   /** The date the drivers' birth dates are drawn against (their ages hold on it): YYYY-MM-DD. */
   readonly as_of: string
+  /**
+   * The products of the book, each policy's drawn among them (each as likely): a shipped product as it ships by
+   * `PORTFOLIO_DISTRIBUTIONS`, any other from its document by `ADDED_PRODUCT_DISTRIBUTIONS`; the columns are
+   * their parameters. Undefined: the seed products, as `PORTFOLIO_DISTRIBUTIONS` states.
+   */
+  readonly products?: ReadonlyArray<ProductDocument.ProductDocument>
 }
 
 /** The columns of a generated portfolio, in order. */
@@ -53,21 +73,6 @@ export const PORTFOLIO_DISTRIBUTIONS = `Distributions (each policy drawn indepen
   youngest driver user a person: age 65 %, birth date 20 %, not given 15 %; an organization: age 30 %, not given 70 %
   driver's age    18–20 3 %, 21–24 7 %, 25–27 7 %, 28–34 15 %, 35–49 33 %, 50–64 25 %, 65–85 10 % (on --as-of)
   weight          1 for 85 %; otherwise the part of the year written, 0.05–0.95`
-
-type Weighted<T> = ReadonlyArray<readonly [T, number]>
-
-const pick = <T>(rng: RandomGenerator, table: Weighted<T>): T => {
-  let total = 0
-  for (const [, weight] of table) total += weight
-  let draw = unsafeUniformIntDistribution(0, total - 1, rng)
-  for (const [value, weight] of table) {
-    if (draw < weight) return value
-    draw -= weight
-  }
-  return table.at(-1)![0]
-}
-
-const between = (rng: RandomGenerator, from: number, to: number) => unsafeUniformIntDistribution(from, to, rng)
 
 const PRODUCTS: Weighted<string> = [
   ["insurance-car-leasing", 65],
@@ -148,31 +153,11 @@ const DRIVER_OF_ORGANIZATION: Weighted<DriverGiven> = [
   ["age", 30],
   ["none", 70]
 ]
-const AGES: Weighted<readonly [number, number]> = [
-  [[18, 20], 3],
-  [[21, 24], 7],
-  [[25, 27], 7],
-  [[28, 34], 15],
-  [[35, 49], 33],
-  [[50, 64], 25],
-  [[65, 85], 10]
-]
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-
-const pad = (value: number, width: number) => String(value).padStart(width, "0")
-
-/** A birth date making the driver exactly `age` on `asOf` (29 February never drawn). */
-const birthDateFor = (rng: RandomGenerator, age: number, asOf: string): string => {
-  const [year, month, day] = asOf.split("-").map(Number) as [number, number, number]
-  const birthMonth = between(rng, 1, 12)
-  const birthDay = between(rng, 1, DAYS_IN_MONTH[birthMonth - 1]!)
-  const hadBirthday = birthMonth < month || (birthMonth === month && birthDay <= day)
-  return `${pad(year - age - (hadBirthday ? 0 : 1), 4)}-${pad(birthMonth, 2)}-${pad(birthDay, 2)}`
-}
-
-/** The fields of one generated policy, in GENERATED_COLUMNS order. */
-const policyFields = (rng: RandomGenerator, index: number, asOf: string): Array<string> => {
-  const product = pick(rng, PRODUCTS)
+/**
+ * The fields of one policy of a seed product after its id and product name, in GENERATED_COLUMNS order: its
+ * feature, parameters and weight (the seed products' distributions are the same).
+ */
+const seedPolicyFields = (rng: RandomGenerator, asOf: string): Array<string> => {
   const feature = pick(rng, FEATURES)
   const payments = pick(rng, PAYMENTS)
   const holder = pick(rng, HOLDERS)
@@ -185,12 +170,10 @@ const policyFields = (rng: RandomGenerator, index: number, asOf: string): Array<
   const [from, to] = pick(rng, type === "varevogn" ? VAN_PRICES : CAR_PRICES)
   const price = between(rng, from, to) * 1_000
   const given = pick(rng, user === "person" ? DRIVER_OF_PERSON : DRIVER_OF_ORGANIZATION)
-  const [youngest, oldest] = pick(rng, AGES)
+  const [youngest, oldest] = pick(rng, DRIVER_AGES)
   const age = between(rng, youngest, oldest)
-  const partOfYear = between(rng, 1, 100) <= 85 ? "1" : `0.${pad(between(rng, 5, 95), 2)}`
+  const weight = partOfYear(rng)
   return [
-    `P${pad(index + 1, 7)}`,
-    product,
     feature,
     payments,
     holder,
@@ -201,20 +184,68 @@ const policyFields = (rng: RandomGenerator, index: number, asOf: string): Array<
     String(price),
     given === "age" ? String(age) : "",
     given === "birthdate" ? birthDateFor(rng, age, asOf) : "",
-    partOfYear
+    weight
   ]
 }
 
+const policyId = (index: number) => `P${pad(index + 1, 7)}`
+
 /** The lines of a generated portfolio (CSV, no line breaks): the header, then `size` policies. */
 export function* generatedPortfolioLines(options: PortfolioGeneration): Generator<string> {
-  if (!Number.isSafeInteger(options.size) || options.size < 0)
-    throw new Error(`the size must be a whole number, not ${options.size}`)
-  if (!Number.isSafeInteger(options.seed)) throw new Error(`the seed must be a whole number, not ${options.seed}`)
-  if (!CalendarDate.isCalendarDate(options.as_of))
-    throw new Error(`the as-of date must be YYYY-MM-DD, not "${options.as_of}"`)
-  // xoroshiro128+ takes a 32-bit seed: fold larger ones in, so every integer seeds a book
-  const rng = xoroshiro128plus((options.seed | 0) ^ (Math.floor(options.seed / 2 ** 32) | 0))
+  const rng = seededGenerator(options)
+  if (options.products !== undefined) {
+    yield* namedProductLines(rng, options, options.products)
+    return
+  }
   yield GENERATED_COLUMNS.join(",")
   // none of the values holds a comma, a quote or a line break: no field needs quoting
-  for (let index = 0; index < options.size; index++) yield policyFields(rng, index, options.as_of).join(",")
+  for (let index = 0; index < options.size; index++) {
+    const product = pick(rng, PRODUCTS)
+    yield [policyId(index), product, ...seedPolicyFields(rng, options.as_of)].join(",")
+  }
+}
+
+/** The columns after product_name a seed policy's fields fill, by name. */
+const SEED_FIELD_COLUMNS = GENERATED_COLUMNS.slice(2)
+
+/** Draws a policy of the product: its feature, parameters (blank: not given) and weight, by column. */
+const policyDrawOf = (
+  document: ProductDocument.ProductDocument
+): ((rng: RandomGenerator, asOf: string) => Record<string, string>) => {
+  if (ProductCatalogue.shipped.document(document.product_name) === document)
+    return (rng, asOf) => {
+      const fields = seedPolicyFields(rng, asOf)
+      return Object.fromEntries(SEED_FIELD_COLUMNS.map((column, index) => [column, fields[index]!]))
+    }
+  const draw = productPolicyDraw(document)
+  return (rng, asOf) => {
+    const values = draw(rng, asOf)
+    values["weight"] = partOfYear(rng)
+    return values
+  }
+}
+
+/** A book of the products named: each policy's product drawn among them, its columns their parameters. */
+function* namedProductLines(
+  rng: RandomGenerator,
+  options: PortfolioGeneration,
+  products: ReadonlyArray<ProductDocument.ProductDocument>
+): Generator<string> {
+  if (products.length === 0) throw new Error("a book needs a product")
+  const draws = products.map((document) => ({ name: document.product_name, draw: policyDrawOf(document) }))
+  const parameters = [
+    ...new Set(products.flatMap((document) => document.parameters.map((parameter) => parameter.name)))
+  ]
+  const columns = ["feature", ...parameters, "weight"]
+  // names, numbers and dates never need quoting; an option's id may hold a comma or a quote, quoted as CSV quotes it
+  const quoting = products.some((document) =>
+    document.parameters.some((parameter) => parameter.options?.some((option) => /[",\r\n]/.test(option.id)))
+  )
+  const line = quoting ? csvFormatRow : (fields: ReadonlyArray<string>) => fields.join(",")
+  yield line(["policy_id", "product_name", ...columns])
+  for (let index = 0; index < options.size; index++) {
+    const { name, draw } = anyOf(rng, draws)
+    const values = draw(rng, options.as_of)
+    yield line([policyId(index), name, ...columns.map((column) => values[column] ?? "")])
+  }
 }

@@ -12,7 +12,8 @@ import { createReadStream, statSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { Worker } from "node:worker_threads"
 import type { ImpactOptions } from "./ImpactAccumulator.js"
-import { comparedProducts, defaultPricingDate, type PortfolioRow } from "./ImpactPricing.js"
+import { catalogueOfProducts } from "./ComparisonCatalogue.js"
+import { comparedProducts, defaultPricingDate, type PortfolioRow, type TariffComparison } from "./ImpactPricing.js"
 import { type ImpactResult, type ImpactTarget, runImpact } from "./ImpactRun.js"
 import type { ImpactWorkerAnswer, ImpactWorkerData } from "./ImpactWorkerJob.js"
 import { type ImpactFeed, ImpactWorkerPool, portfolioFeed, type StartImpactWorker } from "./ImpactWorkerPool.js"
@@ -27,6 +28,12 @@ export interface PortfolioImpactOptions {
   /** The old side's tariffs: per product its only version, or the one in force on the pricing date. */
   readonly old: ReadonlyArray<Tariff.Tariff>
   readonly new: ReadonlyArray<Tariff.Tariff>
+  /**
+   * Product documents (JSON) of products added to the shipped ones, as `TariffComparison.products`: the book's
+   * columns and cases are theirs too, and the worker threads price over them. Decode the tariffs against
+   * `catalogueOfProducts(products)` (or the catalogue the documents were loaded into). Default: the shipped products.
+   */
+  readonly products?: ReadonlyArray<unknown>
   /** The date both sides price on (default: the latest effective_from of the new side). */
   readonly pricing_date?: string
   readonly portfolio: PortfolioSource
@@ -40,16 +47,22 @@ export interface PortfolioImpactOptions {
 
 /** Re-prices the portfolio under both versions on every core, and reports the impact (and the target's factor). */
 export const portfolioImpact = async (options: PortfolioImpactOptions): Promise<ImpactResult> => {
-  const comparison = {
+  const comparison: TariffComparison = {
     old: options.old,
     new: options.new,
-    pricing_date: options.pricing_date ?? defaultPricingDate(options.new)
+    pricing_date: options.pricing_date ?? defaultPricingDate(options.new),
+    ...(options.products === undefined ? {} : { products: options.products })
   }
   comparedProducts(comparison)
   const source = options.portfolio
   // the header only: a stream read in small blocks, closed once the first row ends
   const header =
-    "file" in source ? await portfolioHeader(createReadStream(source.file, { highWaterMark: 64 * 1024 })) : undefined
+    "file" in source
+      ? await portfolioHeader(
+          createReadStream(source.file, { highWaterMark: 64 * 1024 }),
+          catalogueOfProducts(options.products)
+        )
+      : undefined
   const chunkBytes = options.chunk_bytes ?? 1 << 20
   const feed: ImpactFeed =
     header !== undefined && "file" in source

@@ -9,11 +9,10 @@ export {
   actualPrice,
   formatGoldenTable,
   parseGoldenTable,
-  PARAMETER_COLUMNS,
-  parameterColumnsOf,
   type ExpectedPrice,
   type GoldenCase
 } from "./GoldenTable.js"
+export { PARAMETER_COLUMNS, parameterColumnsOf } from "./ParameterColumns.js"
 export { CaseRejected, priceCase, type PricingCase, type RuleEngine } from "./PricingCase.js"
 export { diffReport, diffTariffs, type PriceChange } from "./TariffDiff.js"
 export { lintReport, lintTariff, type Finding } from "./TariffLint.js"
@@ -31,8 +30,10 @@ export type {
 export type { CaseOutcome, PricedCase, RejectedCase, UncomparedCase } from "./CaseOutcome.js"
 export { DEFAULT_PERCENT_EDGES } from "./ChangeBands.js"
 export { SEGMENT_DIMENSIONS, SEGMENT_TITLES, type SegmentDimension } from "./ImpactSegments.js"
+export type { ParameterSegmentation } from "./ParameterSegments.js"
 export type { CapBounds, Fraction } from "./CapBounds.js"
 export * as ReportFigures from "./ReportFigures.js"
+export { catalogueOfProducts } from "./ComparisonCatalogue.js"
 export {
   comparedProducts,
   defaultPricingDate,
@@ -82,6 +83,7 @@ export {
   type MonotoneProblem
 } from "./TargetFactor.js"
 export { generatedPortfolioLines, PORTFOLIO_DISTRIBUTIONS, type PortfolioGeneration } from "./PortfolioGenerator.js"
+export { ADDED_PRODUCT_DISTRIBUTIONS } from "./ProductDraws.js"
 export {
   runImpact,
   type ImpactPass,

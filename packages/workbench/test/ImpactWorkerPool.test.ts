@@ -19,7 +19,19 @@ import {
 } from "../src/ImpactWorkerPool.js"
 import { portfolioHeader } from "../src/PortfolioChunks.js"
 import { forEachPortfolioRow, PortfolioFormatError } from "../src/PortfolioCsv.js"
-import { generatedBook, leasingV1, PRICING_DATE, rebalance, standaloneV1 } from "./support.js"
+import { catalogueOfProducts } from "../src/ComparisonCatalogue.js"
+import { runImpact } from "../src/ImpactRun.js"
+import { generatedPortfolioLines } from "../src/PortfolioGenerator.js"
+import {
+  generatedBook,
+  leasingV1,
+  PRICING_DATE,
+  rebalance,
+  standaloneV1,
+  VAN_PRODUCTS,
+  vanV1,
+  vanV2
+} from "./support.js"
 
 const comparison: TariffComparison = {
   old: [leasingV1, standaloneV1],
@@ -113,6 +125,38 @@ describe("the impact worker pool", () => {
     const price = impactPricer(comparison)
     forEachPortfolioRow(book.body, 2, header.columns, (row: PortfolioRow) => alone.add(price(row)))
     expect(merged.finish()).toEqual(alone.finish())
+  })
+
+  it("prices a book of a product added as data as the page would: its documents in the job, each worker making the catalogue", async () => {
+    // what the workbench page does: the comparison carries the documents, the header and the job follow it
+    const vanComparison: TariffComparison = {
+      old: [vanV1],
+      new: [vanV2],
+      pricing_date: PRICING_DATE,
+      products: VAN_PRODUCTS
+    }
+    const catalogue = catalogueOfProducts(vanComparison.products)
+    const products = [catalogue.document("insurance-van-business")!]
+    const lines = [...generatedPortfolioLines({ size: 1_200, seed: 5, as_of: PRICING_DATE, products })]
+    const bytes = bookBytes(`${lines.join("\n")}\n`)
+    const header = await portfolioHeader(blocksOf(bytes, 4096), catalogue)
+    const pool = new ImpactWorkerPool(2, inThisThread({ ...vanComparison, columns: header.columns }))
+    const result = await runImpact(vanComparison, { top_movers: 3 }, undefined, (pass) =>
+      pool.run(
+        pass,
+        portfolioFeed(header, () => blocksOf(bytes.subarray(header.bytes), 5000))
+      )
+    )
+    await pool.close()
+    const alone = await runImpact(vanComparison, { top_movers: 3 }, undefined, async (pass) => {
+      const accumulator = new ImpactAccumulator(pass.impact)
+      const price = impactPricer(vanComparison)
+      forEachPortfolioRow(lines.slice(1).join("\n"), 2, header.columns, (row) => accumulator.add(price(row)))
+      return accumulator
+    })
+    expect(result).toEqual(alone)
+    expect(result.report.totals.policies).toBe(1_200)
+    expect(result.report.parameter_segments?.map((segments) => segments.parameter)).toContain("overnight_parking")
   })
 
   it("fails the pass with the line of a malformed case", async () => {

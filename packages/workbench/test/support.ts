@@ -1,11 +1,28 @@
 /** What the impact suites share: the tariffs compared, a generated book, and the book priced independently. */
-import { Offer, Pricing, Tariff, TariffDocuments } from "@kasko/core/actuarial"
+import { Offer, Pricing, type ProductCatalogue, Tariff, TariffDocuments } from "@kasko/core/actuarial"
 import { Result } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import { catalogueOfProducts } from "../src/ComparisonCatalogue.js"
 import { generatedPortfolioLines } from "../src/PortfolioGenerator.js"
 
 export const PRICING_DATE = "2027-01-01"
+
+const EXAMPLES = join(import.meta.dirname, "..", "..", "..", "examples")
+const readJson = (...path: Array<string>): unknown => JSON.parse(readFileSync(join(EXAMPLES, ...path), "utf8"))
+
+/** The example product added as data (examples/products): its document, as `--products` reads it. */
+export const VAN_PRODUCTS: ReadonlyArray<unknown> = [readJson("products", "insurance-van-business", "product.json")]
+/** The shipped products and the van product beside them. */
+export const vanCatalogue: ProductCatalogue.Catalogue = catalogueOfProducts(VAN_PRODUCTS)
+/** The van product's tariff in force, v1, decoded against the catalogue that has the product. */
+export const vanV1: Tariff.Tariff = Result.getOrThrow(
+  Tariff.decodeTariff(readJson("products", "insurance-van-business", "tariffs", "v1.json"), vanCatalogue)
+)
+/** The van product's proposed v2 (from 2027-01-01): mileage over 100 000 km loaded apart, street parking dearer. */
+export const vanV2: Tariff.Tariff = Result.getOrThrow(
+  Tariff.decodeTariff(readJson("products", "insurance-van-business-v2.proposal.json"), vanCatalogue)
+)
 
 export const [leasingV1, standaloneV1] = TariffDocuments.decodeTariffs(TariffDocuments.SHIPPED_TARIFF_DOCUMENTS) as [
   Tariff.Tariff,

@@ -51,8 +51,8 @@ export default {
     },
     bench: {
       // besides run.mjs (`pnpm bench`): the sections start http-server.mjs and memory-child.mjs as child
-      // processes, by path; profile.mjs is run by hand (`node bench/profile.mjs`, bench/README.md)
-      entry: ["http-server.mjs", "memory-child.mjs", "profile.mjs"]
+      // processes, by path; profile.mjs and versus.mjs are run by hand (`node bench/profile.mjs`, bench/README.md)
+      entry: ["http-server.mjs", "memory-child.mjs", "profile.mjs", "versus.mjs"]
     },
     test: {
       // architecture/ArchitectureDocument.test.ts starts request-path-child.mjs to measure a request's files;

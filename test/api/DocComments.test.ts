@@ -2,10 +2,12 @@
  * Every name a released package exports (the names test/api/exports lists) has a doc comment that says what it is
  * and when to use it (STYLE §10), read from the built declarations as an embedder's editor and the API reference
  * (`pnpm docs:api`) read it. A comment counts when it says something besides the name. A namespace
- * (`export * as Quote from "./Quote.js"`) counts when its module's header comment carries `@module`, or when the
- * `export * as` line has a doc comment of its own: where the API reference takes a namespace's description from.
+ * (`export * as Quote from "./Quote.js"`) counts when its module's header comment (in its source) carries `@module`,
+ * or when the `export * as` line has a doc comment of its own: where the API reference takes a namespace's
+ * description from.
  * The figures per package, and the names still without a comment, are committed in test/api/doc-comments.txt.
  */
+import { existsSync, readFileSync } from "node:fs"
 import ts from "typescript"
 import { describe, expect, it } from "vitest"
 import { checker, type ExportedName, exportedNames, PUBLIC_PACKAGES } from "./PublicApi.js"
@@ -56,13 +58,19 @@ const descriptionOf = (comment: string): string =>
     .split(/^\s*@/m)[0]!
     .trim()
 
-/** The module header a namespace's description comes from: the file's first doc comment, when it carries `@module`. */
+/**
+ * The module header a namespace's description comes from: the first doc comment of its source file, when it carries
+ * `@module`. Read from the source, where the API reference reads it: a declaration file drops the header with the
+ * imports it stands on when none of them is needed for the types.
+ */
 const moduleComment = (module: ts.Symbol): string => {
-  const source = module.declarations?.find(ts.isSourceFile)
-  if (source === undefined) return ""
-  const first = ts.getLeadingCommentRanges(source.text, 0)?.find((range) => source.text.startsWith("/**", range.pos))
+  const declarations = module.declarations?.find(ts.isSourceFile)?.fileName
+  if (declarations === undefined) return ""
+  const source = declarations.replace(/[/\\]dist[/\\]src[/\\]/, "/src/").replace(/\.d\.ts$/, ".ts")
+  const text = readFileSync(existsSync(source) ? source : declarations, "utf8")
+  const first = ts.getLeadingCommentRanges(text, 0)?.find((range) => text.startsWith("/**", range.pos))
   if (first === undefined) return ""
-  const comment = source.text.slice(first.pos, first.end)
+  const comment = text.slice(first.pos, first.end)
   return /^\s*\*\s*@module\b/m.test(comment) ? descriptionOf(comment) : ""
 }
 

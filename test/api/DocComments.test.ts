@@ -18,7 +18,6 @@ const NOT_YET_DOCUMENTED = new Map<string, string>([
   ["@kasko/express", "being documented"],
   ["@kasko/memory", "being documented"],
   ["@kasko/postgres", "being documented"],
-  ["@kasko/redis", "being documented"],
   ["@kasko/server", "being documented"],
   ["@kasko/sql", "being documented"],
   ["@kasko/sqlite", "being documented"],

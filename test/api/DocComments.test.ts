@@ -16,7 +16,6 @@ import { checker, type ExportedName, exportedNames, PUBLIC_PACKAGES } from "./Pu
 const NOT_YET_DOCUMENTED = new Map<string, string>([
   ["@kasko/core", "being documented"],
   ["@kasko/express", "being documented"],
-  ["@kasko/postgres", "being documented"],
   ["@kasko/server", "being documented"],
   ["@kasko/sql", "being documented"],
   ["@kasko/sqlite", "being documented"],

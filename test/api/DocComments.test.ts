@@ -18,7 +18,6 @@ const NOT_YET_DOCUMENTED = new Map<string, string>([
   ["@kasko/express", "being documented"],
   ["@kasko/server", "being documented"],
   ["@kasko/sql", "being documented"],
-  ["@kasko/sqlite", "being documented"],
   ["@kasko/store-contracts", "being documented"],
   ["@kasko/webhooks", "being documented"],
   ["@kasko/workbench", "being documented"],

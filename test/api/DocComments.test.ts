@@ -19,7 +19,6 @@ const NOT_YET_DOCUMENTED = new Map<string, string>([
   ["@kasko/server", "being documented"],
   ["@kasko/sql", "being documented"],
   ["@kasko/store-contracts", "being documented"],
-  ["@kasko/webhooks", "being documented"],
   ["@kasko/workbench", "being documented"],
   ["@kasko/workbench-web", "being documented"]
 ])

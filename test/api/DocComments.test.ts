@@ -66,13 +66,17 @@ const moduleComment = (module: ts.Symbol): string => {
   return /^\s*\*\s*@module\b/m.test(comment) ? descriptionOf(comment) : ""
 }
 
+/** Whether a doc comment describes the file it opens (`@module`), not the declaration that follows it. */
+const isModuleComment = (doc: ts.JSDoc): boolean =>
+  (doc.tags ?? []).some(({ tagName }) => tagName.text === "module" || tagName.text === "packageDocumentation")
+
 /** The doc comment on an `export * as Name from …` line, if the name is exported so. */
 const exportLineComment = (exported: ts.Symbol): string =>
   (exported.declarations ?? [])
     .filter(ts.isNamespaceExport)
     .flatMap((declaration) => ts.getJSDocCommentsAndTags(declaration.parent))
-    .filter(ts.isJSDoc)
-    .map((doc) => ts.getTextOfJSDocComment(doc.comment) ?? "")
+    .filter((doc) => ts.isJSDoc(doc) && !isModuleComment(doc))
+    .map((doc) => ts.getTextOfJSDocComment((doc as ts.JSDoc).comment) ?? "")
     .join("\n")
 
 /** What a name's doc comment says, as an embedder's editor shows it on hover. */

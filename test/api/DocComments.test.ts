@@ -16,7 +16,6 @@ import { checker, type ExportedName, exportedNames, PUBLIC_PACKAGES } from "./Pu
 const NOT_YET_DOCUMENTED = new Map<string, string>([
   ["@kasko/core", "being documented"],
   ["@kasko/server", "being documented"],
-  ["@kasko/store-contracts", "being documented"],
   ["@kasko/workbench", "being documented"],
   ["@kasko/workbench-web", "being documented"]
 ])

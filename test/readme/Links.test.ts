@@ -33,6 +33,17 @@ const anchorOf = (heading: string) =>
     .replace(/[^\p{L}\p{N}\s_-]/gu, "")
     .replace(/\s/g, "-")
 
+/** A page's headings' anchors, as GitHub numbers a repeated one: `name`, then `name-1`, `name-2` … */
+const headingAnchors = (text: string): Array<string> => {
+  const seen = new Map<string, number>()
+  return [...text.matchAll(/^#{1,6}\s+(.+)$/gm)].map((match) => {
+    const anchor = anchorOf(match[1]!)
+    const repeats = seen.get(anchor) ?? 0
+    seen.set(anchor, repeats + 1)
+    return repeats === 0 ? anchor : `${anchor}-${repeats}`
+  })
+}
+
 /** The targets of a page's links and images, inline (`[text](target)`) and by reference (`[name]: target`), outside code. */
 const linkTargets = (text: string): Array<string> => {
   const prose = text.replace(/^([ \t]*)(```|~~~)[\s\S]*?^\1\2[ \t]*$/gm, "").replace(/`[^`\n]*`/g, "")
@@ -48,7 +59,7 @@ const problemOf = (page: string, text: string, target: string): string | undefin
   if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return "leaves the repository (an address, not a path here)"
   const [path, anchor] = target.split("#", 2) as [string, string | undefined]
   if (path === "") {
-    const anchors = [...text.matchAll(/^#{1,6}\s+(.+)$/gm)].map((match) => anchorOf(match[1]!))
+    const anchors = headingAnchors(text)
     return anchors.includes(anchor ?? "") ? undefined : "names no heading of this page"
   }
   const absolute = path.startsWith("/") ? join(ROOT, path) : resolve(ROOT, dirname(page), decodeURI(path))
@@ -74,6 +85,15 @@ describe("links in the documentation", () => {
       })
     })
     expect(problems).toEqual([])
+  })
+
+  it("find a repeated heading by the number GitHub gives it", () => {
+    const text = "## name\n\n## name\n"
+    expect(["#name", "#name-1", "#name-2"].map((target) => problemOf("README.md", text, target))).toEqual([
+      undefined,
+      undefined,
+      "names no heading of this page"
+    ])
   })
 
   it("tell what they refuse", () => {

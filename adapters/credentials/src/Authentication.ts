@@ -9,6 +9,7 @@
  * revoked or a partner suspended, by the `kasko` command or anyone — so a
  * partner's every request costs no hashing and no lookup, and a revocation
  * still takes effect on the next request.
+ * @module
  */
 import { Authentication, AuthenticationRefused, IdentityProviderUnavailable, PartnerStore } from "@kasko/core"
 import { Effect, Layer, Option } from "effect"

@@ -2,14 +2,17 @@
  * The embedded token mode's key pair: ES256, kept in the data directory
  * (`signing-key.json`, readable by the owner only), created on first use by
  * whichever of the service and the `kasko` command comes first.
+ * @module
  */
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { randomUUID } from "node:crypto"
 
+/** The algorithm the embedded key signs tokens with, and the only one a token verified against that key may name. */
 export const SIGNING_ALGORITHM = "ES256"
 
+/** The embedded key pair, as loaded from the data directory: its key id (the tokens' `kid`) and both halves. */
 export interface SigningKey {
   readonly kid: string
   readonly privateKey: CryptoKey

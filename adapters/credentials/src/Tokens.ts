@@ -3,6 +3,7 @@
  * the insurer's identity provider (JWKS mode); verified with jose — signature,
  * algorithm, exp/nbf, issuer and audience. The partner is the `partner_id`
  * claim when present (a partner user's token), else the subject.
+ * @module
  */
 import {
   createRemoteJWKSet,
@@ -30,6 +31,7 @@ export interface RejectedToken {
 /** Asymmetric algorithms only: never `none`, never an HMAC keyed with a public key. */
 const ACCEPTED_ALGORITHMS = ["ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA"]
 
+/** Whom a token is from and for: the `iss` and `aud` claims a token is issued with and must carry to be accepted. */
 export interface TokenAudience {
   readonly issuer: string
   readonly audience: string
@@ -40,6 +42,7 @@ export interface TokenRules extends TokenAudience {
   readonly maxLifetimeSeconds: number
 }
 
+/** What `issueToken` signs: the partner, the scopes it is granted, and how long the token lives. */
 export interface TokenRequest extends TokenAudience {
   readonly partnerId: string
   readonly scopes: ReadonlyArray<string>

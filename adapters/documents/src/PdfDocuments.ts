@@ -4,6 +4,7 @@
  * other request meanwhile, and pdfkit, fontkit and the fonts (~10 MB) are never loaded by an instance that
  * prints nothing. Documents that carry a `cacheKey` (an IPID of one tariff version, the privacy policy) are
  * rendered once and kept.
+ * @module
  */
 import { DocumentRenderer } from "@kasko/core"
 import { Effect, Layer } from "effect"
@@ -13,6 +14,7 @@ import type { LayoutAnswer, LayoutRequest } from "./PdfWorker.js"
 type Document = DocumentRenderer.PrintedDocument
 type Rendered = DocumentRenderer.RenderedDocument
 
+/** The media type of every document this renderer prints, as the answers' `Content-Type`. */
 export const PDF_MEDIA_TYPE = "application/pdf"
 
 interface Waiting {
@@ -62,6 +64,7 @@ const layoutThread = (() => {
 /** The document as PDF bytes, laid out off the caller's thread: the same document (its `dated` included) gives the same bytes. */
 export const renderPdf = (document: Document): Promise<Uint8Array> => layoutThread(document)
 
+/** How the PDF renderer is set up: how many documents rendered once it keeps. */
 export interface PdfDocumentsOptions {
   /** How many documents with a `cacheKey` are kept (the IPIDs of every product, variant and tariff version). */
   readonly keep?: number

@@ -37,6 +37,7 @@ const DOCUMENTS_PER_MINUTE = 60
 // alone, whoever else is printing
 const PRINTING = { atOnce: 2, waiting: 32, waitingPerPartner: 10 } as const
 
+/** What `makeApp` builds the partner API from: the runtime of its services, its logger, limits, protection and documents. */
 export interface AppOptions {
   /** The runtime holding every service a request needs: built once at start-up, never per request. */
   readonly runtime: ManagedRuntime.ManagedRuntime<Services, unknown>
@@ -89,6 +90,10 @@ const writeAnswer = (request: Request, response: Response, answer: Answer) => {
   response.end(answer.body)
 }
 
+/**
+ * kasko's partner API as an Express application: every operation behind one middleware stack, problem+json
+ * answers, the OpenAPI and AsyncAPI documents and `/docs`. Serve it yourself, or mount it in an application of yours.
+ */
 export const makeApp = (options: AppOptions): Express => {
   const { runtime, logger, observer } = options
   const catalogue = options.catalogue ?? ProductCatalogue.shipped

@@ -21,6 +21,7 @@ import {
 import { ConstraintViolationProblem, PROBLEM_CONTENT_TYPE, Problem } from "./Problem.js"
 import type { JsonObject } from "./SchemaLayout.js"
 
+/** What the OpenAPI and AsyncAPI documents say of the service itself: its version, where clients reach it, its base path. */
 export interface DocumentSettings {
   /** The API's version (the server package's version). */
   readonly version: string

@@ -33,6 +33,7 @@ export type Services =
 
 /** The scopes a token may carry, one per operation. */
 export const SCOPES = Authentication.SCOPES
+/** One of the scopes a token may carry (`offers:create`, `quotes:read`, …), each granting operations of the API. */
 export type Scope = Authentication.Scope
 
 export type { AnswerExample, OperationRequest, PathParameter } from "./Operation.js"

@@ -6,8 +6,10 @@ import { Violation } from "@kasko/core"
 import { Schema } from "effect"
 import type { Response } from "express"
 
+/** The media type of every failure the API answers (RFC 7807). */
 export const PROBLEM_CONTENT_TYPE = "application/problem+json"
 
+/** The body of a failure the API answers (RFC 7807 problem details): its type, title, status and detail. */
 export const Problem = Schema.Struct({
   type: Schema.String,
   title: Schema.String,

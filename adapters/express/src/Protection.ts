@@ -13,6 +13,7 @@ import helmet from "helmet"
 import proxyaddr from "proxy-addr"
 import { constraintViolation, type ProblemAnswer, sendProblem } from "./Problem.js"
 
+/** How the API protects itself: its limits per subscription key and per client address, CORS, the proxies it trusts. */
 export interface ProtectionOptions {
   /** Requests one subscription key may make per minute, counted once the caller is authenticated. */
   readonly requestsPerMinute: number

@@ -17,7 +17,9 @@ import type { Transform } from "node:stream"
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib"
 import { constraintViolation, PROBLEMS, type ProblemAnswer } from "./Problem.js"
 
+/** The deepest nesting of arrays and objects a JSON body may have; deeper is refused with 400. */
 export const MAX_JSON_DEPTH = 32
+/** The most entries one array or object of a JSON body may hold; more is refused with 400. */
 export const MAX_JSON_COLLECTION = 1_000
 
 /** The body cannot be taken: the answer says why. */

@@ -8,6 +8,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 export const requestIdFor = (offered: string | ReadonlyArray<string> | undefined): string =>
   typeof offered === "string" && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID()
 
+/** Middleware that gives each request its id (`requestIdFor`) and echoes it as `X-Request-Id`: install it first. */
 export const requestId: RequestHandler = (request, response, next) => {
   const id = requestIdFor(request.headers["x-request-id"])
   response.locals["requestId"] = id

@@ -18,6 +18,7 @@ export const redact = (text: string): string =>
     .replace(JWT_LIKE, "[redacted-token]")
     .replace(CPR_LIKE, "[redacted-number]")
 
+/** Middleware that logs one structured line when each request's answer is finished, with its request id. */
 export const requestLog =
   (logger: Logger): RequestHandler =>
   (request, response, next) => {

@@ -3,6 +3,7 @@
  * its OpenAPI document and operation table, and its problem+json answers.
  * The building blocks for resources of your own beside it are in
  * `@kasko/express/toolkit`.
+ * @module
  */
 export { makeApp, type AppOptions, type RequestObserver } from "./App.js"
 export { problemOfCoreError } from "./CoreErrorProblems.js"

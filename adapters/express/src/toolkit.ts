@@ -3,6 +3,7 @@
  * built from, for an application that serves resources of its own beside
  * kasko's (the todo-list example): the bounded JSON body reader, request ids
  * and logs, problem+json fallbacks, security headers and CORS.
+ * @module
  */
 export { type BodyRefused, MAX_JSON_COLLECTION, MAX_JSON_DEPTH, readJsonBody } from "./RequestBody.js"
 export { installMethodNotAllowed, installProblemFallbacks } from "./ProblemHandlers.js"

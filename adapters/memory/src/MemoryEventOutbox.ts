@@ -3,6 +3,7 @@
  * by the in-memory QuoteStore with each change. Deliveries follow the same
  * rules as the SQL stores': fanned out to the subscriptions of their time,
  * leased to one dispatcher at a time, in order per quote and endpoint.
+ * @module
  */
 import { EventOutbox, type QuoteEvents, type WebhookSubscriptions } from "@kasko/core"
 import { DeliveryAllowance } from "@kasko/core/storage"
@@ -29,6 +30,11 @@ interface Delivery {
   readonly attempt_log: Array<EventOutbox.AttemptRecord>
 }
 
+/**
+ * A fresh event log in memory: the EventOutbox and WebhookSubscriptions services over it, and the writes the
+ * in-memory QuoteStore makes with each change. `MemoryQuoteStore.layer` builds one; a test that needs the log alone
+ * makes its own.
+ */
 export const makeEventOutbox = () => {
   const events: Array<{ readonly position: number; readonly event: QuoteEvent; fannedOut: boolean }> = []
   const subscriptions = new Map<string, Subscription>()

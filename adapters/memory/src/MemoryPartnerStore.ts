@@ -1,4 +1,7 @@
-/** PartnerStore in memory: for tests, embedding and demos. */
+/**
+ * PartnerStore in memory: for tests, embedding and demos.
+ * @module
+ */
 import type { Partner, SubscriptionKeyRecord } from "@kasko/core"
 import { PartnerStore } from "@kasko/core"
 import { Effect, Layer, Option } from "effect"
@@ -6,6 +9,7 @@ import { Effect, Layer, Option } from "effect"
 type PartnerRecord = Partner
 type KeyRecord = SubscriptionKeyRecord
 
+/** A fresh, empty PartnerStore in memory, for a test or an embedder that provides the service itself. */
 export const makePartnerStore = (): PartnerStore.PartnerStore["Service"] => {
   const partners = new Map<string, PartnerRecord>()
   const keys = new Map<string, KeyRecord>()

@@ -3,6 +3,7 @@
  * Nothing survives the process. Stored quotes are deep-copied in and out, so
  * callers can never mutate what is stored. A change and its event are written
  * in one synchronous step, as a database writes them in one transaction.
+ * @module
  */
 import { EventOutbox, QuoteEvents, QuoteStore, WebhookSubscriptions } from "@kasko/core"
 import { QuoteLifecycle } from "@kasko/core/storage"

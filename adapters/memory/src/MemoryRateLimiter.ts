@@ -3,11 +3,13 @@
  * window opens at its first request and is counted for this process only
  * (several instances each count their own; a shared store counts for all).
  * A key is forgotten when its window ends.
+ * @module
  */
 import { RateLimiter } from "@kasko/core"
 import { Layer } from "effect"
 import { RateLimiterMemory } from "rate-limiter-flexible"
 
+/** A fresh RateLimiter counting in this process's memory, for a test or an embedder that provides the service itself. */
 export const makeRateLimiter = (): RateLimiter.RateLimiter["Service"] =>
   RateLimiter.fromLimiters(
     (limit, windowMillis) => new RateLimiterMemory({ points: limit, duration: windowMillis / 1000 })

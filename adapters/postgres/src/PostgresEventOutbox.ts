@@ -8,6 +8,7 @@
  * and are bounded (`DeliveryAllowance`): a claim costs about the same
  * whatever one partner's backlog, and no partner's backlog holds back
  * another's new events or due deliveries.
+ * @module
  */
 import { EventOutbox } from "@kasko/core"
 import { DeliveryAllowance } from "@kasko/core/storage"
@@ -170,6 +171,7 @@ const recordValues = (deliveryId: string, owner: string, outcome: EventOutbox.At
   outcome.status ?? null
 ]
 
+/** The EventOutbox on a pool whose schema is migrated: what `PostgresStores.layer` provides. */
 export const makeEventOutbox = (pool: pg.Pool): EventOutbox.EventOutbox["Service"] => ({
   eventsOfQuote: (quoteId) =>
     attempt("read quote events", () =>

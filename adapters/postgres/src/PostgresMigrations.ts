@@ -3,6 +3,7 @@
  * (`SchemaMigrations`: what to apply, or why to refuse a newer or edited
  * schema) and applied here under an advisory lock, so several instances
  * starting at once apply each exactly once.
+ * @module
  */
 import { SchemaMigrations } from "@kasko/sql"
 import { createHash } from "node:crypto"
@@ -10,6 +11,7 @@ import type { PoolClient } from "pg"
 
 type Migration = SchemaMigrations.Migration
 
+/** Every version of kasko's PostgreSQL schema, oldest first: applied in order, each once, never edited once released. */
 export const MIGRATIONS: ReadonlyArray<Migration> = [
   {
     version: 1,

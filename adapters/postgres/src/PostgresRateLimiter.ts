@@ -6,12 +6,14 @@
  * stores' connections; rows of ended windows are deleted every few minutes.
  * When the database does not answer in time, the request is counted by the
  * insurance limiter (this instance alone) and served.
+ * @module
  */
 import { RateLimiter } from "@kasko/core"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import pg from "pg"
 import { type RateLimiterAbstract, RateLimiterPostgres } from "rate-limiter-flexible"
 
+/** The database the PostgreSQL limiter counts in, how long it waits, and what counts when the database cannot. */
 export interface PostgresRateLimiterOptions {
   readonly connectionString: string
   /** The schema kasko's tables live in (the stores' migrations made the table). */
@@ -60,6 +62,10 @@ const prune = async (options: PostgresRateLimiterOptions, before: number, signal
   }
 }
 
+/**
+ * The RateLimiter in PostgreSQL, one count for every instance sharing the database: for several instances without
+ * Redis. Its pool is opened when the layer is built and closed with its scope.
+ */
 export const layer = (options: PostgresRateLimiterOptions): Layer.Layer<RateLimiter.RateLimiter> =>
   Layer.effect(
     RateLimiter.RateLimiter,

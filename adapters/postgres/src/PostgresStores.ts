@@ -4,6 +4,7 @@
  * the Layer of the QuoteStore (PostgresQuoteStore.ts), the PartnerStore
  * (PostgresPartnerStore.ts), the event outbox and the webhook subscriptions.
  * Partner and key changes are notified to every instance (PartnerChanges.ts).
+ * @module
  */
 import { EventOutbox, PartnerStore, QuoteStore, StorageUnavailable, WebhookSubscriptions } from "@kasko/core"
 import { SchemaMigrations } from "@kasko/sql"
@@ -20,6 +21,7 @@ import { makeWebhookSubscriptions } from "./PostgresWebhookSubscriptions.js"
 export { makePartnerStore } from "./PostgresPartnerStore.js"
 export { makeQuoteStore } from "./PostgresQuoteStore.js"
 
+/** Where the PostgreSQL stores keep their tables (the database, the schema) and how their pool is sized and watched. */
 export interface PostgresOptions {
   /** `postgres://user@host:5432/database` */
   readonly connectionString: string

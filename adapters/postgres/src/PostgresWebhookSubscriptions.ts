@@ -1,4 +1,7 @@
-/** Partners' webhook subscriptions on PostgreSQL; a subscription's deliveries go with it (ON DELETE CASCADE). */
+/**
+ * Partners' webhook subscriptions on PostgreSQL; a subscription's deliveries go with it (ON DELETE CASCADE).
+ * @module
+ */
 import type { WebhookSubscriptions } from "@kasko/core"
 import type { WebhookEndpoints } from "@kasko/core/transport"
 import { Effect, Option } from "effect"
@@ -22,6 +25,7 @@ const subscriptionOfRow = ({ disabled_at, disabled_reason, ...row }: StoredRow):
   ...(disabled_at === null ? {} : { disabled: { at: Number(disabled_at), reason: disabled_reason ?? "" } })
 })
 
+/** The WebhookSubscriptions on a pool whose schema is migrated: what `PostgresStores.layer` provides. */
 export const makeWebhookSubscriptions = (pool: pg.Pool): WebhookSubscriptions.WebhookSubscriptions["Service"] => ({
   // the partner's lock (for this transaction) makes the count and the write one step for every instance
   insert: (subscription, limit) =>

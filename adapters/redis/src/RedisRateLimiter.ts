@@ -5,12 +5,14 @@
  * answer in time, the request is counted by the insurance limiter (this
  * instance's own count) instead of being refused: an outage of the limiter
  * must not become an outage of the API.
+ * @module
  */
 import { RateLimiter } from "@kasko/core"
 import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
 import { type RateLimiterAbstract, RateLimiterRedis } from "rate-limiter-flexible"
 
+/** Where the Redis limiter counts (the server, a key prefix), how long it waits, and what counts when Redis cannot. */
 export interface RedisRateLimiterOptions {
   /** `redis://host:port/db`. */
   readonly url: string

@@ -7,6 +7,7 @@
  * word on access, so its partners and keys are kept, and a revocation is
  * never undone: a key revoked in either stays revoked. Quotes, webhooks and
  * everything else are the backup's.
+ * @module
  */
 import { StoredRows } from "@kasko/sql"
 import type Database from "better-sqlite3"

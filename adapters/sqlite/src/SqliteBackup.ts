@@ -6,6 +6,7 @@
  * that any SQLite opens as it is. Files are written next to their final
  * name, synced, and renamed into place, so a crash leaves the old file or the
  * new one, never half of one.
+ * @module
  */
 import type { SchemaMigrations } from "@kasko/sql"
 import Database from "better-sqlite3"
@@ -67,6 +68,7 @@ export class BackupFailed extends Data.TaggedError("BackupFailed")<{ readonly re
   }
 }
 
+/** Why a backup or a restore (`kasko backup`, `kasko restore`) did nothing: one of the tagged errors above. */
 export type BackupRefusal =
   | BackupTargetExists
   | DatabaseMissing

@@ -2,6 +2,7 @@
  * Opening and closing the database file: WAL, the chosen synchronous level
  * verified after a write, busy timeout, foreign keys, migrations; closing
  * checkpoints the WAL into the main file.
+ * @module
  */
 import Database from "better-sqlite3"
 import { Effect, type Scope } from "effect"
@@ -12,6 +13,7 @@ import { SqliteOpenRefused } from "./SqliteErrors.js"
 import { StorageUnavailable } from "@kasko/core"
 import { SchemaMigrations } from "@kasko/sql"
 
+/** The database file the SQLite stores open, how safely they commit, how long a write waits for the lock. */
 export interface SqliteOptions {
   /** Path of the database file; created (with its directory) when missing. */
   readonly filename: string

@@ -8,6 +8,7 @@
  * costs about the same whatever one partner's backlog (a fraction of a
  * millisecond with 100 000 deliveries pending) and no partner's backlog
  * delays another's new events or due deliveries.
+ * @module
  */
 import { EventOutbox } from "@kasko/core"
 import { DeliveryAllowance } from "@kasko/core/storage"
@@ -45,6 +46,7 @@ const partnersByOldest = (table: string, condition: string, oldest: string) => `
     FROM partners WHERE partner_id IS NOT NULL)
   ORDER BY oldest, partner_id`
 
+/** The EventOutbox on an open, migrated database: what `SqliteQuoteStore.layer` and `SqliteStores.layer` provide. */
 export const makeEventOutbox = (database: Database.Database): EventOutbox.EventOutbox["Service"] => {
   const selectOfQuote = database.prepare<[string], Row>(
     `SELECT ${EVENT_COLUMNS} FROM quote_events WHERE quote_id = ? ORDER BY position`

@@ -2,6 +2,7 @@
  * SQLite's schema migrations, planned by the core's one migrator
  * (`SchemaMigrations`: what to apply, or why to refuse a newer or edited
  * schema) and applied here, each in its own IMMEDIATE transaction.
+ * @module
  */
 import { SchemaMigrations } from "@kasko/sql"
 import type Database from "better-sqlite3"
@@ -9,6 +10,7 @@ import { createHash } from "node:crypto"
 
 type Migration = SchemaMigrations.Migration
 
+/** Every version of kasko's SQLite schema, oldest first: applied in order, each once, never edited once released. */
 export const MIGRATIONS: ReadonlyArray<Migration> = [
   {
     version: 1,

@@ -1,4 +1,7 @@
-/** PartnerStore on SQLite: partners and subscription keys (prefix and hash only). */
+/**
+ * PartnerStore on SQLite: partners and subscription keys (prefix and hash only).
+ * @module
+ */
 import type { SubscriptionKeyRecord } from "@kasko/core"
 import { PartnerStore, type StorageUnavailable } from "@kasko/core"
 import { StoredRows } from "@kasko/sql"

@@ -8,6 +8,7 @@
  * Inserts are committed in groups: quotes that arrive in the same turn of the
  * event loop share one transaction — one fsync with synchronous=FULL — and
  * each insert completes only once that transaction has committed.
+ * @module
  */
 import { EventOutbox, QuoteEvents, QuoteStore, type StorageUnavailable, WebhookSubscriptions } from "@kasko/core"
 import { StoredRows } from "@kasko/sql"

@@ -1,4 +1,7 @@
-/** Partners' webhook subscriptions on SQLite; a subscription's deliveries go with it (ON DELETE CASCADE). */
+/**
+ * Partners' webhook subscriptions on SQLite; a subscription's deliveries go with it (ON DELETE CASCADE).
+ * @module
+ */
 import type { WebhookSubscriptions } from "@kasko/core"
 import type { WebhookEndpoints } from "@kasko/core/transport"
 import type Database from "better-sqlite3"
@@ -18,6 +21,7 @@ const subscriptionOfRow = ({ disabled_at, disabled_reason, ...row }: StoredRow):
   ...(disabled_at === null ? {} : { disabled: { at: disabled_at, reason: disabled_reason ?? "" } })
 })
 
+/** The WebhookSubscriptions on an open, migrated database: what `SqliteQuoteStore.layer` and `SqliteStores.layer` provide. */
 export const makeWebhookSubscriptions = (
   database: Database.Database
 ): WebhookSubscriptions.WebhookSubscriptions["Service"] => {

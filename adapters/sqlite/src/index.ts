@@ -1,3 +1,8 @@
+/**
+ * `@kasko/sqlite`: kasko's embedded default store on SQLite (better-sqlite3) — quotes, partners, the event
+ * outbox and webhook subscriptions on one file (`SqliteStores.layer`), its migrations, backups and restores.
+ * @module
+ */
 export * as SqliteQuoteStore from "./SqliteQuoteStore.js"
 export * as SqlitePartnerStore from "./SqlitePartnerStore.js"
 export * as SqliteStores from "./SqliteStores.js"

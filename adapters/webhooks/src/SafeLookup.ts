@@ -9,6 +9,7 @@ import { WebhookEndpoints } from "@kasko/core/transport"
 import dns from "node:dns"
 import type { LookupFunction } from "node:net"
 
+/** The failure of an attempt whose endpoint resolved to an address a webhook must not reach (loopback, private, link-local). */
 export class AddressRefused extends Error {
   override readonly name = "AddressRefused"
 }

@@ -46,6 +46,7 @@ export interface OutcomeMessage {
   readonly outcome: SendOutcome
 }
 
+/** Sends webhook attempts on the sending thread, and stops it. */
 export interface ThreadSender {
   readonly send: (delivery: EventOutbox.ClaimedDelivery, at: number) => Promise<SendOutcome>
   /** Stops the thread for good; attempts under way fail, and so do later ones. */
@@ -54,6 +55,7 @@ export interface ThreadSender {
 
 const THREAD_FILE = new URL("./SendingThread.js", import.meta.url)
 
+/** A sender whose attempts run on a thread of its own, started with the first attempt: what the dispatcher sends with. */
 export const makeThreadSender = (options: SenderOptions): ThreadSender => {
   const waiting = new Map<number, (outcome: SendOutcome) => void>()
   let nextId = 0

@@ -14,6 +14,7 @@ export interface Wakeups {
   readonly next: (signal?: AbortSignal) => Promise<void>
 }
 
+/** The wake-ups of one instance's dispatcher: pass them to its stores (poke) and to the dispatcher (next). */
 export const makeWakeups = (): Wakeups => {
   let poked = false
   let wake: (() => void) | undefined

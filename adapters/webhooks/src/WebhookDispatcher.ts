@@ -13,6 +13,7 @@
  * of the slots, nor an endpoint more than its own, and a partner with fewer
  * attempts in flight is served first: endpoints that hang hold back their own
  * partner's deliveries, for one attempt timeout at most, and nobody else's.
+ * @module
  */
 import { EventOutbox } from "@kasko/core"
 import { DeliverySchedule, type WebhookEndpoints } from "@kasko/core/transport"
@@ -21,6 +22,7 @@ import { makeThreadSender } from "./ThreadSender.js"
 import type { Wakeups } from "./Wakeups.js"
 import { type SendOutcome, type SenderOptions, send } from "./WebhookSender.js"
 
+/** How a dispatcher claims and sends: its lease owner, the endpoints it accepts, its timeouts, pauses and batch sizes. */
 export interface DispatcherOptions {
   /** Names this instance's leases: two instances must differ. */
   readonly owner: string

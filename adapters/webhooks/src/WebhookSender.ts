@@ -10,6 +10,7 @@
  * delivery; anything else — another status, a refused or lost connection, a
  * timeout, an address the endpoint policy refuses — is a failure to retry.
  * The answer's body is read and thrown away, never more than a little of it.
+ * @module
  */
 import type { EventOutbox } from "@kasko/core"
 import { WebhookEndpoints } from "@kasko/core/transport"
@@ -18,6 +19,7 @@ import https from "node:https"
 import { createHmac } from "node:crypto"
 import { safeLookup } from "./SafeLookup.js"
 
+/** How an attempt is sent: its timeout, the endpoints accepted, the User-Agent. */
 export interface SenderOptions {
   /** How long an endpoint has to answer, in ms (5 s by default). */
   readonly timeoutMillis: number
@@ -26,6 +28,7 @@ export interface SenderOptions {
   readonly userAgent: string
 }
 
+/** What one attempt came to: delivered with the endpoint's status, or failed with why (and a status and Retry-After, when answered). */
 export type SendOutcome =
   | { readonly delivered: true; readonly status: number }
   | {

@@ -2,6 +2,7 @@
  * Example requests a partner sends, and what they are answered with:
  * documentation for embedders and API readers (the OpenAPI document's
  * examples), and the fixtures of kasko's own tests and command line.
+ * @module
  */
 import { Result } from "effect"
 import { groupsOfFour, luhnCheckDigit } from "./quote/QuoteIdentifiers.js"

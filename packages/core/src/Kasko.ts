@@ -2,6 +2,7 @@
  * The promise facade for embedders that do not use Effect: one runtime built
  * from the layers once, every API call a promise that rejects with the core's
  * tagged error (ConstraintViolation, QuoteNotFound, …).
+ * @module
  */
 import { Cause, type Effect, Exit, Layer, ManagedRuntime } from "effect"
 import { StorageUnavailable } from "./Errors.js"
@@ -10,6 +11,7 @@ import type { QuoteStore } from "./ports/QuoteStore.js"
 import * as QuotingService from "./QuotingService.js"
 import { shipped, type TariffBook } from "./ports/TariffBook.js"
 
+/** The quoting API as promises (`Kasko.make`): the same use cases as `QuotingService`; `dispose` it when done. */
 export interface Kasko {
   readonly getProduct: (productName: string) => Promise<Effect.Success<ReturnType<typeof QuotingService.getProduct>>>
   readonly createOffer: (request: unknown) => Promise<Effect.Success<ReturnType<typeof QuotingService.createOffer>>>

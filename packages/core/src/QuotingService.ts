@@ -2,6 +2,7 @@
  * kasko's public API as Effect programs: read a product, price an offer,
  * explain a price, create, retrieve and activate a quote. Time comes from
  * Effect's Clock; storage and ids from their ports.
+ * @module
  */
 import { Clock, Context, Effect, Option, Result } from "effect"
 import { calendarDateOfMillis } from "./input/CalendarDate.js"

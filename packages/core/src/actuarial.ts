@@ -3,6 +3,7 @@
  * tariffs and their compiler, the pricing functions, the rating worksheet,
  * money, and the product vocabulary (parameters, variants, coverages) the
  * rules are written in.
+ * @module
  */
 export * as CalendarDate from "./input/CalendarDate.js"
 export * as Coverage from "./product/Coverage.js"

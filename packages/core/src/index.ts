@@ -4,6 +4,7 @@
  * the request and answer types, the errors, and the ports with their Tags.
  * Adapters and tools import their extra needs from the named subpaths
  * (`/transport`, `/storage`, `/actuarial`, `/administration`).
+ * @module
  */
 export * as Kasko from "./Kasko.js"
 export * as QuotingService from "./QuotingService.js"

@@ -4,6 +4,7 @@
  * (for encoding and for documents such as OpenAPI), and the field decoders
  * a transport's own resources reuse; for the webhook transport, where an
  * endpoint may point and when a failed delivery is retried.
+ * @module
  */
 export * as CalendarDate from "./input/CalendarDate.js"
 export * as DeliverySchedule from "./events/DeliverySchedule.js"

@@ -5,12 +5,14 @@
  */
 import { Clock, Effect } from "effect"
 
+/** A clock to provide to the service (`ServiceOptions.clock`) and the handle that moves it. */
 export interface AdjustableClock {
   readonly clock: Clock.Clock
   /** Moves the clock's time forward (or back, with a negative amount). */
   readonly adjust: (millis: number) => void
 }
 
+/** A clock at real time, until moved: for an end-to-end test that must see a quote expire or a retry fall due. */
 export const makeAdjustableClock = (): AdjustableClock => {
   const live = Clock.Clock.defaultValue()
   let offset = 0

@@ -3,6 +3,7 @@
  * `<product>/versions/<version>.json`, and `<product>/tariffs/<version>.json`, as `kasko products check` reads them) loaded into a catalogue beside the shipped products — a folder named like a
  * shipped product replaces it. A directory with any error loads nothing: every problem is said at once, and the
  * service does not start (`kasko serve --products DIR`, KASKO_PRODUCTS_DIR).
+ * @module
  */
 import { ProductCatalogue, TariffBook } from "@kasko/core"
 import { ProductCheck } from "@kasko/core/actuarial"

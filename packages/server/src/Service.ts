@@ -50,6 +50,7 @@ import {
   tracesUrlOf
 } from "./ServiceConfig.js"
 
+/** What `startService` runs: its configuration, and what a test or an embedder puts in place of the defaults. */
 export interface ServiceOptions {
   readonly config: ServiceConfig
   /** The clock the engine reads (tests move it); real time by default. */
@@ -66,6 +67,7 @@ export interface ServiceOptions {
   readonly dispatchWebhooks?: boolean
 }
 
+/** A service `startService` started: where it listens, its logger, and how to stop it. */
 export interface RunningService {
   readonly url: string
   readonly port: number

@@ -205,6 +205,7 @@ const FIELDS = {
   )
 }
 
+/** The service's configuration, read from the environment (`KASKO_*`) by `readServiceConfig`, each variable checked. */
 export const ServiceConfig = Config.all(FIELDS)
 
 export type ServiceConfig = Config.Success<typeof ServiceConfig>

@@ -5,8 +5,10 @@
  * changed — applied migrations are never edited, a new one is added). Each
  * store runs the plan in its own dialect and transactions and records each
  * migration with the checksum given here.
+ * @module
  */
 
+/** One version of a store's schema: its number, its name, and the SQL that makes it from the one before. */
 export interface Migration {
   readonly version: number
   readonly name: string
@@ -19,10 +21,12 @@ export interface AppliedMigration {
   readonly checksum: string
 }
 
+/** A migration the plan applies, with the checksum of its SQL the store records beside it. */
 export interface PendingMigration extends Migration {
   readonly checksum: string
 }
 
+/** What a store does with its database: apply the pending migrations in order, or refuse it untouched, saying why. */
 export type MigrationPlan =
   | { readonly _tag: "Apply"; readonly pending: ReadonlyArray<PendingMigration> }
   | { readonly _tag: "Refuse"; readonly reason: string }

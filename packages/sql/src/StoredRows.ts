@@ -2,6 +2,7 @@
  * Stored quotes and partners as table rows: the columns every SQL store
  * (SQLite, PostgreSQL) writes and reads, so the mapping exists once. Documents
  * are JSON text, written from validated values and parsed, not re-validated.
+ * @module
  */
 import { type EventOutbox, type Partner, QuoteEvents, type QuoteStore } from "@kasko/core"
 
@@ -46,8 +47,10 @@ export type QuoteReadRow = Pick<
 /** The columns a store reads back for a quote without its worksheet. */
 export type QuoteWithoutWorksheetRow = Omit<QuoteReadRow, "worksheet_json">
 
+/** The column list of a `SELECT` that reads a quote without its worksheet (`QuoteWithoutWorksheetRow`). */
 export const QUOTE_WITHOUT_WORKSHEET_COLUMNS =
   "quote_id, partner_id, quote_number, tariff_version, created_at, activated_at, quote_json"
+/** The column list of a `SELECT` that reads a quote back whole, worksheet included (`QuoteReadRow`). */
 export const QUOTE_READ_COLUMNS = `${QUOTE_WITHOUT_WORKSHEET_COLUMNS}, worksheet_json`
 
 /** A quote as its row. */
@@ -115,7 +118,7 @@ export const portfolioQuoteOfRow = (row: PortfolioRow): QuoteStore.PortfolioQuot
   }
 }
 
-/** The columns of a partner. */
+/** A partner as its row: the columns of the `partners` table every SQL store writes and reads. */
 export interface PartnerRow {
   readonly partner_id: string
   readonly name: string
@@ -124,9 +127,12 @@ export interface PartnerRow {
   readonly created_at: number
 }
 
+/** The column list of a `SELECT` that reads a partner (`PartnerRow`). */
 export const PARTNER_COLUMNS = "partner_id, name, cvr_number, status, created_at"
+/** The column list of a `SELECT` that reads a subscription key: its prefix and hash, never the key. */
 export const SUBSCRIPTION_KEY_COLUMNS = "partner_id, key_prefix, key_hash, created_at, revoked_at"
 
+/** A partner read back from its row (a `cvr_number` only when it has one). */
 export const partnerOfRow = (row: PartnerRow): Partner => ({
   partner_id: row.partner_id,
   name: row.name,
@@ -138,6 +144,7 @@ export const partnerOfRow = (row: PartnerRow): Partner => ({
 /** An outbox event as its row: the event's own fields, one column each. */
 export type EventRow = QuoteEvent
 
+/** The column list of a `SELECT` that reads an outbox event (`EventRow`), for `eventOfRow`. */
 export const EVENT_COLUMNS = "event_id, type, occurred_at, partner_id, quote_id, payload"
 
 /** An event read back: a type no version of kasko writes means the row is not ours. */

@@ -18,6 +18,10 @@ import type { MakeStores } from "./ContractHarness.js"
 import { quoteEventCases } from "./QuoteEventContract.js"
 import { subscriptionCases } from "./SubscriptionContract.js"
 
+/**
+ * Registers the outbox contract's vitest suites (events, deliveries, sharing the dispatcher, subscriptions) for a
+ * store named `name`: call it from the store's own test file, with a factory of fresh, empty store Layers.
+ */
 export const outboxContract = (name: string, makeLayer: MakeStores): void => {
   describe(`EventOutbox contract: ${name}`, () => {
     quoteEventCases(makeLayer)

@@ -9,6 +9,10 @@ type StoreLayer = Layer.Layer<PartnerStore.PartnerStore, unknown>
 
 const key = (prefix: string) => ({ key_prefix: prefix, key_hash: `hash-of-${prefix}` })
 
+/**
+ * Registers the PartnerStore contract's vitest suite for a store named `name`: call it from the store's own test
+ * file, with a factory of fresh, empty PartnerStore Layers.
+ */
 export const partnerStoreContract = (name: string, makeLayer: () => StoreLayer): void => {
   describe(`PartnerStore contract: ${name}`, () => {
     const run = <A, E>(program: Effect.Effect<A, E, PartnerStore.PartnerStore>) =>

@@ -4,6 +4,7 @@
  * repository's multi-instance suites share. The server is the one the vitest
  * `postgres` project provides (the configured one, or an embedded one started
  * for the run: the repository's test/postgres/TestDatabaseSetup.ts).
+ * @module
  */
 import pg from "pg"
 import { afterAll, beforeAll, inject } from "vitest"

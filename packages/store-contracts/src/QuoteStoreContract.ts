@@ -12,6 +12,11 @@ import { quoteLifetimeCases } from "./QuoteLifetimeContract.js"
 import { makeFixtures, variantOf } from "./StoredQuoteFixtures.js"
 
 type StoredQuote = QuoteStore.StoredQuote
+
+/**
+ * Registers the QuoteStore contract's vitest suite (storing, finding, activating, idempotency keys, lifetimes) for a
+ * store named `name`: call it from the store's own test file, with a factory of fresh, empty QuoteStore Layers.
+ */
 export const quoteStoreContract = (name: string, makeLayer: MakeQuoteStore): void => {
   describe(`QuoteStore contract: ${name}`, () => {
     let fixtures: ReadonlyArray<StoredQuote> = []

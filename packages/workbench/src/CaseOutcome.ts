@@ -40,4 +40,5 @@ export interface UncomparedCase {
   readonly product_name: string
 }
 
+/** What became of one case of a portfolio in an impact test: priced under both versions, rejected, or not compared. */
 export type CaseOutcome = PricedCase | RejectedCase | UncomparedCase

@@ -16,6 +16,7 @@ import type { PricingCase } from "./PricingCase.js"
 const columnsOf = (parameterColumns: ReadonlyArray<string>) =>
   ["case", "product_name", "feature", "pricing_date", ...parameterColumns, "annually", "monthly", "premiums"] as const
 
+/** The price a golden table expects for its case: yearly and monthly, and each coverage's premium. */
 export interface ExpectedPrice {
   readonly annually: number
   readonly monthly: number
@@ -23,6 +24,7 @@ export interface ExpectedPrice {
   readonly premiums: Readonly<Record<string, string>>
 }
 
+/** One row of a golden table: a case to price and, when the table records it, the price it must get. */
 export interface GoldenCase extends PricingCase {
   /** Absent in a cases file that only lists cases (for a tariff diff). */
   readonly expected?: ExpectedPrice

@@ -28,6 +28,7 @@ import { PremiumCaps } from "./PremiumCaps.js"
 import { type ReasonTally, Rejections } from "./Rejections.js"
 import { kronerOfUnits, percentChange, Totals, type TotalsState } from "./RunningTotals.js"
 
+/** How an impact test counts the change: caps on each policy's change, a factor on every premium, movers, bands, segments. */
 export interface ImpactOptions {
   /** The largest increase a policy may get, in per cent of its old premium (two decimals at most). */
   readonly cap_increase_percent?: number

@@ -48,10 +48,12 @@ export interface TotalsRow {
   readonly capped_change_percent?: number | null
 }
 
+/** The totals of one segment of the book (a product, a variant, an age band …): old, new, and their change. */
 export interface SegmentRow extends TotalsRow {
   readonly segment: string
 }
 
+/** The totals of the policies whose premium changes by a per cent within one band (say, +5 % to +10 %). */
 export interface BandRow extends TotalsRow {
   readonly band: string
   /** Null: no lower (upper) end. */
@@ -59,6 +61,7 @@ export interface BandRow extends TotalsRow {
   readonly to_percent: number | null
 }
 
+/** One reason cases of the book were rejected: how many, and the first lines rejected for it. */
 export interface RejectionReason {
   readonly reason: string
   readonly cases: number

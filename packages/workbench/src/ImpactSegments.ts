@@ -16,6 +16,7 @@ export const SEGMENT_DIMENSIONS = [
   "driver_age_band",
   "vehicle_price_band"
 ] as const
+/** A dimension an impact test splits the book by (`product`, `variant`, `driver_age_band` …): one of SEGMENT_DIMENSIONS. */
 export type SegmentDimension = (typeof SEGMENT_DIMENSIONS)[number]
 
 /** Each segment dimension as the reports title it (the command's text and the workbench page). */

@@ -52,6 +52,7 @@ const DEFAULT_SILENCE_LIMIT_MS = 30_000
  */
 const CHECKS_PER_LIMIT = 10
 
+/** How patient an impact worker pool is with a worker that stops answering. */
 export interface ImpactWorkerPoolOptions {
   /**
    * How long a worker with a chunk, a pass or a finish in flight may give no answer before the pass fails
@@ -112,6 +113,10 @@ const unref = (timer: unknown): void => (timer as { unref?: () => void }).unref?
 /** Whether the worker owes an answer: a pass, a chunk or its state. */
 const awaitsAnswer = (entry: PooledWorker): boolean => entry.inFlight > 0 || entry.state !== undefined
 
+/**
+ * Worker threads (or the page's web workers) that price a book's chunks for an impact pass and merge their counts:
+ * what `portfolioImpact` and the workbench page run an impact test on. `close` it when done.
+ */
 export class ImpactWorkerPool {
   private readonly workers: Array<PooledWorker> = []
   private failure: Error | undefined

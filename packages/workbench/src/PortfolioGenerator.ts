@@ -24,6 +24,7 @@ import {
   type Weighted
 } from "./SeededDraws.js"
 
+/** What `kasko portfolio generate` draws: how many policies, the seed, the date ages hold on, the products. */
 export interface PortfolioGeneration {
   /** How many policies. */
   readonly size: number

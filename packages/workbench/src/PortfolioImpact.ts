@@ -24,6 +24,7 @@ export type PortfolioSource =
   | { readonly file: string }
   | { readonly rows: () => AsyncIterable<ReadonlyArray<PortfolioRow>> }
 
+/** An impact test to run: the old and new tariffs, the book and its products, how to count, a target, the threads. */
 export interface PortfolioImpactOptions {
   /** The old side's tariffs: per product its only version, or the one in force on the pricing date. */
   readonly old: ReadonlyArray<Tariff.Tariff>

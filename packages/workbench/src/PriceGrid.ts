@@ -9,11 +9,13 @@ import type * as VegaLite from "vega-lite"
 import { parameterLabel } from "./ParameterLabels.js"
 import { priceCase, type PricingCase } from "./PricingCase.js"
 
+/** One axis of a price grid: a parameter and the values it takes along the axis. */
 export interface GridAxis {
   readonly parameter: string
   readonly values: ReadonlyArray<string>
 }
 
+/** One cell of a price grid: the two parameters' values and the yearly and monthly price there. */
 export interface GridCell {
   readonly x: string
   readonly y: string
@@ -75,6 +77,7 @@ export const priceGrid = async (
   return cells
 }
 
+/** A price grid as CSV: a row per cell, the two parameters' values and the yearly and monthly price. */
 export const gridCsv = (cells: ReadonlyArray<GridCell>, x: GridAxis, y: GridAxis): string =>
   stringify(
     cells.map((cell) => ({

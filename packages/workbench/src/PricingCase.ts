@@ -14,6 +14,7 @@ import {
 } from "@kasko/core/actuarial"
 import { Result } from "effect"
 
+/** A case to price: its name, product, feature, pricing date and parameters, as the workbench's tables list them. */
 export interface PricingCase {
   readonly name: string
   readonly product_name: string
@@ -22,6 +23,7 @@ export interface PricingCase {
   readonly parameters: Readonly<Record<string, string>>
 }
 
+/** Thrown by `priceCase` when a case cannot be priced: its parameters do not validate, or no tariff is in force. */
 export class CaseRejected extends Error {}
 
 /** Which evaluator fires the rules: the compiled tariff (the service's), or json-rules-engine (the reference). */

@@ -3,6 +3,7 @@
  * figures, in the command's text and on the workbench page alike: kroner
  * through the core's one formatter (`Money.formatKroner`), counts with
  * thousands apart, per cents with a true minus sign. Browser-safe.
+ * @module
  */
 import { Money } from "@kasko/core/actuarial"
 

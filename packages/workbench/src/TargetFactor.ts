@@ -62,6 +62,7 @@ export interface FactorSolution {
   readonly stalled?: "at zero" | "flat"
 }
 
+/** What `solveMonotone` solves: the total to hit, the tolerance, and how to price the book at a factor. */
 export interface MonotoneProblem {
   /** The target total, as a fraction in the units `evaluate` answers in. */
   readonly target: { readonly numerator: bigint; readonly denominator: bigint }

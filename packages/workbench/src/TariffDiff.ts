@@ -8,6 +8,7 @@ import { actualPrice } from "./GoldenTable.js"
 import { priceCase, type PricingCase } from "./PricingCase.js"
 import { plainMoney } from "./ReportFigures.js"
 
+/** One price that differs between two tariff versions for a case: the yearly, monthly or a coverage's, old and new. */
 export interface PriceChange {
   readonly case: string
   /** `annually`, `monthly`, or the coverage whose premium changed. */

@@ -7,6 +7,7 @@
 import { CaseSpace, ProductCatalogue, type ProductDocument, Tariff, TariffCompiler } from "@kasko/core/actuarial"
 import { Result } from "effect"
 
+/** One thing `kasko tariff lint` found in a tariff: an error or a warning, with the rule and what is wrong. */
 export interface Finding {
   readonly severity: "error" | "warning"
   readonly rule?: string

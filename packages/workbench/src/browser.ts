@@ -4,6 +4,7 @@
  * declares no `sideEffects: false`, so a bundler keeps all of it once any
  * export of PriceGrid.ts is imported; this entry lets a browser bundle (the
  * workbench web app) leave it out.
+ * @module
  */
 export {
   actualPrice,

@@ -35,6 +35,7 @@ export interface Section {
   readonly blocks: ReadonlyArray<Block>
 }
 
+/** A document the core wrote (an IPID, a quote's document, the privacy policy), ready for a DocumentRenderer to print. */
 export interface PrintedDocument {
   /** BCP 47, the language its words are in. */
   readonly language: string

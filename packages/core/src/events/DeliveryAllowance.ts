@@ -15,6 +15,7 @@
  * endpoint that hangs never holds more than its share, a partner that turns
  * up finds a reserved slot free, and slots that free up go first to the
  * partners that had none.
+ * @module
  */
 import type { DeliveryClaim } from "../ports/EventOutbox.js"
 
@@ -25,6 +26,7 @@ import type { DeliveryClaim } from "../ports/EventOutbox.js"
  * partners have new events: a lone partner may use the whole claim's.
  */
 const FAN_OUT_PER_PARTNER = 100
+/** The most deliveries one claim makes from new events, shared among the partners that have some. */
 export const FAN_OUT_PER_CLAIM = 500
 
 /** The deliveries a claim may make from one partner's new events when `partners` have some. */

@@ -5,12 +5,14 @@
  * sender at once — for 24 hours from the delivery's first attempt; after
  * that it is dead-lettered, for an operator to replay. Pure: the jitter's
  * randomness comes in as a number in [0, 1).
+ * @module
  */
 
 const FIRST_RETRY_DELAY_MILLIS = 10_000
 /** An endpoint that has failed every attempt for this long is disabled (Standard Webhooks' operational advice). */
 export const DISABLE_AFTER_FAILING_MILLIS = 5 * 24 * 60 * 60 * 1000
 const LONGEST_RETRY_DELAY_MILLIS = 60 * 60 * 1000
+/** How long a failing delivery is retried after its first attempt (24 hours) before it is dead-lettered. */
 export const RETRY_WINDOW_MILLIS = 24 * 60 * 60 * 1000
 
 /** The delay before attempt `attempts + 1`, after `attempts` failed ones (1, 2, …), before jitter. */

@@ -5,14 +5,18 @@
  * event's id is made from the quote's id and the event's type: a store that
  * writes one twice writes the same row, and a receiver can deduplicate on it.
  * The payload is the quote's public form at that moment, as GET answers it.
+ * @module
  */
 import { dateTimeOfMillis } from "../input/CalendarDate.js"
 import type { StoredQuote } from "../ports/QuoteStore.js"
 import { expiresAt, retrievedForm, type RetrievedQuote } from "../quote/QuoteLifecycle.js"
 
+/** Every type of quote event, as webhooks name them and subscriptions choose among them. */
 export const QUOTE_EVENT_TYPES = ["quote.created", "quote.activated", "quote.expired"] as const
+/** One type of quote event: `quote.created`, `quote.activated` or `quote.expired`. */
 export type QuoteEventType = (typeof QUOTE_EVENT_TYPES)[number]
 
+/** Whether a value (a stored row's, a request's) names a type of quote event. */
 export const isQuoteEventType = (value: unknown): value is QuoteEventType =>
   typeof value === "string" && (QUOTE_EVENT_TYPES as ReadonlyArray<string>).includes(value)
 

@@ -4,6 +4,7 @@
  * secret is answered then, and only then), list (without secrets), remove,
  * rotate the secret; and its deliveries: list them, put dead-lettered ones
  * back in line, one or all since a time. Every answer is the partner's own.
+ * @module
  */
 import { Clock, Effect } from "effect"
 import {
@@ -141,6 +142,7 @@ export const rotateSecret = (
 
 /** Deliveries one listing answers, newest first, and dead letters one recovery puts back in line at most. */
 export const DELIVERIES_AT_ONCE = 100
+/** The most dead-lettered deliveries one recovery (`replayDeadLetters`) puts back in line. */
 export const REPLAYS_AT_ONCE = 1_000
 
 /** The partner's newest deliveries (DELIVERIES_AT_ONCE at most), each with its state and last attempt. */

@@ -6,10 +6,12 @@
  * address literal (loopback, private, link-local and the rest of the IANA
  * registries) — unless the operator allows it for local development; the
  * address a name resolves to is checked again when delivering.
+ * @module
  */
 import ipaddr from "ipaddr.js"
 import { type QuoteEventType, isQuoteEventType, QUOTE_EVENT_TYPES } from "./QuoteEvents.js"
 
+/** A partner's webhook subscription as stored: its endpoint, the event types it takes, its signing secret and state. */
 export interface WebhookSubscription {
   readonly subscription_id: string
   readonly partner_id: string
@@ -43,6 +45,7 @@ export interface EndpointPolicy {
 /** Subscriptions one partner may have unless the operator says otherwise: each fans every event out once more. */
 export const DEFAULT_SUBSCRIPTIONS_PER_PARTNER = 10
 
+/** The endpoint policy of a production service: HTTPS only, and no private, loopback or link-local address. */
 export const STRICT_ENDPOINT_POLICY: EndpointPolicy = { allowInsecure: false, allowPrivateAddresses: false }
 
 const MAX_URL_LENGTH = 2048

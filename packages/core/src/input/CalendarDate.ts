@@ -1,6 +1,7 @@
 /**
  * Calendar dates as `YYYY-MM-DD` strings, the form the specification uses.
  * Pure: the current date always comes in as an argument (from Effect's Clock).
+ * @module
  */
 
 /** A calendar date in `YYYY-MM-DD` form. */

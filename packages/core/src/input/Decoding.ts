@@ -1,6 +1,7 @@
 /**
  * Decoding client input with a Schema so that every problem becomes one
  * violation named by the client's field path, all of them at once.
+ * @module
  */
 import { Result, type Schema, type SchemaAST, SchemaIssue, SchemaParser } from "effect"
 import type { Violation } from "../Errors.js"

@@ -1,4 +1,7 @@
-/** String field schemas with the client-facing messages and documented maxima. */
+/**
+ * String field schemas with the client-facing messages and documented maxima.
+ * @module
+ */
 import { type JsonSchema, Option, Schema, SchemaGetter } from "effect"
 import { isCalendarDate } from "./CalendarDate.js"
 

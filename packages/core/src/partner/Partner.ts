@@ -2,6 +2,7 @@
  * Partners (the car dealers and leasing companies that call kasko) and their
  * subscription keys. A key is stored as its public prefix and a hash, never
  * in plaintext; the key itself is shown once, when it is made.
+ * @module
  */
 import { Schema } from "effect"
 import { isCvrNumber } from "../quote/IdentityNumbers.js"
@@ -13,9 +14,11 @@ const PartnerId = CheckedString(
   { pattern: "^[a-z0-9][a-z0-9-]{1,62}$" }
 )
 
+/** Whether a partner's credentials work: `active`, or `suspended` (its quotes stay). */
 export const PartnerStatus = Schema.Literals(["active", "suspended"])
 export type PartnerStatus = typeof PartnerStatus.Type
 
+/** A partner of the insurer (a dealer, a leasing company …) that calls the API: its id, name, CVR number and status. */
 export const Partner = Schema.Struct({
   partner_id: PartnerId,
   name: Text(200),

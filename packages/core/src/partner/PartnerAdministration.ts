@@ -2,6 +2,7 @@
  * Administering partners and their subscription keys: the programs behind
  * `kasko partners …` and `kasko keys …`. Key material is made by the caller
  * (it needs randomness and hashing); the core records prefixes and hashes.
+ * @module
  */
 import { Clock, Effect, Option, Result, Schema, Struct } from "effect"
 import { decodeAll } from "../input/Decoding.js"
@@ -65,6 +66,7 @@ export const addPartner = (
     return partner
   })
 
+/** Every partner, by id: what `kasko partners list` prints. */
 export const listPartners: Effect.Effect<ReadonlyArray<Partner>, StorageUnavailable, PartnerStore> = Effect.flatMap(
   PartnerStore,
   (store) => store.listPartners

@@ -5,6 +5,7 @@
  * why it may not. Adapters implement it with a Layer (kasko's own: JWT
  * verification with an embedded key pair or an identity provider's key set,
  * subscription keys looked up by prefix and compared by hash).
+ * @module
  */
 import { Context, type Effect } from "effect"
 import type { AuthenticationRefused, IdentityProviderUnavailable, StorageUnavailable } from "../Errors.js"
@@ -18,6 +19,7 @@ export const SCOPES = [
   "quotes:activate",
   "webhooks:manage"
 ] as const
+/** One of the scopes a token grants (`offers:create`, `quotes:read` …): each operation of the API takes one. */
 export type Scope = (typeof SCOPES)[number]
 
 /** The credentials a request presents: the two headers as sent, absent when not sent. */
@@ -33,6 +35,10 @@ export interface Principal {
   readonly rateLimitKey: string
 }
 
+/**
+ * The Authentication port: a request's credentials and the scope it needs → the partner (`Principal`), or
+ * `AuthenticationRefused`. `@kasko/credentials` provides it (tokens and subscription keys).
+ */
 export class Authentication extends Context.Service<
   Authentication,
   {

@@ -3,11 +3,13 @@
  * and the insurer's privacy policy, which offers and quotes link to (spec §2.6, §2.9). The insurer keeps them
  * itself, or kasko serves its own (`documentPaths`). Answers compute the links when they answer, so a changed
  * configuration is seen by every quote, stored before the change or after it.
+ * @module
  */
 import { Context } from "effect"
 import type { ProductName } from "../product/ProductCatalogue.js"
 import type { Variant } from "../product/Variant.js"
 
+/** Where answers point for documents: a product variant's IPID (`ipid_href`) and the privacy policy (`policy_href`). */
 export interface DocumentLinksShape {
   /** The URL of a product variant's IPID. */
   readonly ipidHref: (productName: ProductName, variant: Variant) => string

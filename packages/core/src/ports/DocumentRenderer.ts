@@ -1,6 +1,7 @@
 /**
  * The port that prints documents: the core writes what a document says (`PrintedDocument`: the IPID, a quote's
  * document, the privacy policy); a renderer lays it out and answers its bytes. `@kasko/documents` renders PDF.
+ * @module
  */
 import { Context, type Effect } from "effect"
 import type { PrintedDocument } from "../documents/PrintedDocument.js"
@@ -13,6 +14,10 @@ export interface RenderedDocument {
   readonly bytes: Uint8Array
 }
 
+/**
+ * The DocumentRenderer port: prints a document the core wrote (an IPID, a quote's document, the privacy policy)
+ * as bytes of a media type. `@kasko/documents` provides it as PDF.
+ */
 export class DocumentRenderer extends Context.Service<
   DocumentRenderer,
   {

@@ -5,11 +5,16 @@
  * webhook endpoints. Each store adapter provides it over the same database
  * as its QuoteStore; the webhook dispatcher of every instance claims
  * deliveries from it under a lease, so two instances do not send one twice.
+ * @module
  */
 import { Context, type Effect } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
 import type { QuoteEvent } from "../events/QuoteEvents.js"
 
+/**
+ * The EventOutbox port: the quote events written with each change, and their webhook deliveries — fan-out,
+ * leases, outcomes, replay. Each store adapter provides it beside its QuoteStore, on the same database.
+ */
 export class EventOutbox extends Context.Service<
   EventOutbox,
   {
@@ -94,6 +99,7 @@ export interface OutboxBacklog {
   readonly oldest_undelivered_at: number | undefined
 }
 
+/** What a dispatcher asks of `claimDeliveries`: at an instant, for an owner and a lease, how many deliveries at most. */
 export interface DeliveryClaim {
   readonly now: number
   readonly owner: string
@@ -141,6 +147,7 @@ export interface ClaimedDelivery {
   readonly failing_since: number | undefined
 }
 
+/** Where a delivery is: `pending` (due or waiting to retry), `delivered`, or `dead_lettered` (failed for good). */
 export type DeliveryState = "pending" | "delivered" | "dead_lettered"
 
 /**

@@ -2,6 +2,7 @@
  * The id port: quote ids, policy and quote numbers, webhook subscription ids
  * and their signing secrets — in the formats of `quote/QuoteIdentifiers.ts`.
  * Randomness is injected, so the core stays pure.
+ * @module
  */
 import { Clock, Context, Effect, Layer, Ref } from "effect"
 import {
@@ -13,6 +14,10 @@ import {
   withCheckDigit
 } from "../quote/QuoteIdentifiers.js"
 
+/**
+ * The IdGenerator port: new quote ids, policy and quote numbers, subscription ids and signing secrets. Provide
+ * `layerFromRandomBytes` in a service, `layerSequential` in a test.
+ */
 export class IdGenerator extends Context.Service<
   IdGenerator,
   {

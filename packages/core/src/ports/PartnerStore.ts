@@ -1,8 +1,15 @@
-/** The partner storage port: partners and their subscription keys. */
+/**
+ * The partner storage port: partners and their subscription keys.
+ * @module
+ */
 import { Context, type Effect, type Option } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
 import type { Partner, PartnerStatus, SubscriptionKeyRecord } from "../partner/Partner.js"
 
+/**
+ * The PartnerStore port: partners, their subscription keys, and `changes` for the caches that must forget a
+ * revoked key. The memory, SQLite and PostgreSQL adapters provide it.
+ */
 export class PartnerStore extends Context.Service<
   PartnerStore,
   {

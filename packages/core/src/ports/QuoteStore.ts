@@ -1,6 +1,7 @@
 /**
  * The quote storage port. Adapters (memory, SQLite, PostgreSQL) implement it
  * with a Layer; the storage contract suite holds every one to the same rules.
+ * @module
  */
 import { Context, type Effect, type Option, Schema } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
@@ -25,6 +26,10 @@ export type StoredQuote = typeof StoredQuote.Type
 /** A stored quote without the worksheet it was priced with: what retrieval and activation answer from. */
 export type StoredQuoteWithoutWorksheet = Omit<StoredQuote, "worksheet">
 
+/**
+ * The QuoteStore port: durable quotes — insert (idempotently too), find, activate (compare-and-set), purge — and
+ * the portfolio an impact test re-prices. The memory, SQLite and PostgreSQL adapters provide it.
+ */
 export class QuoteStore extends Context.Service<
   QuoteStore,
   {

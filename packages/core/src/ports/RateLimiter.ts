@@ -3,6 +3,7 @@
  * counts for one process; a shared store (PostgreSQL, Redis) counts for every
  * instance together. The adapters count with rate-limiter-flexible; the core
  * reads its answers through `fromLimiters`.
+ * @module
  */
 import { Context, Effect } from "effect"
 import { StorageUnavailable } from "../Errors.js"
@@ -16,6 +17,10 @@ export interface RateLimitWindow {
   readonly resetsAt: number
 }
 
+/**
+ * The RateLimiter port: requests counted per key in fixed windows. `@kasko/memory` counts per instance;
+ * `@kasko/redis` and `@kasko/postgres` count for every instance together.
+ */
 export class RateLimiter extends Context.Service<
   RateLimiter,
   {

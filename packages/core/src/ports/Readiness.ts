@@ -3,6 +3,7 @@
  * take a write, not merely answer a read (a full disk answers reads). The
  * probe writes at most once a second however often it is asked: a flood of
  * readiness checks never becomes a flood of commits.
+ * @module
  */
 import { Context, Duration, Effect, Layer } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
@@ -11,6 +12,7 @@ import { QuoteStore } from "./QuoteStore.js"
 /** How long a probe's outcome answers for readiness. */
 const PROBE_INTERVAL = Duration.seconds(1)
 
+/** The Readiness port: whether the store can commit now, for `GET /ready`. `layer` provides it over the QuoteStore. */
 export class Readiness extends Context.Service<
   Readiness,
   {

@@ -2,6 +2,7 @@
  * The tariff versions the engine may price with: every product, every version,
  * including versions whose `effective_from` lies ahead — and the catalogue of the
  * products they price, which the engine decodes requests and writes answers by.
+ * @module
  */
 import { Context, Layer } from "effect"
 import type { Tariff } from "../pricing/Tariff.js"
@@ -13,6 +14,10 @@ import { variantOfCase } from "../product/Variant.js"
 /** How a TariffBook fires rules: compiled (the service's way), or with json-rules-engine (the reference interpreter). */
 type RuleEngine = "compiled" | "json-rules-engine"
 
+/**
+ * The TariffBook port: the tariff versions loaded, the products they price, and the rule engine that fires them.
+ * Provide `shipped`, or `layer(documents)` / `ofCatalogue` for tariffs and products of your own.
+ */
 export class TariffBook extends Context.Service<
   TariffBook,
   {

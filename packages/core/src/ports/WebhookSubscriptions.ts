@@ -2,11 +2,13 @@
  * The webhook subscription port: partners' endpoints, kept by the same store
  * as their quotes. A subscription is the partner's own: another partner can
  * neither see nor change it.
+ * @module
  */
 import { Context, type Effect, type Option } from "effect"
 import type { StorageUnavailable } from "../Errors.js"
 import type { WebhookSubscription } from "../events/WebhookEndpoints.js"
 
+/** The WebhookSubscriptions port: partners' webhook endpoints and their signing secrets, kept by the stores. */
 export class WebhookSubscriptions extends Context.Service<
   WebhookSubscriptions,
   {

@@ -3,6 +3,7 @@
  * Exact rationals carry a premium through its factors so it is rounded once,
  * as the tariff's arithmetic requires. They are safe integers while they fit
  * (fast) and bigint beyond (exact either way).
+ * @module
  */
 
 type Whole = number | bigint
@@ -30,8 +31,10 @@ export const add = (a: Whole, b: Whole): Whole => {
   return BigInt(a) + BigInt(b)
 }
 
+/** a × b, exactly: a safe integer while the product is one, a bigint beyond. */
 export const times = multiply
 
+/** A whole number of øre as an exact amount, to apply loadings and shares to. */
 export const exactOre = (ore: number): ExactOre => ({ numerator: ore, denominator: 1 })
 
 /** Multiplies by (100 + percent) / 100: a loading of `percent` per cent. */

@@ -4,6 +4,7 @@
  * without Effect (`priceOffer`, `explainOffer`); the Effect API wraps them.
  * json-rules-engine, the tariff's reference interpreter, is in
  * `ReferenceInterpreter.ts`, loaded only by those who run it.
+ * @module
  */
 import { Result } from "effect"
 import type { CalendarDate } from "../input/CalendarDate.js"

@@ -15,6 +15,7 @@ import { VARIANTS } from "../product/ProductDocument.js"
 export const FactValue = Schema.Union([Schema.String, Schema.Finite, Schema.Null])
 export type FactValue = typeof FactValue.Type
 
+/** The facts a tariff's rules read for one request: product, variant and feature, and each fact parameter (null when not given). */
 export const PricingFacts = Schema.StructWithRest(
   Schema.Struct({
     product_name: Schema.String,

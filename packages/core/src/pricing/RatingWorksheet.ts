@@ -3,6 +3,7 @@
  * the words that explain every krone — coverage lines (base, each loading,
  * result), charges, the annual total and its rounding to `annually` and
  * `monthly`. Stored with each quote.
+ * @module
  */
 import { Schema } from "effect"
 import { approximate, formatKroner } from "./Money.js"

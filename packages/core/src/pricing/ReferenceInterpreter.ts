@@ -4,6 +4,7 @@
  * differential tests, and the same pricing plan folds what it fired. The
  * service prices with the compiled tariff only, so the library is an
  * optional peer dependency, imported the first time a reference run asks.
+ * @module
  */
 import type { RuleProperties } from "json-rules-engine"
 import { pricingFacts, type PricingRequest } from "./Pricing.js"

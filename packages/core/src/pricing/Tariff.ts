@@ -2,6 +2,7 @@
  * A tariff: a versioned JSON document of json-rules-engine rules whose events
  * are typed pricing instructions, plus effective-dated charges (DESIGN §3,
  * docs/tariff-charges.md). Decoded with Schema when loaded, never trusted raw.
+ * @module
  */
 import { Result, Schema, SchemaIssue, SchemaParser, SchemaTransformation } from "effect"
 import { isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
@@ -22,6 +23,7 @@ import { COMPARISON_OPERATORS, MEMBERSHIP_OPERATORS } from "./Operators.js"
  * tariff's plan refuses a fact its product does not have (`ProductCatalogue.factNamesOf`).
  */
 export const FACT_NAMES: ReadonlyArray<string> = [...new Set(SHIPPED_PRODUCTS.flatMap(factNamesOf))]
+/** The name of a fact a tariff's conditions read: one of a product's fact parameters, or product_name, variant, feature. */
 export type FactName = string
 
 /**
@@ -76,6 +78,7 @@ const BasisPoints = Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 100
 
 const FactValue = Schema.Union([Schema.String, Schema.Number, Schema.Boolean, Schema.Null])
 
+/** One test of a rule's condition: a fact, an operator and the value it is compared with. */
 // json-rules-engine throws on `in`/`notIn` with a value that is not a list (and tests substrings on a string): lists only
 export const FactCondition = Schema.Union([
   Schema.Struct({
@@ -91,6 +94,7 @@ export const FactCondition = Schema.Union([
 ])
 export type FactCondition = typeof FactCondition.Type
 
+/** A rule's condition: a fact's test, or `all`, `any` or `not` of conditions, nested as json-rules-engine nests them. */
 export type Condition =
   | FactCondition
   | { readonly all: ReadonlyArray<Condition> }
@@ -117,6 +121,7 @@ const PremiumBand = Schema.Struct({
   rate_basis_points: BasisPoints
 })
 
+/** How a coverage's base premium is set: a fixed amount, or a share of the vehicle's price, band by band. */
 export const Premium = Schema.Union([
   Schema.Struct({ type: Schema.Literal("fixed"), amount: Kroner }),
   Schema.Struct({
@@ -166,6 +171,7 @@ export const Instruction = Schema.Union([
   })
 ])
 export type Instruction = typeof Instruction.Type
+/** The kind of an instruction a rule's event gives (`add_coverage`, `apply_loading`, `set_deductible` …). */
 export type InstructionType = Instruction["type"]
 
 const Rule = Schema.Struct({
@@ -271,6 +277,7 @@ export type Tariff = typeof Tariff.Type
  * compares the product's name with the folder's document itself).
  */
 export const AnyProductTariff = Schema.Struct({ product_name: Schema.NonEmptyString, ...TARIFF_FIELDS })
+/** A tariff version as its JSON document is written, before it is decoded (`decodeTariff`). */
 export type TariffDocument = typeof Tariff.Encoded
 
 const formatProblems = SchemaIssue.makeFormatterDefault()

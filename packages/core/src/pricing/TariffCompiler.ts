@@ -6,6 +6,7 @@
  * that parses as a number. A differential test holds it to json-rules-engine,
  * which stays the reference. The pricing plan and the tariff linter both
  * evaluate conditions through it.
+ * @module
  */
 import { FACT_NAMES, type Condition, type FactCondition, type FactName } from "./Tariff.js"
 

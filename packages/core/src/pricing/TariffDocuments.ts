@@ -2,6 +2,7 @@
  * Tariff documents: the ones shipped with kasko (the reference tariff v1 of
  * both products, JSON under packages/core/tariffs) and how any document is
  * decoded and compiled before the engine may price with it.
+ * @module
  */
 import { Result } from "effect"
 import { decodeTariff, decodeTariffBriefly, type Tariff } from "./Tariff.js"

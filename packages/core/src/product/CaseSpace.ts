@@ -4,6 +4,7 @@
  * threshold the conditions compare it with, none when a request may leave it out — with the variant the product's
  * own rule makes of it (trying each telling value of the other parameters the rule reads) and each feature. What
  * the IPID and the tariff linter read their cases from.
+ * @module
  */
 import type { PricingFacts } from "../pricing/PricingFacts.js"
 import type { Condition, FactCondition } from "../pricing/Tariff.js"

@@ -2,6 +2,7 @@
  * Coverages as the API shows them (spec §2.5), selected by the tariff for a
  * product × variant × feature: every coverage line of the worksheet plus the
  * charges the tariff lists as coverages (statsafgift in Extended), in tariff order.
+ * @module
  */
 import { Schema } from "effect"
 import { kronerHalfUp } from "../pricing/Money.js"
@@ -18,6 +19,7 @@ const coverage = (name: Schema.Codec<string, string>) =>
 
 // the shipped tariffs' names: a service pricing with tariffs of its own that add other coverages answers names
 // its document does not list
+/** A coverage as the API shows it (spec §2.5): its id, name, and deductible and limit where it has them. */
 export const Coverage = coverage(
   Schema.Literals(SHIPPED_COVERAGE_NAMES).annotate({ description: "The coverage, as the tariff names it" })
 )

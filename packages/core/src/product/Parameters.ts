@@ -2,6 +2,7 @@
  * Product parameters: the string-valued map a client sends (spec §2.2) decoded
  * into typed values, with the rules of DESIGN §2. Rules that need the pricing
  * date (a birth date that stands for an age) live in `checkBirthDates`.
+ * @module
  */
 import { Schema, SchemaTransformation } from "effect"
 import { ageOn, isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"

@@ -4,6 +4,7 @@
  * `withProducts` beside the shipped ones). Everything the engine derives from a catalogue — request Schemas, variant
  * rules, answer Schemas — is made once per catalogue (`perCatalogue`). The definitions answer spec §2.1–2.3 exactly:
  * parameters with their types, required flags, default and options; features with their parameter_refs.
+ * @module
  */
 import { Schema } from "effect"
 import {
@@ -15,7 +16,9 @@ import {
 import { SHIPPED_PRODUCT_DOCUMENTS } from "./ShippedProducts.js"
 import type { CalendarDate } from "../input/CalendarDate.js"
 
+/** A product's name (`product_name`, e.g. `insurance-car-standalone`): one of the catalogue's products. */
 export type ProductName = string
+/** A feature's name (`feature`, e.g. `kasko`): one of its product's features, priced by the tariff. */
 export type FeatureName = string
 
 const ParameterOption = Schema.Struct({

@@ -3,6 +3,7 @@
  * versions of it as `<product>/versions/<version>.json`, and `<product>/tariffs/<version>.json`, its tariff versions. Every problem at once, each naming its file, its
  * JSON path and what is wrong — errors, which must keep the folder from loading, then warnings, which load but
  * look like mistakes. Pure: the caller reads the files and hands over their text.
+ * @module
  */
 import { Result, Schema, SchemaParser } from "effect"
 import { documentProblems } from "../input/DocumentProblems.js"

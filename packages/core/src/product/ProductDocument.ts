@@ -7,6 +7,7 @@
  * quote keeps the version it was made under in its rating worksheet, beside the tariff's. Decoded
  * with Schema when loaded; its JSON Schema (`products/product.schema.json`) is
  * generated from this one, so editors complete and check it as it is written.
+ * @module
  */
 import { Schema } from "effect"
 import { isCalendarDate } from "../input/CalendarDate.js"
@@ -70,6 +71,7 @@ export const ParameterDocument = Schema.Struct({
 })
 export type ParameterDocument = typeof ParameterDocument.Type
 
+/** A feature as a product document writes it: its name, title, description and the parameters it is priced from. */
 export const FeatureDocument = Schema.Struct({
   name: Name("feature name"),
   title: Words,
@@ -146,6 +148,7 @@ export type VariantTerms = typeof VariantTerms.Type
  * product names which of them its cases fall into, and by which rule.
  */
 export const VARIANTS = ["standard", "extended"] as const
+/** A product variant: `standard` or `extended`. */
 export type Variant = (typeof VARIANTS)[number]
 
 /** A variant: the first whose `when` holds is the case's; the last has no `when` (it is the rest). */
@@ -160,6 +163,7 @@ export type VariantDocument = typeof VariantDocument.Type
 
 /** What a party is (spec §2.7), and so the options of a parameter a party role is matched with. */
 export const PARTY_KINDS = ["person", "organization"] as const
+/** What a party is: a `person` or an `organization`. */
 export type PartyKind = (typeof PARTY_KINDS)[number]
 
 /**
@@ -171,8 +175,10 @@ const PartyRole = Schema.Struct({
   parameter: Schema.String,
   quoted_only_as: Schema.optionalKey(Schema.Struct({ kind: Schema.Literals(PARTY_KINDS), because: Words }))
 })
+/** A party role a product document declares (spec §2.7), and the parameter whose value its parties must be. */
 export type PartyRole = typeof PartyRole.Type
 
+/** A product as a document an insurer writes (`product.json`): its parameters, features, variants, roles and words. */
 export const ProductDocument = Schema.Struct({
   /** Where an editor finds this schema, to complete and check the document as it is written. */
   $schema: Schema.optionalKey(Schema.String),
@@ -193,4 +199,5 @@ export const ProductDocument = Schema.Struct({
   coverages: Schema.Record(Schema.String, CoverageWords)
 }).annotate({ identifier: "ProductDocument", title: "A kasko product document" })
 export type ProductDocument = typeof ProductDocument.Type
+/** A product document as its JSON is written, before it is decoded. */
 export type ProductDocumentInput = typeof ProductDocument.Encoded

@@ -1,6 +1,7 @@
 /**
  * The product selection of offer and quote requests (spec §2.4): product name,
  * parameters and the one chosen feature.
+ * @module
  */
 import { Schema } from "effect"
 import { type Catalogue, perCatalogue, shipped } from "./ProductCatalogue.js"
@@ -84,6 +85,7 @@ export type ProductSelection = {
   readonly parameters: ProductParameters
   readonly features: ReadonlyArray<{ readonly name: string }>
 }
+/** A request's `product` as a client sends it, before it is decoded: product name, parameters, features. */
 export type ProductSelectionInput = typeof ProductSelection.Encoded
 
 /**

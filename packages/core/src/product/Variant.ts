@@ -3,6 +3,7 @@
  * the product's document: the first variant whose `when` holds, else the last.
  * The rule is data so that the workbench and the documents describe the rule the
  * engine runs; it is compiled once, with the tariff compiler's semantics.
+ * @module
  */
 import type { Condition } from "../pricing/Tariff.js"
 import { compileOverFacts, factConditionsOf } from "../pricing/TariffCompiler.js"

@@ -1,6 +1,7 @@
 /**
  * A price offer (spec §2.6): anonymous, from product parameters alone, not
  * stored. The request carries only the product selection.
+ * @module
  */
 import { Result, Schema } from "effect"
 import type { CalendarDate } from "../input/CalendarDate.js"
@@ -44,11 +45,13 @@ export const offerRequestSchemaOf = perCatalogue((catalogue) => offerRequestOf(p
 /** `POST /insurance/car/offers` body: the product selection; a quote request's policy and agent may come along. */
 export const OfferRequest = offerRequestOf(ProductSelection)
 export type OfferRequest = Omit<typeof OfferRequest.Type, "product"> & { readonly product: ProductSelection }
+/** An offer request as a client sends it, before it is decoded: what `Kasko.createOffer` decodes (`Examples.offerRequest` makes one). */
 export type OfferRequestInput = typeof OfferRequest.Encoded
 
 // each product's offer request: its own parameters and features
 const offerRequestFor = perProduct(offerRequestOf)
 
+/** An answer's `privacy`: where the insurer's privacy policy is (`policy_href`). */
 export const Privacy = Schema.Struct({ policy_href: Schema.String })
 
 const priceOffer = <P extends Schema.Top, C extends Schema.Top>(product: P, coverage: C) =>

@@ -1,6 +1,7 @@
 /**
  * The quote (spec §2.9), built from a validated request and its rating
  * worksheet, and the activated form (spec §2.10).
+ * @module
  */
 import { Schema } from "effect"
 import { AnyCoverage, Coverage, coverageSchemaOf, coveragesOf } from "../product/Coverage.js"
@@ -21,6 +22,7 @@ import { Agent, Vehicle, type QuoteRequest } from "./QuoteRequest.js"
 import type { RatingWorksheet } from "../pricing/RatingWorksheet.js"
 import { vehicleCode, vehicleCodeSchemasOf } from "../product/VehicleCodes.js"
 
+/** A quote's price: the amount per payment in DKK, how many payments a year, and the charges in each. */
 export const QuotePrice = Schema.Struct({
   amount: Schema.Int,
   currency: Schema.Literal("DKK"),

@@ -3,11 +3,12 @@
  * index locality), policy and quote numbers (digit strings with a Luhn check
  * digit, quote numbers printed in groups of four), signing secrets. Pure: the
  * random bytes come from the caller (the IdGenerator port's layers).
+ * @module
  */
 
 const base64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes))
 
-/** Luhn check digit of a digit string. */
+/** The Luhn check digit of a string of digits: what policy and quote numbers end with. */
 export const luhnCheckDigit = (digits: string): string => {
   let sum = 0
   for (let index = 0; index < digits.length; index++) {
@@ -59,6 +60,7 @@ const randomDigits = (count: number, randomBytes: (size: number) => Uint8Array):
   return digits
 }
 
+/** Digits followed by their Luhn check digit: a policy or quote number from its random digits. */
 export const withCheckDigit = (digits: string): string => digits + luhnCheckDigit(digits)
 
 /** Prints a quote number in groups of four digits. */

@@ -2,6 +2,7 @@
  * The quote state machine (spec §3, DESIGN §2): await_activation → activated;
  * in either state a quote exists for the caller while now < created_at + 30 days.
  * Every quote answer says which state and until when (`status`, `expires_at`).
+ * @module
  */
 import { dateTimeOfMillis } from "../input/CalendarDate.js"
 import type { DocumentLinksShape } from "../ports/DocumentLinks.js"
@@ -10,8 +11,10 @@ import type { Catalogue } from "../product/ProductCatalogue.js"
 import { withCurrentLinks, type ActivatedQuote, type Quote, type QuoteActivation } from "./Quote.js"
 
 const QUOTE_VALIDITY_DAYS = 30
+/** How long a quote lives from its creation: 30 days, activated or not; then it expires and may be purged. */
 export const QUOTE_VALIDITY_MILLIS = QUOTE_VALIDITY_DAYS * 24 * 60 * 60 * 1000
 
+/** A quote's state as answers show it: `await_activation` until activated, then `activated`. */
 export type QuoteState = "await_activation" | "activated"
 
 /** The instant a quote stops existing for the caller. */

@@ -1,5 +1,6 @@
 /**
  * The quote request (spec §2.8): product, policy (vehicle and parties) and agent.
+ * @module
  */
 import { Result } from "effect"
 import { isCalendarDate, type CalendarDate } from "../input/CalendarDate.js"
@@ -17,6 +18,7 @@ const REGISTRATION_PATTERN = "^[A-ZÆØÅ0-9 ]{1,10}$"
 const REGISTRATION_FORM = new RegExp(REGISTRATION_PATTERN)
 const P_NUMBER_PATTERN = "^[0-9]{10}$"
 
+/** The insured vehicle in a quote request: make, model, variant, and its VIN or registration number. */
 export const Vehicle = RequestObject({
   make: Text(50),
   model: Text(50),
@@ -51,6 +53,7 @@ const AgentOrganization = RequestObject({
   )
 })
 
+/** The partner's agent who makes a quote request: the user and their organization. */
 export const Agent = RequestObject({
   user_id: Text(100),
   organization: AgentOrganization
@@ -78,6 +81,7 @@ export const quoteRequestSchemaOf = perCatalogue((catalogue) => quoteRequestOf(p
 /** `POST /insurance/car/quotes` body, for a shipped product. */
 export const QuoteRequest = quoteRequestOf(ProductSelection)
 export type QuoteRequest = Omit<typeof QuoteRequest.Type, "product"> & { readonly product: ProductSelection }
+/** A quote request as a client sends it, before it is decoded: what `Kasko.createQuote` decodes (`Examples.quoteRequest` makes one). */
 export type QuoteRequestInput = typeof QuoteRequest.Encoded
 
 // each product's quote request: its own parameters and features

@@ -18,7 +18,9 @@ const UNIT_SUITES = [
   "test/lifecycle/**/*.test.ts",
   "test/properties/**/*.test.ts",
   "test/architecture/Citations.test.ts",
-  "test/architecture/NamespaceNames.test.ts"
+  "test/architecture/NamespaceNames.test.ts",
+  // what `pnpm release` refuses to publish
+  "scripts/**/*.test.mjs"
 ]
 
 // seconds each, and what they prove (durability across a killed process, statements finalised under GC, the
@@ -53,7 +55,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "kasko",
-          include: ["{packages,adapters,examples,test}/**/*.test.ts"],
+          include: ["{packages,adapters,examples,test}/**/*.test.ts", "scripts/**/*.test.mjs"],
           exclude: [...NOT_SUITES, ...POSTGRES_SUITES, ...UNIT_SUITES]
         }
       },

@@ -50,6 +50,7 @@ const startKasko = (checkout, directory) =>
       }
     )
     child.on("error", reject)
+    child.once("exit", (code) => reject(new Error(`${checkout}'s kasko exited (${code}) before it served`)))
     createInterface({ input: child.stdout }).once("line", (line) =>
       resolvePort({ child, url: `http://127.0.0.1:${JSON.parse(line).port}` })
     )

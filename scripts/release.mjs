@@ -4,6 +4,7 @@
 // "source" export condition, nothing but what the package's `files` name (see releasedPackage.mjs).
 //
 //   npm_config_registry=https://registry.example/ pnpm release
+//   pnpm release --public                             (the npm registry itself: said, never by default)
 //   pnpm release --pack ./releases
 //   pnpm release --pack ./releases --skip-checks      (the checks ran in CI already)
 //   pnpm release --pack ./releases --no-version       (the versions the packages have: an install test's)
@@ -17,20 +18,24 @@ import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { checkPackedTarball, publicPackages, ROOT } from "./releasedPackage.mjs"
 
+const PUBLIC_REGISTRY = /^https?:\/\/registry\.(npmjs\.org|yarnpkg\.com)\/?$/
+
 const { values } = parseArgs({
   options: {
     pack: { type: "string" },
     "skip-checks": { type: "boolean", default: false },
     "no-version": { type: "boolean", default: false },
+    public: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false }
   }
 })
 if (values.help) {
   process.stdout.write(
-    "pnpm release [--pack DIR] [--skip-checks] [--no-version]\n\n" +
+    "pnpm release [--pack DIR] [--skip-checks] [--no-version] [--public]\n\n" +
       "Builds, lints and runs the unit tests (unless --skip-checks), versions the packages from the pending\n" +
       "changesets (unless --no-version: the versions they have), then publishes every public package to the\n" +
-      "registry npm_config_registry names, or packs them into DIR with --pack.\n"
+      "registry npm_config_registry names (the public npm registry only with --public; the tree must be\n" +
+      "committed), or packs them into DIR with --pack. A package the registry has already is left.\n"
   )
   process.exit(0)
 }
@@ -67,9 +72,17 @@ const pnpm = (args, cwd = ROOT, quiet = false) => {
 }
 
 const registry = process.env.npm_config_registry
-// a release goes where it is told: never to the public registry by default
+// a release goes where it is told, and to the public registry only when told so: pnpm sets npm_config_registry to
+// the registry it installs from for every script it runs, so the variable alone cannot say that it was meant
 if (values.pack === undefined && (registry === undefined || registry === ""))
   fail("name the registry to publish to in npm_config_registry, or pack with --pack DIR")
+if (values.pack === undefined && PUBLIC_REGISTRY.test(registry) && !values.public)
+  fail(`${registry} is the public npm registry: publish there with --public, or name another in npm_config_registry`)
+
+const git = (...args) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" })
+// what is published is what is committed (and versioned from it): a change not committed would ship unseen
+if (values.pack === undefined && git("status", "--porcelain").stdout.trim() !== "")
+  fail("the working tree has changes: commit them first (or pack with --pack DIR to try a release)")
 
 if (!values["skip-checks"]) {
   say("checks: build, lint, unit tests")
@@ -82,10 +95,10 @@ const pending = readdirSync(join(ROOT, ".changeset")).filter((file) => file.ends
 if (pending.length > 0 && !values["no-version"]) {
   say(`versioning from ${pending.length} pending changesets`)
   pnpm(["exec", "changeset", "version"])
-  // the versions are in the built packages' answers (kasko --version, /health): build with them
-  pnpm(["run", "build"])
   say("versioned: commit the package.json files and changelogs as the release commit")
 }
+// what is packed is built from this tree (the checks build too; --skip-checks must not pack a stale dist/)
+pnpm(["run", "build"], ROOT, true)
 
 const packages = publicPackages()
 const destination = values.pack === undefined ? mkdtempSync(join(tmpdir(), "kasko-release-")) : resolve(values.pack)
@@ -108,8 +121,20 @@ say(
 if (values.pack !== undefined) {
   say(`packed into ${destination}`)
 } else {
-  // the tarballs checked are the ones published, in dependency order (publicPackages sorts them)
+  // the tarballs checked are the ones published, in dependency order (publicPackages sorts them); one the registry
+  // has already is left: a release stopped halfway is finished by running it again
   for (const { released, tarball } of tarballs) {
+    const listed = spawnSync(
+      "npm",
+      ["view", `${released.name}@${released.version}`, "version", "--registry", registry],
+      {
+        encoding: "utf8"
+      }
+    )
+    if (listed.status === 0 && listed.stdout.trim() === released.version) {
+      say(`${released.name}@${released.version} is in ${registry} already`)
+      continue
+    }
     say(`publishing ${released.name}@${released.version} to ${registry}`)
     run("npm", ["publish", tarball, "--access", "public", "--registry", registry], ROOT, true)
   }

@@ -79,6 +79,13 @@ export const checkPackedTarball = (tarball, released) => {
     for (const field of ["dependencies", "peerDependencies", "optionalDependencies"])
       for (const [name, range] of Object.entries(manifest[field] ?? {}))
         if (String(range).startsWith("workspace:")) problems.push(`${field}.${name} is ${range}`)
+    // publishConfig.exports stands in for exports when packed: the entries must be the same, less "source"
+    const workspaceEntries = Object.keys(manifestOf(released.directory).exports ?? {}).sort()
+    const packedEntries = Object.keys(manifest.exports ?? {}).sort()
+    if (JSON.stringify(workspaceEntries) !== JSON.stringify(packedEntries))
+      problems.push(
+        `exports ${packedEntries.join(", ")} when packed, not the workspace's ${workspaceEntries.join(", ")}`
+      )
     for (const { path, target } of [...targetsOf(manifest.exports), ...targetsOf(manifest.bin)]) {
       if (path.includes("source")) problems.push(`exports ${path.join(" → ")} is a "source" condition (${target})`)
       if (!target.includes("*") && !existsSync(join(root, target)))

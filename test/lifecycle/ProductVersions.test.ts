@@ -13,9 +13,9 @@ import {
   QuotingService,
   TariffBook
 } from "@kasko/core"
-import { TariffDocuments } from "@kasko/core/actuarial"
+import { Pricing, TariffDocuments } from "@kasko/core/actuarial"
 import { MemoryQuoteStore } from "@kasko/memory"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Result } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect } from "vitest"
 import { failureOf, NOW } from "../support.js"
@@ -72,12 +72,12 @@ describe("a catalogue holding two versions of a product", () => {
     expect(versioned.on("2026-03-02").on("2027-03-01")).toBe(versioned)
   })
 
-  it("holds, before a product's first version takes effect, that version", () => {
+  it("leaves out, on a date, a product none of whose versions is in force yet", () => {
     const later = ProductCatalogue.withProducts([LEASING_V2])
-    expect(later.on("2026-06-01").document("insurance-car-leasing")?.version).toBe("v2")
-    // a product of one version is that version on every date: the catalogue is itself
-    expect(later.on("2026-06-01")).toBe(later)
-    expect(ProductCatalogue.shipped.on("1970-01-01")).toBe(ProductCatalogue.shipped)
+    expect(later.on("2026-06-01").productNames).toEqual(["insurance-car-standalone"])
+    expect(later.on("2027-01-01")).toBe(later)
+    // every product's newest version in force: the catalogue is itself
+    expect(ProductCatalogue.shipped.on("2026-03-02")).toBe(ProductCatalogue.shipped)
   })
 
   it("refuses two versions of one name, or two taking effect on one date", () => {
@@ -144,6 +144,63 @@ describe("the engine over two versions of a product", () => {
     }).pipe(Effect.provide(engine))
   )
 
+  it.effect(
+    "does not sell a product before its first version takes effect: not found, and an offer's violation says when",
+    () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(NOW)
+        const later = Layer.mergeAll(
+          MemoryQuoteStore.layer,
+          IdGenerator.layerSequential,
+          TariffBook.ofCatalogue(ProductCatalogue.withProducts([LEASING_V2]), [
+            { ...(LEASING_TARIFFS[0] as object), effective_from: "2027-01-01" }
+          ])
+        )
+        const notYet = yield* failureOf(QuotingService.getProduct("insurance-car-leasing")).pipe(Effect.provide(later))
+        expect(notYet).toMatchObject({ _tag: "ProductNotFound", products: ["insurance-car-standalone"] })
+        const refused = yield* failureOf(QuotingService.createOffer(Examples.offerRequest())).pipe(
+          Effect.provide(later)
+        )
+        expect((refused as ConstraintViolation).violations).toEqual([
+          {
+            field: "product.product_name",
+            message: "is not sold before 2027-01-01, when its first version takes effect"
+          }
+        ])
+        yield* TestClock.setTime(IN_2027)
+        const launched = yield* QuotingService.getProduct("insurance-car-leasing").pipe(Effect.provide(later))
+        expect(launched.title).toBe(LEASING_V2.title)
+      })
+  )
+
+  it.effect(
+    "prints a quote's document in the words of the version it recorded, though a version added since says otherwise",
+    () =>
+      Effect.gen(function* () {
+        yield* TestClock.setTime(Date.parse("2026-12-03T09:00:00.000Z"))
+        const store = yield* Layer.build(MemoryQuoteStore.layer)
+        const engineOf = (catalogue: ProductCatalogue.Catalogue) =>
+          Layer.mergeAll(
+            Layer.succeedContext(store),
+            IdGenerator.layerSequential,
+            TariffBook.ofCatalogue(catalogue, LEASING_TARIFFS),
+            printedAsJson
+          )
+        const quote = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest()).pipe(
+          Effect.provide(engineOf(ProductCatalogue.withProducts([LEASING])))
+        )
+        // deployed late: a version taking effect before the quote was made
+        const backdated = ProductCatalogue.withProducts([LEASING, { ...LEASING_V2, effective_from: "2026-12-01" }])
+        const printed = new TextDecoder().decode(
+          (yield* QuotingService.getQuoteDocument("partner-a", quote.quote_id).pipe(
+            Effect.provide(engineOf(backdated))
+          )).bytes
+        )
+        expect(printed).toContain(LEASING.title)
+        expect(printed).not.toContain(LEASING_V2.title)
+      }).pipe(Effect.scoped)
+  )
+
   it("refuses a tariff that would price a product before its first version takes effect", () => {
     expect(() => TariffDocuments.decodeTariffs(LEASING_TARIFFS, ProductCatalogue.withProducts([LEASING_V2]))).toThrow(
       "tariff document 0 (insurance-car-leasing v1) takes effect on 2025-01-01, before its product's first version (v2, 2027-01-01): it would price the product before it is sold"
@@ -187,5 +244,64 @@ describe("a tariff book over two versions of a product", () => {
     expect(
       TariffDocuments.productVersionsPricedBy(tariffs[1]!, tariffs, catalogue).map((product) => product.version)
     ).toEqual(["v2"])
+  })
+})
+
+describe("the actuary's tools over two versions of a product", () => {
+  // product v2 prices the youngest driver no longer, and tariff v2, written for it, no longer reads the age
+  const withoutAgeFact = {
+    ...LEASING_V2,
+    parameters: LEASING_V2.parameters.map((parameter) =>
+      parameter.name === "youngest_user_age" ? { ...parameter, fact: false } : parameter
+    )
+  }
+  const catalogue = ProductCatalogue.withProducts([LEASING, withoutAgeFact])
+  const v1 = LEASING_TARIFFS[0] as Record<string, unknown>
+  const v2 = {
+    ...v1,
+    version: "v2",
+    effective_from: "2027-01-01",
+    rules: (v1["rules"] as Array<{ conditions: unknown }>).filter(
+      (rule) => !JSON.stringify(rule.conditions).includes("youngest_user_age")
+    )
+  }
+
+  it("reads a tariff file over the version in force when it takes effect, not the newest", () => {
+    expect(Result.isSuccess(TariffDocuments.decodeTariffFile(v1, catalogue))).toBe(true)
+    expect(Result.isSuccess(TariffDocuments.decodeTariffFile(v2, catalogue))).toBe(true)
+  })
+
+  it("prices a tariff before it takes effect over the version it was written for", () => {
+    // a proposal that reads a fact only the next version gives, tried on today's case
+    const withCargo = {
+      ...LEASING_V2,
+      parameters: [
+        ...LEASING_V2.parameters,
+        {
+          name: "cargo_type",
+          title: "Last",
+          type: "enum" as const,
+          required: false,
+          options: [{ id: "fragile", title: "Skrøbelig" }],
+          fact: true
+        }
+      ]
+    }
+    const proposal = {
+      ...v2,
+      rules: [
+        ...(v2.rules as Array<unknown>),
+        {
+          name: "fragile cargo",
+          conditions: { all: [{ fact: "cargo_type", operator: "equal", value: "fragile" }] },
+          event: { type: "apply_loading", params: { loading: "fragile cargo", coverages: ["kasko"], percent: 10 } }
+        }
+      ]
+    }
+    const tariff = Result.getOrThrow(
+      TariffDocuments.decodeTariffFile(proposal, ProductCatalogue.withProducts([LEASING, withCargo]))
+    )
+    const request = Pricing.pricingRequestOf(Examples.offerRequest().product, "2026-06-01")
+    expect(Pricing.priceWith(tariff, request).annually).toBeGreaterThan(0)
   })
 })

@@ -178,10 +178,11 @@ describe("kasko serve with KASKO_PRODUCTS_DIR", () => {
     })
     const document = JSON.parse(readFileSync(join(folder, "product.json"), "utf8"))
     mkdirSync(join(folder, "versions"))
-    // the day this runs lies between the second version and the third, which takes effect in 2099
+    // the second version took effect yesterday, the third takes effect in a year: today the second is in force
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10)
     for (const [version, effective_from] of [
-      ["v2", "2026-06-01"],
-      ["v3", "2099-01-01"]
+      ["v2", day(-1)],
+      ["v3", day(365)]
     ] as const)
       writeFileSync(
         join(folder, "versions", `${version}.json`),

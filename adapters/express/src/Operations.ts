@@ -14,11 +14,12 @@ import {
   type TariffBook
 } from "@kasko/core"
 import { Offer, ProductCatalogue, Quote, QuoteRequest } from "@kasko/core/transport"
-import { Context, Effect, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { EmptyAnswer, replyWith, type OperationOf, type PathParameter } from "./Operation.js"
 import { prefersRepresentation, REPRESENTATION_APPLIED } from "./Preferences.js"
 import { WEBHOOK_OPERATIONS, type WebhookServices } from "./WebhookOperations.js"
 import { documentOperationsOf, type DocumentServices } from "./DocumentOperations.js"
+import { ServiceVersion } from "./ServiceVersion.js"
 
 /** The services a request's program uses; the composition root provides them once. */
 export type Services =
@@ -53,11 +54,6 @@ export const HealthAnswer = Schema.Struct({
   version: Schema.optionalKey(Schema.String.annotate({ description: "The version of kasko serving the request" }))
 }).annotate({
   identifier: "HealthAnswer"
-})
-
-/** The version of kasko the service runs, which `/health` says: none unless the composition root provides it. */
-export const ServiceVersion = Context.Reference<string | undefined>("@kasko/express/ServiceVersion", {
-  defaultValue: () => undefined
 })
 
 const answerActivated = replyWith(EmptyAnswer)

@@ -9,15 +9,8 @@ export { makeApp, type AppOptions, type RequestObserver } from "./App.js"
 export { problemOfCoreError } from "./CoreErrorProblems.js"
 export { documentedStatuses, openApiDocument, type DocumentSettings } from "./OpenApiDocument.js"
 export { asyncApiDocument } from "./AsyncApiDocument.js"
-export {
-  OPERATIONS,
-  operationsOf,
-  SCOPES,
-  ServiceVersion,
-  type Operation,
-  type Scope,
-  type Services
-} from "./Operations.js"
+export { OPERATIONS, operationsOf, SCOPES, type Operation, type Scope, type Services } from "./Operations.js"
+export { ServiceVersion } from "./ServiceVersion.js"
 export {
   constraintViolation,
   PROBLEM_CONTENT_TYPE,

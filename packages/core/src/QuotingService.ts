@@ -355,8 +355,14 @@ export const getQuoteDocument = (
     const now = yield* Clock.currentTimeMillis
     const stored = yield* findLiveQuote(partnerId, quoteId, now)
     const renderer = yield* DocumentRenderer
-    // printed in the words of the product's version it was priced under: the one in force on its pricing date
-    const catalogue = catalogueIn(yield* Effect.context<never>()).on(stored.worksheet.pricing_date)
+    // printed in the words of the product's version it was priced under, which its worksheet records (the one in force
+    // on its pricing date for a quote stored before versions were recorded): that version is the one in force from
+    // the date it takes effect
+    const whole = catalogueIn(yield* Effect.context<never>())
+    const madeUnder = whole
+      .versionsOf(stored.worksheet.product_name)
+      .find((version) => version.version === stored.worksheet.product_version)
+    const catalogue = whole.on(madeUnder?.effective_from ?? stored.worksheet.pricing_date)
     // a quote of a product this catalogue does not sell (any more) has no words to print it with
     const productName = stored.worksheet.product_name
     if (catalogue.document(productName) === undefined)

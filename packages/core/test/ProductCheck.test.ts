@@ -304,6 +304,23 @@ describe("checking a product folder holding several versions of its document", (
     ])
   })
 
+  it("refuses a version that gives a quoted product name to the other variant", () => {
+    expect(
+      findings(() => {}, {
+        "versions/v2.json": v2((product) => {
+          const [standard, extended] = product["variants"]
+          ;[standard["quoted_product_name"], extended["quoted_product_name"]] = [
+            extended["quoted_product_name"],
+            standard["quoted_product_name"]
+          ]
+        })
+      })
+    ).toEqual([
+      'error versions/v2.json: variants[0].quoted_product_name: "business-insurance-car-leasing" is the quoted product name of the extended variant in product.json: a quote\'s product name tells its variant apart in every version',
+      'error versions/v2.json: variants[1].quoted_product_name: "private-insurance-car-leasing" is the quoted product name of the standard variant in product.json: a quote\'s product name tells its variant apart in every version'
+    ])
+  })
+
   it("refuses a tariff taking effect before the product's first version", () => {
     expect(
       findings((product) => {

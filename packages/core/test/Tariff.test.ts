@@ -7,6 +7,7 @@ import { chargesInForce, decodeTariff, Tariff, tariffInForce, type TariffDocumen
 import * as TariffBook from "../src/ports/TariffBook.js"
 import * as TariffDocuments from "../src/pricing/TariffDocuments.js"
 import * as QuotingService from "../src/QuotingService.js"
+import * as ProductCatalogue from "../src/product/ProductCatalogue.js"
 import leasingV1 from "../tariffs/insurance-car-leasing/v1.json" with { type: "json" }
 import { failureAt, offerRequest, runAt, standardParameters } from "./support.js"
 
@@ -160,16 +161,37 @@ describe("tariff documents", () => {
     expect(after.annually).toBeGreaterThan(before.annually)
   })
 
-  it("answers TariffNotInForce before the first version starts", async () => {
+  it("answers TariffNotInForce before the first version starts, the product being sold already", async () => {
+    // the leasing product sold from 2024, its tariff from 2025
+    const leasingFrom2024 = ProductCatalogue.withProducts([
+      { ...ProductCatalogue.shipped.document("insurance-car-leasing")!, effective_from: "2024-01-01" }
+    ])
     const error = await failureAt(
       QuotingService.createOffer(offerRequest(standardParameters())),
-      TariffBook.shipped,
+      TariffBook.ofCatalogue(leasingFrom2024, [leasing]),
       Date.parse("2024-06-01T00:00:00Z")
     )
     expect(error).toMatchObject({
       _tag: "TariffNotInForce",
       product_name: "insurance-car-leasing",
       pricing_date: "2024-06-01"
+    })
+  })
+
+  it("refuses an offer before the product's first version takes effect, saying when it is first sold", async () => {
+    const error = await failureAt(
+      QuotingService.createOffer(offerRequest(standardParameters())),
+      TariffBook.shipped,
+      Date.parse("2024-06-01T00:00:00Z")
+    )
+    expect(error).toMatchObject({
+      _tag: "ConstraintViolation",
+      violations: [
+        {
+          field: "product.product_name",
+          message: "is not sold before 2025-01-01, when its first version takes effect"
+        }
+      ]
     })
   })
 

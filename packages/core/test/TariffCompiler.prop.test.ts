@@ -17,7 +17,7 @@ const VEHICLE_USAGES = optionsOf("vehicle_usage")
 import { Engine } from "json-rules-engine"
 import { priceWith, pricingFacts, type PricingRequest } from "../src/pricing/Pricing.js"
 import { firedByJsonRulesEngine, priceInterpreted } from "../src/pricing/ReferenceInterpreter.js"
-import { planOf } from "../src/pricing/PricingPlan.js"
+import { planOf } from "../src/pricing/TariffPlans.js"
 import { worksheetOf } from "../src/pricing/RatingWorksheet.js"
 import { decodeTariff, FACT_NAMES, Tariff, type Condition, type TariffDocument } from "../src/pricing/Tariff.js"
 import { conditionTrees } from "./arbitraries.js"

@@ -7,7 +7,7 @@ export const CONFIG_HELP = `environment:
   PORT                             port to listen on (default 8080; 0 picks a free one)
   HOST                             address to listen on (default 0.0.0.0)
   KASKO_DATA_DIR                   directory of the SQLite database kasko.db and the signing key (default ./data)
-  KASKO_PRODUCTS_DIR               a directory of product folders (product.json, tariffs/<version>.json) sold beside the shipped products; one named like a shipped product replaces it (kasko products check DIR checks it first)
+  KASKO_PRODUCTS_DIR               a directory of product folders (product.json, versions/<version>.json, tariffs/<version>.json) sold beside the shipped products; one named like a shipped product replaces it (kasko products check DIR checks it first)
   KASKO_DATABASE_URL               postgres://… : keep quotes and partners in PostgreSQL instead of SQLite
   KASKO_DATABASE_SCHEMA            the PostgreSQL schema kasko's tables live in (default public)
   KASKO_LOG_LEVEL                  fatal, error, warn, info, debug, trace or silent (default info)

@@ -1,5 +1,6 @@
 /**
- * `kasko products check DIR`: a product folder (`<product>/product.json` and `<product>/tariffs/<version>.json`),
+ * `kasko products check DIR`: a product folder (`<product>/product.json`, more versions of it as
+ * `<product>/versions/<version>.json`, and `<product>/tariffs/<version>.json`),
  * or a folder of them, checked before anything loads it. Definition only; `ProductActions.ts` does the work.
  */
 import type { KaskoCommand } from "./KaskoCommand.js"
@@ -24,6 +25,7 @@ export const PRODUCT_COMMANDS: ReadonlyArray<KaskoCommand> = [
             .option("json", { type: "boolean", default: false, describe: "print the findings as JSON" })
             .epilogue(`A product folder is named after its product and holds:
   product.json              the product document (packages/core/products/product.schema.json)
+  versions/<version>.json   more versions of it, each in force from its effective_from
   tariffs/<version>.json    its tariff versions, as packages/core/tariffs/<product>/v1.json
 Errors keep a folder from loading: JSON that does not parse, what the document's schema refuses (an unknown
 member too), a folder not named after its product, a tariff that does not decode or prices another product,

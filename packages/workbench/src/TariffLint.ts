@@ -20,7 +20,7 @@ export interface Finding {
  * feature: `CaseSpace.casesOf`) makes its conditions hold.
  */
 const unreachableRules = (tariff: Tariff.Tariff, catalogue: ProductCatalogue.Catalogue): Array<Finding> => {
-  const product = catalogue.document(tariff.product_name)
+  const product = ProductCatalogue.versionForTariff(catalogue, tariff.product_name, tariff.effective_from)
   if (product === undefined) return []
   const factNames = ProductCatalogue.factNamesOf(product)
   const cases = CaseSpace.casesOf(
@@ -101,7 +101,7 @@ const parametersOfFact = (product: ProductDocument.ProductDocument, fact: string
 }
 
 const undefinedParameters = (tariff: Tariff.Tariff, catalogue: ProductCatalogue.Catalogue): Array<Finding> => {
-  const product = catalogue.document(tariff.product_name)
+  const product = ProductCatalogue.versionForTariff(catalogue, tariff.product_name, tariff.effective_from)
   if (product === undefined) return []
   const defined = new Set(product.features.flatMap((feature) => feature.parameter_refs))
   return tariff.rules.flatMap((rule) => {

@@ -11,7 +11,7 @@ import { coverageTerms, coverageTitle, IPID_HEADINGS, productTerms } from "../pr
 import type { ProductDocument } from "../product/ProductDocument.js"
 import type { Variant } from "../product/Variant.js"
 import { casesOf } from "../product/CaseSpace.js"
-import { planOn } from "../pricing/PricingPlan.js"
+import { planOn } from "../pricing/TariffPlans.js"
 import type { PricingFacts } from "../pricing/PricingFacts.js"
 import { chargesInForce, type Charge, type Instruction, type Tariff } from "../pricing/Tariff.js"
 import { factConditionsOf } from "../pricing/TariffCompiler.js"

@@ -75,3 +75,26 @@ export const millisOfDateTime = (value: string): number | undefined => {
 
 /** RFC 3339 date-time in UTC with milliseconds and `Z`. */
 export const dateTimeOfMillis = (epochMillis: number): string => new Date(epochMillis).toISOString()
+
+/** The first of `dates` after `from`: when what took effect on `from` gives way to the next of its kind; or undefined. */
+const firstAfter = (dates: ReadonlyArray<CalendarDate>, from: CalendarDate): CalendarDate | undefined =>
+  dates.reduce<CalendarDate | undefined>(
+    (first, date) => (date > from && (first === undefined || date < first) ? date : first),
+    undefined
+  )
+
+/**
+ * Whether two effective-dated things are ever in force together: `a`, in force from `aFrom` until the first of
+ * `aDates` (the dates its kind's versions take effect) after it, and `b` likewise — a tariff version and a version of
+ * its product, say.
+ */
+export const inForceTogether = (
+  aFrom: CalendarDate,
+  aDates: ReadonlyArray<CalendarDate>,
+  bFrom: CalendarDate,
+  bDates: ReadonlyArray<CalendarDate>
+): boolean => {
+  const aUntil = firstAfter(aDates, aFrom)
+  const bUntil = firstAfter(bDates, bFrom)
+  return (aUntil === undefined || bFrom < aUntil) && (bUntil === undefined || aFrom < bUntil)
+}

@@ -11,7 +11,8 @@ import type { CalendarDate } from "../input/CalendarDate.js"
 import { TariffNotInForce, type ConstraintViolation } from "../Errors.js"
 import { decodeOfferRequest, offerOf, type OfferRequest, type PriceOffer } from "../quote/Offer.js"
 import { factReadersOf, factValueOf, type ProductParameters } from "../product/Parameters.js"
-import { planOn, scaledPlanOf, type CoverageScaling, type PriceComputation, type PricingPlan } from "./PricingPlan.js"
+import type { CoverageScaling, PriceComputation, PricingPlan } from "./PricingPlan.js"
+import { planOn, scaledPlanOf } from "./TariffPlans.js"
 import {
   type Catalogue,
   productDocument,
@@ -86,7 +87,7 @@ export const priceWith = (tariff: Tariff, request: PricingRequest): PriceComputa
 
 /**
  * Prices with one tariff version whose coverage `scaling.coverage` has its rates scaled by
- * `scaling.factor` exactly (`PricingPlan.scaledPlanOf`): the actuary's workbench solves for
+ * `scaling.factor` exactly (`TariffPlans.scaledPlanOf`): the actuary's workbench solves for
  * the factor that makes a book's premium hit a target. Makes a plan per call: price many
  * requests with `scaledPricer`.
  */

@@ -162,7 +162,12 @@ export interface CoverageScaling {
 
 const UNSCALED: ExactOre = { numerator: 1, denominator: 1 }
 
-const makePlan = (
+/**
+ * Plans a tariff: its rules compiled over a product's facts, each in its slot (the product's, or the shipped
+ * products' for a product no catalogue has; or `factNames`), one coverage scaled if asked. `TariffPlans.ts` keeps
+ * the plans the engine prices with.
+ */
+export const makePlan = (
   tariff: Tariff,
   scaling?: CoverageScaling,
   // the facts a tariff's rules may read, each in its slot: its product's (the shipped products' for a product no catalogue has)
@@ -366,63 +371,4 @@ const listedCoverages = (lines: ReadonlyArray<RecipeLine>, charges: ReadonlyArra
   }
   // stable: a listed charge and the line whose rule lists it keep their tariff order
   return entries.sort((a, b) => a.position - b.position).map((entry) => entry.coverage)
-}
-
-// each tariff's plans, one per version of its product it prices (undefined: a product no catalogue has)
-const plans = new WeakMap<Tariff, Map<ProductDocument | undefined, PricingPlan>>()
-
-/**
- * A plan of the tariff with one coverage scaled (`CoverageScaling`), made anew on each call: the
- * same pricing arithmetic — each line rounded half up once, the charges levied on the scaled
- * premiums — so it prices what the scaled tariff would. Over `product` (a version of the tariff's product), or
- * the one its default plan reads.
- */
-export const scaledPlanOf = (
-  tariff: Tariff,
-  scaling: CoverageScaling,
-  product: ProductDocument | undefined = planOf(tariff).product
-): PricingPlan => makePlan(tariff, scaling, product)
-
-/**
- * The plan of a tariff over a version of its product, made once and kept: a catalogue's tariffs are planned so over
- * the versions they price when their book is made (`TariffDocuments.decodeTariffs`), and later calls answer the same
- * plan. A product folder's check plans its tariff so before the product is in any catalogue.
- */
-export const planWithProduct = (tariff: Tariff, product: ProductDocument | undefined): PricingPlan => {
-  let planned = plans.get(tariff)
-  if (planned === undefined) {
-    planned = new Map()
-    plans.set(tariff, planned)
-  }
-  let plan = planned.get(product)
-  if (plan === undefined) {
-    plan = makePlan(tariff, undefined, product)
-    planned.set(product, plan)
-  }
-  return plan
-}
-
-/**
- * The plan of a tariff whose product is not in a catalogue yet, over the facts a check gives it: how a product
- * folder is checked before it is loaded. Made anew on each call.
- */
-export const planOverFacts = (tariff: Tariff, factNames: ReadonlyArray<string>): PricingPlan =>
-  makePlan(tariff, undefined, undefined, factNames)
-
-/**
- * The plan of a decoded tariff over its product's newest version in the catalogue it was decoded against (over the
- * shipped products' facts for a product no catalogue has), made the first time it is asked for.
- */
-export const planOf = (tariff: Tariff): PricingPlan =>
-  planWithProduct(tariff, catalogueOfTariff(tariff).document(tariff.product_name))
-
-/**
- * The plan a tariff prices a case on `date` with: over the version of its product in force on that date, as the
- * request was decoded against (`ProductCatalogue.Catalogue.on`); its default plan when the newest is in force.
- */
-export const planOn = (tariff: Tariff, date: CalendarDate): PricingPlan => {
-  const catalogue = catalogueOfTariff(tariff)
-  const inForce = catalogue.on(date)
-  const product = inForce === catalogue ? undefined : inForce.document(tariff.product_name)
-  return product === undefined ? planOf(tariff) : planWithProduct(tariff, product)
 }

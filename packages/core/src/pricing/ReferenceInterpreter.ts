@@ -8,7 +8,8 @@
  */
 import type { RuleProperties } from "json-rules-engine"
 import { pricingFacts, type PricingRequest } from "./Pricing.js"
-import { planOn, type PriceComputation } from "./PricingPlan.js"
+import type { PriceComputation } from "./PricingPlan.js"
+import { planOn } from "./TariffPlans.js"
 import type { PricingFacts } from "./RatingWorksheet.js"
 import type { Tariff } from "./Tariff.js"
 

@@ -12,7 +12,8 @@ import {
   perCatalogue,
   SHIPPED_PRODUCTS,
   shipped,
-  type ProductName
+  type ProductName,
+  versionForTariff
 } from "../product/ProductCatalogue.js"
 import { oreOfKroner } from "./Money.js"
 import { COMPARISON_OPERATORS, MEMBERSHIP_OPERATORS } from "./Operators.js"
@@ -233,10 +234,9 @@ const factsUnknownToProduct = (
   catalogue: Catalogue
 ): string | undefined => {
   const product =
-    (tariff.effective_from === undefined
-      ? undefined
-      : catalogue.on(tariff.effective_from).document(tariff.product_name)) ??
-    catalogue.versionsOf(tariff.product_name)[0]
+    tariff.effective_from === undefined
+      ? catalogue.versionsOf(tariff.product_name)[0]
+      : versionForTariff(catalogue, tariff.product_name, tariff.effective_from)
   if (product === undefined) return undefined
   const known = new Set(factNamesOf(product))
   for (const rule of tariff.rules)

@@ -5,14 +5,12 @@
  * @module
  */
 import { Result } from "effect"
+import { inForceTogether } from "../input/CalendarDate.js"
 import { decodeTariff, decodeTariffBriefly, type Tariff } from "./Tariff.js"
-import { planWithProduct } from "./PricingPlan.js"
-import { type Catalogue, shipped } from "../product/ProductCatalogue.js"
+import { planWithProduct } from "./TariffPlans.js"
+import { type Catalogue, shipped, versionForTariff } from "../product/ProductCatalogue.js"
 import type { ProductDocument } from "../product/ProductDocument.js"
 import { SHIPPED_TARIFF_DOCUMENTS } from "./ShippedTariffs.js"
-
-/** The day after which something in force from `from` gives way to the next of `dates` (sorted), or undefined. */
-const nextAfter = (dates: ReadonlyArray<string>, from: string): string | undefined => dates.find((date) => date > from)
 
 /**
  * The versions of a tariff's product that it prices with: those in force at some time the tariff is, the tariff's
@@ -26,17 +24,11 @@ export const productVersionsPricedBy = (
   const tariffDates = tariffs
     .filter((other) => other.product_name === tariff.product_name)
     .map((other) => other.effective_from)
-    .sort()
-  const tariffUntil = nextAfter(tariffDates, tariff.effective_from)
   const versions = catalogue.versionsOf(tariff.product_name)
   const versionDates = versions.map((version) => version.effective_from)
-  return versions.filter((version) => {
-    const versionUntil = nextAfter(versionDates, version.effective_from)
-    return (
-      (tariffUntil === undefined || version.effective_from < tariffUntil) &&
-      (versionUntil === undefined || tariff.effective_from < versionUntil)
-    )
-  })
+  return versions.filter((version) =>
+    inForceTogether(tariff.effective_from, tariffDates, version.effective_from, versionDates)
+  )
 }
 
 /**
@@ -82,7 +74,7 @@ export const decodeTariffs = (
 export const decodeTariffFile = (document: unknown, catalogue: Catalogue = shipped): Result.Result<Tariff, string> =>
   Result.flatMap(decodeTariffBriefly(document, catalogue), (tariff) => {
     try {
-      planWithProduct(tariff, catalogue.document(tariff.product_name)!)
+      planWithProduct(tariff, versionForTariff(catalogue, tariff.product_name, tariff.effective_from))
       return Result.succeed(tariff)
     } catch (error) {
       return Result.fail(`${tariff.product_name} ${tariff.version} cannot be compiled: ${(error as Error).message}`)

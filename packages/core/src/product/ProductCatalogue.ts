@@ -82,9 +82,9 @@ export interface Catalogue {
   readonly versionsOf: (name: string) => ReadonlyArray<ProductDocument>
   /**
    * The catalogue in force on a date: each product's version in force then (the newest whose `effective_from` is
-   * on or before it; its first before that, which no tariff prices yet: a tariff takes effect with its product at
-   * the earliest). The same catalogue for the same versions — this one when each product's newest version is in
-   * force — so what is made of it is made once.
+   * on or before it), a product none of whose versions is in force yet left out: it is not sold before its first
+   * version takes effect. The same catalogue for the same versions — this one when each product's newest version is
+   * in force — so what is made of it is made once.
    */
   readonly on: (date: CalendarDate) => Catalogue
 }
@@ -145,16 +145,34 @@ const assemble = (
         )
       byQuotedName.set(variant.quoted_product_name, { product_name: document.product_name, variant: variant.name })
     }
-  // a product of one version is that version on every date; those of several are their newest from the latest of
-  // their dates: on it and after, the catalogue is itself
-  const wholeFrom = [...byProduct.values()].reduce(
-    (latest, versions) =>
-      versions.length > 1 && versions[versions.length - 1]!.effective_from > latest
-        ? versions[versions.length - 1]!.effective_from
-        : latest,
+  // on and after the latest date a product's newest version takes effect, every newest version is in force: the
+  // catalogue is itself then
+  const wholeFrom = products.reduce(
+    (latest, document) => (document.effective_from > latest ? document.effective_from : latest),
     ""
   )
   const inForce = new Map<string, Catalogue>()
+  // the date changes once a day: the last one asked for, and its catalogue
+  let lastDate: CalendarDate | undefined
+  let lastCatalogue: Catalogue | undefined
+  const catalogueOn = (date: CalendarDate): Catalogue => {
+    if (date >= wholeFrom) return catalogue
+    if (date === lastDate) return lastCatalogue!
+    const chosen = new Map<string, ReadonlyArray<ProductDocument>>()
+    for (const [name, versions] of byProduct) {
+      const inForceThen = versions.filter((document) => document.effective_from <= date)
+      if (inForceThen.length > 0) chosen.set(name, [inForceThen[inForceThen.length - 1]!])
+    }
+    const key = [...chosen.values()].map(([document]) => `${document!.product_name}@${document!.version}`).join(" ")
+    let made = inForce.get(key)
+    if (made === undefined) {
+      made = assemble(chosen, catalogue.on)
+      inForce.set(key, made)
+    }
+    lastDate = date
+    lastCatalogue = made
+    return made
+  }
   const catalogue: Catalogue = {
     products,
     versions,
@@ -169,23 +187,7 @@ const assemble = (
     definition: (name) => definitions.get(name),
     quotedProduct: (quotedName) => byQuotedName.get(quotedName),
     versionsOf: (name) => byProduct.get(name) ?? [],
-    on:
-      inForceOn ??
-      ((date) => {
-        if (date >= wholeFrom) return catalogue
-        const chosen = new Map<string, ReadonlyArray<ProductDocument>>()
-        for (const [name, versions] of byProduct) {
-          const inForceThen = versions.filter((document) => document.effective_from <= date)
-          chosen.set(name, [inForceThen[inForceThen.length - 1] ?? versions[0]!])
-        }
-        const key = [...chosen.values()].map(([document]) => `${document!.product_name}@${document!.version}`).join(" ")
-        let made = inForce.get(key)
-        if (made === undefined) {
-          made = assemble(chosen, catalogue.on)
-          inForce.set(key, made)
-        }
-        return made
-      })
+    on: inForceOn ?? catalogueOn
   }
   return catalogue
 }
@@ -288,6 +290,17 @@ export const FEATURE_NAMES: ReadonlyArray<string> = shipped.featureNames
  */
 export const partyRolesOf = (productName: unknown, catalogue: Catalogue = shipped): ReadonlyArray<PartyRole> =>
   (typeof productName === "string" ? catalogue.document(productName)?.party_roles : undefined) ?? catalogue.partyRoles
+
+/**
+ * The version of a product a tariff taking effect on `date` is written for: the one in force then, or its first when
+ * none is yet (a book refuses such a tariff: `TariffDocuments.decodeTariffs`); undefined for a product the catalogue
+ * lacks.
+ */
+export const versionForTariff = (
+  catalogue: Catalogue,
+  productName: string,
+  date: CalendarDate
+): ProductDocument | undefined => catalogue.on(date).document(productName) ?? catalogue.versionsOf(productName)[0]
 
 /** The facts every product's tariff may read, whatever its parameters: which product, variant and feature. */
 export const PRODUCT_FACT_NAMES = ["product_name", "variant", "feature"] as const

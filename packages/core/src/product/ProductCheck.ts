@@ -9,7 +9,7 @@ import { Result, Schema, SchemaParser } from "effect"
 import { documentProblems } from "../input/DocumentProblems.js"
 import { fieldPath } from "../input/FieldPath.js"
 import { parseJsonText } from "../input/JsonText.js"
-import { planOverFacts } from "../pricing/PricingPlan.js"
+import { planOverFacts } from "../pricing/TariffPlans.js"
 import { AnyProductTariff, FACT_NAMES } from "../pricing/Tariff.js"
 import { type ProductParts, productConsistency } from "./ProductConsistency.js"
 import { PRODUCT_FACT_NAMES, SHIPPED_PRODUCTS } from "./ProductCatalogue.js"
@@ -160,6 +160,23 @@ export const checkProductFolder = (folder: string, files: ReadonlyMap<string, st
     }
     products.push(loaded)
   }
+  // a quote's product name tells its variant apart in every version: a version may rename a variant's quoted name,
+  // never give one to the other variant
+  const variantOfQuotedName = new Map<string, { readonly variant: string; readonly file: string }>()
+  for (const { file, parts } of products)
+    for (const [index, variant] of (parts.variants ?? []).entries()) {
+      const earlier = variantOfQuotedName.get(variant.quoted_product_name)
+      if (earlier !== undefined && earlier.file !== file && earlier.variant !== variant.name)
+        report(file, [
+          {
+            severity: "error",
+            path: fieldPath(["variants", index, "quoted_product_name"]),
+            message: `"${variant.quoted_product_name}" is the quoted product name of the ${earlier.variant} variant in ${earlier.file}: a quote's product name tells its variant apart in every version`
+          }
+        ])
+      else if (earlier === undefined)
+        variantOfQuotedName.set(variant.quoted_product_name, { variant: variant.name, file })
+    }
   const productName = products
     .map(({ file }) => documents.get(file))
     .map((document) => (isRecord(document) ? textOf(document["product_name"]) : undefined))

@@ -159,3 +159,34 @@ export const echoSelection = (
   parameters: parameterStrings(selection.parameters),
   features: [{ name: chosenFeature(selection) }]
 })
+
+/**
+ * A request's violations, the one of its product's name saying when the product is first sold where the product is
+ * one of the whole catalogue's whose first version has not taken effect on the date the request was decoded for
+ * (`inForce`, the catalogue of that date, leaves it out); its parameters' and feature's then go, as nothing in force
+ * can judge them.
+ */
+export const notSoldYet = <V extends { readonly field: string; readonly message: string }>(
+  violations: ReadonlyArray<V>,
+  productName: unknown,
+  whole: Catalogue,
+  inForce: Catalogue
+): ReadonlyArray<V> => {
+  if (typeof productName !== "string" || inForce.document(productName) !== undefined) return violations
+  const first = whole.versionsOf(productName)[0]
+  // its parameters and feature are its own, which no product in force judges: only when it is sold is said
+  return first === undefined
+    ? violations
+    : violations.flatMap((violation) =>
+        violation.field === "product.product_name"
+          ? [
+              {
+                ...violation,
+                message: `is not sold before ${first.effective_from}, when its first version takes effect`
+              }
+            ]
+          : violation.field.startsWith("product.")
+            ? []
+            : [violation]
+      )
+}

@@ -4,6 +4,7 @@
  * documents do not describe, options no rule names. Which versions a tariff prices with follows from their dates, as
  * the book plans them (`TariffDocuments.productVersionsPricedBy`).
  */
+import { inForceTogether } from "../input/CalendarDate.js"
 import { fieldPath } from "../input/FieldPath.js"
 import type { Tariff } from "../pricing/Tariff.js"
 import { PRODUCT_FACT_NAMES } from "./ProductCatalogue.js"
@@ -154,10 +155,6 @@ export interface LoadedProduct {
   readonly effective_from: string | undefined
 }
 
-/** The day a thing in force from `from` gives way to the next of `dates`, or undefined. */
-const nextAfter = (dates: ReadonlyArray<string>, from: string): string | undefined =>
-  dates.filter((date) => date > from).sort()[0]
-
 /**
  * The versions of the product a tariff prices with: those in force at some time the tariff is, as the book will
  * plan them (`TariffDocuments.productVersionsPricedBy`); every version, when dates are missing to tell.
@@ -167,19 +164,13 @@ export const versionsPricedBy = (
   tariffs: ReadonlyArray<LoadedTariff>,
   products: ReadonlyArray<LoadedProduct>
 ): ReadonlyArray<LoadedProduct> => {
-  const tariffUntil = nextAfter(
-    tariffs.map(({ tariff }) => tariff.effective_from),
-    loaded.tariff.effective_from
-  )
+  const tariffDates = tariffs.map(({ tariff }) => tariff.effective_from)
   const productDates = products.flatMap((product) =>
     product.effective_from === undefined ? [] : [product.effective_from]
   )
-  return products.filter((product) => {
-    if (product.effective_from === undefined) return true
-    const productUntil = nextAfter(productDates, product.effective_from)
-    return (
-      (tariffUntil === undefined || product.effective_from < tariffUntil) &&
-      (productUntil === undefined || loaded.tariff.effective_from < productUntil)
-    )
-  })
+  return products.filter(
+    (product) =>
+      product.effective_from === undefined ||
+      inForceTogether(loaded.tariff.effective_from, tariffDates, product.effective_from, productDates)
+  )
 }

@@ -15,6 +15,7 @@ import { DocumentLinks, type DocumentLinksShape } from "../ports/DocumentLinks.j
 import {
   AnyProductEcho,
   echoSelection,
+  notSoldYet,
   parametersOf,
   ProductEcho,
   perProduct,
@@ -100,7 +101,9 @@ export const decodeOfferRequest = (
   const catalogue = whole.on(pricingDate)
   const decoded = decodeAll(offerRequestFor(input, catalogue), input)
   const violations = [
-    ...(Result.isFailure(decoded) ? decoded.failure : []),
+    ...(Result.isFailure(decoded)
+      ? notSoldYet(decoded.failure, rawAt(input, "product", "product_name"), whole, catalogue)
+      : []),
     ...checkBirthDates(
       parametersOf(rawAt(input, "product", "product_name"), catalogue),
       rawAt(input, "product", "parameters"),

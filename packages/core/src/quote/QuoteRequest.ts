@@ -10,7 +10,13 @@ import { checkBirthDates } from "../product/Parameters.js"
 import { isPNumber, isVin } from "./IdentityNumbers.js"
 import { checkRoles, CvrNumber, Parties } from "./Parties.js"
 import { type Catalogue, partyRolesOf, perCatalogue, shipped } from "../product/ProductCatalogue.js"
-import { parametersOf, perProduct, ProductSelection, productSelectionOf } from "../product/ProductSelection.js"
+import {
+  notSoldYet,
+  parametersOf,
+  perProduct,
+  ProductSelection,
+  productSelectionOf
+} from "../product/ProductSelection.js"
 import { CheckedString, DateText, optionalString, RequestObject, Text } from "../input/Fields.js"
 
 const VIN_PATTERN = "^[A-HJ-NPR-Z0-9]{17}$"
@@ -106,7 +112,9 @@ export const decodeQuoteRequest = (
   const decoded = decodeAll(quoteRequestFor(input, catalogue), input)
   const rawParameters = rawAt(input, "product", "parameters")
   const violations = [
-    ...(Result.isFailure(decoded) ? decoded.failure : []),
+    ...(Result.isFailure(decoded)
+      ? notSoldYet(decoded.failure, rawAt(input, "product", "product_name"), whole, catalogue)
+      : []),
     ...checkBirthDates(
       parametersOf(rawAt(input, "product", "product_name"), catalogue),
       rawParameters,

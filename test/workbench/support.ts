@@ -98,13 +98,13 @@ export const startTestWorkbench = async (
 /**
  * `npx kasko workbench` as the README starts it, from the repository root
  * (on a free port): the shipped tariffs, whatever the command loads besides
- * them by default, and the clock's today. Nothing may be saved through it:
- * it works on the shipped tariffs themselves.
+ * them by default, and the clock's today — with the options given (`--products DIR`).
+ * No tariff may be saved through it: it works on the shipped tariffs themselves.
  */
-export const startReadmeWorkbench = async (): Promise<RunningWorkbench> => {
+export const startReadmeWorkbench = async (options: ReadonlyArray<string> = []): Promise<RunningWorkbench> => {
   const child = spawn(
     process.execPath,
-    [join(ROOT, "packages", "server", "bin", "kasko.mjs"), "workbench", "--port", "0"],
+    [join(ROOT, "packages", "server", "bin", "kasko.mjs"), "workbench", "--port", "0", ...options],
     {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "inherit"]
@@ -153,7 +153,7 @@ export const openPage = async (browser: Browser, workbench: RunningWorkbench) =>
 }
 
 /** Opens a view by its link in the navigation and waits until it is drawn. */
-export const showView = async (page: Page, name: "price" | "grid" | "compare" | "check" | "edit") => {
+export const showView = async (page: Page, name: "price" | "grid" | "compare" | "check" | "edit" | "product") => {
   await page.locator(`nav a[data-view="${name}"]`).click()
   await page.locator(`main[data-view="${name}"]`).waitFor()
 }
@@ -169,19 +169,12 @@ export const fillCase = async (
   const feature = main.locator('select[name="feature"]')
   if ((await feature.inputValue()) !== row.feature) await feature.selectOption(row.feature)
   await main.locator('input[name="pricing_date"]').fill(row.pricing_date)
-  for (const name of [
-    "payments_per_year",
-    "policy_holder",
-    "vehicle_type",
-    "vehicle_user",
-    "vehicle_owner",
-    "vehicle_usage",
-    "vehicle_price",
-    "youngest_user_age",
-    "youngest_user_birthdate"
-  ]) {
-    const field = main.locator(`[name="${name}"]`)
-    if ((await field.count()) === 0) continue
+  // every parameter the form has, which are the case's product's
+  const names = await main
+    .locator("fieldset.parameters [name]")
+    .evaluateAll((fields) => fields.map((field) => field.getAttribute("name")!))
+  for (const name of names) {
+    const field = main.locator(`fieldset.parameters [name="${name}"]`)
     const value = row.parameters[name] ?? ""
     if ((await field.evaluate((element) => element.tagName)) === "SELECT") await field.selectOption(value)
     else await field.fill(value)

@@ -45,9 +45,20 @@ const start = async () => {
     )
     return
   }
-  const { directory, proposals, today } = app.workspace
+  const { directory, proposals, products, catalogueProblems, today } = app.workspace
   document.getElementById("directory")!.textContent =
-    `Tariff directory: ${directory}${proposals.length === 0 ? "" : ` · proposals: ${proposals.join(", ")}`} · today ${today}`
+    `Tariff directory: ${directory}${proposals.length === 0 ? "" : ` · proposals: ${proposals.join(", ")}`}${products === undefined ? "" : ` · products: ${products.directory}`} · today ${today}`
+  // a product folder changed since the server checked it: the page prices without it, and says why
+  if (catalogueProblems.length > 0)
+    document
+      .getElementById("directory")!
+      .after(
+        h(
+          "p",
+          { class: "problem", role: "alert" },
+          `Left out of the catalogue: ${catalogueProblems.join("; ")} (kasko products check ${products?.directory ?? ""} says more)`
+        )
+      )
   const links = Object.entries(VIEWS).map(([name, view]) =>
     h("li", {}, h("a", { href: `#${name}`, "data-view": name }, view.title))
   )

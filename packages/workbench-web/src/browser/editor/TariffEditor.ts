@@ -1,6 +1,6 @@
 /**
  * The tariff editor: CodeMirror 6 with JSON, completion from the tariff's
- * Schema and, as you type, the Schema's problems, the compiler's and the
+ * Schema (its products the page's catalogue's) and, as you type, the Schema's problems, the compiler's and the
  * linter's findings underlined where they are. Loaded only when the edit
  * view opens, so the first load of the page does not carry it.
  */
@@ -34,7 +34,7 @@ import {
   keymap,
   lineNumbers
 } from "@codemirror/view"
-import { Tariff } from "@kasko/core/actuarial"
+import { type ProductCatalogue, Tariff } from "@kasko/core/actuarial"
 import { completionAt } from "../../model/SchemaCompletion.js"
 import { tariffDiagnostics } from "../../model/TariffDiagnostics.js"
 
@@ -49,47 +49,51 @@ const fullTree = (state: EditorState) => ensureSyntaxTree(state, state.doc.lengt
 // where a value or a property name begins: the list opens by itself there; elsewhere on Ctrl-Space
 const OPENS_COMPLETION = /[{,:[]\s*$/
 
-const schemaCompletion = (context: CompletionContext): CompletionResult | null => {
-  const doc = context.state.doc.toString()
-  const found = completionAt(Tariff.Tariff.ast, fullTree(context.state), doc, context.pos)
-  if (found === undefined || found.options.length === 0) return null
-  if (
-    !context.explicit &&
-    found.from === found.to &&
-    !OPENS_COMPLETION.test(doc.slice(Math.max(0, context.pos - 40), context.pos))
-  )
-    return null
-  return {
-    from: found.from,
-    to: found.to,
-    options: found.options.map((option) => ({
-      label: option.label,
-      apply: option.apply,
-      detail: option.detail,
-      type: option.type
-    }))
+const schemaCompletion =
+  (catalogue: () => ProductCatalogue.Catalogue) =>
+  (context: CompletionContext): CompletionResult | null => {
+    const doc = context.state.doc.toString()
+    const found = completionAt(Tariff.tariffSchemaOf(catalogue()).ast, fullTree(context.state), doc, context.pos)
+    if (found === undefined || found.options.length === 0) return null
+    if (
+      !context.explicit &&
+      found.from === found.to &&
+      !OPENS_COMPLETION.test(doc.slice(Math.max(0, context.pos - 40), context.pos))
+    )
+      return null
+    return {
+      from: found.from,
+      to: found.to,
+      options: found.options.map((option) => ({
+        label: option.label,
+        apply: option.apply,
+        detail: option.detail,
+        type: option.type
+      }))
+    }
   }
-}
 
-const tariffLinter = linter(
-  (view): Array<Diagnostic> => {
-    const syntax = jsonParseLinter()(view)
-    if (syntax.length > 0) return syntax
-    return tariffDiagnostics(fullTree(view.state), view.state.doc.toString())
-  },
-  { delay: 250 }
-)
+const tariffLinter = (catalogue: () => ProductCatalogue.Catalogue) =>
+  linter(
+    (view): Array<Diagnostic> => {
+      const syntax = jsonParseLinter()(view)
+      if (syntax.length > 0) return syntax
+      return tariffDiagnostics(fullTree(view.state), view.state.doc.toString(), catalogue())
+    },
+    { delay: 250 }
+  )
 
 /** The nonce the server's Content-Security-Policy allows style elements with (CodeMirror injects its styles). */
 const styleNonce = () => document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content ?? ""
 
-/** Puts an editor into `parent`; `onChange` hears every new text. */
+/** Puts an editor into `parent`; `onChange` hears every new text; `catalogue` answers the products it checks against. */
 export const createTariffEditor = (
   parent: HTMLElement,
   text: string,
   label: string,
   describedBy: string,
-  onChange: (text: string) => void
+  onChange: (text: string) => void,
+  catalogue: () => ProductCatalogue.Catalogue
 ): TariffEditor => {
   // opening a version replaces the text without it counting as an edit
   let opening = false
@@ -109,8 +113,8 @@ export const createTariffEditor = (
         highlightActiveLine(),
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
         json(),
-        autocompletion({ override: [schemaCompletion] }),
-        tariffLinter,
+        autocompletion({ override: [schemaCompletion(catalogue)] }),
+        tariffLinter(catalogue),
         lintGutter(),
         // Tab is left to the browser: keyboard users move on out of the editor with it
         keymap.of([

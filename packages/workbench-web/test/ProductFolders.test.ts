@@ -1,13 +1,12 @@
 /** A products directory as the page holds it: the catalogue its folders make, their versions and tariffs. */
-import { ProductCatalogue, ProductCheck } from "@kasko/core/actuarial"
+import { ProductCatalogue } from "@kasko/core/actuarial"
 import { describe, expect, it } from "vitest"
 import {
   folderCatalogue,
   isFolderTariffFile,
-  PRODUCT_FILE,
+  placeOfText,
   productVersionFiles,
-  TARIFF_FOLDER,
-  withDocument
+  withFile
 } from "../src/model/ProductFolders.js"
 import { VAN_DOCUMENT, vanFolder, vanWith } from "./fixtures.js"
 
@@ -18,6 +17,19 @@ describe("the catalogue of a products directory", () => {
     expect(catalogue.document("insurance-van-business")?.parameters.map((parameter) => parameter.name)).toContain(
       "annual_mileage_km"
     )
+    expect(problems).toEqual([])
+  })
+
+  it("holds every version of a folder's product, each in force from its date, as kasko serve --products does", () => {
+    const v2 = vanWith((document) =>
+      Object.assign(document, { version: "v2", effective_from: "2027-01-01", title: "Varevogn 2027" })
+    )
+    const { catalogue, problems } = folderCatalogue([vanFolder({ "versions/v2.json": v2 })])
+    expect(catalogue.versionsOf("insurance-van-business").map((version) => version.version)).toEqual(["v1", "v2"])
+    expect(catalogue.on("2026-06-01").document("insurance-van-business")?.title).toBe(
+      "Erhvervsforsikring til varevogn, forhandler"
+    )
+    expect(catalogue.on("2027-01-01").document("insurance-van-business")?.title).toBe("Varevogn 2027")
     expect(problems).toEqual([])
   })
 
@@ -34,10 +46,6 @@ describe("the catalogue of a products directory", () => {
     expect(problems).toEqual([
       expect.stringMatching(/^insurance-van-business\/product\.json does not decode: .*effective_from/s)
     ])
-  })
-
-  it("names the product document's file and the tariffs' folder as the checker does", () => {
-    expect([PRODUCT_FILE, TARIFF_FOLDER]).toEqual([ProductCheck.PRODUCT_FILE, ProductCheck.TARIFF_FOLDER])
   })
 })
 
@@ -57,12 +65,31 @@ describe("a product folder's files", () => {
     ).toEqual([true, false, false, false])
   })
 
-  it("puts an edited text in place of one folder's document, leaving its other files and the other folders", () => {
+  it("puts an edited text in one folder's file, leaving its other files and the other folders", () => {
     const other = { folder: "other", files: new Map([["product.json", "{}"]]) }
-    const [edited, untouched] = withDocument([vanFolder(), other], "insurance-van-business", "{ edited }")
-    expect(edited!.files.get("product.json")).toBe("{ edited }")
-    expect(edited!.files.get("tariffs/v1.json")).toBeDefined()
+    const [edited, untouched] = withFile([vanFolder(), other], "insurance-van-business", "versions/v2.json", "{ v2 }")
+    expect(edited!.files.get("versions/v2.json")).toBe("{ v2 }")
+    expect(edited!.files.get("product.json")).toBe(VAN_DOCUMENT)
     expect(untouched).toBe(other)
-    expect(vanFolder().files.get("product.json")).toBe(VAN_DOCUMENT)
+    expect(vanFolder().files.has("versions/v2.json")).toBe(false)
+  })
+
+  it("places an edited document as the version it declares: in that version's file, else where saving it writes", () => {
+    const v2 = vanWith((document) => Object.assign(document, { version: "v2", effective_from: "2027-01-01" }))
+    const folder = vanFolder({ "versions/second.json": v2 })
+    // v1 edited is v1's file; a new version is the file saving it writes; v2 edited is the file that holds v2
+    expect(
+      placeOfText(
+        folder,
+        "product.json",
+        vanWith((document) => Object.assign(document, { title: "x" }))
+      )
+    ).toBe("product.json")
+    expect(placeOfText(folder, "product.json", v2.replace('"v2"', '"v3"'))).toBe("versions/v3.json")
+    expect(placeOfText(vanFolder(), "product.json", v2)).toBe("versions/v2.json")
+    expect(placeOfText(folder, "product.json", v2)).toBe("versions/second.json")
+    // a text that names no version a file can take stays where it was opened
+    expect(placeOfText(folder, "versions/second.json", "{")).toBe("versions/second.json")
+    expect(placeOfText(folder, "product.json", v2.replace('"v2"', '"../v2"'))).toBe("product.json")
   })
 })

@@ -5,7 +5,7 @@ import { join, relative } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ProductFolder } from "../src/model/ProductFolders.js"
 import { startWorkbenchServer, type RunningWorkbench } from "../src/server/index.js"
-import { productsDirectoryCopy, tariffDirectoryCopy, VAN_DOCUMENT } from "./fixtures.js"
+import { productsDirectoryCopy, tariffDirectoryCopy, VAN_DOCUMENT, vanWith } from "./fixtures.js"
 
 /** Each folder's JSON files by their path in it (the command reads them with @kasko/server's readProductFolders). */
 const readFolders = (directory: string): Array<ProductFolder> =>
@@ -66,7 +66,32 @@ describe("the workbench server with a products directory", () => {
     ])
   })
 
-  it("answers no products without a products directory", async () => {
+  const saveProduct = (url: string, body: string, origin = url) =>
+    fetch(`${url}/api/products`, { method: "POST", headers: { "content-type": "application/json", origin }, body })
+
+  it("saves a product's new version from its own page, and lists it in its folder next time", async () => {
+    const v2 = vanWith((document) => Object.assign(document, { version: "v2", effective_from: "2027-01-01" }))
+    const saved = await saveProduct(workbench.url, v2)
+    expect(saved.status).toBe(201)
+    expect(await saved.json()).toEqual({ saved: "insurance-van-business/versions/v2.json" })
+    const workspace = await workspaceOf(workbench.url)
+    expect(workspace["products"].folders[0].files).toContainEqual({ file: "versions/v2.json", source: v2 })
+    // never twice
+    const again = await saveProduct(workbench.url, v2)
+    expect(again.status).toBe(409)
+    expect(((await again.json()) as { refused: string }).refused).toMatch(/never overwritten/)
+  })
+
+  it("answers 422 to a document with a checker's error and 403 to another site", async () => {
+    const broken = vanWith((document) => Object.assign(document, { version: "v3", effective_from: "2027-13-01" }))
+    const refused = await saveProduct(workbench.url, broken)
+    expect(refused.status).toBe(422)
+    expect(((await refused.json()) as { refused: string }).refused).toMatch(/effective_from/)
+    const v4 = vanWith((document) => Object.assign(document, { version: "v4", effective_from: "2028-01-01" }))
+    expect((await saveProduct(workbench.url, v4, "http://evil.example")).status).toBe(403)
+  })
+
+  it("answers no products without a products directory, and saves none", async () => {
     const without = await startWorkbenchServer({ tariffDirectory: tariffs.path, webRoot })
     try {
       expect(Object.keys(await workspaceOf(without.url))).toEqual([
@@ -75,6 +100,9 @@ describe("the workbench server with a products directory", () => {
         "tariffs",
         "golden_tables"
       ])
+      const refused = await saveProduct(without.url, VAN_DOCUMENT)
+      expect(refused.status).toBe(409)
+      expect(((await refused.json()) as { refused: string }).refused).toMatch(/start the workbench with --products DIR/)
     } finally {
       await without.stop()
     }

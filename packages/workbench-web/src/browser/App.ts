@@ -16,7 +16,7 @@ export class App {
   /** The impact view's portfolio and test, kept while other views are shown. */
   readonly impact = new ImpactSession()
 
-  /** Applies edits still waiting for a pause in the typing (set by the edit view while it has some). */
+  /** Applies edits still waiting for a pause in the typing (set by an editor's view while it has some). */
   settleEdits: (() => void) | undefined
 
   // the tariff editor's draft as decoded against the catalogue it was last asked for with
@@ -32,9 +32,12 @@ export class App {
     return this.store.get()
   }
 
-  /** The products every view follows: the shipped ones and the products directory's. (The impact view reads it from here too.) */
+  /**
+   * The products every view follows: the shipped ones and the products directory's, with the product editor's
+   * draft in its product's place once it has no error. (The impact view reads it from here too.)
+   */
   get catalogue(): ProductCatalogue.Catalogue {
-    return this.workspace.catalogue
+    return this.state.productDraft?.catalogue ?? this.workspace.catalogue
   }
 
   /** The saved versions, decoded against the catalogue. */
@@ -42,7 +45,7 @@ export class App {
     return this.workspace.versionsFor(this.catalogue)
   }
 
-  /** The tariff editor's draft, decoded against the catalogue. */
+  /** The tariff editor's draft, decoded against the catalogue (its product may be the product editor's draft). */
   draft(): TariffVersion | undefined {
     const draft = this.state.draft
     if (draft === undefined) return undefined

@@ -3,6 +3,8 @@ import type { ProductCatalogue } from "@kasko/core/actuarial"
 import { caseOfProduct, IN_FORCE, inForceOn, sampleCase, type CaseInput } from "../model/CaseInput.js"
 import { defaultAxisText } from "../model/GridAxis.js"
 import { DEFAULT_IMPACT_CHOICES, type ImpactChoices } from "../model/ImpactSettings.js"
+import type { ProductDraft } from "../model/ProductDraft.js"
+import { productVersionFiles } from "../model/ProductFolders.js"
 import { versionsOf, type TariffVersion } from "../model/TariffVersion.js"
 import type { Workspace } from "./Workspace.js"
 
@@ -26,6 +28,10 @@ export interface WorkbenchState {
   readonly opened: string
   /** The editor's text, once edited: a version of its own, offered in every view. */
   readonly draft: TariffVersion | undefined
+  /** The product version the product editor's text was opened from (`<folder>/product.json`, …). */
+  readonly productOpened: string
+  /** The product editor's text, once edited: in its product's place in every view once it has no error. */
+  readonly productDraft: ProductDraft | undefined
 }
 
 export const ALL_TABLES = "all"
@@ -106,6 +112,8 @@ export const initialState = (workspace: Workspace): WorkbenchState => {
     },
     check: current?.key ?? versions[0]?.key ?? "",
     opened: current?.key ?? versions[0]?.key ?? "",
-    draft: undefined
+    draft: undefined,
+    productOpened: productVersionFiles(workspace.products?.folders ?? [])[0]?.key ?? "",
+    productDraft: undefined
   }
 }

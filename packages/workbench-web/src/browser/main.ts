@@ -1,6 +1,6 @@
 /**
  * The workbench page: loads the workspace, then shows one view at a time,
- * chosen by the address' fragment (#price, #grid, #compare, #impact, #check, #edit)
+ * chosen by the address' fragment (#price, #grid, #compare, #impact, #check, #edit, #product)
  * from the navigation's links.
  */
 import { App } from "./App.js"
@@ -12,6 +12,7 @@ import { renderEditView } from "./views/EditView.js"
 import { renderGridView } from "./views/GridView.js"
 import { renderImpactView } from "./views/ImpactView.js"
 import { renderPriceView } from "./views/PriceView.js"
+import { renderProductView } from "./views/ProductView.js"
 import { loadWorkspace } from "./Workspace.js"
 
 const VIEWS = {
@@ -20,7 +21,8 @@ const VIEWS = {
   compare: { title: "Compare versions", render: renderCompareView },
   impact: { title: "Impact", render: renderImpactView },
   check: { title: "Check", render: renderCheckView },
-  edit: { title: "Edit", render: renderEditView }
+  edit: { title: "Edit", render: renderEditView },
+  product: { title: "Edit product", render: renderProductView }
 } as const
 
 type ViewName = keyof typeof VIEWS

@@ -48,7 +48,7 @@ export const WorkspaceDocument = Schema.Struct({
 })
 export type WorkspaceDocument = typeof WorkspaceDocument.Type
 
-/** `POST /api/tariffs`: the file a new version was written to, or why it was not. */
+/** `POST /api/tariffs` and `POST /api/products`: the file a new version was written to, or why it was not. */
 export const SaveAnswer = Schema.Union([
   Schema.Struct({ saved: Schema.String }),
   Schema.Struct({ refused: Schema.String })

@@ -8,6 +8,8 @@
 import { lstatSync, mkdirSync, realpathSync, renameSync, writeFileSync } from "node:fs"
 import { dirname, join, relative, sep } from "node:path"
 
+export { versionNameProblem } from "../model/VersionName.js"
+
 /** Why saving was refused; the kinds the server answers 409 for (`in-effect`, `backdated`) are about dates. */
 export type RefusalKind = "invalid" | "in-effect" | "backdated" | "outside"
 
@@ -32,15 +34,6 @@ export interface SaveOptions {
 }
 
 export const refused = (kind: RefusalKind, reason: string): SaveOutcome => ({ _tag: "Refused", kind, reason })
-
-/** A version name that is also a safe file name. */
-const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
-
-/** Why a version cannot name its file, or undefined. */
-export const versionNameProblem = (version: string): string | undefined =>
-  VERSION_NAME.test(version)
-    ? undefined
-    : `version "${version}" must be letters, digits, ".", "_" or "-" (it names the file)`
 
 /** Why a new version taking effect on `effectiveFrom` may not be saved today, or undefined. */
 export const backdatedProblem = (effectiveFrom: string, today: string, options: SaveOptions): string | undefined =>

@@ -1,8 +1,8 @@
 /**
  * The local server of `kasko workbench`: the page and its bundle, the
  * workspace (tariff files and golden tables of the directory, and the product
- * folders of a products directory) and saving a new version of a tariff.
- * Pricing happens in the page; the server never prices.
+ * folders of a products directory) and saving a new version of a tariff or of
+ * a product. Pricing happens in the page; the server never prices.
  * It binds 127.0.0.1 by default and, bound to loopback, answers only
  * requests addressed to a loopback name (no DNS rebinding) and saves only
  * from its own page's origin (no cross-site request can write a file).
@@ -13,6 +13,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net"
 import type { ProductFolder } from "../model/ProductFolders.js"
 import { SaveAnswer, WorkspaceDocument } from "../model/WorkspaceDocument.js"
+import { saveProductVersion } from "./ProductVersionSaving.js"
 import { DEFAULT_WEB_ROOT, loadAssets } from "./StaticAssets.js"
 import { readGoldenTables, readProposalFiles, readTariffFiles } from "./TariffDirectory.js"
 import type { SaveOutcome } from "./VersionFiles.js"
@@ -20,7 +21,10 @@ import { saveTariffVersion } from "./VersionSaving.js"
 
 /** Products added as files (`kasko workbench --products DIR`): where, and how their folders are read. */
 export interface WorkbenchProducts {
-  /** The directory of product folders: saving a tariff of its products writes `<product>/tariffs/<version>.json` there. */
+  /**
+   * The directory of product folders: saving writes a product's new version there, `<product>/versions/<version>.json`,
+   * and a new tariff version of one of its products, `<product>/tariffs/<version>.json`.
+   */
   readonly directory: string
   /**
    * Its product folders as read now, each with its JSON files by their path in it — read as the service reads them
@@ -38,8 +42,8 @@ export interface WorkbenchServerOptions {
   /** Golden tables besides the CSV files in the tariff directory: CSV files or directories of them. */
   readonly goldenPaths?: ReadonlyArray<string>
   /**
-   * Products added as files, priced in the page beside the shipped ones; their tariffs and the CSV files of their
-   * directory (golden tables) are the page's too.
+   * Products added as files, priced in the page beside the shipped ones and edited there; their tariffs and the CSV
+   * files of their directory (golden tables) are the page's too. Without them the product editor says it needs them.
    */
   readonly products?: WorkbenchProducts
   /** Default 127.0.0.1. */
@@ -62,7 +66,7 @@ export interface RunningWorkbench {
   readonly stop: () => Promise<void>
 }
 
-const MAX_TARIFF_BYTES = 2 * 1024 * 1024
+const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"])
 
 /**
@@ -111,7 +115,7 @@ const readBody = (request: IncomingMessage): Promise<string | undefined> =>
     let size = 0
     request.on("data", (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_TARIFF_BYTES) {
+      if (size > MAX_DOCUMENT_BYTES) {
         resolve(undefined)
         request.destroy()
       } else chunks.push(chunk)
@@ -186,7 +190,7 @@ export const startWorkbenchServer = async (options: WorkbenchServerOptions): Pro
       return undefined
     }
     const source = await readBody(request)
-    if (source === undefined) answerJson(response, 413, { refused: `a ${what} is at most ${MAX_TARIFF_BYTES} bytes` })
+    if (source === undefined) answerJson(response, 413, { refused: `a ${what} is at most ${MAX_DOCUMENT_BYTES} bytes` })
     return source
   }
 
@@ -213,6 +217,23 @@ export const startWorkbenchServer = async (options: WorkbenchServerOptions): Pro
     )
   }
 
+  const saveProduct = async (request: IncomingMessage, response: ServerResponse) => {
+    const read = productFolders()
+    if (read === undefined)
+      return answerJson(response, 409, {
+        refused:
+          "product versions are saved into a products directory: start the workbench with --products DIR (the shipped products are the core's)"
+      })
+    const source = await savedText(request, response, "product document")
+    if (source === undefined) return
+    return answerSave(
+      response,
+      saveProductVersion(read.directory, read.folders, source, today(), {
+        allowBackdated: options.allowBackdated === true
+      })
+    )
+  }
+
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const hostName = (request.headers.host ?? "").replace(/:\d+$/, "")
     if (!isOwnName(hostName))
@@ -221,6 +242,7 @@ export const startWorkbenchServer = async (options: WorkbenchServerOptions): Pro
     if (path === "/api/workspace" && request.method === "GET")
       return answerJson(response, 200, Schema.encodeSync(WorkspaceDocument)(workspace()))
     if (path === "/api/tariffs" && request.method === "POST") return saveTariff(request, response)
+    if (path === "/api/products" && request.method === "POST") return saveProduct(request, response)
     if (path.startsWith("/api/")) return answerJson(response, 404, { error: `no ${request.method} ${path}` })
     if (request.method !== "GET" && request.method !== "HEAD")
       return answer(response, 405, "text/plain; charset=utf-8", "method not allowed\n")

@@ -32,6 +32,10 @@ export interface CaseForm {
 
 const NOT_SENT = ""
 
+/** What a product picker adds to the name of the product the product editor's draft stands in for. */
+export const draftMark = (app: App, name: string): string =>
+  app.state.productDraft?.document?.product_name === name ? " — draft, unsaved" : ""
+
 /** Draws the form for the app's current case. */
 export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
   const catalogue = app.catalogue
@@ -80,7 +84,9 @@ export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
           "Product",
           "product_name",
           input.product_name,
-          catalogue.productNames.map((name) => [name, `${catalogue.definition(name)!.title} (${name})`] as const),
+          catalogue.productNames.map(
+            (name) => [name, `${catalogue.definition(name)!.title} (${name})${draftMark(app, name)}`] as const
+          ),
           (value) => {
             app.store.update((state) => withProduct(state, value, catalogue))
             options.onStructureChange()

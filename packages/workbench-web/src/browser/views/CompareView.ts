@@ -12,7 +12,7 @@ import { changeCellsCsv, changeGridCells, type ChangeCell } from "../../model/Ch
 import { versionsOf } from "../../model/TariffVersion.js"
 import type { App } from "../App.js"
 import { axesOf, axisControls } from "../components/AxisControls.js"
-import { caseForm, type CaseForm } from "../components/CaseForm.js"
+import { caseForm, draftMark, type CaseForm } from "../components/CaseForm.js"
 import { dataTable } from "../components/DataTable.js"
 import { selectField, versionField } from "../components/Fields.js"
 import { heatMap } from "../components/HeatMap.js"
@@ -225,7 +225,7 @@ export const renderCompareView = (app: App): HTMLElement => {
             "Product",
             "compare-product",
             product,
-            app.catalogue.productNames.map((name) => [name, name] as const),
+            app.catalogue.productNames.map((name) => [name, `${name}${draftMark(app, name)}`] as const),
             (value) => {
               const candidates = versionsOf(app.versions(), value)
               app.store.update((state) => ({

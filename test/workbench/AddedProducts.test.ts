@@ -13,10 +13,9 @@ import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { temporaryDirectory } from "../support.js"
-import { fillCase, launchChromium, openPage, ROOT, skipBrowser, startReadmeWorkbench } from "./support.js"
+import { EXAMPLE_PRODUCTS, fillCase, launchChromium, openPage, skipBrowser, startReadmeWorkbench } from "./support.js"
 import type { RunningWorkbench } from "@kasko/workbench-web"
 
-const EXAMPLE_PRODUCTS = join(ROOT, "examples", "products")
 const VAN = "insurance-van-business"
 const VAN_FOLDER = join(EXAMPLE_PRODUCTS, VAN)
 const VAN_V1_FILE = join(VAN_FOLDER, "tariffs", "v1.json")

@@ -8,6 +8,7 @@
  */
 import { TariffDocuments } from "@kasko/core/actuarial"
 import type { Tariff } from "@kasko/core/actuarial"
+import { ProductFolders } from "@kasko/server"
 import { startWorkbenchServer, type RunningWorkbench } from "@kasko/workbench-web"
 import { parseGoldenTable, type GoldenCase } from "@kasko/workbench"
 import { spawn } from "node:child_process"
@@ -65,14 +66,24 @@ export const launchChromium = (): Promise<Browser> =>
     ]
   })
 
+/** The example products directory: the van product added as files, and its golden table. */
+export const EXAMPLE_PRODUCTS = join(ROOT, "examples", "products")
+
 export interface TestWorkbench extends RunningWorkbench {
   /** The tariff directory the server works on (a copy, removed by `stop`). */
   readonly directory: string
+  /** The products directory it works on, when started with one (a copy of examples/products, removed by `stop`). */
+  readonly products?: string
 }
 
-/** A workbench over a copy of the shipped tariffs; `extraVersions` writes more tariff files (`<product>/<version>.json` → its text). */
+/**
+ * A workbench over a copy of the shipped tariffs; `extraVersions` writes more tariff files (`<product>/<version>.json`
+ * → its text); `withProducts` adds a copy of examples/products as its products directory, read as `kasko workbench
+ * --products` reads it.
+ */
 export const startTestWorkbench = async (
-  extraVersions: Readonly<Record<string, string>> = {}
+  extraVersions: Readonly<Record<string, string>> = {},
+  { withProducts = false }: { readonly withProducts?: boolean } = {}
 ): Promise<TestWorkbench> => {
   const directory = temporaryDirectory("kasko-workbench-page-")
   cpSync(SHIPPED_TARIFFS, directory.path, { recursive: true })
@@ -80,17 +91,29 @@ export const startTestWorkbench = async (
     mkdirSync(join(directory.path, file, ".."), { recursive: true })
     writeFileSync(join(directory.path, file), source)
   }
+  const products = withProducts ? temporaryDirectory("kasko-workbench-products-") : undefined
+  if (products !== undefined) cpSync(EXAMPLE_PRODUCTS, products.path, { recursive: true })
   const running = await startWorkbenchServer({
     tariffDirectory: directory.path,
     goldenPaths: [GOLDEN_DIRECTORY],
-    today: () => TODAY
+    today: () => TODAY,
+    ...(products === undefined
+      ? {}
+      : {
+          products: {
+            directory: products.path,
+            readFolders: () => ProductFolders.readProductFolders(products.path)
+          }
+        })
   })
   return {
     ...running,
     directory: directory.path,
+    ...(products === undefined ? {} : { products: products.path }),
     stop: async () => {
       await running.stop()
       directory.remove()
+      products?.remove()
     }
   }
 }
@@ -195,10 +218,12 @@ export const screenshot = async (page: Page, name: string, fullPage = false) => 
     }
     window.document.activeElement?.blur?.()
     window.scrollTo(0, 0)
-    // the test's temporary directory has a new random name each run: the picture shows a stable one
+    // the test's temporary directories have a new random name each run: the picture shows stable ones
     const directory = window.document.getElementById("directory")
     if (directory !== null)
-      directory.textContent = (directory.textContent ?? "").replace(/\/\S*kasko-workbench-page-[^ ]+/, "./my-tariffs")
+      directory.textContent = (directory.textContent ?? "")
+        .replace(/\/\S*kasko-workbench-page-[^ ]+/, "./my-tariffs")
+        .replace(/\/\S*kasko-workbench-products-[^ ]+/, "./my-products")
   })
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage })
 }

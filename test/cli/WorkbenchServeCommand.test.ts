@@ -1,8 +1,9 @@
 /**
  * `kasko workbench` as a process: prints its URL, serves the page and the
  * workspace on 127.0.0.1 (the shipped tariffs, the example's proposal and the
- * repository's golden table by default, or the directory given), and exits 0
- * on SIGINT/SIGTERM.
+ * repository's golden table by default, or the directory given; the product
+ * folders of `--products DIR` or KASKO_PRODUCTS_DIR, refused as `kasko serve`
+ * refuses them), and exits 0 on SIGINT/SIGTERM.
  */
 import { runCli } from "@kasko/server"
 import { spawn, type ChildProcess } from "node:child_process"
@@ -17,8 +18,20 @@ const MAIN = join(ROOT, "packages", "server", "bin", "kasko.mjs")
 const directory = temporaryDirectory("kasko-workbench-command-")
 afterAll(() => directory.remove())
 
-const workbench = (args: ReadonlyArray<string>) =>
-  spawn(process.execPath, [MAIN, "workbench", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] })
+const workbench = (args: ReadonlyArray<string>, environment: Readonly<Record<string, string>> = {}) =>
+  spawn(process.execPath, [MAIN, "workbench", ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...environment }
+  })
+
+const EXAMPLE_PRODUCTS = join(ROOT, "examples", "products")
+
+interface ServedWorkspace {
+  readonly tariffs: Array<{ file: string }>
+  readonly golden_tables: Array<{ file: string }>
+  readonly products?: { directory: string; folders: Array<{ folder: string; files: Array<{ file: string }> }> }
+}
 
 const exitOf = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
@@ -87,6 +100,48 @@ describe("kasko workbench", () => {
     child.kill("SIGTERM")
     expect(await exited).toBe(0)
   }, 60_000)
+
+  it("serves the product folders of --products beside the shipped tariffs, with the golden tables beside them", async () => {
+    const child = workbench(["--port", "0", "--products", "examples/products"])
+    const url = await urlOf(child)
+    const workspace = (await (await fetch(`${url}/api/workspace`)).json()) as ServedWorkspace
+    expect(workspace.products?.directory).toBe(EXAMPLE_PRODUCTS)
+    expect(workspace.products?.folders.map(({ folder, files }) => [folder, files.map((file) => file.file)])).toEqual([
+      ["insurance-van-business", ["product.json", "tariffs/v1.json"]]
+    ])
+    expect(workspace.golden_tables.map((table) => table.file)).toEqual([
+      "reference-tariff-v1.csv",
+      "insurance-van-business-v1.golden.csv"
+    ])
+    const exited = exitOf(child)
+    child.kill("SIGINT")
+    expect(await exited).toBe(0)
+  }, 60_000)
+
+  it("reads KASKO_PRODUCTS_DIR, as kasko serve does", async () => {
+    const child = workbench(["--port", "0"], { KASKO_PRODUCTS_DIR: EXAMPLE_PRODUCTS })
+    const url = await urlOf(child)
+    const workspace = (await (await fetch(`${url}/api/workspace`)).json()) as ServedWorkspace
+    expect(workspace.products?.folders.map(({ folder }) => folder)).toEqual(["insurance-van-business"])
+    const exited = exitOf(child)
+    child.kill("SIGTERM")
+    expect(await exited).toBe(0)
+  }, 60_000)
+
+  it("refuses a products directory with an error as kasko serve does: every error, exit 2", async () => {
+    const broken = join(ROOT, "test", "cli", "fixtures", "broken-products", "several-mistakes")
+    const result = await runCli(["workbench", "--port", "0", "--products", broken])
+    expect(result).toMatchObject({ exitCode: 2, stdout: "" })
+    expect(result.stderr).toMatch(/^kasko workbench: .* holds products kasko cannot load \(\d+ errors\)/)
+    const errorLines = (text: string) => text.split("\n").filter((line) => line.startsWith("error"))
+    const check = await runCli(["products", "check", broken])
+    expect(errorLines(result.stderr).length).toBeGreaterThan(1)
+    expect(errorLines(result.stderr)).toEqual(errorLines(check.stdout))
+    // and one that is not there
+    const nowhere = await runCli(["workbench", "--port", "0", "--products", join(directory.path, "no-such-directory")])
+    expect(nowhere.exitCode).toBe(2)
+    expect(nowhere.stderr).toContain("cannot read")
+  })
 
   it.each([
     [["--port", "70000"], "--port takes 0–65535"],

@@ -43,7 +43,9 @@ const VIEWS = [
   { name: "compare", ready: '.changes[aria-busy="false"]' },
   { name: "impact", ready: 'input[name="portfolio"]' },
   { name: "check", ready: '.check-results[aria-busy="false"] [data-summary="golden"]' },
-  { name: "edit", ready: ".cm-content" }
+  { name: "edit", ready: ".cm-content" },
+  // without a products directory: the note saying how to start with one (the editor's own check is ProductEditor.test.ts's)
+  { name: "product", ready: '[data-summary="no-products"]' }
 ] as const
 
 describe.skipIf(skipBrowser)("the workbench's accessibility", () => {

@@ -22,7 +22,8 @@ const VIEWS = [
   { name: "compare", ready: '.changes[aria-busy="false"]' },
   { name: "impact", ready: 'input[name="portfolio"]' },
   { name: "check", ready: '.check-results[aria-busy="false"] [data-summary="golden"]' },
-  { name: "edit", ready: '[data-summary="golden"]' }
+  { name: "edit", ready: '[data-summary="golden"]' },
+  { name: "product", ready: '[data-summary="product-check"]' }
 ] as const
 
 interface Overflow {
@@ -91,7 +92,8 @@ describe.skipIf(skipBrowser)("the workbench in a laptop's window", () => {
   let workbench: TestWorkbench
   beforeAll(async () => {
     browser = await launchChromium()
-    workbench = await startTestWorkbench({ "insurance-car-leasing/v2-proposal.json": PROPOSAL })
+    // with the example's products: the product editor shows its document and the checker's findings
+    workbench = await startTestWorkbench({ "insurance-car-leasing/v2-proposal.json": PROPOSAL }, { withProducts: true })
   }, 60_000)
   afterAll(async () => {
     await browser?.close()

@@ -8,6 +8,7 @@
  */
 import { TariffDocuments } from "@kasko/core/actuarial"
 import type { Tariff } from "@kasko/core/actuarial"
+import { ProductFolders } from "@kasko/server"
 import { startWorkbenchServer, type RunningWorkbench } from "@kasko/workbench-web"
 import { parseGoldenTable, type GoldenCase } from "@kasko/workbench"
 import { spawn } from "node:child_process"
@@ -65,14 +66,24 @@ export const launchChromium = (): Promise<Browser> =>
     ]
   })
 
+/** The example products directory: the van product added as files, and its golden table. */
+export const EXAMPLE_PRODUCTS = join(ROOT, "examples", "products")
+
 export interface TestWorkbench extends RunningWorkbench {
   /** The tariff directory the server works on (a copy, removed by `stop`). */
   readonly directory: string
+  /** The products directory it works on, when started with one (a copy of examples/products, removed by `stop`). */
+  readonly products?: string
 }
 
-/** A workbench over a copy of the shipped tariffs; `extraVersions` writes more tariff files (`<product>/<version>.json` → its text). */
+/**
+ * A workbench over a copy of the shipped tariffs; `extraVersions` writes more tariff files (`<product>/<version>.json`
+ * → its text); `withProducts` adds a copy of examples/products as its products directory, read as `kasko workbench
+ * --products` reads it.
+ */
 export const startTestWorkbench = async (
-  extraVersions: Readonly<Record<string, string>> = {}
+  extraVersions: Readonly<Record<string, string>> = {},
+  { withProducts = false }: { readonly withProducts?: boolean } = {}
 ): Promise<TestWorkbench> => {
   const directory = temporaryDirectory("kasko-workbench-page-")
   cpSync(SHIPPED_TARIFFS, directory.path, { recursive: true })
@@ -80,17 +91,29 @@ export const startTestWorkbench = async (
     mkdirSync(join(directory.path, file, ".."), { recursive: true })
     writeFileSync(join(directory.path, file), source)
   }
+  const products = withProducts ? temporaryDirectory("kasko-workbench-products-") : undefined
+  if (products !== undefined) cpSync(EXAMPLE_PRODUCTS, products.path, { recursive: true })
   const running = await startWorkbenchServer({
     tariffDirectory: directory.path,
     goldenPaths: [GOLDEN_DIRECTORY],
-    today: () => TODAY
+    today: () => TODAY,
+    ...(products === undefined
+      ? {}
+      : {
+          products: {
+            directory: products.path,
+            readFolders: () => ProductFolders.readProductFolders(products.path)
+          }
+        })
   })
   return {
     ...running,
     directory: directory.path,
+    ...(products === undefined ? {} : { products: products.path }),
     stop: async () => {
       await running.stop()
       directory.remove()
+      products?.remove()
     }
   }
 }
@@ -98,13 +121,13 @@ export const startTestWorkbench = async (
 /**
  * `npx kasko workbench` as the README starts it, from the repository root
  * (on a free port): the shipped tariffs, whatever the command loads besides
- * them by default, and the clock's today. Nothing may be saved through it:
- * it works on the shipped tariffs themselves.
+ * them by default, and the clock's today — with the options given (`--products DIR`).
+ * No tariff may be saved through it: it works on the shipped tariffs themselves.
  */
-export const startReadmeWorkbench = async (): Promise<RunningWorkbench> => {
+export const startReadmeWorkbench = async (options: ReadonlyArray<string> = []): Promise<RunningWorkbench> => {
   const child = spawn(
     process.execPath,
-    [join(ROOT, "packages", "server", "bin", "kasko.mjs"), "workbench", "--port", "0"],
+    [join(ROOT, "packages", "server", "bin", "kasko.mjs"), "workbench", "--port", "0", ...options],
     {
       cwd: ROOT,
       stdio: ["ignore", "pipe", "inherit"]
@@ -153,7 +176,7 @@ export const openPage = async (browser: Browser, workbench: RunningWorkbench) =>
 }
 
 /** Opens a view by its link in the navigation and waits until it is drawn. */
-export const showView = async (page: Page, name: "price" | "grid" | "compare" | "check" | "edit") => {
+export const showView = async (page: Page, name: "price" | "grid" | "compare" | "check" | "edit" | "product") => {
   await page.locator(`nav a[data-view="${name}"]`).click()
   await page.locator(`main[data-view="${name}"]`).waitFor()
 }
@@ -169,19 +192,12 @@ export const fillCase = async (
   const feature = main.locator('select[name="feature"]')
   if ((await feature.inputValue()) !== row.feature) await feature.selectOption(row.feature)
   await main.locator('input[name="pricing_date"]').fill(row.pricing_date)
-  for (const name of [
-    "payments_per_year",
-    "policy_holder",
-    "vehicle_type",
-    "vehicle_user",
-    "vehicle_owner",
-    "vehicle_usage",
-    "vehicle_price",
-    "youngest_user_age",
-    "youngest_user_birthdate"
-  ]) {
-    const field = main.locator(`[name="${name}"]`)
-    if ((await field.count()) === 0) continue
+  // every parameter the form has, which are the case's product's
+  const names = await main
+    .locator("fieldset.parameters [name]")
+    .evaluateAll((fields) => fields.map((field) => field.getAttribute("name")!))
+  for (const name of names) {
+    const field = main.locator(`fieldset.parameters [name="${name}"]`)
     const value = row.parameters[name] ?? ""
     if ((await field.evaluate((element) => element.tagName)) === "SELECT") await field.selectOption(value)
     else await field.fill(value)
@@ -202,10 +218,12 @@ export const screenshot = async (page: Page, name: string, fullPage = false) => 
     }
     window.document.activeElement?.blur?.()
     window.scrollTo(0, 0)
-    // the test's temporary directory has a new random name each run: the picture shows a stable one
+    // the test's temporary directories have a new random name each run: the picture shows stable ones
     const directory = window.document.getElementById("directory")
     if (directory !== null)
-      directory.textContent = (directory.textContent ?? "").replace(/\/\S*kasko-workbench-page-[^ ]+/, "./my-tariffs")
+      directory.textContent = (directory.textContent ?? "")
+        .replace(/\/\S*kasko-workbench-page-[^ ]+/, "./my-tariffs")
+        .replace(/\/\S*kasko-workbench-products-[^ ]+/, "./my-products")
   })
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage })
 }

@@ -99,12 +99,13 @@ export const findingLine = (finding: Finding): string => {
   return `${finding.severity.padEnd(8)}${finding.file}: ${where === "" ? "" : `${where}: `}${finding.message}`
 }
 
+/** The folders of a product directory, each with its JSON files, as the service reads them (unchecked). */
+export const readProductFolders = (directory: string): Array<{ folder: string; files: Map<string, string> }> =>
+  productFoldersAt(directory).map((folder) => ({ folder: basename(folder), files: jsonFilesIn(folder) }))
+
 /** The folders of a product directory, each with its JSON files, and what `ProductCheck` finds in them. */
 export const checkedFolders = (directory: string) => {
-  const folders = productFoldersAt(directory).map((folder) => ({
-    folder: basename(folder),
-    files: jsonFilesIn(folder)
-  }))
+  const folders = readProductFolders(directory)
   return { folders, findings: ProductCheck.checkProductFolders(folders) }
 }
 

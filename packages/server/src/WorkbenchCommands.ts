@@ -326,6 +326,12 @@ parameters besides. Examples:
           requiresArg: true,
           describe: "port to listen on (0 picks a free one)"
         })
+        .option("products", {
+          type: "string",
+          requiresArg: true,
+          describe:
+            "a directory of product folders priced beside the shipped products and edited in the page, which saves their new versions there (as KASKO_PRODUCTS_DIR; checked as kasko serve checks it)"
+        })
         .option("allow-backdated", {
           type: "boolean",
           default: false,

@@ -1,13 +1,15 @@
 /**
  * What `kasko workbench` does: serves the actuary's workbench — a local web
- * app that prices with the core in the browser — over a tariff directory,
- * until SIGINT or SIGTERM.
+ * app that prices with the core in the browser — over a tariff directory and,
+ * with `--products DIR` (or KASKO_PRODUCTS_DIR), a directory of product
+ * folders loaded as `kasko serve` loads it, until SIGINT or SIGTERM.
  */
 import { startWorkbenchServer } from "@kasko/workbench-web"
 import { existsSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join, resolve } from "node:path"
 import { type CommandResult, done, failed, UsageError } from "./CommandResult.js"
+import { commandProducts, findingLine, readProductFolders } from "./ProductFolders.js"
 
 type Arguments = Readonly<Record<string, unknown>>
 
@@ -46,6 +48,9 @@ export const serveWorkbench = async (argv: Arguments): Promise<CommandResult> =>
   const proposalPaths = proposalPathsOf(argv, tariffs === undefined).map((path) => resolve(path))
   const missingProposal = proposalPaths.find((path) => !existsSync(path))
   if (missingProposal !== undefined) throw new UsageError(`no proposal at ${missingProposal}`)
+  // checked and refused as `kasko serve` refuses it (every error, exit 2): the page then reads it afresh on each load
+  const products = commandProducts(argv)
+  const productsDirectory = products === undefined ? undefined : resolve(products.directory)
 
   let workbench: Awaited<ReturnType<typeof startWorkbenchServer>>
   try {
@@ -55,7 +60,10 @@ export const serveWorkbench = async (argv: Arguments): Promise<CommandResult> =>
       proposalPaths,
       host: argv["host"] as string,
       port,
-      allowBackdated: argv["allow-backdated"] === true
+      allowBackdated: argv["allow-backdated"] === true,
+      ...(productsDirectory === undefined
+        ? {}
+        : { products: { directory: productsDirectory, readFolders: () => readProductFolders(productsDirectory) } })
     })
   } catch (error) {
     return failed("workbench", (error as Error).message)
@@ -67,7 +75,12 @@ export const serveWorkbench = async (argv: Arguments): Promise<CommandResult> =>
     process.once("SIGTERM", stop)
     process.once("SIGINT", stop)
   })
-  const besides = proposalPaths.length === 0 ? "" : `, proposals from ${proposalPaths.join(", ")}`
+  const besides = [
+    ...(proposalPaths.length === 0 ? [] : [`, proposals from ${proposalPaths.join(", ")}`]),
+    ...(productsDirectory === undefined ? [] : [`, products in ${productsDirectory}`])
+  ].join("")
+  // what the check warns of loads, as in `kasko serve`: said once, where the operator reads it
+  for (const warning of products?.warnings ?? []) process.stderr.write(`kasko workbench: ${findingLine(warning)}\n`)
   process.stdout.write(
     `kasko workbench: ${workbench.url}/ (tariffs in ${tariffDirectory}${besides}; Ctrl-C stops it)\n`
   )

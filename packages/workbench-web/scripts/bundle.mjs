@@ -1,7 +1,7 @@
 // Builds the workbench page ahead of time into dist/browser: the TypeScript
 // of src/browser bundled by esbuild with the core and the workbench from
-// their sources (the "source" export condition), split so that the editor
-// loads only with the edit view; the impact view's web workers' script
+// their sources (the "source" export condition), split so that each editor
+// loads only with its view (the tariff's, the product's); the impact view's web workers' script
 // (impact-worker.js) shares the engine's chunks with the page; then the static
 // files beside it.
 // Run by the root's build (so by install, test and start): when nothing the

@@ -4,7 +4,7 @@ import { parseGoldenTable, priceCase } from "@kasko/workbench/browser"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { IN_FORCE, PARAMETER_DEFINITIONS, sampleCase, type CaseInput } from "../src/model/CaseInput.js"
+import { IN_FORCE, parameterDefinitionsOf, sampleCase, type CaseInput } from "../src/model/CaseInput.js"
 import { priceCaseInput } from "../src/model/CasePrice.js"
 
 const golden = parseGoldenTable(
@@ -25,7 +25,10 @@ describe("pricing the form's case", () => {
         tariff: IN_FORCE,
         pricing_date: row.pricing_date,
         parameters: Object.fromEntries(
-          PARAMETER_DEFINITIONS.map((definition) => [definition.name, row.parameters[definition.name] ?? ""])
+          parameterDefinitionsOf(row.product_name).map((definition) => [
+            definition.name,
+            row.parameters[definition.name] ?? ""
+          ])
         )
       }
       expect(priceCaseInput(input, tariffs)).toEqual({ _tag: "Priced", worksheet: await priceCase(row, tariffs) })

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { saveTariffVersion } from "../src/server/VersionSaving.js"
-import { LEASING_V1, leasingWith, tariffDirectoryCopy } from "./fixtures.js"
+import { LEASING_V1, leasingWith, productsDirectoryCopy, tariffDirectoryCopy, VAN_V1, vanFolder } from "./fixtures.js"
 
 describe("saving a tariff version", () => {
   let directory: ReturnType<typeof tariffDirectoryCopy>
@@ -126,6 +126,56 @@ describe("saving a tariff version", () => {
         kind: "outside"
       })
       expect(readFileSync(join(outside, "v2.json"), "utf8")).toBe("outside\n")
+    })
+  })
+
+  describe("a tariff of a product added as files", () => {
+    let products: ReturnType<typeof productsDirectoryCopy>
+    beforeEach(() => {
+      products = productsDirectoryCopy()
+    })
+    afterEach(() => products.remove())
+
+    const vanWith = (change: Record<string, unknown>) =>
+      `${JSON.stringify({ ...JSON.parse(VAN_V1), ...change }, null, 2)}\n`
+    const options = () => ({ products: { directory: products.path, folders: [vanFolder()] } })
+
+    it("is saved in its product's folder, as <product>/tariffs/<version>.json of the products directory", () => {
+      const v2 = vanWith({ version: "v2", effective_from: "2027-01-01" })
+      expect(saveTariffVersion(directory.path, v2, "2026-03-02", options())).toEqual({
+        _tag: "Saved",
+        file: "insurance-van-business/tariffs/v2.json"
+      })
+      expect(readFileSync(join(products.path, "insurance-van-business", "tariffs", "v2.json"), "utf8")).toBe(v2)
+      expect(existsSync(join(directory.path, "insurance-van-business"))).toBe(false)
+    })
+
+    it("is never saved so that the folder fails the check the service loads it with", () => {
+      // a second version taking effect on v1's date: kasko serve would refuse the whole directory
+      const sameDate = vanWith({ version: "v2", effective_from: "2026-01-01" })
+      const outcome = saveTariffVersion(directory.path, sameDate, "2025-12-01", options())
+      expect(outcome).toMatchObject({ _tag: "Refused", kind: "invalid" })
+      expect(outcome._tag === "Refused" && outcome.reason).toMatch(
+        /insurance-van-business\/tariffs\/v2\.json: effective_from: is 2026-01-01, as in tariffs\/v1\.json/
+      )
+      expect(existsSync(join(products.path, "insurance-van-business", "tariffs", "v2.json"))).toBe(false)
+    })
+
+    it("never overwrites its version that has taken effect", () => {
+      const changed = vanWith({ monthly_surcharge_percent: 7 })
+      expect(saveTariffVersion(directory.path, changed, "2026-03-02", options())).toMatchObject({
+        _tag: "Refused",
+        kind: "in-effect",
+        reason: expect.stringMatching(/^insurance-van-business\/tariffs\/v1\.json took effect on 2026-01-01/)
+      })
+    })
+
+    it("is refused without the products, which the engine would not load it for", () => {
+      expect(saveTariffVersion(directory.path, vanWith({ version: "v2" }), "2026-03-02")).toMatchObject({
+        _tag: "Refused",
+        kind: "invalid",
+        reason: expect.stringMatching(/would not load it/)
+      })
     })
   })
 })

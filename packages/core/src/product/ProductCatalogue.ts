@@ -103,6 +103,9 @@ const definitionOf = (document: ProductDocument): ProductDefinition => ({
   features: document.features
 })
 
+/** The later of two dates, written YYYY-MM-DD (so they compare as strings). */
+const maxDate = (a: CalendarDate, b: CalendarDate): CalendarDate => (a > b ? a : b)
+
 const onlyOnce = <A>(values: ReadonlyArray<A>, key: (value: A) => string): Array<A> => {
   const seen = new Set<string>()
   return values.filter((value) => !seen.has(key(value)) && seen.add(key(value)) !== undefined)
@@ -147,10 +150,7 @@ const assemble = (
     }
   // on and after the latest date a product's newest version takes effect, every newest version is in force: the
   // catalogue is itself then
-  const wholeFrom = products.reduce(
-    (latest, document) => (document.effective_from > latest ? document.effective_from : latest),
-    ""
-  )
+  const wholeFrom = products.reduce((latest, document) => maxDate(latest, document.effective_from), "")
   const inForce = new Map<string, Catalogue>()
   // the date changes once a day: the last one asked for, and its catalogue
   let lastDate: CalendarDate | undefined

@@ -1,6 +1,6 @@
 /**
  * The workbench page: loads the workspace, then shows one view at a time,
- * chosen by the address' fragment (#price, #grid, #compare, #impact, #check, #edit)
+ * chosen by the address' fragment (#price, #grid, #compare, #impact, #check, #edit, #product)
  * from the navigation's links.
  */
 import { App } from "./App.js"
@@ -12,6 +12,7 @@ import { renderEditView } from "./views/EditView.js"
 import { renderGridView } from "./views/GridView.js"
 import { renderImpactView } from "./views/ImpactView.js"
 import { renderPriceView } from "./views/PriceView.js"
+import { renderProductView } from "./views/ProductView.js"
 import { loadWorkspace } from "./Workspace.js"
 
 const VIEWS = {
@@ -20,7 +21,8 @@ const VIEWS = {
   compare: { title: "Compare versions", render: renderCompareView },
   impact: { title: "Impact", render: renderImpactView },
   check: { title: "Check", render: renderCheckView },
-  edit: { title: "Edit", render: renderEditView }
+  edit: { title: "Edit", render: renderEditView },
+  product: { title: "Edit product", render: renderProductView }
 } as const
 
 type ViewName = keyof typeof VIEWS
@@ -45,9 +47,20 @@ const start = async () => {
     )
     return
   }
-  const { directory, proposals, today } = app.workspace
+  const { directory, proposals, products, catalogueProblems, today } = app.workspace
   document.getElementById("directory")!.textContent =
-    `Tariff directory: ${directory}${proposals.length === 0 ? "" : ` · proposals: ${proposals.join(", ")}`} · today ${today}`
+    `Tariff directory: ${directory}${proposals.length === 0 ? "" : ` · proposals: ${proposals.join(", ")}`}${products === undefined ? "" : ` · products: ${products.directory}`} · today ${today}`
+  // a product folder changed since the server checked it: the page prices without it, and says why
+  if (catalogueProblems.length > 0)
+    document
+      .getElementById("directory")!
+      .after(
+        h(
+          "p",
+          { class: "problem", role: "alert" },
+          `Left out of the catalogue: ${catalogueProblems.join("; ")} (kasko products check ${products?.directory ?? ""} says more)`
+        )
+      )
   const links = Object.entries(VIEWS).map(([name, view]) =>
     h("li", {}, h("a", { href: `#${name}`, "data-view": name }, view.title))
   )

@@ -4,7 +4,7 @@
  * offers with (its violations become the form's messages), the tariff chosen
  * as `priceCase` chooses it, and the tariff's pricing plan for the worksheet.
  */
-import { CalendarDate, Offer, Pricing, RatingWorksheet, Tariff } from "@kasko/core/actuarial"
+import { CalendarDate, Offer, Pricing, ProductCatalogue, RatingWorksheet, Tariff } from "@kasko/core/actuarial"
 import { Result } from "effect"
 import { sentParameters, type CaseInput } from "./CaseInput.js"
 
@@ -29,10 +29,14 @@ export interface ResolvedCase {
   readonly tariff: Tariff.Tariff
 }
 
-/** The case decoded as the service decodes an offer, with its tariff; or every reason it cannot be priced. */
+/**
+ * The case decoded as the service decodes an offer with the catalogue's products (the shipped ones unless given),
+ * with its tariff; or every reason it cannot be priced.
+ */
 export const resolveCase = (
   input: CaseInput,
-  tariffs: ReadonlyArray<Tariff.Tariff>
+  tariffs: ReadonlyArray<Tariff.Tariff>,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
 ): Result.Result<ResolvedCase, ReadonlyArray<FieldViolation>> => {
   if (!CalendarDate.isCalendarDate(input.pricing_date))
     return Result.fail([{ field: "pricing_date", message: "must be a real date in the form YYYY-MM-DD" }])
@@ -40,11 +44,12 @@ export const resolveCase = (
     {
       product: {
         product_name: input.product_name,
-        parameters: sentParameters(input),
+        parameters: sentParameters(input, catalogue),
         features: [{ name: input.feature }]
       }
     },
-    input.pricing_date
+    input.pricing_date,
+    catalogue
   )
   if (Result.isFailure(request))
     return Result.fail(
@@ -64,8 +69,12 @@ export const resolveCase = (
 }
 
 /** The worksheet of a case, or every reason it cannot be priced. */
-export const priceCaseInput = (input: CaseInput, tariffs: ReadonlyArray<Tariff.Tariff>): CasePrice => {
-  const resolved = resolveCase(input, tariffs)
+export const priceCaseInput = (
+  input: CaseInput,
+  tariffs: ReadonlyArray<Tariff.Tariff>,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
+): CasePrice => {
+  const resolved = resolveCase(input, tariffs, catalogue)
   return Result.isFailure(resolved)
     ? { _tag: "Rejected", violations: resolved.failure }
     : {

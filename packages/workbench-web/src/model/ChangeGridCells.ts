@@ -3,7 +3,7 @@
  * under both, and the change of the annual premium in per cent, rounded as
  * `kasko tariff diff` rounds it (two decimals; none when the old price is 0).
  */
-import type { Tariff } from "@kasko/core/actuarial"
+import { ProductCatalogue, type Tariff } from "@kasko/core/actuarial"
 import { stringify } from "csv-stringify/sync"
 import { priceCaseInput, type CasePrice } from "./CasePrice.js"
 import type { CaseInput } from "./CaseInput.js"
@@ -23,19 +23,20 @@ export interface ChangeCell {
 export const changePercent = (before: number, after: number): number | null =>
   before === 0 ? null : Math.round(((after - before) / before) * 10_000) / 100
 
-/** Prices every cell under the old and the new version. */
+/** Prices every cell under the old and the new version, with the catalogue's products (the shipped ones unless given). */
 export const changeGridCells = (
   base: CaseInput,
   x: GridAxis,
   y: GridAxis,
   oldTariff: Tariff.Tariff,
-  newTariff: Tariff.Tariff
+  newTariff: Tariff.Tariff,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
 ): Array<ChangeCell> =>
   y.values.flatMap((yValue) =>
     x.values.map((xValue) => {
       const cell = cellCase(base, x, y, xValue, yValue)
-      const before = priceCaseInput(cell, [oldTariff])
-      const after = priceCaseInput(cell, [newTariff])
+      const before = priceCaseInput(cell, [oldTariff], catalogue)
+      const after = priceCaseInput(cell, [newTariff], catalogue)
       return {
         x: xValue,
         y: yValue,

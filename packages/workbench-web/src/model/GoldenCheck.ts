@@ -3,7 +3,7 @@
  * check (as `kasko tariff diff` prices a case with one version) and compared
  * with the row's expectations, item by item.
  */
-import type { RatingWorksheet, Tariff } from "@kasko/core/actuarial"
+import { ProductCatalogue, type RatingWorksheet, type Tariff } from "@kasko/core/actuarial"
 import { actualPrice, CaseRejected, priceCase, type ExpectedPrice, type GoldenCase } from "@kasko/workbench/browser"
 
 export interface ItemMismatch {
@@ -40,16 +40,20 @@ export const mismatchesOf = (expected: ExpectedPrice, actual: ExpectedPrice): Ar
   return mismatches
 }
 
-/** Runs the golden rows of the tariff's product (rows without expectations are left out). */
+/**
+ * Runs the golden rows of the tariff's product (rows without expectations are left out), decoded with the
+ * catalogue's products (the shipped ones unless given).
+ */
 export const checkGoldenRows = async (
   rows: ReadonlyArray<GoldenCase>,
-  tariff: Tariff.Tariff
+  tariff: Tariff.Tariff,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
 ): Promise<Array<GoldenRowResult>> => {
   const results: Array<GoldenRowResult> = []
   for (const row of rows) {
     if (row.product_name !== tariff.product_name || row.expected === undefined) continue
     try {
-      const worksheet = await priceCase(row, [tariff])
+      const worksheet = await priceCase(row, [tariff], "compiled", catalogue)
       const mismatches = mismatchesOf(row.expected, actualPrice(worksheet))
       results.push(
         mismatches.length === 0 ? { _tag: "Passed", row, worksheet } : { _tag: "Failed", row, worksheet, mismatches }

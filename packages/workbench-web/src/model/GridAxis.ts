@@ -4,8 +4,8 @@
  * (The command's own parser lives in PriceGrid.ts beside the Vega chart,
  * which a browser bundle must not pull in; this one reads the same syntax.)
  */
+import { ProductCatalogue, type ProductDocument } from "@kasko/core/actuarial"
 import { Result } from "effect"
-import { PARAMETER_DEFINITIONS } from "./CaseInput.js"
 
 export interface GridAxis {
   readonly parameter: string
@@ -33,11 +33,36 @@ export const parseAxisValues = (text: string): Result.Result<ReadonlyArray<strin
   )
 }
 
-/** A useful first axis for a parameter: every option of an enum, a spread of prices or ages. */
-export const defaultAxisText = (parameter: string): string => {
-  const definition = PARAMETER_DEFINITIONS.find((candidate) => candidate.name === parameter)
+const SHIPPED_PARAMETERS = ProductCatalogue.shipped.document("insurance-car-leasing")!.parameters
+
+/** The largest round step (1, 2 or 5 times a power of ten) at most `rough`. */
+const roundStep = (rough: number): number => {
+  const power = 10 ** Math.floor(Math.log10(Math.max(1, rough)))
+  return [5, 2, 1].map((factor) => factor * power).find((step) => step <= rough) ?? power
+}
+
+/** About ten round steps across a number parameter's range: `10000:150000:10000` for 1000–150000. */
+const rangeAxisText = (minimum: number, maximum: number): string => {
+  const step = roundStep((maximum - minimum) / 10)
+  const from = Math.ceil(minimum / step) * step
+  const to = Math.floor(maximum / step) * step
+  return to > from ? `${from}:${to}:${step}` : `${minimum},${maximum}`
+}
+
+/**
+ * A useful first axis for a parameter of a product (of the seed products unless its parameters are given): every
+ * option of an enum; a spread of the seed products' prices and drivers' ages; about ten round steps across any other
+ * number's range.
+ */
+export const defaultAxisText = (
+  parameter: string,
+  parameters: ReadonlyArray<ProductDocument.ParameterDocument> = SHIPPED_PARAMETERS
+): string => {
+  const definition = parameters.find((candidate) => candidate.name === parameter)
   if (definition?.options !== undefined) return definition.options.map((option) => option.id).join(",")
   if (parameter === "vehicle_price") return "100000:1000000:100000"
   if (parameter === "youngest_user_age") return "18,20,21,24,25,27,28,35"
+  if (definition?.type === "number" && definition.minimum !== undefined && definition.maximum !== undefined)
+    return rangeAxisText(definition.minimum, definition.maximum)
   return ""
 }

@@ -123,3 +123,29 @@ export const writtenProperties = (object: SyntaxNode, doc: string, editingAt?: n
   }
   return { names, primitives, containers }
 }
+
+/** The name of the property holding a value, or the value's first character: a short mark rather than a whole object. */
+const markOf = (node: SyntaxNode): { from: number; to: number } => {
+  const name = node.parent?.name === "Property" ? node.parent.getChild("PropertyName") : null
+  if (name !== null && name !== undefined) return { from: name.from, to: name.to }
+  if (node.name === "Object" || node.name === "Array") return { from: node.from, to: node.from + 1 }
+  return { from: node.from, to: node.to }
+}
+
+/** The document's first character: where a problem of the whole document is shown. */
+export const topOfDocument = (doc: string): { from: number; to: number } => ({ from: 0, to: Math.min(1, doc.length) })
+
+/** Where a problem at a path is shown. */
+export const locate = (
+  tree: Tree,
+  doc: string,
+  path: JsonPath,
+  unexpectedKey: boolean
+): { from: number; to: number } => {
+  const located = nodeAt(tree, doc, path)
+  if (located === undefined) return topOfDocument(doc)
+  const { node, found } = located
+  if (found === path.length && unexpectedKey) return markOf(node)
+  if (found === path.length && node.name !== "Object" && node.name !== "Array") return { from: node.from, to: node.to }
+  return markOf(node)
+}

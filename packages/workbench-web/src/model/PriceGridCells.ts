@@ -3,7 +3,7 @@
  * in the order `kasko price-grid` prices and writes them (rows of y, then x),
  * and its CSV in that command's columns.
  */
-import type { Tariff } from "@kasko/core/actuarial"
+import { ProductCatalogue, type Tariff } from "@kasko/core/actuarial"
 import { stringify } from "csv-stringify/sync"
 import { priceCaseInput, type CasePrice } from "./CasePrice.js"
 import type { CaseInput } from "./CaseInput.js"
@@ -21,18 +21,19 @@ export const cellCase = (base: CaseInput, x: GridAxis, y: GridAxis, xValue: stri
   parameters: { ...base.parameters, [x.parameter]: xValue, [y.parameter]: yValue }
 })
 
-/** Prices every cell of the grid. */
+/** Prices every cell of the grid, with the catalogue's products (the shipped ones unless given). */
 export const priceGridCells = (
   base: CaseInput,
   x: GridAxis,
   y: GridAxis,
-  tariffs: ReadonlyArray<Tariff.Tariff>
+  tariffs: ReadonlyArray<Tariff.Tariff>,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
 ): Array<PricedCell> =>
   y.values.flatMap((yValue) =>
     x.values.map((xValue) => ({
       x: xValue,
       y: yValue,
-      price: priceCaseInput(cellCase(base, x, y, xValue, yValue), tariffs)
+      price: priceCaseInput(cellCase(base, x, y, xValue, yValue), tariffs, catalogue)
     }))
   )
 

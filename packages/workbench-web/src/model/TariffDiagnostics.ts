@@ -5,15 +5,16 @@
  * findings on the rule they name — each placed on the node it is about.
  */
 import type { SyntaxNode, Tree } from "@lezer/common"
-import { Decoding, Tariff } from "@kasko/core/actuarial"
+import { Decoding, ProductCatalogue, Tariff } from "@kasko/core/actuarial"
 import { lintTariff } from "@kasko/workbench/browser"
 import { Formatter, Result, Schema, SchemaAST, SchemaIssue } from "effect"
 import {
   arrayElements,
-  nodeAt,
+  locate,
   objectProperties,
   propertyName,
   propertyValue,
+  topOfDocument,
   topValue,
   type JsonPath
 } from "./JsonSyntax.js"
@@ -27,11 +28,13 @@ export interface TariffDiagnostic {
 }
 
 // the input is reported so that a message can say what was written
-const decodeTariff = Schema.decodeUnknownResult(Tariff.Tariff, {
-  errors: "all",
-  onExcessProperty: "error",
-  reportInput: true
-})
+const decodeTariff = ProductCatalogue.perCatalogue((catalogue) =>
+  Schema.decodeUnknownResult(Tariff.tariffSchemaOf(catalogue), {
+    errors: "all",
+    onExcessProperty: "error",
+    reportInput: true
+  })
+)
 
 interface Problem {
   readonly path: ReadonlyArray<PropertyKey>
@@ -112,31 +115,6 @@ const problemsOf = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>, 
   }
 }
 
-/** The name of the property holding a value, or the value's first character: a short mark rather than a whole object. */
-const markOf = (node: SyntaxNode): { from: number; to: number } => {
-  const name = node.parent?.name === "Property" ? node.parent.getChild("PropertyName") : null
-  if (name !== null && name !== undefined) return { from: name.from, to: name.to }
-  if (node.name === "Object" || node.name === "Array") return { from: node.from, to: node.from + 1 }
-  return { from: node.from, to: node.to }
-}
-
-const TOP = (doc: string) => ({ from: 0, to: Math.min(1, doc.length) })
-
-/** Where a problem at a path is shown. */
-export const locate = (
-  tree: Tree,
-  doc: string,
-  path: JsonPath,
-  unexpectedKey: boolean
-): { from: number; to: number } => {
-  const located = nodeAt(tree, doc, path)
-  if (located === undefined) return TOP(doc)
-  const { node, found } = located
-  if (found === path.length && unexpectedKey) return markOf(node)
-  if (found === path.length && node.name !== "Object" && node.name !== "Array") return { from: node.from, to: node.to }
-  return markOf(node)
-}
-
 const ruleNameNode = (tree: Tree, doc: string, rule: string): SyntaxNode | undefined => {
   const top = topValue(tree)
   if (top?.name !== "Object") return undefined
@@ -152,15 +130,22 @@ const ruleNameNode = (tree: Tree, doc: string, rule: string): SyntaxNode | undef
   return undefined
 }
 
-/** Every problem of a tariff text that is JSON (syntax errors are the JSON linter's). */
-export const tariffDiagnostics = (tree: Tree, doc: string): Array<TariffDiagnostic> => {
+/**
+ * Every problem of a tariff text that is JSON (syntax errors are the JSON linter's), of a tariff of the catalogue's
+ * products (the shipped ones unless given).
+ */
+export const tariffDiagnostics = (
+  tree: Tree,
+  doc: string,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
+): Array<TariffDiagnostic> => {
   let document: unknown
   try {
     document = JSON.parse(doc)
   } catch {
     return []
   }
-  const decoded = decodeTariff(document)
+  const decoded = decodeTariff(catalogue)(document)
   if (Result.isFailure(decoded)) {
     return problemsOf(decoded.failure.issue, []).map((problem) => ({
       ...locate(tree, doc, problem.path as JsonPath, problem.unexpectedKey),
@@ -168,12 +153,12 @@ export const tariffDiagnostics = (tree: Tree, doc: string): Array<TariffDiagnost
       message: `${Decoding.fieldPath(problem.path) || "tariff"}: ${problem.message}`
     }))
   }
-  const loaded = tariffVersionOf("editor", doc)
-  if (loaded.problem !== undefined) return [{ ...TOP(doc), severity: "error", message: loaded.problem }]
-  return lintTariff(document).map((finding) => {
+  const loaded = tariffVersionOf("editor", doc, false, catalogue)
+  if (loaded.problem !== undefined) return [{ ...topOfDocument(doc), severity: "error", message: loaded.problem }]
+  return lintTariff(document, catalogue).map((finding) => {
     const node = finding.rule === undefined ? undefined : ruleNameNode(tree, doc, finding.rule)
     return {
-      ...(node === undefined ? TOP(doc) : { from: node.from, to: node.to }),
+      ...(node === undefined ? topOfDocument(doc) : { from: node.from, to: node.to }),
       severity: finding.severity,
       message: `${finding.rule === undefined ? "" : `rule "${finding.rule}" `}${finding.message}`
     }

@@ -3,7 +3,7 @@
  * core decodes and compiles from it — or the reason it does not, so a broken
  * file can still be opened in the editor and fixed.
  */
-import { type Tariff, TariffDocuments } from "@kasko/core/actuarial"
+import { ProductCatalogue, type Tariff, TariffDocuments } from "@kasko/core/actuarial"
 
 export interface TariffVersion {
   /** The file below the tariff directory, or `DRAFT_KEY` for the editor's unsaved text. */
@@ -19,8 +19,16 @@ export interface TariffVersion {
 /** The key of the editor's unsaved text among the versions. */
 export const DRAFT_KEY = "(draft)"
 
-/** Decodes and compiles a tariff text exactly as `kasko price --tariff` loads a file. */
-export const tariffVersionOf = (key: string, source: string, proposal = false): TariffVersion => {
+/**
+ * Decodes and compiles a tariff text exactly as `kasko price --tariff` loads a file, against the catalogue's products
+ * (the shipped ones unless given): a tariff is planned over its product's document.
+ */
+export const tariffVersionOf = (
+  key: string,
+  source: string,
+  proposal = false,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
+): TariffVersion => {
   const base = proposal ? { key, source, proposal: true as const } : { key, source }
   let document: unknown
   try {
@@ -29,7 +37,7 @@ export const tariffVersionOf = (key: string, source: string, proposal = false): 
     return { ...base, problem: `is not JSON: ${(error as Error).message}` }
   }
   try {
-    const [tariff] = TariffDocuments.decodeTariffs([document])
+    const [tariff] = TariffDocuments.decodeTariffs([document], catalogue)
     return { ...base, tariff: tariff! }
   } catch (error) {
     return { ...base, problem: (error as Error).message.replace(/^tariff document 0 /, "") }

@@ -3,34 +3,42 @@
  * is written, as `<product>/<version>.json`, and a version whose
  * `effective_from` has come is never overwritten — prices were, or may have
  * been, given with it; a change to it is a new version. A new version may
- * not take effect in the past either (it would reprice retroactively) unless
- * the workbench was started to allow it. Nothing is written through a
- * symbolic link or outside the tariff directory: the listing skips links, so
- * writing through one would change a file the workbench does not show.
+ * not take effect in the past either, and nothing is written through a
+ * symbolic link or outside the directory (VersionFiles.ts). A tariff of a
+ * product added as files (`--products DIR`) is its folder's: it is written as
+ * `<product>/tariffs/<version>.json` of the products directory, and only when
+ * the folder still passes the checker the service loads it with.
  */
-import { TariffDocuments } from "@kasko/core/actuarial"
+import { ProductCatalogue, ProductCheck, TariffDocuments } from "@kasko/core/actuarial"
 import type { Tariff } from "@kasko/core/actuarial"
-import { lstatSync, mkdirSync, realpathSync, renameSync, writeFileSync } from "node:fs"
-import { dirname, join, relative, sep } from "node:path"
+import { folderCatalogue, type ProductFolder } from "../model/ProductFolders.js"
 import { readTariffFiles } from "./TariffDirectory.js"
+import {
+  backdatedProblem,
+  declared,
+  outsideProblem,
+  refused,
+  type SaveOptions,
+  type SaveOutcome,
+  versionNameProblem,
+  writeWhole
+} from "./VersionFiles.js"
 
-export type SaveOutcome =
-  | { readonly _tag: "Saved"; readonly file: string }
-  | {
-      readonly _tag: "Refused"
-      /**
-       * `invalid`: the engine would not load it; `in-effect`: it would overwrite a version that has taken effect;
-       * `backdated`: a new version taking effect before today; `outside`: the file would be written through a
-       * symbolic link, or outside the tariff directory.
-       */
-      readonly kind: "invalid" | "in-effect" | "backdated" | "outside"
-      readonly reason: string
-    }
+export type { SaveOptions, SaveOutcome } from "./VersionFiles.js"
 
-/** A version name that is also a safe file name. */
-const VERSION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
+/** Products added as files: the directory and its folders as read now. */
+export interface ProductFolders {
+  readonly directory: string
+  readonly folders: ReadonlyArray<ProductFolder>
+}
 
-const loadable = (source: string): Tariff.Tariff | string => {
+/** How a tariff version is saved: the rules every save follows, and the products added as files whose folders it may go to. */
+export interface TariffSaveOptions extends SaveOptions {
+  /** With products added as files, their tariffs are decoded against them and saved in their folders. */
+  readonly products?: ProductFolders
+}
+
+const loadable = (source: string, catalogue: ProductCatalogue.Catalogue): Tariff.Tariff | string => {
   let document: unknown
   try {
     document = JSON.parse(source)
@@ -38,112 +46,100 @@ const loadable = (source: string): Tariff.Tariff | string => {
     return `the text is not JSON: ${(error as Error).message}`
   }
   try {
-    return TariffDocuments.decodeTariffs([document])[0]!
+    return TariffDocuments.decodeTariffs([document], catalogue)[0]!
   } catch (error) {
     return `the engine would not load it: ${(error as Error).message.replace(/^tariff document 0 /, "")}`
   }
 }
 
-/** The product and version a tariff file declares, read without judging the rest of it. */
-const declared = (source: string): { product_name?: unknown; version?: unknown; effective_from?: unknown } => {
-  try {
-    const document: unknown = JSON.parse(source)
-    return typeof document === "object" && document !== null ? document : {}
-  } catch {
-    return {}
+/** Why the files holding the tariff's version may not be overwritten: one of them has taken effect, or may have. */
+const inEffectProblem = (
+  existing: ReadonlyArray<{ readonly file: string; readonly source: string }>,
+  today: string
+): string | undefined => {
+  for (const file of existing) {
+    const { effective_from } = declared(file.source)
+    if (typeof effective_from !== "string")
+      return `${file.file} does not say when it takes effect, so it is not overwritten — save the change under a new version`
+    if (effective_from <= today)
+      return `${file.file} took effect on ${effective_from}, on or before today (${today}): a version that has taken effect is never overwritten — save the change under a new version`
   }
+  return undefined
 }
 
-export interface SaveOptions {
-  /** Lets a new version take effect before today (`kasko workbench --allow-backdated`). */
-  readonly allowBackdated?: boolean
+/** The files already holding a version of the product: at `target`, or declaring the same product and version. */
+const holding = (
+  files: ReadonlyArray<{ readonly file: string; readonly source: string }>,
+  target: string,
+  tariff: Tariff.Tariff
+) =>
+  files.filter((file) => {
+    const { product_name, version } = declared(file.source)
+    return file.file === target || (product_name === tariff.product_name && version === tariff.version)
+  })
+
+/** Saves a tariff of a product folder into it, unless the rules, or the checker, forbid it. */
+const saveInFolder = (
+  products: ProductFolders,
+  folder: ProductFolder,
+  tariff: Tariff.Tariff,
+  source: string,
+  today: string,
+  options: SaveOptions
+): SaveOutcome => {
+  const inFolder = (file: string) => `${folder.folder}/${file}`
+  const target = inFolder(`${ProductCheck.TARIFF_FOLDER}/${tariff.version}.json`)
+  const tariffs = [...folder.files]
+    .filter(([file]) => file.startsWith(`${ProductCheck.TARIFF_FOLDER}/`))
+    .map(([file, text]) => ({ file: inFolder(file), source: text }))
+  const existing = holding(tariffs, target, tariff)
+  const inEffect = inEffectProblem(existing, today)
+  if (inEffect !== undefined) return refused("in-effect", inEffect)
+  const file = existing[0]?.file ?? target
+  const outside = outsideProblem(products.directory, file, "products directory")
+  if (outside !== undefined) return refused("outside", outside)
+  const backdated = existing.length === 0 ? backdatedProblem(tariff.effective_from, today, options) : undefined
+  if (backdated !== undefined) return refused("backdated", backdated)
+  // what the service would read next time: the folder with this tariff in its place
+  const files = new Map(folder.files)
+  files.set(file.slice(folder.folder.length + 1), source)
+  const errors = ProductCheck.checkProductFolders(
+    products.folders.map((candidate) => (candidate === folder ? { folder: folder.folder, files } : candidate))
+  ).filter((finding) => finding.severity === "error")
+  if (errors.length > 0)
+    return refused(
+      "invalid",
+      `the products directory would not load with it: ${errors.map((finding) => `${finding.file}: ${finding.path === "" ? "" : `${finding.path}: `}${finding.message}`).join("; ")}`
+    )
+  writeWhole(products.directory, file, source)
+  return { _tag: "Saved", file }
 }
 
-/** Why writing `file` (relative, with forward slashes) below the directory would leave it, or undefined. */
-const outsideReason = (directory: string, file: string): string | undefined => {
-  const segments = file.split("/")
-  for (let depth = 1; depth <= segments.length; depth++) {
-    const path = join(directory, ...segments.slice(0, depth))
-    let isLink = false
-    try {
-      isLink = lstatSync(path).isSymbolicLink()
-    } catch {
-      break // not there yet: it will be made below the directory
-    }
-    if (isLink)
-      return `${segments.slice(0, depth).join("/")} is a symbolic link: the workbench writes only inside its tariff directory`
-  }
-  const root = realpathSync(directory)
-  let parent = dirname(join(directory, ...segments))
-  while (parent !== directory && !existsOrFalse(parent)) parent = dirname(parent)
-  const inside = relative(root, realpathSync(parent))
-  return inside.startsWith("..") || inside.split(sep).includes("..")
-    ? `${file} would be written outside the tariff directory`
-    : undefined
-}
-
-const existsOrFalse = (path: string) => {
-  try {
-    lstatSync(path)
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** Writes the tariff as a version file of the directory, unless the rules above forbid it. */
+/** Writes the tariff as a version file of the directory (or of its product's folder), unless the rules forbid it. */
 export const saveTariffVersion = (
   directory: string,
   source: string,
   today: string,
-  options: SaveOptions = {}
+  options: TariffSaveOptions = {}
 ): SaveOutcome => {
-  const tariff = loadable(source)
-  if (typeof tariff === "string") return { _tag: "Refused", kind: "invalid", reason: tariff }
-  if (!VERSION_NAME.test(tariff.version)) {
-    return {
-      _tag: "Refused",
-      kind: "invalid",
-      reason: `version "${tariff.version}" must be letters, digits, ".", "_" or "-" (it names the file)`
-    }
-  }
+  const products = options.products
+  const catalogue = products === undefined ? ProductCatalogue.shipped : folderCatalogue(products.folders).catalogue
+  const tariff = loadable(source, catalogue)
+  if (typeof tariff === "string") return refused("invalid", tariff)
+  const badName = versionNameProblem(tariff.version)
+  if (badName !== undefined) return refused("invalid", badName)
+  const folder = products?.folders.find((candidate) => candidate.folder === tariff.product_name)
+  if (products !== undefined && folder !== undefined)
+    return saveInFolder(products, folder, tariff, source, today, options)
   const target = `${tariff.product_name}/${tariff.version}.json`
-  const existing = readTariffFiles(directory).filter((file) => {
-    const { product_name, version } = declared(file.source)
-    return file.file === target || (product_name === tariff.product_name && version === tariff.version)
-  })
-  for (const file of existing) {
-    const { effective_from } = declared(file.source)
-    if (typeof effective_from !== "string") {
-      return {
-        _tag: "Refused",
-        kind: "in-effect",
-        reason: `${file.file} does not say when it takes effect, so it is not overwritten — save the change under a new version`
-      }
-    }
-    if (effective_from <= today) {
-      return {
-        _tag: "Refused",
-        kind: "in-effect",
-        reason: `${file.file} took effect on ${effective_from}, on or before today (${today}): a version that has taken effect is never overwritten — save the change under a new version`
-      }
-    }
-  }
+  const existing = holding(readTariffFiles(directory), target, tariff)
+  const inEffect = inEffectProblem(existing, today)
+  if (inEffect !== undefined) return refused("in-effect", inEffect)
   const file = existing[0]?.file ?? target
-  const outside = outsideReason(directory, file)
-  if (outside !== undefined) return { _tag: "Refused", kind: "outside", reason: outside }
-  if (existing.length === 0 && options.allowBackdated !== true && tariff.effective_from < today) {
-    return {
-      _tag: "Refused",
-      kind: "backdated",
-      reason: `a new version taking effect on ${tariff.effective_from}, before today (${today}), would reprice what was priced since: give it a date from today on (or start the workbench with --allow-backdated)`
-    }
-  }
-  const path = join(directory, ...file.split("/"))
-  mkdirSync(dirname(path), { recursive: true })
-  // written whole or not at all: a reader never sees half a tariff
-  const temporary = `${path}.${process.pid}.saving`
-  writeFileSync(temporary, source.endsWith("\n") ? source : `${source}\n`)
-  renameSync(temporary, path)
+  const outside = outsideProblem(directory, file, "tariff directory")
+  if (outside !== undefined) return refused("outside", outside)
+  const backdated = existing.length === 0 ? backdatedProblem(tariff.effective_from, today, options) : undefined
+  if (backdated !== undefined) return refused("backdated", backdated)
+  writeWhole(directory, file, source)
   return { _tag: "Saved", file }
 }

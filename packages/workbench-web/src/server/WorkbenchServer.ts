@@ -1,7 +1,8 @@
 /**
  * The local server of `kasko workbench`: the page and its bundle, the
- * workspace (tariff files and golden tables of the directory) and saving a
- * new version. Pricing happens in the page; the server never prices.
+ * workspace (tariff files and golden tables of the directory, and the product
+ * folders of a products directory) and saving a new version of a tariff or of
+ * a product. Pricing happens in the page; the server never prices.
  * It binds 127.0.0.1 by default and, bound to loopback, answers only
  * requests addressed to a loopback name (no DNS rebinding) and saves only
  * from its own page's origin (no cross-site request can write a file).
@@ -10,11 +11,29 @@ import { Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import type { ProductFolder } from "../model/ProductFolders.js"
 import { SaveAnswer, WorkspaceDocument } from "../model/WorkspaceDocument.js"
+import { saveProductVersion } from "./ProductVersionSaving.js"
 import { DEFAULT_WEB_ROOT, loadAssets } from "./StaticAssets.js"
 import { readGoldenTables, readProposalFiles, readTariffFiles } from "./TariffDirectory.js"
+import type { SaveOutcome } from "./VersionFiles.js"
 import { saveTariffVersion } from "./VersionSaving.js"
 
+/** Products added as files (`kasko workbench --products DIR`): where, and how their folders are read. */
+export interface WorkbenchProducts {
+  /**
+   * The directory of product folders: saving writes a product's new version there, `<product>/versions/<version>.json`,
+   * and a new tariff version of one of its products, `<product>/tariffs/<version>.json`.
+   */
+  readonly directory: string
+  /**
+   * Its product folders as read now, each with its JSON files by their path in it — read as the service reads them
+   * (`kasko workbench` passes `readProductFolders` of `@kasko/server`), on every load of the page and every save.
+   */
+  readonly readFolders: () => ReadonlyArray<ProductFolder>
+}
+
+/** What `startWorkbenchServer` serves: the tariff directory, proposals, golden tables, products, and where it listens. */
 export interface WorkbenchServerOptions {
   /** The directory of tariff versions the page works on and saves to. */
   readonly tariffDirectory: string
@@ -22,6 +41,11 @@ export interface WorkbenchServerOptions {
   readonly proposalPaths?: ReadonlyArray<string>
   /** Golden tables besides the CSV files in the tariff directory: CSV files or directories of them. */
   readonly goldenPaths?: ReadonlyArray<string>
+  /**
+   * Products added as files, priced in the page beside the shipped ones and edited there; their tariffs and the CSV
+   * files of their directory (golden tables) are the page's too. Without them the product editor says it needs them.
+   */
+  readonly products?: WorkbenchProducts
   /** Default 127.0.0.1. */
   readonly host?: string
   /** Default 0: a free port. */
@@ -34,6 +58,7 @@ export interface WorkbenchServerOptions {
   readonly webRoot?: string
 }
 
+/** A workbench server listening: its address, and how to stop it. */
 export interface RunningWorkbench {
   /** `http://127.0.0.1:<port>` */
   readonly url: string
@@ -41,7 +66,7 @@ export interface RunningWorkbench {
   readonly stop: () => Promise<void>
 }
 
-const MAX_TARIFF_BYTES = 2 * 1024 * 1024
+const MAX_DOCUMENT_BYTES = 2 * 1024 * 1024
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]"])
 
 /**
@@ -90,7 +115,7 @@ const readBody = (request: IncomingMessage): Promise<string | undefined> =>
     let size = 0
     request.on("data", (chunk: Buffer) => {
       size += chunk.length
-      if (size > MAX_TARIFF_BYTES) {
+      if (size > MAX_DOCUMENT_BYTES) {
         resolve(undefined)
         request.destroy()
       } else chunks.push(chunk)
@@ -121,32 +146,91 @@ export const startWorkbenchServer = async (options: WorkbenchServerOptions): Pro
     }
   }
 
-  const workspace = (): WorkspaceDocument => ({
-    today: today(),
-    tariff_directory: options.tariffDirectory,
-    tariffs: [...readTariffFiles(options.tariffDirectory), ...readProposalFiles(options.proposalPaths ?? [])],
-    golden_tables: readGoldenTables(options.tariffDirectory, options.goldenPaths ?? [])
-  })
+  const products = options.products
+  const productFolders = () =>
+    products === undefined ? undefined : { directory: products.directory, folders: products.readFolders() }
 
-  const save = async (request: IncomingMessage, response: ServerResponse) => {
+  const workspace = (): WorkspaceDocument => {
+    const read = productFolders()
+    return {
+      today: today(),
+      tariff_directory: options.tariffDirectory,
+      tariffs: [...readTariffFiles(options.tariffDirectory), ...readProposalFiles(options.proposalPaths ?? [])],
+      golden_tables: [
+        ...readGoldenTables(options.tariffDirectory, options.goldenPaths ?? []),
+        // the products directory keeps its products' golden tables beside their folders, as examples/products does
+        ...(read === undefined ? [] : readGoldenTables(read.directory, []))
+      ],
+      ...(read === undefined
+        ? {}
+        : {
+            products: {
+              directory: read.directory,
+              folders: read.folders.map(({ folder, files }) => ({
+                folder,
+                files: [...files].map(([file, source]) => ({ file, source }))
+              }))
+            }
+          })
+    }
+  }
+
+  /** Reads a version's text from a save request, or answers why not. */
+  const savedText = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    what: string
+  ): Promise<string | undefined> => {
     if (request.headers.origin !== undefined && !isOwnOrigin(request.headers.origin)) {
-      return answerJson(response, 403, { refused: "saving is allowed from the workbench's own page only" })
+      answerJson(response, 403, { refused: "saving is allowed from the workbench's own page only" })
+      return undefined
     }
     if (!/^application\/json\b/.test(request.headers["content-type"] ?? "")) {
-      return answerJson(response, 415, { refused: "send the tariff as application/json" })
+      answerJson(response, 415, { refused: `send the ${what} as application/json` })
+      return undefined
     }
     const source = await readBody(request)
-    if (source === undefined)
-      return answerJson(response, 413, { refused: `a tariff is at most ${MAX_TARIFF_BYTES} bytes` })
-    const outcome = saveTariffVersion(options.tariffDirectory, source, today(), {
-      allowBackdated: options.allowBackdated === true
-    })
+    if (source === undefined) answerJson(response, 413, { refused: `a ${what} is at most ${MAX_DOCUMENT_BYTES} bytes` })
+    return source
+  }
+
+  const answerSave = (response: ServerResponse, outcome: SaveOutcome) => {
     if (outcome._tag === "Saved")
       return answerJson(response, 201, Schema.encodeSync(SaveAnswer)({ saved: outcome.file }))
     return answerJson(
       response,
       outcome.kind === "in-effect" || outcome.kind === "backdated" ? 409 : 422,
       Schema.encodeSync(SaveAnswer)({ refused: outcome.reason })
+    )
+  }
+
+  const saveTariff = async (request: IncomingMessage, response: ServerResponse) => {
+    const source = await savedText(request, response, "tariff")
+    if (source === undefined) return
+    const read = productFolders()
+    return answerSave(
+      response,
+      saveTariffVersion(options.tariffDirectory, source, today(), {
+        allowBackdated: options.allowBackdated === true,
+        ...(read === undefined ? {} : { products: read })
+      })
+    )
+  }
+
+  const saveProduct = async (request: IncomingMessage, response: ServerResponse) => {
+    const read = productFolders()
+    if (read === undefined)
+      return answerJson(response, 409, {
+        refused:
+          "product versions are saved into a products directory: start the workbench with --products DIR (the shipped products are the core's)"
+      })
+    const source = await savedText(request, response, "product document")
+    if (source === undefined) return
+    return answerSave(
+      response,
+      saveProductVersion(read.directory, read.folders, source, today(), {
+        allowBackdated: options.allowBackdated === true
+      })
     )
   }
 
@@ -157,7 +241,8 @@ export const startWorkbenchServer = async (options: WorkbenchServerOptions): Pro
     const path = new URL(request.url ?? "/", "http://workbench").pathname
     if (path === "/api/workspace" && request.method === "GET")
       return answerJson(response, 200, Schema.encodeSync(WorkspaceDocument)(workspace()))
-    if (path === "/api/tariffs" && request.method === "POST") return save(request, response)
+    if (path === "/api/tariffs" && request.method === "POST") return saveTariff(request, response)
+    if (path === "/api/products" && request.method === "POST") return saveProduct(request, response)
     if (path.startsWith("/api/")) return answerJson(response, 404, { error: `no ${request.method} ${path}` })
     if (request.method !== "GET" && request.method !== "HEAD")
       return answer(response, 405, "text/plain; charset=utf-8", "method not allowed\n")

@@ -3,7 +3,7 @@
  * written as `kasko price-grid --x/--y` takes them.
  */
 import { Result } from "effect"
-import { PARAMETER_DEFINITIONS } from "../../model/CaseInput.js"
+import { inForceOn } from "../../model/CaseInput.js"
 import { defaultAxisText, MAX_GRID_CELLS, parseAxisValues, type GridAxis } from "../../model/GridAxis.js"
 import type { App } from "../App.js"
 import { h, uniqueId } from "../Dom.js"
@@ -33,7 +33,10 @@ export const axesOf = (x: AxisInput, y: AxisInput): Result.Result<readonly [Grid
 }
 
 export const axisControls = (app: App, options: AxisControlsOptions): HTMLElement => {
-  const parameters = PARAMETER_DEFINITIONS.map((definition) => [definition.name, definition.name] as const)
+  // the case's product's parameters, each axis starting as its definition suggests
+  const { product_name, pricing_date } = app.state.case
+  const definitions = inForceOn(app.catalogue, pricing_date).document(product_name)?.parameters ?? []
+  const parameters = definitions.map((definition) => [definition.name, definition.name] as const)
   const axis = (key: "x" | "y", title: string) => {
     const current = app.state[key]
     const valuesId = uniqueId(`${key}-values`)
@@ -42,7 +45,10 @@ export const axisControls = (app: App, options: AxisControlsOptions): HTMLElemen
       "div",
       { class: "axis" },
       selectField(`${title} parameter`, `${key}-parameter`, current.parameter, parameters, (parameter) => {
-        app.store.update((state) => ({ ...state, [key]: { parameter, values: defaultAxisText(parameter) } }))
+        app.store.update((state) => ({
+          ...state,
+          [key]: { parameter, values: defaultAxisText(parameter, definitions) }
+        }))
         options.onParameter()
       }),
       h(

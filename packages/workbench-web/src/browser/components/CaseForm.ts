@@ -1,15 +1,16 @@
 /**
- * The case form, generated from the product definition: product, feature,
- * tariff version and pricing date, then one field per parameter with the
- * catalogue's title, its options and default; each field shows the message
- * the offer Schema gives for it.
+ * The case form, generated from the product definition: product (every
+ * product of the page's catalogue), feature, tariff version and pricing date,
+ * then one field per parameter of the case's product with the catalogue's
+ * title, its options and default; each field shows the message the offer
+ * Schema gives for it.
  */
-import { ProductCatalogue } from "@kasko/core/actuarial"
-import { IN_FORCE, PARAMETER_DEFINITIONS, type CaseInput } from "../../model/CaseInput.js"
+import { type CaseInput, IN_FORCE, inForceOn, parameterDefinitionsOf } from "../../model/CaseInput.js"
 import type { FieldViolation } from "../../model/CasePrice.js"
 import { versionLabel, versionsOf } from "../../model/TariffVersion.js"
 import type { App } from "../App.js"
 import { h, uniqueId } from "../Dom.js"
+import { withProduct } from "../WorkbenchState.js"
 import { selectField } from "./Fields.js"
 
 export interface CaseFormOptions {
@@ -31,11 +32,19 @@ export interface CaseForm {
 
 const NOT_SENT = ""
 
+/** What a product picker adds to the name of the product the product editor's draft stands in for. */
+export const draftMark = (app: App, name: string): string =>
+  app.state.productDraft?.document?.product_name === name ? " — draft, unsaved" : ""
+
 /** Draws the form for the app's current case. */
 export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
+  const catalogue = app.catalogue
   const input = app.state.case
-  const product = ProductCatalogue.productDefinition(input.product_name)!
-  const feature = product.features.find((candidate) => candidate.name === input.feature) ?? product.features[0]!
+  // the fields are those of the product's version in force on the pricing date, which the engine decodes the case by
+  const inForce = inForceOn(catalogue, input.pricing_date)
+  const product = inForce.definition(input.product_name)
+  const features = product?.features ?? []
+  const feature = features.find((candidate) => candidate.name === input.feature) ?? features[0]
   const setCase = (change: Partial<CaseInput>) =>
     app.store.update((state) => ({ ...state, case: { ...state.case, ...change } }))
 
@@ -57,7 +66,9 @@ export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
     "aria-describedby": dateMessageId,
     oninput: (event) => {
       setCase({ pricing_date: (event.target as HTMLInputElement).value })
-      options.onInput(event)
+      // a date another version of the product is in force on has another form
+      if (inForceOn(catalogue, app.state.case.pricing_date) !== inForce) options.onStructureChange()
+      else options.onInput(event)
     }
   })
   const dateMessage = h("span", { class: "message", id: dateMessageId })
@@ -73,19 +84,19 @@ export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
           "Product",
           "product_name",
           input.product_name,
-          ProductCatalogue.PRODUCT_NAMES.map(
-            (name) => [name, `${ProductCatalogue.productDefinition(name)!.title} (${name})`] as const
+          catalogue.productNames.map(
+            (name) => [name, `${catalogue.definition(name)!.title} (${name})${draftMark(app, name)}`] as const
           ),
           (value) => {
-            setCase({ product_name: value, tariff: IN_FORCE })
+            app.store.update((state) => withProduct(state, value, catalogue))
             options.onStructureChange()
           }
         ),
     selectField(
       "Feature",
       "feature",
-      feature.name,
-      product.features.map((candidate) => [candidate.name, `${candidate.title} (${candidate.name})`] as const),
+      feature?.name ?? "",
+      features.map((candidate) => [candidate.name, `${candidate.title} (${candidate.name})`] as const),
       (value) => {
         setCase({ feature: value })
         options.onStructureChange()
@@ -106,58 +117,58 @@ export const caseForm = (app: App, options: CaseFormOptions): CaseForm => {
     h("div", { class: "field" }, h("label", { for: dateId }, "Pricing date"), dateInput, dateMessage)
   )
 
-  const parameterFields = PARAMETER_DEFINITIONS.filter(
-    (definition) => !(options.without ?? []).includes(definition.name)
-  ).map((definition) => {
-    const id = uniqueId(definition.name)
-    const messageId = `${id}-message`
-    const hintId = `${id}-hint`
-    const priced = feature.parameter_refs.includes(definition.name)
-    const value = input.parameters[definition.name] ?? definition.default ?? NOT_SENT
-    const onInput = (event: Event) => {
-      const target = event.target as HTMLInputElement | HTMLSelectElement
-      setCase({ parameters: { ...app.state.case.parameters, [definition.name]: target.value } })
-      options.onInput(event)
-    }
-    const described = priced ? messageId : `${hintId} ${messageId}`
-    const control =
-      definition.type === "enum"
-        ? h(
-            "select",
-            { id, name: definition.name, value, "aria-describedby": described, onchange: onInput },
-            h("option", { value: NOT_SENT }, "— not sent —"),
-            (definition.options ?? []).map((option) =>
-              h("option", { value: option.id }, `${option.title} (${option.id})`)
+  const parameterFields = parameterDefinitionsOf(input.product_name, inForce)
+    .filter((definition) => !(options.without ?? []).includes(definition.name))
+    .map((definition) => {
+      const id = uniqueId(definition.name)
+      const messageId = `${id}-message`
+      const hintId = `${id}-hint`
+      const priced = feature?.parameter_refs.includes(definition.name) ?? false
+      const value = input.parameters[definition.name] ?? definition.default ?? NOT_SENT
+      const onInput = (event: Event) => {
+        const target = event.target as HTMLInputElement | HTMLSelectElement
+        setCase({ parameters: { ...app.state.case.parameters, [definition.name]: target.value } })
+        options.onInput(event)
+      }
+      const described = priced ? messageId : `${hintId} ${messageId}`
+      const control =
+        definition.type === "enum"
+          ? h(
+              "select",
+              { id, name: definition.name, value, "aria-describedby": described, onchange: onInput },
+              h("option", { value: NOT_SENT }, "— not sent —"),
+              (definition.options ?? []).map((option) =>
+                h("option", { value: option.id }, `${option.title} (${option.id})`)
+              )
             )
-          )
-        : h("input", {
-            id,
-            name: definition.name,
-            type: definition.type === "date" ? "date" : "text",
-            inputmode: definition.type === "number" ? "numeric" : undefined,
-            autocomplete: "off",
-            value,
-            "aria-describedby": described,
-            oninput: onInput
-          })
-    const message = h("span", { class: "message", id: messageId })
-    messages.set(definition.name, { control, message })
-    return h(
-      "div",
-      { class: "field" },
-      h(
-        "label",
-        { for: id },
-        h("span", { lang: "da" }, definition.title),
-        " ",
-        h("code", {}, definition.name),
-        definition.required ? null : h("span", { class: "optional" }, " (optional)")
-      ),
-      control,
-      priced ? null : h("span", { class: "hint", id: hintId }, "validated, not priced by this product"),
-      message
-    )
-  })
+          : h("input", {
+              id,
+              name: definition.name,
+              type: definition.type === "date" ? "date" : "text",
+              inputmode: definition.type === "number" ? "numeric" : undefined,
+              autocomplete: "off",
+              value,
+              "aria-describedby": described,
+              oninput: onInput
+            })
+      const message = h("span", { class: "message", id: messageId })
+      messages.set(definition.name, { control, message })
+      return h(
+        "div",
+        { class: "field" },
+        h(
+          "label",
+          { for: id },
+          h("span", { lang: "da" }, definition.title),
+          " ",
+          h("code", {}, definition.name),
+          definition.required ? null : h("span", { class: "optional" }, " (optional)")
+        ),
+        control,
+        priced ? null : h("span", { class: "hint", id: hintId }, "validated, not priced by this product"),
+        message
+      )
+    })
 
   const element = h(
     "form",

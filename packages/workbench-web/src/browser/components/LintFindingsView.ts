@@ -1,18 +1,22 @@
 /** The linter's findings on a tariff version, as a table and as `kasko tariff check` prints them. */
+import { ProductCatalogue } from "@kasko/core/actuarial"
 import { lintReport, lintTariff, type Finding } from "@kasko/workbench/browser"
 import type { TariffVersion } from "../../model/TariffVersion.js"
 import { h } from "../Dom.js"
 import { dataTable } from "./DataTable.js"
 
-/** The findings on a version's text; a text that is not JSON is one error. */
-export const findingsOf = (version: TariffVersion): Array<Finding> => {
+/** The findings on a version's text, a tariff of the catalogue's products; a text that is not JSON is one error. */
+export const findingsOf = (
+  version: TariffVersion,
+  catalogue: ProductCatalogue.Catalogue = ProductCatalogue.shipped
+): Array<Finding> => {
   let document: unknown
   try {
     document = JSON.parse(version.source)
   } catch (error) {
     return [{ severity: "error", message: `is not JSON: ${(error as Error).message}` }]
   }
-  return lintTariff(document)
+  return lintTariff(document, catalogue)
 }
 
 export const lintFindingsView = (version: TariffVersion, findings: ReadonlyArray<Finding>): HTMLElement => {

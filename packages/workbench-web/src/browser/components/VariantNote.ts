@@ -3,7 +3,7 @@
  * variant changes in its answer — the case priced as Standard and as
  * Extended with the same tariff, side by side.
  */
-import type { Tariff } from "@kasko/core/actuarial"
+import type { ProductCatalogue, Tariff } from "@kasko/core/actuarial"
 import { ReportFigures } from "@kasko/workbench/browser"
 import {
   explainVariant,
@@ -13,13 +13,17 @@ import {
   variantVerdictText,
   type VariantAnswer
 } from "../../model/VariantExplanation.js"
-import type { CaseInput } from "../../model/CaseInput.js"
+import { type CaseInput, inForceOn } from "../../model/CaseInput.js"
 import { h, replaceChildren } from "../Dom.js"
 
 export interface VariantNote {
   readonly element: HTMLElement
-  /** Draws the note for the case as it is now, priced with these tariffs. */
-  readonly update: (input: CaseInput, tariffs: ReadonlyArray<Tariff.Tariff>) => void
+  /** Draws the note for the case as it is now, priced with these tariffs, of the catalogue's product. */
+  readonly update: (
+    input: CaseInput,
+    tariffs: ReadonlyArray<Tariff.Tariff>,
+    catalogue: ProductCatalogue.Catalogue
+  ) => void
 }
 
 const answerColumn = (answer: VariantAnswer, only: ReadonlyArray<string>, current: boolean) =>
@@ -51,9 +55,9 @@ export const variantNote = (): VariantNote => {
   )
   return {
     element,
-    update: (input, tariffs) => {
-      const explanation = explainVariant(input, tariffs)
-      rule.textContent = variantRuleText(input.product_name)
+    update: (input, tariffs, catalogue) => {
+      const explanation = explainVariant(input, tariffs, catalogue)
+      rule.textContent = variantRuleText(input.product_name, inForceOn(catalogue, input.pricing_date))
       verdict.dataset["variant"] = explanation.variant
       verdict.textContent = variantVerdictText(explanation)
       const answers = explanation.answers

@@ -5,18 +5,22 @@
  */
 import { checkGoldenRows } from "../../model/GoldenCheck.js"
 import type { TariffVersion } from "../../model/TariffVersion.js"
+import type { App } from "../App.js"
 import { h, replaceChildren, uniqueId } from "../Dom.js"
-import type { Workspace } from "../Workspace.js"
-import { goldenRows } from "../Workspace.js"
 import { goldenResultsView } from "./GoldenResultsView.js"
 import { findingsOf, lintFindingsView } from "./LintFindingsView.js"
 
-/** Fills `slot` with the check of a version; a later call supersedes an earlier one still running. */
+/**
+ * Fills `slot` with the check of a version, linted and priced with the app's catalogue; a later call supersedes an
+ * earlier one still running.
+ */
 export const showVersionCheck = async (
   slot: HTMLElement,
   version: TariffVersion | undefined,
-  workspace: Workspace
+  app: App
 ): Promise<void> => {
+  const catalogue = app.catalogue
+  const tables = app.goldenTables()
   const token = Symbol("check")
   checks.set(slot, token)
   if (version === undefined) {
@@ -28,19 +32,17 @@ export const showVersionCheck = async (
     "section",
     { "aria-labelledby": lintTitle },
     h("h3", { id: lintTitle }, "Linter"),
-    lintFindingsView(version, findingsOf(version))
+    lintFindingsView(version, findingsOf(version, catalogue))
   )
   const golden = h(
     "section",
     { "aria-labelledby": goldenTitle },
     h("h3", { id: goldenTitle }, "Golden tables"),
-    workspace
-      .goldenTables()
-      .flatMap((table) =>
-        table.problem === undefined
-          ? []
-          : [h("p", { class: "problem" }, `${table.file} cannot be read: ${table.problem}`)]
-      )
+    tables.flatMap((table) =>
+      table.problem === undefined
+        ? []
+        : [h("p", { class: "problem" }, `${table.file} cannot be read: ${table.problem}`)]
+    )
   )
   if (version.tariff === undefined) {
     golden.append(
@@ -51,15 +53,15 @@ export const showVersionCheck = async (
       )
     )
   } else {
-    const tables =
-      workspace
-        .goldenTables()
-        .map((table) => table.file)
-        .join(", ") || "none in the directory"
+    const files = tables.map((table) => table.file).join(", ") || "none in the directory"
     golden.append(
-      h("p", { class: "hint" }, `The rows of ${version.tariff.product_name} in ${tables}, priced with this version.`)
+      h("p", { class: "hint" }, `The rows of ${version.tariff.product_name} in ${files}, priced with this version.`)
     )
-    const results = await checkGoldenRows(goldenRows(workspace), version.tariff)
+    const results = await checkGoldenRows(
+      tables.flatMap((table) => table.rows),
+      version.tariff,
+      catalogue
+    )
     if (checks.get(slot) !== token) return
     golden.append(goldenResultsView(results))
   }

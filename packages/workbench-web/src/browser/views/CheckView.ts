@@ -27,7 +27,7 @@ export const renderCheckView = (app: App): HTMLElement => {
         results
       )
       results.setAttribute("aria-busy", "true")
-      void showVersionCheck(results, app.version(app.state.check), app.workspace).then(() =>
+      void showVersionCheck(results, app.version(app.state.check), app).then(() =>
         results.setAttribute("aria-busy", "false")
       )
     })

@@ -4,7 +4,7 @@
  * `kasko tariff diff` — and a heat map of the change of the annual premium
  * in per cent over two parameters.
  */
-import { ProductCatalogue, type Tariff } from "@kasko/core/actuarial"
+import type { Tariff } from "@kasko/core/actuarial"
 import { diffReport, diffTariffs, type GoldenCase, ReportFigures } from "@kasko/workbench/browser"
 import { stringify } from "csv-stringify/sync"
 import { Result } from "effect"
@@ -12,7 +12,7 @@ import { changeCellsCsv, changeGridCells, type ChangeCell } from "../../model/Ch
 import { versionsOf } from "../../model/TariffVersion.js"
 import type { App } from "../App.js"
 import { axesOf, axisControls } from "../components/AxisControls.js"
-import { caseForm, type CaseForm } from "../components/CaseForm.js"
+import { caseForm, draftMark, type CaseForm } from "../components/CaseForm.js"
 import { dataTable } from "../components/DataTable.js"
 import { selectField, versionField } from "../components/Fields.js"
 import { heatMap } from "../components/HeatMap.js"
@@ -20,7 +20,7 @@ import { variantNote } from "../components/VariantNote.js"
 import { violationList } from "../components/ViolationList.js"
 import { worksheetView } from "../components/WorksheetView.js"
 import { h, redrawKeepingFocus, replaceChildren } from "../Dom.js"
-import { ALL_TABLES } from "../WorkbenchState.js"
+import { ALL_TABLES, withProduct } from "../WorkbenchState.js"
 
 const signed = (value: number, digits: number) => `${value >= 0 ? "+" : ""}${value.toFixed(digits)}`
 
@@ -41,7 +41,7 @@ export const renderCompareView = (app: App): HTMLElement => {
   }
 
   const cases = (): Array<GoldenCase> =>
-    app.workspace
+    app
       .goldenTables()
       .filter((table) => app.state.compare.cases === ALL_TABLES || table.file === app.state.compare.cases)
       .flatMap((table) => table.rows)
@@ -56,7 +56,7 @@ export const renderCompareView = (app: App): HTMLElement => {
     }
     changesSlot.setAttribute("aria-busy", "true")
     const rows = cases()
-    const changes = await diffTariffs(pair[0], pair[1], rows)
+    const changes = await diffTariffs(pair[0], pair[1], rows, app.catalogue)
     if (token !== drawing) return
     const priced = rows.filter((row) => row.product_name === pair[0].product_name).length
     const changedCases = new Set(changes.map((change) => change.case)).size
@@ -134,7 +134,7 @@ export const renderCompareView = (app: App): HTMLElement => {
   const drawChart = (form: CaseForm) => {
     const pair = chosen()
     // the case as the new version prices it: the version whose answer the comparison is about
-    variant.update(app.state.case, pair === undefined ? app.tariffsFor() : [pair[1]])
+    variant.update(app.state.case, pair === undefined ? app.tariffsFor() : [pair[1]], app.catalogue)
     const axes = axesOf(app.state.x, app.state.y)
     if (pair === undefined || Result.isFailure(axes)) {
       problem.textContent = pair === undefined ? "" : Result.isFailure(axes) ? axes.failure : ""
@@ -144,7 +144,7 @@ export const renderCompareView = (app: App): HTMLElement => {
     problem.textContent = ""
     const [x, y] = axes.success
     const base = app.state.case
-    const cells = changeGridCells(base, x, y, pair[0], pair[1])
+    const cells = changeGridCells(base, x, y, pair[0], pair[1], app.catalogue)
     const first = cells[0]?.new
     form.showViolations(
       first?._tag === "Rejected" && cells.every((cell) => cell.new._tag === "Rejected") ? first.violations : []
@@ -225,12 +225,11 @@ export const renderCompareView = (app: App): HTMLElement => {
             "Product",
             "compare-product",
             product,
-            ProductCatalogue.PRODUCT_NAMES.map((name) => [name, name] as const),
+            app.catalogue.productNames.map((name) => [name, `${name}${draftMark(app, name)}`] as const),
             (value) => {
               const candidates = versionsOf(app.versions(), value)
               app.store.update((state) => ({
-                ...state,
-                case: { ...state.case, product_name: value },
+                ...withProduct(state, value, app.catalogue),
                 compare: { ...state.compare, old: candidates.at(0)?.key ?? "", new: candidates.at(-1)?.key ?? "" }
               }))
               draw()
@@ -248,7 +247,7 @@ export const renderCompareView = (app: App): HTMLElement => {
             app.state.compare.cases,
             [
               [ALL_TABLES, "every golden table"] as const,
-              ...app.workspace.goldenTables().map((table) => [table.file, table.file] as const)
+              ...app.goldenTables().map((table) => [table.file, table.file] as const)
             ],
             (cases) => setCompare({ cases })
           )

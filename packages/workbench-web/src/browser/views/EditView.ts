@@ -28,7 +28,7 @@ export const renderEditView = (app: App): HTMLElement => {
   const text = () => app.state.draft?.source ?? app.version(app.state.opened)?.source ?? ""
 
   const describe = () => {
-    const draft = app.state.draft
+    const draft = app.draft()
     const current = draft ?? app.version(app.state.opened)
     if (current === undefined) {
       draftStatus.textContent = "No version opened."
@@ -44,13 +44,13 @@ export const renderEditView = (app: App): HTMLElement => {
     draftStatus.className = current.tariff === undefined ? "draft-status failed" : "draft-status"
   }
 
-  const checkNow = () => void showVersionCheck(check, app.state.draft ?? app.version(app.state.opened), app.workspace)
+  const checkNow = () => void showVersionCheck(check, app.draft() ?? app.version(app.state.opened), app)
 
   // decoding and checking the whole tariff waits for a pause in the typing; leaving the view does it at once
   const settle = (source: string) => {
     clearTimeout(pendingCheck)
     app.settleEdits = undefined
-    app.store.update((state) => ({ ...state, draft: tariffVersionOf(DRAFT_KEY, source) }))
+    app.store.update((state) => ({ ...state, draft: tariffVersionOf(DRAFT_KEY, source, false, app.catalogue) }))
     describe()
     checkNow()
   }
@@ -63,7 +63,7 @@ export const renderEditView = (app: App): HTMLElement => {
   const drawOpen = () =>
     replaceChildren(
       openSlot,
-      versionField("Open version", "open-version", app.state.opened, app.workspace.versions, (key) => {
+      versionField("Open version", "open-version", app.state.opened, app.savedVersions(), (key) => {
         app.store.update((state) => ({ ...state, opened: key, draft: undefined }))
         editor?.setText(text())
         saveMessage.textContent = ""
@@ -133,7 +133,14 @@ export const renderEditView = (app: App): HTMLElement => {
   checkNow()
   void import("../editor/TariffEditor.js").then(({ createTariffEditor }) => {
     editorSlot.replaceChildren()
-    editor = createTariffEditor(editorSlot, text(), "Tariff JSON", "editor-hint draft-status", onEdit)
+    editor = createTariffEditor(
+      editorSlot,
+      text(),
+      "Tariff JSON",
+      "editor-hint draft-status",
+      onEdit,
+      () => app.catalogue
+    )
   })
   return view
 }

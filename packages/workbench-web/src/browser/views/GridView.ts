@@ -42,7 +42,7 @@ export const renderGridView = (app: App): HTMLElement => {
     problem.textContent = ""
     const [x, y] = axes.success
     const base = app.state.case
-    const cells = priceGridCells(base, x, y, app.tariffsFor())
+    const cells = priceGridCells(base, x, y, app.tariffsFor(), app.catalogue)
     // a violation every cell shares belongs to the form's fields; the rest show per cell
     const first = cells[0]?.price
     form.showViolations(

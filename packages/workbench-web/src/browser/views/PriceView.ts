@@ -18,8 +18,8 @@ export const renderPriceView = (app: App): HTMLElement => {
   const variant = variantNote()
 
   const reprice = (form: CaseForm) => {
-    variant.update(app.state.case, app.tariffsFor())
-    const price = priceCaseInput(app.state.case, app.tariffsFor())
+    variant.update(app.state.case, app.tariffsFor(), app.catalogue)
+    const price = priceCaseInput(app.state.case, app.tariffsFor(), app.catalogue)
     form.showViolations(price._tag === "Rejected" ? price.violations : [])
     if (price._tag === "Rejected") {
       summary.className = "price-summary not-priced"

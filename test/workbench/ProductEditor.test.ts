@@ -130,6 +130,8 @@ describe.skipIf(skipBrowser)("the product editor", () => {
     await page.keyboard.type("01-01")
     await summary.filter({ hasText: "✓" }).waitFor()
     expect(await summary.textContent()).toBe(`✓ ${VAN}: 0 errors, 1 warning`)
+    // the editor's underlines follow the findings when CodeMirror lints again, a moment after the summary
+    await page.waitForFunction('document.querySelectorAll("main .cm-lintRange-error").length === 0')
     expect(await main.locator(".cm-lintRange-error").count()).toBe(0)
     expect(await main.locator(".draft-status").textContent()).toBe(
       `Edited, not saved. It decodes as ${VAN} v2, in force from ${year}-01-01: every view prices it on its dates (the draft).`

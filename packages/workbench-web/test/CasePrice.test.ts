@@ -56,9 +56,12 @@ describe("pricing the form's case", () => {
       _tag: "Rejected",
       violations: [{ field: "pricing_date" }]
     })
+    // before the product's first version, the product is not sold: the engine says so before it asks for a tariff
     expect(priceCaseInput({ ...input, pricing_date: "1999-01-01" }, tariffs)).toMatchObject({
       _tag: "Rejected",
-      violations: [{ field: "tariff" }]
+      violations: [
+        { field: "product.product_name", message: "is not sold before 2025-01-01, when its first version takes effect" }
+      ]
     })
   })
 })

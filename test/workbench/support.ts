@@ -83,7 +83,10 @@ export interface TestWorkbench extends RunningWorkbench {
  */
 export const startTestWorkbench = async (
   extraVersions: Readonly<Record<string, string>> = {},
-  { withProducts = false }: { readonly withProducts?: boolean } = {}
+  {
+    withProducts = false,
+    proposals = []
+  }: { readonly withProducts?: boolean; readonly proposals?: ReadonlyArray<string> } = {}
 ): Promise<TestWorkbench> => {
   const directory = temporaryDirectory("kasko-workbench-page-")
   cpSync(SHIPPED_TARIFFS, directory.path, { recursive: true })
@@ -96,6 +99,7 @@ export const startTestWorkbench = async (
   const running = await startWorkbenchServer({
     tariffDirectory: directory.path,
     goldenPaths: [GOLDEN_DIRECTORY],
+    proposalPaths: proposals,
     today: () => TODAY,
     ...(products === undefined
       ? {}

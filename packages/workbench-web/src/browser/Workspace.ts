@@ -69,8 +69,8 @@ const productNameOf = (source: string): unknown => {
 
 /**
  * The tariff files priced: the directory's and the proposals, but for the products of the product folders, whose
- * tariffs are their folders' (as `kasko serve --products` keeps only the shipped tariffs of the products it does not
- * replace).
+ * saved tariffs are their folders' (as `kasko serve --products` keeps only the shipped tariffs of the products it
+ * does not replace); a proposal of such a product is kept, for Compare and Impact to try.
  */
 const tariffFilesOf = (
   files: ReadonlyArray<TariffFile>,
@@ -81,7 +81,7 @@ const tariffFilesOf = (
   return [
     ...files.filter((file) => {
       const name = productNameOf(file.source)
-      return typeof name !== "string" || !folders.has(name)
+      return file.proposal === true || typeof name !== "string" || !folders.has(name)
     }),
     ...products.folders.flatMap(({ folder, files: folderFiles }) =>
       [...folderFiles].flatMap(([file, source]) =>

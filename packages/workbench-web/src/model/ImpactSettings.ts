@@ -131,14 +131,15 @@ const signedPercent = (value: number) => `${value > 0 ? "+" : ""}${value}%`
 
 /**
  * `kasko tariff impact` with the options that run the same test: the two tariff files and the
- * portfolio's, as the caller names them. Values that may start with a minus are joined to their
- * option by `=`, so that no parser takes them for an option.
+ * portfolio's, as the caller names them, and the products directory when the workbench has one. Values that may
+ * start with a minus are joined to their option by `=`, so that no parser takes them for an option.
  */
 export const impactCommandLine = (
   oldFile: string,
   newFile: string,
   portfolioFile: string,
-  settings: ImpactSettings
+  settings: ImpactSettings,
+  productsDirectory?: string
 ): Array<string> => {
   const { impact, target } = settings
   return [
@@ -149,6 +150,7 @@ export const impactCommandLine = (
     newFile,
     "--portfolio",
     portfolioFile,
+    ...(productsDirectory === undefined ? [] : ["--products", productsDirectory]),
     ...(settings.pricing_date === undefined ? [] : ["--date", settings.pricing_date]),
     ...(impact.cap_increase_percent === undefined ? [] : [`--cap-increase=${impact.cap_increase_percent}%`]),
     ...(impact.cap_decrease_percent === undefined ? [] : [`--cap-decrease=${impact.cap_decrease_percent}%`]),

@@ -34,6 +34,8 @@ export interface ImpactRequest {
   readonly file: File
   readonly old: Tariff.Tariff
   readonly new: Tariff.Tariff
+  /** The product documents the page's catalogue adds to the shipped ones (`PortfolioImpactRunOptions.products`). */
+  readonly products: ReadonlyArray<unknown>
   readonly settings: ImpactSettings
   readonly command: string
   readonly choices: ImpactChoices
@@ -70,6 +72,7 @@ export class ImpactSession {
       file: request.file,
       old: [request.old],
       new: [request.new],
+      products: request.products,
       pricing_date: request.settings.pricing_date,
       impact: request.settings.impact,
       target: request.settings.target,

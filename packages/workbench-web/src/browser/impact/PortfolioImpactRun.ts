@@ -7,6 +7,7 @@
  */
 import type { Tariff } from "@kasko/core/actuarial"
 import {
+  catalogueOfProducts,
   comparedProducts,
   defaultPricingDate,
   type ImpactOptions,
@@ -30,6 +31,11 @@ export interface PortfolioImpactRunOptions {
   readonly pricing_date: string | undefined
   readonly impact: ImpactOptions
   readonly target: ImpactTarget | undefined
+  /**
+   * The product documents (JSON) the page's catalogue adds to the shipped products or puts in their place, every
+   * version: a book of a product added as data is read by its parameters and priced over it (`catalogueOfProducts`).
+   */
+  readonly products?: ReadonlyArray<unknown>
   /** Web workers (default: one per logical processor, at most MOST_WORKERS). */
   readonly workers?: number
   /** Hears how far each pass has read. */
@@ -106,11 +112,12 @@ export const startPortfolioImpact = (options: PortfolioImpactRunOptions): Runnin
     const comparison = {
       old: options.old,
       new: options.new,
-      pricing_date: options.pricing_date ?? defaultPricingDate(options.new)
+      pricing_date: options.pricing_date ?? defaultPricingDate(options.new),
+      ...(options.products === undefined || options.products.length === 0 ? {} : { products: options.products })
     }
     comparedProducts(comparison)
     const { file } = options
-    const header = await portfolioHeader(slices(file, 0, HEADER_BLOCK))
+    const header = await portfolioHeader(slices(file, 0, HEADER_BLOCK), catalogueOfProducts(comparison.products))
     if (stopped) throw new ImpactStopped()
     const chunkBytes = chunkBytesFor(file.size - header.bytes, workers)
     const running = new ImpactWorkerPool(workers, webWorker({ ...comparison, columns: header.columns }), {

@@ -6,9 +6,9 @@
  * command reports it (ImpactResultView.ts). This view holds the form, the
  * progress and the session's outcome.
  */
-import { ProductCatalogue, type Tariff } from "@kasko/core/actuarial"
+import { ProductCatalogue, ProductDocument, type Tariff } from "@kasko/core/actuarial"
 import { ReportFigures } from "@kasko/workbench/browser"
-import { Result } from "effect"
+import { Result, Schema } from "effect"
 import {
   type ImpactChoices,
   type ImpactFieldProblem,
@@ -18,6 +18,7 @@ import {
   WHOLE_PREMIUM
 } from "../../model/ImpactSettings.js"
 import { DRAFT_KEY, versionsOf } from "../../model/TariffVersion.js"
+import { isFolderTariffFile } from "../../model/ProductFolders.js"
 import type { App } from "../App.js"
 import { selectField, versionField } from "../components/Fields.js"
 import { portfolioDrop } from "../components/PortfolioDrop.js"
@@ -33,6 +34,15 @@ const coveragesOf = (tariff: Tariff.Tariff | undefined): Array<string> => [
   )
 ]
 
+const encodeProduct = Schema.encodeSync(ProductDocument.ProductDocument)
+
+/** Whether a version's key names a tariff of a product folder: `<folder>/tariffs/<version>.json`. */
+const isFolderTariffKey = (products: { readonly folders: ReadonlyArray<{ readonly folder: string }> }, key: string) => {
+  const slash = key.indexOf("/")
+  return (
+    products.folders.some(({ folder }) => folder === key.slice(0, slash)) && isFolderTariffFile(key.slice(slash + 1))
+  )
+}
 export const renderImpactView = (app: App): HTMLElement => {
   const session = app.impact
   const view = h("section", { class: "view impact-view", "aria-labelledby": "impact-title" })
@@ -56,13 +66,22 @@ export const renderImpactView = (app: App): HTMLElement => {
     }
   }
 
-  /** The file a version is read from on the command line. */
+  /** The file a version is read from on the command line: a product folder's tariff from the products directory. */
   const versionFile = (key: string): string => {
     if (key === DRAFT_KEY) return "draft.json"
     const version = app.version(key)
     if (version?.proposal === true) return key.replace(/ \(proposal\)$/, "")
+    const products = app.workspace.products
+    if (products !== undefined && isFolderTariffKey(products, key))
+      return `${products.directory.replace(/\/$/, "")}/${key}`
     return `${app.workspace.directory.replace(/\/$/, "")}/${key}`
   }
+
+  /** The product documents the page's catalogue adds to the shipped products or puts in their place, as JSON. */
+  const addedProducts = (): ReadonlyArray<unknown> =>
+    app.catalogue.versions
+      .filter((document) => !ProductCatalogue.shipped.versions.includes(document))
+      .map((document) => encodeProduct(document))
 
   const run = () => {
     const chosen = choices()
@@ -87,10 +106,17 @@ export const renderImpactView = (app: App): HTMLElement => {
       file,
       old: before,
       new: after,
+      products: addedProducts(),
       settings: settings.success,
       choices: chosen,
       command: shellLine(
-        impactCommandLine(versionFile(current.old), versionFile(current.new), file.name, settings.success)
+        impactCommandLine(
+          versionFile(current.old),
+          versionFile(current.new),
+          file.name,
+          settings.success,
+          app.workspace.products?.directory
+        )
       )
     })
   }
@@ -223,7 +249,7 @@ export const renderImpactView = (app: App): HTMLElement => {
               "Product",
               "impact-product",
               product,
-              ProductCatalogue.PRODUCT_NAMES.map((name) => [name, name] as const),
+              app.catalogue.productNames.map((name) => [name, name] as const),
               (value) => {
                 const candidates = versionsOf(app.versions(), value)
                 setChoices({ product: value, old: candidates.at(0)?.key ?? "", new: candidates.at(-1)?.key ?? "" })

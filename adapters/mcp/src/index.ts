@@ -1,0 +1,18 @@
+/**
+ * `@kasko/mcp`: kasko as an MCP server — tools that price, explain and quote as the REST API does, and the products'
+ * definitions and IPIDs as resources — over streamable HTTP (`mcpEndpoint`, served by the express adapter's app at
+ * `/mcp`) or stdio (`serveStdio`, for an agent on the operator's machine).
+ */
+export {
+  MCP_SCOPES,
+  mcpEndpoint,
+  type McpCall,
+  type McpEndpoint,
+  type McpEndpointOptions,
+  type McpEndpointServices,
+  type McpHttpAnswer
+} from "./HttpEndpoint.js"
+export { serveStdio, type StdioOptions } from "./Stdio.js"
+export type { CallLog, ToolCallObserver, ToolOutcome } from "./ToolCalls.js"
+export { TOOL_NAMES, type Tool, type ToolName, type ToolServices, toolsOf } from "./Tools.js"
+export { INSTRUCTIONS } from "./ToolServer.js"

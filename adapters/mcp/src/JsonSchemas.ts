@@ -30,10 +30,36 @@ export const jsonSchemaOf = (schema: Schema.Top): JsonObject => {
     }
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(value, expanding)]))
   }
-  const inlined = inline(document.schema, new Set())
+  const inlined = withoutOpenProperties(inline(document.schema, new Set()))
   if (!isObject(inlined) || inlined["type"] !== "object")
     throw new Error("a tool's arguments and structured content are JSON objects")
   return inlined
+}
+
+const isOpen = (schema: unknown) => isObject(schema) && Object.keys(schema).length === 0
+
+/**
+ * The schema without the properties it takes as anything (`{}`): an offer request's `policy` and `agent`, which an
+ * offer accepts and ignores (so that one body serves both endpoints). A model reading the schema is not asked to
+ * fill them; the decoder still takes them.
+ */
+const withoutOpenProperties = (node: unknown): unknown => {
+  if (Array.isArray(node)) return node.map(withoutOpenProperties)
+  if (!isObject(node)) return node
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) =>
+      key === "properties" && isObject(value)
+        ? [
+            key,
+            Object.fromEntries(
+              Object.entries(value).flatMap(([name, schema]) =>
+                isOpen(schema) ? [] : [[name, withoutOpenProperties(schema)]]
+              )
+            )
+          ]
+        : [key, withoutOpenProperties(value)]
+    )
+  )
 }
 
 /**

@@ -7,15 +7,25 @@ import { DocumentLinks, IdGenerator, PartnerStore, TariffBook } from "@kasko/cor
 import { serveStdio } from "@kasko/mcp"
 import { Effect, Layer, ManagedRuntime, Option } from "effect"
 import { randomBytes } from "node:crypto"
+import { pino } from "pino"
 import { type CommandResult, done, failed } from "./CommandResult.js"
 import { configuration } from "./AdminActions.js"
 import { commandProducts, tariffBookOf } from "./ProductFolders.js"
-import { makeLogger } from "./Service.js"
-import { apiRootOf, documentLinksOf } from "./ServiceConfig.js"
+import { apiRootOf, documentLinksOf, type ServiceConfig } from "./ServiceConfig.js"
 import { SERVICE_VERSION } from "./ServiceVersion.js"
 import { databaseName, storesLayer } from "./Stores.js"
 
 const STANDARD_ERROR = 2
+
+/**
+ * The session's log on standard error, each line written as it comes: one agent's calls are few, and an operator
+ * watching the session reads them at once (the service writes its log in blocks).
+ */
+const sessionLogger = (config: ServiceConfig) =>
+  pino(
+    { level: config.logLevel, base: { service: "kasko" }, timestamp: pino.stdTimeFunctions.isoTime },
+    pino.destination({ dest: STANDARD_ERROR, sync: false })
+  )
 
 export const serveMcp = async (argv: Readonly<Record<string, unknown>>): Promise<CommandResult> => {
   const partnerId = argv["partner"] as string
@@ -33,7 +43,7 @@ export const serveMcp = async (argv: Readonly<Record<string, unknown>>): Promise
       )
     )
   )
-  const logger = makeLogger(config, STANDARD_ERROR)
+  const logger = sessionLogger(config)
   try {
     const partner = await runtime.runPromise(
       PartnerStore.PartnerStore.use((store) => store.findPartner(partnerId)).pipe(Effect.orDie)

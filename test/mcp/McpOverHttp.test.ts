@@ -156,7 +156,7 @@ describe("the MCP endpoint over streamable HTTP", () => {
     const noTool = await initialize(hooks.headers)
     expect(noTool.status).toBe(401)
     expect(noTool.headers.get("www-authenticate")).toContain(
-      'error="insufficient_scope", error_description="the token lacks every scope this endpoint admits: products:read, offers:create, quotes:create, quotes:read, quotes:activate", scope="products:read offers:create quotes:create quotes:read quotes:activate"'
+      'error="insufficient_scope", error_description="the token lacks every scope this endpoint admits: offers:create, products:read, quotes:create, quotes:read, quotes:activate", scope="offers:create products:read quotes:create quotes:read quotes:activate"'
     )
     await expect(httpClient(state.server.url, hooks.headers)).rejects.toThrow()
     const served = await initialize(state.partners["bilhuset"]!.headers)

@@ -19,10 +19,13 @@ import type { Caller, CallSettings } from "./ToolCalls.js"
 import { serverFor, type Run } from "./ToolServer.js"
 import type { ToolServices } from "./Tools.js"
 
-/** The scopes of the tools: credentials carrying any of them are admitted to the endpoint. */
+/**
+ * The scopes of the tools: credentials carrying any of them are admitted to the endpoint, tried in this order —
+ * pricing's first, as most agents' calls are offers, and a scope a token lacks costs its refusal to find out.
+ */
 export const MCP_SCOPES = [
-  "products:read",
   "offers:create",
+  "products:read",
   "quotes:create",
   "quotes:read",
   "quotes:activate"

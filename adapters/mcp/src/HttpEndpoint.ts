@@ -34,6 +34,7 @@ export const MCP_SCOPES = [
 /** The services the endpoint's calls use. */
 export type McpEndpointServices = ToolServices | Authentication.Authentication
 
+/** How the MCP endpoint is served: the names and origins it answers, and what hears of its calls. */
 export interface McpEndpointOptions extends CallSettings {
   /**
    * The host names the service is reached by (`localhost`, `api.insurer.example`; any port): a request whose Host

@@ -12,6 +12,7 @@ import type { Caller, CallSettings } from "./ToolCalls.js"
 import { serverFor } from "./ToolServer.js"
 import type { ToolServices } from "./Tools.js"
 
+/** What a stdio session runs on and acts as: the runtime, the partner, and what hears of its calls. */
 export interface StdioOptions extends CallSettings {
   /** The runtime holding the stores, ids and tariffs, built once for the session. */
   readonly runtime: ManagedRuntime.ManagedRuntime<ToolServices, unknown>
@@ -22,13 +23,15 @@ export interface StdioOptions extends CallSettings {
   /** Where the protocol is read and written: the process's standard input and output unless given. */
   readonly input?: Readable
   readonly output?: Writable
+  /** Ends the session when it aborts (the command's SIGTERM), as the input's end does. */
+  readonly signal?: AbortSignal
 }
 
 /**
  * Serves MCP on stdio until the input ends (the client closed it) or `signal` aborts; resolves then, once the calls
  * in progress are answered.
  */
-export const serveStdio = async (options: StdioOptions & { readonly signal?: AbortSignal }): Promise<void> => {
+export const serveStdio = async (options: StdioOptions): Promise<void> => {
   const book = await options.runtime.runPromise(Effect.service(TariffBook.TariffBook))
   const caller: Caller<never> = {
     transport: "stdio",

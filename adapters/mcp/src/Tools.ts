@@ -29,14 +29,15 @@ export interface ToolAnswer {
   readonly text: string
 }
 
-/** What clients may assume of a tool (MCP's tool annotations). */
-export interface ToolAnnotations {
+/** What clients may assume of a tool: MCP's tool annotations (read-only, destructive, idempotent, open world). */
+export interface ToolHints {
   readonly readOnlyHint: boolean
   readonly destructiveHint: boolean
   readonly idempotentHint: boolean
   readonly openWorldHint: boolean
 }
 
+/** One tool of the MCP server: what a client lists of it, the scope it needs, and the program that answers a call. */
 export interface Tool {
   readonly name: string
   readonly title: string
@@ -45,7 +46,7 @@ export interface Tool {
   readonly scope: Authentication.Scope
   readonly inputSchema: JsonObject
   readonly outputSchema: JsonObject
-  readonly annotations: ToolAnnotations
+  readonly annotations: ToolHints
   /** Answers a call's arguments for the partner. */
   readonly run: (args: unknown, partnerId: string) => Effect.Effect<ToolAnswer, CoreError, ToolServices>
 }
@@ -60,6 +61,7 @@ export const TOOL_NAMES = [
   "get_quote",
   "activate_quote"
 ] as const
+/** The name of one of the tools, as a client calls it. */
 export type ToolName = (typeof TOOL_NAMES)[number]
 
 // each answer Schema's encoder, made once
@@ -73,7 +75,7 @@ const encoded = (schema: Schema.Top, value: unknown): JsonObject => {
   return encode(value) as JsonObject
 }
 
-const READS: ToolAnnotations = {
+const READS: ToolHints = {
   readOnlyHint: true,
   destructiveHint: false,
   idempotentHint: true,

@@ -165,6 +165,29 @@ describe("the MCP endpoint over streamable HTTP", () => {
     expect(served.headers.get("cache-control")).toBe("no-store")
   })
 
+  it("refuses a JSON-RPC batch, which would be many calls counted as one request", async () => {
+    const call = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "create_quote", arguments: Examples.quoteRequest() }
+    })
+    const before = state.server.logLines.filter((line) => line["msg"] === "tool call").length
+    const batch = await fetch(`${state.server.url}/mcp`, {
+      method: "POST",
+      headers: {
+        ...state.partners["bilhuset"]!.headers,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25"
+      },
+      body: JSON.stringify([call(1), call(2)])
+    })
+    expect(batch.status).toBe(400)
+    expect(((await batch.json()) as { error: unknown }).error).toMatchObject({ code: -32600 })
+    expect(state.server.logLines.filter((line) => line["msg"] === "tool call")).toHaveLength(before)
+  })
+
   it("refuses a foreign Host or Origin with 403, and answers GET and OPTIONS with 405", async () => {
     const port = new URL(state.server.url).port
     const status = (headers: Record<string, string>) =>

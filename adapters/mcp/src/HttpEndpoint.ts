@@ -158,6 +158,21 @@ const answered = async (
 }
 
 /**
+ * A JSON-RPC batch, refused: one request is counted once against the key's rate limit, and a batch would make a
+ * hundred calls of it (the SDK's transport takes up to 100). MCP removed batches in its 2025-06-18 revision, and no
+ * client of this SDK sends one.
+ */
+const BATCH_REFUSED: McpHttpAnswer = {
+  status: 400,
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify({
+    jsonrpc: "2.0",
+    error: { code: -32600, message: "Invalid Request: JSON-RPC batches are not served; send one message a request" },
+    id: null
+  })
+}
+
+/**
  * The MCP endpoint on the runtime's services: its tools and resources are those of the runtime's TariffBook's
  * catalogue; each call runs in the request's context, interrupted with it (past its time budget).
  */
@@ -168,6 +183,7 @@ export const mcpEndpoint = (options: McpEndpointOptions): McpEndpoint => ({
   screen: screenOf(options.hosts, options.origins ?? []),
   answer: (call) =>
     Effect.gen(function* () {
+      if (Array.isArray(call.body)) return BATCH_REFUSED
       const book = yield* TariffBook.TariffBook
       const context = yield* Effect.context<McpEndpointServices>()
       return yield* Effect.promise((signal) =>

@@ -10,6 +10,7 @@ import { runDocumentBurstBench, runDocumentFloodBench, runDocumentsBench } from 
 import { runFairnessBench } from "./fairness.mjs"
 import { runHttpBench } from "./http.mjs"
 import { runImpactBench } from "./impact.mjs"
+import { runMcpBench } from "./mcp.mjs"
 import { runMemoryBench } from "./memory.mjs"
 import { runObservabilityBench } from "./observability.mjs"
 import { runServiceStartupBench, runStartupBench } from "./startup.mjs"
@@ -154,6 +155,12 @@ printTable(
   fairness
 )
 
+const mcp = await runMcpBench()
+printTable(
+  "14. MCP: an agent's price_offer over POST /mcp against the REST offer it answers the same (and an MCP ping: the protocol's share), the same partner and case, autocannon, 32 connections, medians of interleaved rounds",
+  mcp
+)
+
 const results = {
   measured_at: new Date().toISOString(),
   seconds: Math.round((Date.now() - started) / 1000),
@@ -176,7 +183,8 @@ const results = {
   documents_burst: documentsBurst,
   impact,
   connections,
-  fairness
+  fairness,
+  mcp
 }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })

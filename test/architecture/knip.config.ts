@@ -76,7 +76,9 @@ export default {
         // workbench/support.ts reads axe.min.js (found with createRequire(…).resolve) into the page under test
         "axe-core",
         // imported by packages/sql/README.md's example, which readme/TypeScriptBlocks.test.ts compiles from here
-        "@kasko/sql"
+        "@kasko/sql",
+        // mcp/Conformance.test.ts runs the suite's command by path (its dist/index.js) against the service's /mcp
+        "@modelcontextprotocol/conformance"
       ],
       // e2fsprogs' chattr, a system command: http/StorageFault.test.ts makes the database files immutable with it;
       // PostgreSQL's pg_dump, which upgrade/record-fixtures.ts (run by hand) dumps a fixture's schema with

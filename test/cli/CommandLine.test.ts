@@ -52,6 +52,7 @@ describe("the kasko command line", () => {
         "tokens issue",
         "backup",
         "restore",
+        "mcp",
         "products check",
         "price",
         "price-grid",

@@ -6,7 +6,7 @@
  * any body is read, and only callers who proved who they are count against a
  * key. Each refusal is an answer with its RateLimit and Retry-After headers.
  */
-import { Authentication, type AuthenticationRefused, type CoreError, RateLimiter } from "@kasko/core"
+import { Authentication, AuthenticationRefused, type CoreError, RateLimiter } from "@kasko/core"
 import { Effect } from "effect"
 import type { IncomingHttpHeaders } from "node:http"
 import { RequestRefused } from "./Answers.js"
@@ -72,15 +72,49 @@ const tooManyDocuments = (window: RateLimiter.RateLimitWindow, now: number) =>
     }
   })
 
+type Credentials = Parameters<Authentication.Authentication["Service"]["authenticate"]>[0]
+
+const lacksScope = (error: unknown): error is AuthenticationRefused =>
+  error instanceof AuthenticationRefused && error.reason === "insufficient_scope"
+
 /**
- * The caller, admitted for an operation of `scope`: authenticated (within the time budget `withinBudget` gives
- * the wait on the identity provider) — a refusal counts against its address, and past the address's failed
- * attempts a minute is answered 429 — within its key's rate limit, and within its documents a minute when the
- * operation `printsDocument`.
+ * The principal of credentials carrying any of `scopes` (the first they carry, tried in order): credentials refused
+ * for another reason are refused at the first; credentials carrying none of them are refused naming them all.
+ */
+const authenticateForAny = (
+  authentication: Authentication.Authentication["Service"],
+  credentials: Credentials,
+  [first, ...others]: readonly [Authentication.Scope, ...Array<Authentication.Scope>]
+) =>
+  others.length === 0
+    ? authentication.authenticate(credentials, first)
+    : others
+        .reduce(
+          (attempt, scope) =>
+            Effect.catchIf(attempt, lacksScope, () => authentication.authenticate(credentials, scope)),
+          authentication.authenticate(credentials, first)
+        )
+        .pipe(
+          Effect.mapError((refused) =>
+            lacksScope(refused)
+              ? new AuthenticationRefused({
+                  reason: "insufficient_scope",
+                  description: `the token lacks every scope this endpoint admits: ${[first, ...others].join(", ")}`,
+                  scope: [first, ...others].join(" ")
+                })
+              : refused
+          )
+        )
+
+/**
+ * The caller, admitted for an operation of `scope` (or an endpoint admitting any of several scopes): authenticated
+ * (within the time budget `withinBudget` gives the wait on the identity provider) — a refusal counts against its
+ * address, and past the address's failed attempts a minute is answered 429 — within its key's rate limit, and
+ * within its documents a minute when the operation `printsDocument`.
  */
 export const admit = (
   caller: Caller,
-  scope: Authentication.Scope,
+  scope: Authentication.Scope | readonly [Authentication.Scope, ...Array<Authentication.Scope>],
   printsDocument: boolean,
   settings: AdmissionSettings,
   withinBudget: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | RequestRefused, R>
@@ -96,7 +130,11 @@ export const admit = (
     // a failure counts against the address, and one past the address's failed attempts a minute is answered
     // 429; a request whose credentials verify is never shut out by its address (a good partner behind the same
     // NAT as a bad client), so nothing is counted or looked up for it
-    const principal = yield* authentication.authenticate(credentials, scope).pipe(
+    const principal = yield* authenticateForAny(
+      authentication,
+      credentials,
+      typeof scope === "string" ? [scope] : scope
+    ).pipe(
       settings.tracing ? Effect.withSpan(AUTHENTICATION_SPAN, undefined, NO_STACK) : (effect) => effect,
       withinBudget,
       Effect.catchTag("AuthenticationRefused", (refused) =>

@@ -27,7 +27,8 @@ import {
 } from "./Protection.js"
 import { requestId, requestIdOf } from "./RequestId.js"
 import { requestLog } from "./RequestLog.js"
-import { requestProgram, type ProgramSettings } from "./RequestProgram.js"
+import { endpointProgram, requestProgram, type ProgramSettings } from "./RequestProgram.js"
+import type { ProtocolEndpoint } from "./ProtocolEndpoint.js"
 import { makePrintingQueue } from "./PrintingQueue.js"
 
 /** Quote documents one subscription key may have printed per minute unless `protection.documentsPerMinute` says. */
@@ -57,6 +58,11 @@ export interface AppOptions {
    * names. The catalogue of the runtime's TariffBook; the shipped products unless given.
    */
   readonly catalogue?: ProductCatalogue.Catalogue
+  /**
+   * Endpoints of other protocols served on this stack beside the operations (the MCP endpoint of `@kasko/mcp`):
+   * none by default. Their services must be among the runtime's.
+   */
+  readonly endpoints?: ReadonlyArray<ProtocolEndpoint<Services>>
 }
 
 /** What watches the partner API's requests: one `started`, then one `answered`, per operation request. */
@@ -146,18 +152,49 @@ export const makeApp = (options: AppOptions): Express => {
     })
   }
 
-  /** The operations' routes, one per operation. */
-  const operationRoutes = (operations: ReadonlyArray<Operation>) => {
+  /** Answers one request to a protocol endpoint with its program, run in the service's runtime. */
+  const answerEndpoint = (endpoint: ProtocolEndpoint<Services>) => (request: Request, response: Response) => {
+    const started = process.hrtime.bigint()
+    observer?.started()
+    const exchange = {
+      endpoint,
+      request,
+      address: clientAddressKey((trustProxy === false ? request.socket.remoteAddress : request.ip) ?? "unknown"),
+      requestId: requestIdOf(response.locals)
+    }
+    runtime.runCallback(endpointProgram(exchange, settings), {
+      onExit: (exit) => {
+        const answer = Exit.isSuccess(exit) ? exit.value : SHUTTING_DOWN
+        writeAnswer(request, response, answer)
+        observer?.answered(endpoint.name, answer.status, Number(process.hrtime.bigint() - started) / 1e9)
+      }
+    })
+  }
+
+  /** A router of routes; OPTIONS leaves it. */
+  const routesRouter = () => {
     const router = express.Router({ caseSensitive: true, strict: true })
     // OPTIONS leaves this router: where no route takes it, a router answers it itself (200, text/plain, Allow),
     // before the 405 problem the other routes give (CORS, when on, answers it first)
     router.use((request, _response, next) => next(request.method === "OPTIONS" ? "router" : undefined))
+    return router
+  }
+
+  /** The operations' routes, one per operation. */
+  const operationRoutes = (operations: ReadonlyArray<Operation>) => {
+    const router = routesRouter()
     for (const operation of operations) router[operation.method](routePath(operation.path), answer(operation))
     return router
   }
 
   app.use(operationRoutes(operations.filter((operation) => operation.servedAtRoot)))
   app.use(basePath || "/", operationRoutes(operations.filter((operation) => !operation.servedAtRoot)))
+  const endpoints = options.endpoints ?? []
+  if (endpoints.length > 0) {
+    const router = routesRouter()
+    for (const endpoint of endpoints) router.post(endpoint.path, answerEndpoint(endpoint))
+    app.use(basePath || "/", router)
+  }
 
   // the documents, their page, 404s and 405s
   const api = express.Router({ caseSensitive: true, strict: true })
@@ -178,6 +215,7 @@ export const makeApp = (options: AppOptions): Express => {
     const methods = operation.servedAtRoot ? methodsByPath.root : methodsByPath.api
     methods.set(path, [...(methods.get(path) ?? []), operation.method.toUpperCase()])
   }
+  for (const endpoint of endpoints) methodsByPath.api.set(endpoint.path, ["POST"])
   methodsByPath.api.set("/openapi.json", ["GET"])
   methodsByPath.api.set("/asyncapi.json", ["GET"])
   for (const path of API_REFERENCE_PATHS) methodsByPath.api.set(path, ["GET"])

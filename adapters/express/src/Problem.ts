@@ -36,6 +36,7 @@ const problemOf = (slug: string, title: string, status: number) =>
 export const PROBLEMS = {
   constraintViolation: problemOf("constraint-violation", "Constraint Violation", 400),
   unauthorized: problemOf("unauthorized", "Unauthorized", 401),
+  forbidden: problemOf("forbidden", "Forbidden", 403),
   notFound: problemOf("not-found", "Not Found", 404),
   methodNotAllowed: problemOf("method-not-allowed", "Method Not Allowed", 405),
   requestTimeout: problemOf("request-timeout", "Request Timeout", 408),

@@ -91,7 +91,15 @@ export const corsFor = (origins: ReadonlyArray<string>): Array<RequestHandler> =
     : [
         cors({
           origin: [...origins],
-          allowedHeaders: ["Authorization", SUBSCRIPTION_KEY, "Content-Type", "Idempotency-Key", "X-Request-Id"],
+          // Mcp-Protocol-Version: what an MCP client sends the MCP endpoint with every request after the first
+          allowedHeaders: [
+            "Authorization",
+            SUBSCRIPTION_KEY,
+            "Content-Type",
+            "Idempotency-Key",
+            "X-Request-Id",
+            "Mcp-Protocol-Version"
+          ],
           exposedHeaders: ["X-Request-Id", "Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]
         })
       ]

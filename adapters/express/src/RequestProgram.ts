@@ -19,6 +19,7 @@ import { constraintViolation, PROBLEMS } from "./Problem.js"
 import type { PrintingQueue, PrintingQueueFull, PrintingShareTaken } from "./PrintingQueue.js"
 import { readJsonBody, type BodyRefused } from "./RequestBody.js"
 import { redact } from "./RequestLog.js"
+import type { ProtocolEndpoint } from "./ProtocolEndpoint.js"
 import { parentSpanOf } from "./TraceContext.js"
 
 export interface ProgramSettings extends AdmissionSettings {
@@ -98,16 +99,48 @@ type Failure = CoreError | BodyRefused | RequestRefused
 
 /** The answer to a failure, logging the service's own faults. */
 const answerOfFailure =
-  (exchange: Exchange, settings: ProgramSettings) =>
+  (requestId: string, settings: ProgramSettings) =>
   (failure: Failure): Effect.Effect<Answer> =>
     Effect.sync(() => {
       if (failure._tag === "BodyRefused" || failure._tag === "RequestRefused") return problemAnswer(failure.answer)
       if (isServerFault(failure))
         settings.logger.error(
-          { request_id: exchange.requestId, error: redact(JSON.stringify(failure)) },
+          { request_id: requestId, error: redact(JSON.stringify(failure)) },
           "storage or pricing failure"
         )
       return problemAnswer(problemOfCoreError(failure))
+    })
+
+/** A request's program made to always answer: a failure as its problem, a defect as a 500 (logged). */
+const alwaysAnswering =
+  (requestId: string, settings: ProgramSettings) =>
+  <R>(program: Effect.Effect<Answer, Failure, R>): Effect.Effect<Answer, never, R> =>
+    program.pipe(
+      Effect.catch(answerOfFailure(requestId, settings)),
+      Effect.catchCause((cause) =>
+        Effect.sync(() => {
+          settings.logger.error({ request_id: requestId, error: redact(Cause.pretty(cause)) }, "defect")
+          return problemAnswer({ problem: PROBLEMS.internal })
+        })
+      )
+    )
+
+/** A wait within the request's time budget: past it, interrupted and answered 503 (RequestRefused). */
+const budgetOf =
+  (requestId: string, settings: ProgramSettings) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.timeoutOrElse(effect, {
+      duration: settings.budgetMillis,
+      orElse: () =>
+        Effect.andThen(
+          Effect.sync(() =>
+            settings.logger.warn(
+              { request_id: requestId, budget_ms: settings.budgetMillis },
+              "request over its time budget"
+            )
+          ),
+          Effect.fail(new RequestRefused({ answer: overBudget }))
+        )
     })
 
 /** The program of one request: always an answer, never a failure. */
@@ -116,20 +149,7 @@ export const requestProgram = (
   settings: ProgramSettings
 ): Effect.Effect<Answer, never, Services> => {
   const { operation, request } = exchange
-  const withinBudget = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.timeoutOrElse(effect, {
-      duration: settings.budgetMillis,
-      orElse: () =>
-        Effect.andThen(
-          Effect.sync(() =>
-            settings.logger.warn(
-              { request_id: exchange.requestId, budget_ms: settings.budgetMillis },
-              "request over its time budget"
-            )
-          ),
-          Effect.fail(new RequestRefused({ answer: overBudget }))
-        )
-    })
+  const withinBudget = budgetOf(exchange.requestId, settings)
   const caller = { headers: request.headers, address: exchange.address }
   const answered = Effect.gen(function* () {
     const admitted =
@@ -158,24 +178,69 @@ export const requestProgram = (
         : handling
     )
     return answerOf(exchange, reply, admitted)
-  }).pipe(
-    Effect.catch(answerOfFailure(exchange, settings)),
-    Effect.catchCause((cause) =>
-      Effect.sync(() => {
-        settings.logger.error({ request_id: exchange.requestId, error: redact(Cause.pretty(cause)) }, "defect")
-        return problemAnswer({ problem: PROBLEMS.internal })
+  }).pipe(alwaysAnswering(exchange.requestId, settings))
+  return settings.tracing
+    ? inRequestSpan({ method: operation.method, path: operation.path, name: operation.operationId }, exchange, answered)
+    : answered
+}
+
+/** What one request to a protocol endpoint brings: the endpoint, the request, the caller's address and id. */
+export interface EndpointExchange<R> {
+  readonly endpoint: ProtocolEndpoint<R>
+  readonly request: IncomingMessage
+  readonly address: string
+  readonly requestId: string
+}
+
+/**
+ * The program of one request to a protocol endpoint (the MCP endpoint): its screen (403), the operations'
+ * admission for any of its scopes, the bounded JSON body, then its answer within the time budget, carrying
+ * `Cache-Control: no-store` and the key's RateLimit headers. Always an answer, never a failure.
+ */
+export const endpointProgram = <R>(
+  exchange: EndpointExchange<R>,
+  settings: ProgramSettings
+): Effect.Effect<Answer, never, R | Services> => {
+  const { endpoint, request } = exchange
+  const withinBudget = budgetOf(exchange.requestId, settings)
+  const answered = Effect.gen(function* () {
+    const refusal = endpoint.screen?.(request.headers)
+    if (refusal !== undefined) return problemAnswer({ problem: { ...PROBLEMS.forbidden, detail: refusal } })
+    const caller = { headers: request.headers, address: exchange.address }
+    const admitted = yield* admit(caller, endpoint.scopes, false, settings, withinBudget)
+    const body = yield* readJsonBody(request, settings.bodyLimitBytes)
+    const answer = yield* withinBudget(
+      endpoint.answer({
+        body,
+        headers: request.headers,
+        partnerId: admitted.principal.partnerId,
+        requestId: exchange.requestId
       })
     )
-  )
-  return settings.tracing ? inRequestSpan(exchange, answered) : answered
+    return {
+      status: answer.status,
+      headers: { "Cache-Control": "no-store", ...admitted.rateHeaders, ...answer.headers },
+      body: answer.body
+    }
+  }).pipe(alwaysAnswering(exchange.requestId, settings))
+  return settings.tracing
+    ? inRequestSpan({ method: "post", path: endpoint.path, name: endpoint.name }, exchange, answered)
+    : answered
+}
+
+/** The route a span names: its method, its path template, and the operation's (or endpoint's) name. */
+interface SpanRoute {
+  readonly method: string
+  readonly path: string
+  readonly name: string
 }
 
 /** The request's span (its trace continued from a W3C `traceparent` header), with its status; the answer names its trace. */
-const inRequestSpan = (
-  exchange: Exchange,
-  answered: Effect.Effect<Answer, never, Services>
-): Effect.Effect<Answer, never, Services> => {
-  const { operation } = exchange
+const inRequestSpan = <R>(
+  route: SpanRoute,
+  exchange: { readonly request: IncomingMessage; readonly requestId: string },
+  answered: Effect.Effect<Answer, never, R>
+): Effect.Effect<Answer, never, R> => {
   const parent = parentSpanOf(exchange.request.headers.traceparent)
   return Effect.gen(function* () {
     const span = yield* Effect.orDie(Effect.currentSpan)
@@ -184,14 +249,14 @@ const inRequestSpan = (
     return { ...answer, traceId: span.traceId }
   }).pipe(
     Effect.withSpan(
-      `${operation.method.toUpperCase()} ${operation.path}`,
+      `${route.method.toUpperCase()} ${route.path}`,
       {
         kind: "server",
         ...(parent === undefined ? {} : { parent }),
         attributes: {
-          "http.request.method": operation.method.toUpperCase(),
-          "http.route": operation.path,
-          "kasko.operation": operation.operationId,
+          "http.request.method": route.method.toUpperCase(),
+          "http.route": route.path,
+          "kasko.operation": route.name,
           "kasko.request_id": exchange.requestId
         }
       },

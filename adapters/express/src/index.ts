@@ -20,4 +20,5 @@ export {
   type ProblemAnswer
 } from "./Problem.js"
 export type { ProtectionOptions } from "./Protection.js"
+export type { ProtocolAnswer, ProtocolCall, ProtocolEndpoint } from "./ProtocolEndpoint.js"
 export { WebhookPolicy } from "./WebhookOperations.js"

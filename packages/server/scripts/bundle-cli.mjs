@@ -11,7 +11,7 @@
 //   page, swagger-ui-dist, the PDF documents adapter with pdfkit and its font
 //   files, Vega): imported by their absolute path, resolved here from the
 //   package that imports them — the bundle serves this checkout;
-// - the long-running commands' modules (serve, workbench) and the actuary's
+// - the long-running commands' modules (serve, mcp, workbench) and the actuary's
 //   chart commands: their start-up time is not the point, and they stay
 //   exactly as tsc compiled them.
 // `kasko tariff impact` is bundled with the workbench's impact code: its start
@@ -43,7 +43,9 @@ const UNBUNDLED_PACKAGES = new Set([
   "swagger-ui-dist"
 ])
 const UNBUNDLED_MODULES = new Set(
-  ["ServeAction.js", "Service.js", "WorkbenchActions.js", "WorkbenchServeAction.js"].map((file) => join(compiled, file))
+  ["ServeAction.js", "Service.js", "McpAction.js", "WorkbenchActions.js", "WorkbenchServeAction.js"].map((file) =>
+    join(compiled, file)
+  )
 )
 const BUILTINS = new Set(builtinModules)
 const WORKSPACE = [join(packageDirectory, "..", "..", "packages"), join(packageDirectory, "..", "..", "adapters")].map(

@@ -23,6 +23,7 @@ import {
   isUsageError
 } from "./CommandResult.js"
 import type { KaskoCommand } from "./KaskoCommand.js"
+import { MCP_COMMANDS } from "./McpCommands.js"
 import { OFFER_COMMAND } from "./OfferCommand.js"
 import { PRODUCT_COMMANDS } from "./ProductCommands.js"
 import { SERVE_COMMAND } from "./ServeCommand.js"
@@ -36,6 +37,7 @@ export const COMMANDS: ReadonlyArray<KaskoCommand> = [
   ...WEBHOOK_COMMANDS,
   ...DOCUMENT_COMMANDS,
   ...BACKUP_COMMANDS,
+  ...MCP_COMMANDS,
   ...PRODUCT_COMMANDS,
   ...WORKBENCH_COMMANDS
 ]

@@ -21,6 +21,7 @@ import { PdfDocuments } from "@kasko/documents"
 import { makeApp, type Services, ServiceVersion, WebhookPolicy } from "@kasko/express"
 import { fromDirectory, type LoadedProducts, tariffBookOf } from "./ProductFolders.js"
 import { isTrustedProxy } from "@kasko/express/toolkit"
+import { mcpEndpoint } from "@kasko/mcp"
 import { makeWakeups, WebhookDispatcher } from "@kasko/webhooks"
 import { Cause, Clock, Effect, Exit, Fiber, Layer, ManagedRuntime, Option } from "effect"
 import type { Server } from "node:http"
@@ -43,6 +44,7 @@ import {
   API_VERSION,
   apiRootOf,
   documentLinksOf,
+  serviceHostsOf,
   endpointPolicyOf,
   linksNameLocalhost,
   type ServiceConfig,
@@ -227,7 +229,17 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     document: { version: API_VERSION, serverUrl: Option.getOrUndefined(config.publicUrl), basePath: config.basePath },
     ...(observed === undefined || metrics === undefined ? {} : { observer: observed.requestObserverOf(metrics) }),
     tracing: traced,
-    ...(products === undefined ? {} : { catalogue: products.catalogue })
+    ...(products === undefined ? {} : { catalogue: products.catalogue }),
+    // AI agents as the partner's users: the MCP tools at /mcp, on this stack (@kasko/mcp)
+    endpoints: [
+      mcpEndpoint({
+        hosts: serviceHostsOf(config),
+        origins: config.corsOrigins,
+        version: SERVICE_VERSION,
+        log: logger,
+        ...(observed === undefined || metrics === undefined ? {} : { observer: observed.toolCallObserverOf(metrics) })
+      })
+    ]
   })
   const server = makeHttpServer(
     app,

@@ -296,6 +296,17 @@ export const tokenRulesOf = (config: ServiceConfig) => ({
 export const linksNameLocalhost = (config: ServiceConfig): boolean =>
   Option.isNone(config.publicUrl) && (Option.isNone(config.documentsBaseUrl) || Option.isNone(config.privacyPolicyUrl))
 
+/**
+ * The host names the service is reached by — the loopback names, and KASKO_PUBLIC_URL's — which its MCP endpoint
+ * answers to: a request naming another Host is refused, so that no web page can reach it by DNS rebinding.
+ */
+export const serviceHostsOf = (config: ServiceConfig): ReadonlyArray<string> => [
+  "localhost",
+  "127.0.0.1",
+  "[::1]",
+  ...(Option.isSome(config.publicUrl) ? [new URL(config.publicUrl.value).hostname] : [])
+]
+
 /** The URL the OpenAPI document names as the server. */
 export const publicUrlOf = (config: ServiceConfig, port: number): string =>
   Option.getOrElse(config.publicUrl, () => `http://localhost:${port}`)

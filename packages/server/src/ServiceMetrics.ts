@@ -5,6 +5,7 @@
  */
 import type { EventOutbox } from "@kasko/core"
 import { documentedStatuses, OPERATIONS, type RequestObserver } from "@kasko/express"
+import { TOOL_NAMES, type ToolCallObserver, type ToolOutcome } from "@kasko/mcp"
 import type { PostgresStores } from "@kasko/postgres"
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client"
 
@@ -19,6 +20,9 @@ const LAG_BUCKETS = [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3_600, 86_400]
 /** A webhook attempt's outcome, as `kasko_webhook_attempts_total` labels it. */
 const WEBHOOK_OUTCOMES = ["delivered", "retry", "dead_lettered"] as const
 type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number]
+
+/** An MCP tool call's outcome, as `kasko_mcp_tool_calls_total` labels it. */
+const TOOL_OUTCOMES = ["ok", "refused", "failed"] as const satisfies ReadonlyArray<ToolOutcome>
 
 // Gauges prom-client's default metrics name `_total`, which `promtool check metrics` refuses (a `_total` is a
 // counter's): each is the sum of its namesake without the suffix, by type (`sum(nodejs_active_handles)`).
@@ -145,6 +149,19 @@ export const makeServiceMetrics = (store: "sqlite" | "postgres") => {
       help: "Partner API requests being answered now",
       registers
     }),
+    toolCalls: new Counter({
+      name: "kasko_mcp_tool_calls_total",
+      help: "MCP tool calls answered (over HTTP and stdio), by tool and outcome: ok, refused (the caller's arguments or scope), failed (the service's fault)",
+      labelNames: ["tool", "outcome"],
+      registers
+    }),
+    toolCallDuration: new Histogram({
+      name: "kasko_mcp_tool_call_duration_seconds",
+      help: "Time to answer an MCP tool call, by tool",
+      labelNames: ["tool"],
+      buckets: DURATION_BUCKETS,
+      registers
+    }),
     quotesCreated: new Counter({ name: "kasko_quotes_created_total", help: "Quotes stored", registers }),
     quotesActivated: new Counter({ name: "kasko_quotes_activated_total", help: "Quotes activated", registers }),
     quotesExpired: new Counter({
@@ -199,6 +216,13 @@ export const makeServiceMetrics = (store: "sqlite" | "postgres") => {
     metrics.requestDuration.zero({ operation: operation.operationId, status: "200" })
   }
   for (const outcome of WEBHOOK_OUTCOMES) metrics.webhookAttempts.inc({ outcome }, 0)
+  // the MCP endpoint's requests beside the operations', and each tool's calls by outcome
+  metrics.requests.inc({ operation: "mcp", status: "200" }, 0)
+  metrics.requestDuration.zero({ operation: "mcp", status: "200" })
+  for (const tool of TOOL_NAMES) {
+    for (const outcome of TOOL_OUTCOMES) metrics.toolCalls.inc({ tool, outcome }, 0)
+    metrics.toolCallDuration.zero({ tool })
+  }
   return metrics
 }
 
@@ -212,6 +236,14 @@ export const requestObserverOf = (metrics: ServiceMetrics): RequestObserver => (
     const labels = { operation, status: String(status) }
     metrics.requests.inc(labels)
     metrics.requestDuration.observe(labels, seconds)
+  }
+})
+
+/** MCP tool calls, counted by tool and outcome and timed by tool. */
+export const toolCallObserverOf = (metrics: ServiceMetrics): ToolCallObserver => ({
+  called: (tool, outcome, seconds) => {
+    metrics.toolCalls.inc({ tool, outcome })
+    metrics.toolCallDuration.observe({ tool }, seconds)
   }
 })
 

@@ -8,9 +8,10 @@
  */
 import type { EventOutbox } from "@kasko/core"
 import { documentedStatuses, OPERATIONS } from "@kasko/express"
+import { TOOL_NAMES } from "@kasko/mcp"
 import { setImmediate as nextTurn } from "node:timers/promises"
 import { expect, it } from "vitest"
-import { boundedReading, makeServiceMetrics, webhookObserverOf } from "../src/ServiceMetrics.js"
+import { boundedReading, makeServiceMetrics, toolCallObserverOf, webhookObserverOf } from "../src/ServiceMetrics.js"
 
 const backlog = (pending: number, oldestAt: number | undefined): EventOutbox.OutboxBacklog => ({
   pending_deliveries: pending,
@@ -106,6 +107,28 @@ it("counts from 0, before any event, every status the document lists for each op
   }
   for (const outcome of ["delivered", "retry", "dead_lettered"])
     expect(samples).toContain(`kasko_webhook_attempts_total{outcome="${outcome}"} 0`)
+  expect(samples).toContain('kasko_http_requests_total{operation="mcp",status="200"} 0')
+  for (const tool of TOOL_NAMES) {
+    for (const outcome of ["ok", "refused", "failed"])
+      expect(samples).toContain(`kasko_mcp_tool_calls_total{tool="${tool}",outcome="${outcome}"} 0`)
+    expect(samples).toContain(`kasko_mcp_tool_call_duration_seconds_count{tool="${tool}"} 0`)
+  }
+})
+
+it("counts and times MCP tool calls by tool and outcome", async () => {
+  const metrics = makeServiceMetrics("sqlite")
+  const observer = toolCallObserverOf(metrics)
+  observer.called("price_offer", "ok", 0.002)
+  observer.called("price_offer", "ok", 0.004)
+  observer.called("create_quote", "refused", 0.001)
+  expect(
+    await scrape(
+      metrics,
+      'kasko_mcp_tool_calls_total{tool="price_offer",outcome="ok"}',
+      'kasko_mcp_tool_calls_total{tool="create_quote",outcome="refused"}',
+      'kasko_mcp_tool_call_duration_seconds_count{tool="price_offer"}'
+    )
+  ).toEqual([2, 1, 2])
 })
 
 it("names only counters `_total`, as promtool requires: not the gauges of Node's default metrics", async () => {

@@ -1,0 +1,131 @@
+/**
+ * The server of one caller, with the SDK's own client over its in-memory transport: it lists the tools and
+ * resources, answers a call with structured content and a short text, refuses arguments with the REST API's
+ * violations as a tool error, answers an unknown tool with a JSON-RPC error, asks the caller for each tool's
+ * scope, and reads a variant's IPID as text.
+ */
+import { AuthenticationRefused, Examples, IdGenerator, ProductCatalogue, QuoteStore, TariffBook } from "@kasko/core"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
+import { Effect, Layer, ManagedRuntime } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import type { Caller, ToolOutcome } from "../src/ToolCalls.js"
+import { serverFor } from "../src/ToolServer.js"
+import { TOOL_NAMES, type ToolServices } from "../src/Tools.js"
+
+// offers, explanations, comparisons and resources touch no store: one that is never asked stands in for it
+const runtime = ManagedRuntime.make(
+  Layer.mergeAll(
+    TariffBook.shipped,
+    IdGenerator.layerSequential,
+    Layer.succeed(QuoteStore.QuoteStore, {} as QuoteStore.QuoteStore["Service"])
+  )
+) as ManagedRuntime.ManagedRuntime<ToolServices, never>
+afterAll(() => runtime.dispose())
+
+const everyScope: Caller<never> = { transport: "stdio", authorize: () => Effect.succeed("partner-a") }
+
+const connected = async (caller: Caller<never> = everyScope) => {
+  const calls: Array<[string, ToolOutcome]> = []
+  const server = serverFor(ProductCatalogue.shipped, caller, (effect) => runtime.runPromise(effect), {
+    version: "1.2.3",
+    observer: { called: (tool, outcome) => calls.push([tool, outcome]) }
+  })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name: "test", version: "1" })
+  await client.connect(clientSide)
+  return { client, calls }
+}
+
+const textOf = (result: object) =>
+  ((result as { content?: Array<{ text: string }> }).content ?? []).map((block) => block.text)
+
+const resourceText = (read: { contents: ReadonlyArray<object> }) => (read.contents[0] as { text: string }).text
+
+describe("the MCP server of one caller", () => {
+  it("names itself and lists the seven tools with their schemas and hints", async () => {
+    const { client } = await connected()
+    expect(client.getServerVersion()).toMatchObject({ name: "kasko", version: "1.2.3" })
+    expect(client.getInstructions()).toContain("activate_quote")
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES])
+    expect(tools.find((tool) => tool.name === "price_offer")?.annotations).toMatchObject({ readOnlyHint: true })
+    expect(tools.find((tool) => tool.name === "create_quote")?.annotations).toMatchObject({
+      readOnlyHint: false,
+      idempotentHint: false
+    })
+  })
+
+  it("answers a call with its structured content, valid by the output schema, and a short text", async () => {
+    const { client, calls } = await connected()
+    await client.listTools()
+    const result = await client.callTool({ name: "price_offer", arguments: Examples.offerRequest() })
+    expect(result.isError).toBeUndefined()
+    expect(result.structuredContent).toMatchObject({ price: { annually: 7600, monthly: 665 } })
+    expect(textOf(result)[0]).toMatch(/^insurance-car-leasing, standard feature: 7600 kr a year, or 665 kr a month/)
+    expect(calls).toEqual([["price_offer", "ok"]])
+  })
+
+  it("refuses bad arguments as a tool error naming each field, with the violations as JSON", async () => {
+    const { client, calls } = await connected()
+    const request = Examples.offerRequest(Examples.standardParameters({ vehicle_price: "12", policy_holder: "cat" }))
+    const result = await client.callTool({ name: "price_offer", arguments: request })
+    expect(result.isError).toBe(true)
+    expect(result.structuredContent).toBeUndefined()
+    const [sentence, json] = textOf(result)
+    expect(sentence).toContain("- product.parameters.vehicle_price: must be between 1000 and 10000000")
+    expect(sentence).toContain("- product.parameters.policy_holder: must be one of: person, organization")
+    expect(JSON.parse(json!).violations).toEqual([
+      { field: "product.parameters.policy_holder", message: "must be one of: person, organization" },
+      { field: "product.parameters.vehicle_price", message: "must be between 1000 and 10000000" }
+    ])
+    expect(calls).toEqual([["price_offer", "refused"]])
+  })
+
+  it("answers a tool it does not have with a JSON-RPC error naming the tools it has", async () => {
+    const { client } = await connected()
+    await expect(client.callTool({ name: "buy_boat", arguments: {} })).rejects.toThrow(/price_offer/)
+  })
+
+  it("asks the caller for each tool's scope, and answers a refusal as a tool error naming the scope", async () => {
+    const asked: Array<string> = []
+    const offersOnly: Caller<never> = {
+      transport: "http",
+      authorize: (scope) => {
+        asked.push(scope)
+        return scope === "offers:create"
+          ? Effect.succeed("partner-a")
+          : Effect.fail(
+              new AuthenticationRefused({
+                reason: "insufficient_scope",
+                description: `the token lacks the scope ${scope}`,
+                scope
+              })
+            )
+      }
+    }
+    const { client } = await connected(offersOnly)
+    expect(
+      (await client.callTool({ name: "explain_price", arguments: Examples.offerRequest() })).isError
+    ).toBeUndefined()
+    const refused = await client.callTool({ name: "get_quote", arguments: { quote_id: "q" } })
+    expect(refused.isError).toBe(true)
+    expect(textOf(refused)[0]).toContain("lacks the scope quotes:read")
+    expect(asked).toEqual(["offers:create", "quotes:read"])
+  })
+
+  it("lists each product's definition and IPIDs, and reads an IPID as text", async () => {
+    const { client } = await connected()
+    const { resources } = await client.listResources()
+    expect(resources.map((resource) => resource.uri)).toContain(
+      "kasko://products/insurance-car-standalone/variants/extended/ipid"
+    )
+    const read = await client.readResource({ uri: "kasko://products/insurance-car-leasing/variants/standard/ipid" })
+    expect(read.contents[0]).toMatchObject({ mimeType: "text/plain" })
+    expect(resourceText(read)).toContain("## Hvad dækker forsikringen?")
+    const definition = await client.readResource({ uri: "kasko://products/insurance-car-leasing" })
+    expect(JSON.parse(resourceText(definition))).toEqual(ProductCatalogue.productDefinition("insurance-car-leasing"))
+    await expect(client.readResource({ uri: "kasko://products/insurance-boat" })).rejects.toThrow(/No resource/)
+  })
+})

@@ -111,6 +111,24 @@ describe("the MCP endpoint over streamable HTTP", () => {
     expect(read.structuredContent).toEqual((await rest("GET", path, "bilhuset")).body)
   })
 
+  it("answers a create_quote retried with its idempotency key with the quote it first created, and creates none", async () => {
+    const request = { ...Examples.quoteRequest(), idempotency_key: "agent-retry-7" }
+    const first = (await call(bilhuset, "create_quote", request)).structuredContent as { quote_id: string }
+    const retried = (await call(bilhuset, "create_quote", request)).structuredContent as { quote_id: string }
+    expect(retried.quote_id).toBe(first.quote_id)
+    const other = await call(bilhuset, "create_quote", {
+      ...Examples.quoteRequest(Examples.standardParameters({ vehicle_price: "250000" })),
+      idempotency_key: "agent-retry-7"
+    })
+    expect(other.isError).toBe(true)
+    expect(textsOf(other)[0]).toContain("This idempotency key was used with a different request")
+    const badKey = await call(bilhuset, "create_quote", { ...Examples.quoteRequest(), idempotency_key: "no spaces" })
+    expect(badKey.isError).toBe(true)
+    expect(violationsOf(badKey)).toEqual([
+      { field: "idempotency_key", message: "must be 1–255 visible ASCII characters" }
+    ])
+  })
+
   it("refuses bad arguments as a tool error with the violations the REST API's 400 lists", async () => {
     const request = Examples.quoteRequest(Examples.standardParameters({ vehicle_owner: "person", vehicle_price: "x" }))
     const refused = await call(bilhuset, "create_quote", request)

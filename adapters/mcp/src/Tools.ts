@@ -16,6 +16,7 @@ import {
 import { Offer, Quote, QuoteRequest } from "@kasko/core/transport"
 import { Effect, Schema } from "effect"
 import { comparisonText, compareFeatures, FeatureComparison } from "./FeatureComparison.js"
+import { idempotentRequestOf, withIdempotencyKey } from "./IdempotentQuote.js"
 import { type JsonObject, jsonSchemaOf, jsonSchemaOfEither } from "./JsonSchemas.js"
 import { explanationOf, explanationText, PriceExplanation } from "./PriceExplanation.js"
 import { partiesGuide, productGuide, productsLine } from "./ToolDescriptions.js"
@@ -105,7 +106,7 @@ const quoteText = (quote: typeof Quote.QUOTE_ANSWERS.Quote.Type | typeof Quote.Q
 export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<Tool> => {
   const guide = productGuide(catalogue)
   const offerArguments = jsonSchemaOf(Offer.offerRequestSchemaOf(catalogue))
-  const quoteArguments = jsonSchemaOf(QuoteRequest.quoteRequestSchemaOf(catalogue))
+  const quoteArguments = withIdempotencyKey(jsonSchemaOf(QuoteRequest.quoteRequestSchemaOf(catalogue)))
   const ProductArguments = Schema.Struct({
     product_name: Schema.Literals(catalogue.productNames).annotate({ description: "The product" })
   })
@@ -194,8 +195,8 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       title: "Create a quote for named customers",
       description: [
         "Creates a binding quote for named customers, valid for 30 days: it prices the case as price_offer does and records the parties (policy holder, vehicle owner, vehicle user — persons with CPR numbers, organizations with CVR numbers), the vehicle and the agent. Answers the quote with its quote_id and policy number; activate_quote then activates it.",
-        "Use it only once the customer has chosen a product, a feature and a payment plan and has given their details for this purpose. Each call creates a new quote.",
-        "The arguments are the body of POST /insurance/car/quotes: {product, policy, agent}. policy.expected_effective_at is the date the insurance is to start, YYYY-MM-DD, today or later.",
+        "Use it only once the customer has chosen a product, a feature and a payment plan and has given their details for this purpose. Each call creates a new quote, unless it carries an idempotency_key: a call repeated with the same key and arguments within 24 hours (a retry after a lost answer) answers the quote the first one created, and creates none.",
+        "The arguments are the body of POST /insurance/car/quotes: {product, policy, agent}, and optionally idempotency_key (as the REST API's Idempotency-Key header). policy.expected_effective_at is the date the insurance is to start, YYYY-MM-DD, today or later.",
         partiesGuide(catalogue),
         guide
       ].join("\n"),
@@ -204,10 +205,12 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       outputSchema: jsonSchemaOf(Quote.QUOTE_ANSWERS.Quote),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: (args, partnerId) =>
-        Effect.map(QuotingService.createQuote(partnerId, args), (quote) => ({
-          structured: encoded(Quote.QUOTE_ANSWERS.Quote, quote),
-          text: `${quoteText(quote)} Activate it with activate_quote once the customer accepts.`
-        }))
+        Effect.flatMap(idempotentRequestOf(args), ({ request, idempotency }) =>
+          Effect.map(QuotingService.createQuote(partnerId, request, idempotency), (quote) => ({
+            structured: encoded(Quote.QUOTE_ANSWERS.Quote, quote),
+            text: `${quoteText(quote)} Activate it with activate_quote once the customer accepts.`
+          }))
+        )
     },
     {
       name: "get_quote",

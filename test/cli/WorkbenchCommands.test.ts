@@ -95,7 +95,7 @@ describe("kasko price", () => {
         "2020-01-01"
       ],
       1,
-      "no tariff of insurance-car-leasing in force on 2020-01-01"
+      "product.product_name is not sold before 2025-01-01, when its first version takes effect"
     ],
     [
       ["price", "--product", "insurance-car-leasing", "--feature", "standard", "--tariff", "/no/such/tariff.json"],

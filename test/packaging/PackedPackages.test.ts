@@ -5,7 +5,7 @@
  * type-checks against them.
  */
 import { execFileSync } from "node:child_process"
-import { copyFileSync, writeFileSync } from "node:fs"
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { EMBED_EXAMPLE, temporaryDirectory } from "../support.js"
@@ -13,6 +13,9 @@ import { pnpm } from "./Pnpm.js"
 
 const ROOT = join(import.meta.dirname, "..", "..")
 const directory = temporaryDirectory("kasko-packed-")
+/** A workspace package's version, as its tarball's name carries it. */
+const versionOf = (packageDirectory: string): string =>
+  (JSON.parse(readFileSync(join(ROOT, packageDirectory, "package.json"), "utf8")) as { version: string }).version
 afterAll(() => directory.remove())
 
 describe("the packed packages", () => {
@@ -27,8 +30,8 @@ describe("the packed packages", () => {
         private: true,
         type: "module",
         dependencies: {
-          "@kasko/core": "file:./kasko-core-0.0.0.tgz",
-          "@kasko/memory": "file:./kasko-memory-0.0.0.tgz",
+          "@kasko/core": `file:./kasko-core-${versionOf("packages/core")}.tgz`,
+          "@kasko/memory": `file:./kasko-memory-${versionOf("adapters/memory")}.tgz`,
           effect: "4.1.0"
         },
         devDependencies: { "@types/node": "^24.10.0" }

@@ -145,9 +145,10 @@ const registryEnvironment = { npm_config_registry: registry, npm_config_userconf
 const released = publicPackages()
 const version = released.find((entry) => entry.name === "@kasko/core").version
 say(`publishing ${released.length} packages at ${version} with pnpm release`)
+// the registry is thrown away after, so a tree with changes (CI's own, or a contributor's) is published as it stands
 run(
   process.execPath,
-  [join(ROOT, "scripts", "release.mjs"), "--skip-checks", "--no-version"],
+  [join(ROOT, "scripts", "release.mjs"), "--skip-checks", "--no-version", "--allow-changes"],
   ROOT,
   registryEnvironment
 )

@@ -8,6 +8,7 @@
 //   pnpm release --pack ./releases
 //   pnpm release --pack ./releases --skip-checks      (the checks ran in CI already)
 //   pnpm release --pack ./releases --no-version       (the versions the packages have: an install test's)
+//   pnpm release --no-version --allow-changes         (a throw-away registry's install test, on a tree with changes)
 //
 // Versioning (`changeset version`) changes package.json files and writes the changelogs: commit them as the release
 // commit. A workspace with no pending changeset releases the versions it has.
@@ -26,16 +27,18 @@ const { values } = parseArgs({
     "skip-checks": { type: "boolean", default: false },
     "no-version": { type: "boolean", default: false },
     public: { type: "boolean", default: false },
+    "allow-changes": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false }
   }
 })
 if (values.help) {
   process.stdout.write(
-    "pnpm release [--pack DIR] [--skip-checks] [--no-version] [--public]\n\n" +
+    "pnpm release [--pack DIR] [--skip-checks] [--no-version] [--public] [--allow-changes]\n\n" +
       "Builds, lints and runs the unit tests (unless --skip-checks), versions the packages from the pending\n" +
       "changesets (unless --no-version: the versions they have), then publishes every public package to the\n" +
       "registry npm_config_registry names (the public npm registry only with --public; the tree must be\n" +
-      "committed), or packs them into DIR with --pack. A package the registry has already is left.\n"
+      "committed, unless --allow-changes, never with --public), or packs them into DIR with --pack. A package the\n" +
+      "registry has already is left.\n"
   )
   process.exit(0)
 }
@@ -80,9 +83,17 @@ if (values.pack === undefined && PUBLIC_REGISTRY.test(registry) && !values.publi
   fail(`${registry} is the public npm registry: publish there with --public, or name another in npm_config_registry`)
 
 const git = (...args) => spawnSync("git", args, { cwd: ROOT, encoding: "utf8" })
-// what is published is what is committed (and versioned from it): a change not committed would ship unseen
-if (values.pack === undefined && git("status", "--porcelain").stdout.trim() !== "")
-  fail("the working tree has changes: commit them first (or pack with --pack DIR to try a release)")
+// what is published is what is committed (and versioned from it): a change not committed would ship unseen. A test
+// publishing to a throw-away registry may say that it knows (--allow-changes); a public release never may
+if (values.public && values["allow-changes"]) fail("--allow-changes is refused with --public: commit the changes first")
+const changes = git("status", "--porcelain").stdout.trim()
+if (values.pack === undefined && changes !== "" && !values["allow-changes"])
+  fail(
+    `the working tree has changes: commit them first (or pack with --pack DIR to try a release)\n${changes
+      .split("\n")
+      .slice(0, 20)
+      .join("\n")}`
+  )
 
 if (!values["skip-checks"]) {
   say("checks: build, lint, unit tests")

@@ -75,3 +75,30 @@ describe("the check of a packed package", () => {
     expect(names.indexOf("@kasko/sqlite")).toBeLessThan(names.indexOf("@kasko/server"))
   })
 })
+
+describe("pnpm release's refusals, before it builds anything", () => {
+  // no PATH: were a refusal gone, no pnpm, npm or git could run after it (nothing built, nothing published)
+  const release = (args, registry) => {
+    try {
+      execFileSync(process.execPath, [join(import.meta.dirname, "release.mjs"), ...args], {
+        env: { ...process.env, PATH: "", npm_config_registry: registry, npm_execpath: "" },
+        encoding: "utf8",
+        stdio: "pipe"
+      })
+      return { status: 0, stderr: "" }
+    } catch (error) {
+      return { status: error.status, stderr: error.stderr }
+    }
+  }
+
+  it("never publishes to the public npm registry unless told, nor a tree with changes there", () => {
+    expect(release([], "https://registry.npmjs.org/")).toEqual({
+      status: 1,
+      stderr: expect.stringContaining("is the public npm registry: publish there with --public")
+    })
+    expect(release(["--public", "--allow-changes"], "https://registry.npmjs.org/")).toEqual({
+      status: 1,
+      stderr: "release: --allow-changes is refused with --public: commit the changes first\n"
+    })
+  })
+})

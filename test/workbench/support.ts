@@ -208,9 +208,16 @@ export const fillCase = async (
   }
 }
 
-/** Saves a screenshot of the page into docs/workbench (committed: the README shows them). */
+/**
+ * Whether the screenshots are kept in docs/workbench (committed: the README shows them): only when asked
+ * (KASKO_WRITE_WORKBENCH_PICTURES=1), as Chromium's pixels differ between its versions and machines, and a test run
+ * must not leave the tree changed.
+ */
+export const writesScreenshots = (environment: Readonly<Record<string, string | undefined>> = process.env): boolean =>
+  environment["KASKO_WRITE_WORKBENCH_PICTURES"] === "1"
+
+/** Takes a screenshot of the page, kept as docs/workbench/<name>.png when `writesScreenshots`. */
 export const screenshot = async (page: Page, name: string, fullPage = false) => {
-  mkdirSync(SCREENSHOTS, { recursive: true })
   // no focus ring or open picker in the picture
   await page.evaluate(() => {
     const window = globalThis as unknown as {
@@ -229,6 +236,11 @@ export const screenshot = async (page: Page, name: string, fullPage = false) => 
         .replace(/\/\S*kasko-workbench-page-[^ ]+/, "./my-tariffs")
         .replace(/\/\S*kasko-workbench-products-[^ ]+/, "./my-products")
   })
+  if (!writesScreenshots()) {
+    await page.screenshot({ fullPage })
+    return
+  }
+  mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage })
 }
 

@@ -101,6 +101,25 @@ const everything = async (client: pg.Client) => {
   }
 }
 
+/**
+ * Waits until no rate-limit pruning of the fixture's schema is connected: the service starts one on a connection of
+ * its own (PostgresRateLimiter.ts) and does not wait for it when it stops, so its DELETE of the fixture's rate-limit
+ * rows (their windows ended when it was recorded) may still land after the service has stopped.
+ */
+const rateLimitPruningEnded = async (client: pg.Client) => {
+  const connected = async () =>
+    (
+      await client.query(
+        "SELECT count(*)::int AS connected FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()",
+        [`kasko:${FIXTURE_SCHEMA}:rate-limit-pruning`]
+      )
+    ).rows[0].connected as number
+  for (let asked = 0; (await connected()) > 0; asked++) {
+    if (asked === 600) throw new Error("the service's rate-limit pruning is still connected a minute after it stopped")
+    await new Promise((done) => setTimeout(done, 100))
+  }
+}
+
 describe.each(fixtureNames())("the PostgreSQL schema of %s", (name) => {
   const directory = temporaryDirectory("kasko-upgrade-postgres-")
   const cleanUp: Array<() => Promise<void>> = []
@@ -156,6 +175,7 @@ describe.each(fixtureNames())("the PostgreSQL schema of %s", (name) => {
     const environment = environmentOf(url)
     // this kasko's schema first (as the test above shows it opens), then one version past it
     await serviceAt(READ_AT, environment, { dispatchWebhooks: false }).then((service) => service.stop())
+    await rateLimitPruningEnded(client)
     const latest = PostgresMigrations.MIGRATIONS.at(-1)!.version
     await client.query(
       `INSERT INTO ${FIXTURE_SCHEMA}.schema_migrations (version, name, checksum) VALUES ($1, 'from a newer kasko', 'unknown to this one')`,

@@ -114,10 +114,16 @@ const COPENHAGEN = new Intl.DateTimeFormat("en-CA", {
   hourCycle: "h23"
 })
 
+/** An instant (epoch ms) in Danish local time: its date (YYYY-MM-DD), hour and minute (two digits each). */
+export const copenhagenTime = (epochMillis: number): { date: string; hour: string; minute: string } => {
+  const parts = Object.fromEntries(COPENHAGEN.formatToParts(epochMillis).map((part) => [part.type, part.value]))
+  return { date: `${parts["year"]}-${parts["month"]}-${parts["day"]}`, hour: parts["hour"]!, minute: parts["minute"]! }
+}
+
 /** An instant (epoch ms) as a Danish reader reads it, in Danish local time: "2. marts 2026 kl. 10.00". */
 export const danishInstant = (epochMillis: number): string => {
-  const parts = Object.fromEntries(COPENHAGEN.formatToParts(epochMillis).map((part) => [part.type, part.value]))
-  return `${danishDate(`${parts["year"]}-${parts["month"]}-${parts["day"]}`)} kl. ${parts["hour"]}.${parts["minute"]}`
+  const { date, hour, minute } = copenhagenTime(epochMillis)
+  return `${danishDate(date)} kl. ${hour}.${minute}`
 }
 
 /**

@@ -27,6 +27,8 @@ export interface DocumentWords {
   readonly or: string
   /** How a parameter's title says it is an amount of kroner: " (kr.)". */
   readonly kronerUnit: string
+  /** How each page is numbered, `{page}` and `{pages}` replaced (PrintedDocument's `pageNumbers`). */
+  readonly pageNumbers: string
   readonly ipid: {
     readonly title: string
     readonly headings: {
@@ -126,6 +128,7 @@ const DANISH_WORDS: DocumentWords = {
   and: "og",
   or: "eller",
   kronerUnit: " (kr.)",
+  pageNumbers: "Side {page} af {pages}",
   ipid: {
     title: "Forsikringsproduktinformation (IPID)",
     headings: {
@@ -244,6 +247,7 @@ const ENGLISH_WORDS: DocumentWords = {
   and: "and",
   or: "or",
   kronerUnit: " (DKK)",
+  pageNumbers: "Page {page} of {pages}",
   ipid: {
     title: "Insurance Product Information Document (IPID)",
     headings: {

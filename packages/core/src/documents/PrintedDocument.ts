@@ -45,6 +45,11 @@ export interface PrintedDocument {
   readonly sections: ReadonlyArray<Section>
   /** Printed at the foot of every page. */
   readonly footer: string
+  /**
+   * How each page is numbered at its foot, `{page}` and `{pages}` replaced: "Page {page} of {pages}". Danish
+   * ("Side {page} af {pages}") when absent.
+   */
+  readonly pageNumbers?: string
   readonly author: string
   /** The instant the document's content is as of (epoch ms): the same document, the same bytes. */
   readonly dated: number

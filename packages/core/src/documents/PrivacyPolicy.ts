@@ -5,6 +5,7 @@
  * in English.
  */
 import type { Language } from "../Language.js"
+import { DOCUMENT_WORDS } from "./DocumentWords.js"
 import { INSURER } from "../product/ProductCatalogue.js"
 import { fingerprint, list, paragraph, type PrintedDocument, type Section } from "./PrintedDocument.js"
 
@@ -163,8 +164,16 @@ const CONTENT = {
 
 /** The privacy policy in each language: the same document every time, made once. */
 export const PRIVACY_POLICIES: Readonly<Record<Language, PrintedDocument>> = {
-  da: { ...CONTENT.da, cacheKey: `privacy-policy/${fingerprint(JSON.stringify(CONTENT.da))}` },
-  en: { ...CONTENT.en, cacheKey: `privacy-policy/${fingerprint(JSON.stringify(CONTENT.en))}` }
+  da: {
+    ...CONTENT.da,
+    pageNumbers: DOCUMENT_WORDS.da.pageNumbers,
+    cacheKey: `privacy-policy/${fingerprint(JSON.stringify(CONTENT.da))}`
+  },
+  en: {
+    ...CONTENT.en,
+    pageNumbers: DOCUMENT_WORDS.en.pageNumbers,
+    cacheKey: `privacy-policy/${fingerprint(JSON.stringify(CONTENT.en))}`
+  }
 }
 
 /** The privacy policy in Danish. */

@@ -256,6 +256,8 @@ const makeProductInformation = (
   }
   return {
     ...content,
+    // a language's page numbers follow from its language, which the content names: outside the fingerprint
+    pageNumbers: words.pageNumbers,
     cacheKey: `ipid/${tariff.product_name}/${variant}/${tariff.version}/${fingerprint(JSON.stringify(content))}`
   }
 }

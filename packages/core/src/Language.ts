@@ -15,9 +15,6 @@ export type Language = (typeof LANGUAGES)[number]
 /** The language of an answer when the client asks for none kasko writes: Danish, the products' language. */
 export const DEFAULT_LANGUAGE: Language = "da"
 
-/** True for a language kasko writes in. */
-export const isLanguage = (value: unknown): value is Language => value === "da" || value === "en"
-
 /** One language range of the header and its weight. */
 interface WeightedRange {
   readonly range: string

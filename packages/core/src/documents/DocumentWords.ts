@@ -27,8 +27,11 @@ export interface DocumentWords {
   readonly or: string
   /** How a parameter's title says it is an amount of kroner: " (kr.)". */
   readonly kronerUnit: string
-  /** How each page is numbered, `{page}` and `{pages}` replaced (PrintedDocument's `pageNumbers`). */
-  readonly pageNumbers: string
+  /**
+   * How each page is numbered, `{page}` and `{pages}` replaced (PrintedDocument's `pageNumbers`); none in Danish,
+   * whose "Side {page} af {pages}" is the renderer's when a document names none, as before there were languages.
+   */
+  readonly pageNumbers?: string
   readonly ipid: {
     readonly title: string
     readonly headings: {
@@ -128,7 +131,6 @@ const DANISH_WORDS: DocumentWords = {
   and: "og",
   or: "eller",
   kronerUnit: " (kr.)",
-  pageNumbers: "Side {page} af {pages}",
   ipid: {
     title: "Forsikringsproduktinformation (IPID)",
     headings: {

@@ -164,14 +164,10 @@ const CONTENT = {
 
 /** The privacy policy in each language: the same document every time, made once. */
 export const PRIVACY_POLICIES: Readonly<Record<Language, PrintedDocument>> = {
-  da: {
-    ...CONTENT.da,
-    pageNumbers: DOCUMENT_WORDS.da.pageNumbers,
-    cacheKey: `privacy-policy/${fingerprint(JSON.stringify(CONTENT.da))}`
-  },
+  da: { ...CONTENT.da, cacheKey: `privacy-policy/${fingerprint(JSON.stringify(CONTENT.da))}` },
   en: {
     ...CONTENT.en,
-    pageNumbers: DOCUMENT_WORDS.en.pageNumbers,
+    pageNumbers: DOCUMENT_WORDS.en.pageNumbers!,
     cacheKey: `privacy-policy/${fingerprint(JSON.stringify(CONTENT.en))}`
   }
 }

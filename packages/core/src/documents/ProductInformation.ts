@@ -257,7 +257,7 @@ const makeProductInformation = (
   return {
     ...content,
     // a language's page numbers follow from its language, which the content names: outside the fingerprint
-    pageNumbers: words.pageNumbers,
+    ...(words.pageNumbers === undefined ? {} : { pageNumbers: words.pageNumbers }),
     cacheKey: `ipid/${tariff.product_name}/${variant}/${tariff.version}/${fingerprint(JSON.stringify(content))}`
   }
 }

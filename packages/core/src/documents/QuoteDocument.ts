@@ -248,7 +248,7 @@ export const quoteDocument = (
   ]
   return {
     language: words.language,
-    pageNumbers: words.pageNumbers,
+    ...(words.pageNumbers === undefined ? {} : { pageNumbers: words.pageNumbers }),
     title: words.quote.title,
     subtitle: [`${definition.title} – ${terms.variantTitle}`, ...quoteNumber.map((row) => row.join(" "))].join(" · "),
     sections,

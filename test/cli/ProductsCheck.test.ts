@@ -127,6 +127,14 @@ const SUSPICIOUS: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
     ]
   ],
   [
+    "translation-missing",
+    [
+      `warning ${FLEET}/product.json: translations.en.parameters.vehicle_type.options.varevogn: is missing: an answer in English (Accept-Language: en) says the Danish words here`,
+      `warning ${FLEET}/product.json: translations.en.variants.extended: is missing: an answer in English (Accept-Language: en) says the Danish words here`,
+      `warning ${FLEET}/product.json: translations.en.coverages.kasko: is missing: an answer in English (Accept-Language: en) says the Danish words here`
+    ]
+  ],
+  [
     "file-not-read",
     [
       `warning ${FLEET}/tariff/v2.json: is not read: a product folder holds product.json, versions/<version>.json and tariffs/<version>.json`

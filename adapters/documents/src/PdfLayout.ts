@@ -188,7 +188,7 @@ const headerOf = (pdf: Pdf, document: Document) => {
   pdf.moveDown(0.8)
 }
 
-/** Footer and "Side n af m" on every page; written into the bottom margin, which pdfkit would otherwise break on. */
+/** Footer and the page's number ("Side n af m") on every page; written into the bottom margin, which pdfkit would otherwise break on. */
 const footersOf = (pdf: Pdf, document: Document) => {
   const range = pdf.bufferedPageRange()
   for (let index = range.start; index < range.start + range.count; index++) {
@@ -199,7 +199,10 @@ const footersOf = (pdf: Pdf, document: Document) => {
     const width = contentWidth(pdf)
     pdf.font("regular").fontSize(SIZES.small).fillColor(MUTED)
     pdf.text(document.footer, pdf.page.margins.left, top, { width: width - 70, lineGap: 1 })
-    pdf.text(`Side ${index + 1} af ${range.count}`, pdf.page.margins.left + width - 70, top, {
+    const pageNumber = (document.pageNumbers ?? "Side {page} af {pages}")
+      .replace("{page}", String(index + 1))
+      .replace("{pages}", String(range.count))
+    pdf.text(pageNumber, pdf.page.margins.left + width - 70, top, {
       width: 70,
       align: "right"
     })

@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from "node:http"
 import type { DocumentReply, JsonReply } from "./Operation.js"
 import { PROBLEM_CONTENT_TYPE, type ProblemAnswer } from "./Problem.js"
 import { DOCUMENT_CONTENT_SECURITY_POLICY } from "./Protection.js"
+import { PROBLEM_LANGUAGE } from "./ContentLanguage.js"
 
 /** A status, the answer's own headers, and its body: JSON text, or a document's bytes. */
 export interface Answer {
@@ -22,7 +23,11 @@ export class RequestRefused extends Data.TaggedError("RequestRefused")<{ readonl
 
 export const problemAnswer = (answer: ProblemAnswer): Answer => ({
   status: answer.problem.status,
-  headers: { "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`, ...answer.headers },
+  headers: {
+    "Content-Type": `${PROBLEM_CONTENT_TYPE}; charset=utf-8`,
+    "Content-Language": PROBLEM_LANGUAGE,
+    ...answer.headers
+  },
   body: JSON.stringify(answer.problem)
 })
 
@@ -75,6 +80,7 @@ export const documentAnswer = (
   const cacheHeaders: Record<string, string> = {
     "Cache-Control": maxAgeSeconds === undefined ? "no-store" : `public, max-age=${maxAgeSeconds}`,
     ...(etag === undefined ? {} : { ETag: etag }),
+    ...document.headers,
     ...(maxAgeSeconds === undefined ? headers : {})
   }
   if (etag !== undefined && isNotModified(requestHeaders["if-none-match"], etag))

@@ -88,7 +88,9 @@ const routePath = (template: string): string => template.replace(/\{(\w+)\}/g, "
  */
 const writeAnswer = (request: Request, response: Response, answer: Answer) => {
   if (answer.traceId !== undefined) response.locals["traceId"] = answer.traceId
-  const headers: Record<string, string> = { ...answer.headers }
+  const { Vary: vary, ...headers }: Record<string, string> = { ...answer.headers }
+  // added to what the middleware said the answer varies with (CORS: Origin), not in its place
+  if (vary !== undefined) response.vary(vary)
   // a 304 has no body, and no length of the one it stands for
   if (answer.status !== 304) headers["Content-Length"] = String(Buffer.byteLength(answer.body))
   if (request.readableDidRead && !request.readableEnded) headers["Connection"] = "close"

@@ -7,6 +7,7 @@
 import { type DocumentRenderer, Examples, type QuoteStore, QuotingService, type TariffBook } from "@kasko/core"
 import { type ProductCatalogue, VARIANTS } from "@kasko/core/transport"
 import { Effect } from "effect"
+import { languageHeaders, languageOf } from "./ContentLanguage.js"
 import { documentReply, type OperationOf, type PathParameter } from "./Operation.js"
 
 export type DocumentServices = DocumentRenderer.DocumentRenderer | TariffBook.TariffBook | QuoteStore.QuoteStore
@@ -35,7 +36,7 @@ export const documentOperationsOf = (
       tag: "documents",
       summary: "Read a product variant's information document (IPID)",
       description:
-        "The insurance product information document of a product variant (Insurance Distribution Directive Art. 20, Regulation (EU) 2017/1469), as PDF in Danish: what is insured — the coverages of the tariff in force with their limits and deductibles — what is not, restrictions, where the cover applies, obligations, payment, start and end, cancellation. The `ipid_href` of offers and quotes links here unless the insurer keeps its own. The same until the tariff version changes: its ETag is its version; If-None-Match answers 304.",
+        "The insurance product information document of a product variant (Insurance Distribution Directive Art. 20, Regulation (EU) 2017/1469), as PDF in Danish, or in English when `Accept-Language` asks for it: what is insured — the coverages of the tariff in force with their limits and deductibles — what is not, restrictions, where the cover applies, obligations, payment, start and end, cancellation. The `ipid_href` of offers and quotes links here unless the insurer keeps its own. The same until the tariff version changes: its ETag is its version; If-None-Match answers 304.",
       pathParameters: [
         productNameParameter,
         {
@@ -51,12 +52,20 @@ export const documentOperationsOf = (
       responseDescription: "The IPID, as PDF",
       responseExamples: [],
       errorStatuses: [404, 503],
-      handle: ({ params }) =>
-        Effect.map(
-          QuotingService.getProductInformation(params["product_name"] ?? "", params["variant"] ?? ""),
+      languageNegotiated: true,
+      handle: ({ params, headers }) => {
+        const language = languageOf(headers)
+        return Effect.map(
+          QuotingService.getProductInformation(params["product_name"] ?? "", params["variant"] ?? "", language),
           ({ document, version }) =>
-            documentReply(document, `ipid-${params["product_name"]}-${params["variant"]}.pdf`, version)
+            documentReply(
+              document,
+              `ipid-${params["product_name"]}-${params["variant"]}.pdf`,
+              version,
+              languageHeaders(language)
+            )
         )
+      }
     },
     {
       operationId: "getPrivacyPolicy",
@@ -65,16 +74,19 @@ export const documentOperationsOf = (
       tag: "documents",
       summary: "Read the insurer's privacy policy",
       description:
-        "The privacy policy, as PDF in Danish: who is responsible for the customer's data, what is kept and why, for how long, who receives it, the customer's rights. The `privacy.policy_href` of offers and quotes links here unless the insurer keeps its own.",
+        "The privacy policy, as PDF in Danish, or in English when `Accept-Language` asks for it: who is responsible for the customer's data, what is kept and why, for how long, who receives it, the customer's rights. The `privacy.policy_href` of offers and quotes links here unless the insurer keeps its own.",
       document: { mediaType: PDF, maxAgeSeconds: PUBLIC_DOCUMENT_MAX_AGE_SECONDS },
       countedByAddress: true,
       responses: [],
       responseDescription: "The privacy policy, as PDF",
       responseExamples: [],
-      handle: () =>
-        Effect.map(QuotingService.getPrivacyPolicy, ({ document, version }) =>
-          documentReply(document, "privacy-policy.pdf", version)
+      languageNegotiated: true,
+      handle: ({ headers }) => {
+        const language = languageOf(headers)
+        return Effect.map(QuotingService.getPrivacyPolicyIn(language), ({ document, version }) =>
+          documentReply(document, "privacy-policy.pdf", version, languageHeaders(language))
         )
+      }
     },
     {
       operationId: "getQuoteDocument",
@@ -83,7 +95,7 @@ export const documentOperationsOf = (
       tag: "documents",
       summary: "Print a quote for the customer",
       description:
-        "The quote as a PDF document in Danish for the dealer to print or e-mail to the customer: insurer, partner and agent, the parties as registered (CPR numbers masked but for their last four digits), the vehicle, the product and variant, the coverages with their limits and deductibles, the price per year and per payment with its charges, the tariff version, the quote number, when it was created and until when it is valid, and whether it is activated. 404 as for the quote: once it is 30 days old, and for another partner's quote.",
+        "The quote as a PDF document in Danish (in English when `Accept-Language` asks for it) for the dealer to print or e-mail to the customer: insurer, partner and agent, the parties as registered (CPR numbers masked but for their last four digits), the vehicle, the product and variant, the coverages with their limits and deductibles, the price per year and per payment with its charges, the tariff version, the quote number, when it was created and until when it is valid, and whether it is activated. 404 as for the quote: once it is 30 days old, and for another partner's quote.",
       scope: "quotes:read",
       pathParameters: [
         {
@@ -100,10 +112,18 @@ export const documentOperationsOf = (
       errorStatuses: [404, 503],
       printsDocument: true,
       noStore: true,
-      handle: ({ params, partnerId }) =>
-        Effect.map(QuotingService.getQuoteDocument(partnerId, params["quote_id"] ?? ""), (document) =>
-          documentReply(document, `tilbud-${params["quote_id"]}.pdf`)
+      languageNegotiated: true,
+      handle: ({ params, partnerId, headers }) => {
+        const language = languageOf(headers)
+        return Effect.map(QuotingService.getQuoteDocument(partnerId, params["quote_id"] ?? "", language), (document) =>
+          documentReply(
+            document,
+            `${language === "da" ? "tilbud" : "quote"}-${params["quote_id"]}.pdf`,
+            undefined,
+            languageHeaders(language)
+          )
         )
+      }
     }
   ]
 }

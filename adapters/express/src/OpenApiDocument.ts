@@ -15,6 +15,7 @@ import {
   HEADERS_REFUSED_EXAMPLE,
   IDEMPOTENCY_KEY_PARAMETER,
   PREFER_PARAMETER,
+  ACCEPT_LANGUAGE_PARAMETER,
   PROBLEM_EXAMPLES,
   STATUS_DESCRIPTIONS
 } from "./OpenApiResponses.js"
@@ -89,7 +90,8 @@ const operationObject = (
   const parameters = [
     ...(operation.pathParameters ?? []).map((parameter) => ({ ...parameter, in: "path", required: true })),
     ...(operation.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
-    ...(operation.preferReturn ? [PREFER_PARAMETER] : [])
+    ...(operation.preferReturn ? [PREFER_PARAMETER] : []),
+    ...(operation.languageNegotiated ? [ACCEPT_LANGUAGE_PARAMETER] : [])
   ]
   return {
     operationId: operation.operationId,
@@ -118,7 +120,7 @@ const operationObject = (
     responses: {
       "200": {
         description: operation.responseDescription,
-        headers: headersOf(200, rateLimited, operation.document, operation.preferReturn),
+        headers: headersOf(200, rateLimited, operation.document, operation.preferReturn, operation.languageNegotiated),
         content:
           operation.document !== undefined
             ? documentContent(operation.document)
@@ -150,7 +152,12 @@ const operationObject = (
               }
       },
       ...(answersNotModified(operation)
-        ? { "304": { description: STATUS_DESCRIPTIONS[304], headers: headersOf(304, rateLimited, operation.document) } }
+        ? {
+            "304": {
+              description: STATUS_DESCRIPTIONS[304],
+              headers: headersOf(304, rateLimited, operation.document, false, operation.languageNegotiated)
+            }
+          }
         : {}),
       ...Object.fromEntries(
         errorStatuses.map((status) => [

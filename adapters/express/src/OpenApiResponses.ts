@@ -75,6 +75,20 @@ export const HEADERS = {
   PreferenceApplied: {
     description: "return=representation when the answer honours the request's Prefer: return=representation (RFC 7240)",
     schema: { type: "string", enum: ["return=representation"] }
+  },
+  ContentLanguage: {
+    description:
+      "The language of the answer's words: da (Danish, the default) or en (English), as the request's Accept-Language chose",
+    schema: { type: "string", enum: ["da", "en"] }
+  },
+  Vary: {
+    description: "Accept-Language: the answer's words depend on it (and Origin when CORS is configured)",
+    schema: { type: "string" },
+    example: "Accept-Language"
+  },
+  ProblemContentLanguage: {
+    description: "en: a problem's title, detail and violations are in English, whatever Accept-Language asks for",
+    schema: { type: "string", enum: ["en"] }
   }
 } as const
 
@@ -84,9 +98,14 @@ export const headersOf = (
   status: number,
   rateLimited: boolean,
   document?: DocumentResponse,
-  preferReturn?: boolean
+  preferReturn?: boolean,
+  languageNegotiated?: boolean
 ): JsonObject => ({
   "X-Request-Id": header("XRequestId"),
+  ...(languageNegotiated === true && (status === 200 || status === 304)
+    ? { "Content-Language": header("ContentLanguage"), Vary: header("Vary") }
+    : {}),
+  ...(status >= 400 ? { "Content-Language": header("ProblemContentLanguage") } : {}),
   ...(preferReturn === true && status === 200 ? { "Preference-Applied": header("PreferenceApplied") } : {}),
   ...(document !== undefined && (status === 200 || status === 304)
     ? {
@@ -115,6 +134,16 @@ export const PREFER_PARAMETER = {
     "return=representation (RFC 7240) asks for the resource's state in the answer in place of the empty JSON object; the answer then carries Preference-Applied: return=representation",
   schema: { type: "string" },
   example: "return=representation"
+}
+
+export const ACCEPT_LANGUAGE_PARAMETER = {
+  name: "Accept-Language",
+  in: "header",
+  required: false,
+  description:
+    "The language of the answer's words (RFC 9110 §12.5.4): Danish (da, the default, and the answer when nothing asked for matches) or English (en). Language ranges with q weights: en-GB takes English, * any language, q=0 refuses one; on a tie, Danish. The answer's Content-Language says which it is.",
+  schema: { type: "string" },
+  example: "en-GB, en;q=0.9, da;q=0.5"
 }
 
 export const IDEMPOTENCY_KEY_PARAMETER = {

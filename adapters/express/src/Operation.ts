@@ -53,19 +53,26 @@ export interface DocumentReply {
   readonly bytes: Uint8Array
   readonly fileName: string
   readonly version: string | undefined
+  /** Headers of its own (its Content-Language), on a 304 too. */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
-/** Answers a rendered document under a file name, with the version its ETag names when it has one. */
+/**
+ * Answers a rendered document under a file name, with the version its ETag names when it has one, and headers of
+ * its own.
+ */
 export const documentReply = (
   document: { readonly mediaType: string; readonly bytes: Uint8Array },
   fileName: string,
-  version?: string
+  version?: string,
+  headers?: Readonly<Record<string, string>>
 ): DocumentReply => ({
   _tag: "DocumentReply",
   mediaType: document.mediaType,
   bytes: document.bytes,
   fileName,
-  version
+  version,
+  ...(headers === undefined ? {} : { headers })
 })
 
 /** What an operation's program answers with. */
@@ -157,6 +164,11 @@ export interface OperationOf<R> {
   readonly printsDocument?: true
   /** Quote answers must not be cached anywhere (`Cache-Control: no-store`). */
   readonly noStore?: true
+  /**
+   * Its answer's words follow the request's `Accept-Language` (Danish or English): the document lists the header,
+   * and `Content-Language` and `Vary` on the answer.
+   */
+  readonly languageNegotiated?: true
   /** The operation honours an `Idempotency-Key` header. */
   readonly idempotent?: true
   /**

@@ -16,6 +16,7 @@ import {
 import { Offer, ProductCatalogue, Quote, QuoteRequest } from "@kasko/core/transport"
 import { Effect, Schema } from "effect"
 import { EmptyAnswer, replyWith, type OperationOf, type PathParameter } from "./Operation.js"
+import { languageHeaders, languageOf } from "./ContentLanguage.js"
 import { prefersRepresentation, REPRESENTATION_APPLIED } from "./Preferences.js"
 import { WEBHOOK_OPERATIONS, type WebhookServices } from "./WebhookOperations.js"
 import { documentOperationsOf, type DocumentServices } from "./DocumentOperations.js"
@@ -85,7 +86,10 @@ export const operationsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyA
 
   // the documents show the catalogue's names as enums; answers are written with the names as they are, so that a
   // quote stored under a product or name this catalogue no longer has is answered as it was stored
-  const answerProduct = replyWith(ProductCatalogue.AnyProductDefinition)
+  const answerProduct = {
+    da: replyWith(ProductCatalogue.AnyProductDefinition, languageHeaders("da")),
+    en: replyWith(ProductCatalogue.AnyProductDefinition, languageHeaders("en"))
+  }
   const answerOffer = replyWith(Offer.PriceOfferAnswer)
   const answerQuote = replyWith(Quote.QUOTE_ANSWERS.Quote)
   const answerActivatedQuote = replyWith(Quote.QUOTE_ANSWERS.ActivatedQuote)
@@ -96,7 +100,9 @@ export const operationsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyA
       path: "/products/{product_name}",
       tag: "products",
       summary: "Read a product's definition",
-      description: "The product's parameters with their types and allowed values, and its features (spec §2.1).",
+      description:
+        "The product's parameters with their types and allowed values, and its features (spec §2.1). Titles and descriptions are in Danish, or in English when `Accept-Language` asks for it (the answer's `Content-Language` says which).",
+      languageNegotiated: true,
       scope: "products:read",
       pathParameters: [
         {
@@ -116,7 +122,10 @@ export const operationsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyA
         }
       ],
       errorStatuses: [404],
-      handle: ({ params }) => Effect.map(QuotingService.getProduct(params["product_name"] ?? ""), answerProduct)
+      handle: ({ params, headers }) => {
+        const language = languageOf(headers)
+        return Effect.map(QuotingService.getProduct(params["product_name"] ?? "", language), answerProduct[language])
+      }
     },
     {
       operationId: "createOffer",

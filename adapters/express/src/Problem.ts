@@ -5,6 +5,7 @@
 import { Violation } from "@kasko/core"
 import { Schema } from "effect"
 import type { Response } from "express"
+import { PROBLEM_LANGUAGE } from "./ContentLanguage.js"
 
 /** The media type of every failure the API answers (RFC 7807). */
 export const PROBLEM_CONTENT_TYPE = "application/problem+json"
@@ -66,6 +67,8 @@ export const constraintViolation = (violations: ReadonlyArray<Violation>): Probl
 /** Sends a problem+json answer. */
 export const sendProblem = (response: Response, answer: ProblemAnswer): void => {
   response.status(answer.problem.status)
+  // the problems' words are English whatever the request asked for
+  response.setHeader("Content-Language", PROBLEM_LANGUAGE)
   for (const [name, value] of Object.entries(answer.headers ?? {})) response.setHeader(name, value)
   response.type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(answer.problem))
 }

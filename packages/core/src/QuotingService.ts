@@ -18,7 +18,9 @@ import { IdGenerator } from "./ports/IdGenerator.js"
 import { DocumentLinks, type DocumentLinksShape } from "./ports/DocumentLinks.js"
 import { DocumentRenderer, type RenderedDocument } from "./ports/DocumentRenderer.js"
 import { productInformationDocument } from "./documents/ProductInformation.js"
-import { PRIVACY_POLICY } from "./documents/PrivacyPolicy.js"
+import { PRIVACY_POLICIES } from "./documents/PrivacyPolicy.js"
+import { DEFAULT_LANGUAGE, type Language } from "./Language.js"
+import { inLanguage } from "./product/ProductTranslations.js"
 import { quoteDocument } from "./documents/QuoteDocument.js"
 import { isVariant } from "./product/Variant.js"
 import { isQuoteId } from "./quote/QuoteIdentifiers.js"
@@ -57,12 +59,16 @@ const catalogueIn = (context: Context.Context<never>): Catalogue =>
 
 /**
  * The definition of a product (spec §2.1) as its version in force today defines it: of the catalogue of the
- * TariffBook provided, the shipped one if none is. A product none of whose versions is in force yet is not found.
+ * TariffBook provided, the shipped one if none is, in a language (Danish unless given: its titles as the product
+ * document's translation words them). A product none of whose versions is in force yet is not found.
  */
-export const getProduct = (productName: string): Effect.Effect<ProductDefinition, ProductNotFound> =>
+export const getProduct = (
+  productName: string,
+  language: Language = DEFAULT_LANGUAGE
+): Effect.Effect<ProductDefinition, ProductNotFound> =>
   Effect.contextWith((context: Context.Context<never>) => {
     const today = calendarDateOfMillis(Context.get(context, Clock.Clock).currentTimeMillisUnsafe())
-    const catalogue = catalogueIn(context).on(today)
+    const catalogue = inLanguage(catalogueIn(context).on(today), language)
     const definition = catalogue.definition(productName)
     return definition === undefined
       ? Effect.fail(new ProductNotFound({ product_name: productName, products: catalogue.productNames }))
@@ -308,13 +314,14 @@ export interface VersionedDocument {
 
 /**
  * A product variant's information document (IPID), from the catalogue and the tariff in force: made and
- * rendered once per tariff version and variant (again only when the charges in force change), its version (an
- * ETag's) the same until the tariff or its words change.
+ * rendered once per tariff version, variant and language (Danish unless given; again only when the charges in force
+ * change), its version (an ETag's) the same until the tariff or its words change.
  * Unknown product or variant: ProductNotFound.
  */
 export const getProductInformation = (
   productName: string,
-  variant: string
+  variant: string,
+  language: Language = DEFAULT_LANGUAGE
 ): Effect.Effect<VersionedDocument, ProductNotFound | TariffNotInForce, TariffBook | DocumentRenderer> =>
   Effect.gen(function* () {
     const book = yield* TariffBook
@@ -328,24 +335,33 @@ export const getProductInformation = (
     const tariff = tariffInForce(book.tariffs, definition.product_name, pricingDate)
     if (tariff === undefined)
       return yield* new TariffNotInForce({ product_name: definition.product_name, pricing_date: pricingDate })
-    const printed = productInformationDocument(tariff, variant, pricingDate, catalogue)
+    const printed = productInformationDocument(tariff, variant, pricingDate, catalogue, language)
     const renderer = yield* DocumentRenderer
     return { document: yield* renderer.render(printed), version: printed.cacheKey! }
   })
 
-/** The insurer's privacy policy, as kasko serves it when the insurer keeps none at a URL of its own. */
-export const getPrivacyPolicy: Effect.Effect<VersionedDocument, never, DocumentRenderer> = DocumentRenderer.use(
-  (renderer) =>
-    Effect.map(renderer.render(PRIVACY_POLICY), (document) => ({ document, version: PRIVACY_POLICY.cacheKey! }))
-)
+/** The insurer's privacy policy in a language, as kasko serves it when the insurer keeps none at a URL of its own. */
+export const getPrivacyPolicyIn = (language: Language): Effect.Effect<VersionedDocument, never, DocumentRenderer> =>
+  DocumentRenderer.use((renderer) =>
+    Effect.map(renderer.render(PRIVACY_POLICIES[language]), (document) => ({
+      document,
+      version: PRIVACY_POLICIES[language].cacheKey!
+    }))
+  )
+
+/** The insurer's privacy policy in Danish, as kasko serves it when the insurer keeps none at a URL of its own. */
+export const getPrivacyPolicy: Effect.Effect<VersionedDocument, never, DocumentRenderer> =
+  getPrivacyPolicyIn(DEFAULT_LANGUAGE)
 
 /**
- * The document of a partner's quote for its customer, as of now (CPR numbers masked). The same quotes are found
+ * The document of a partner's quote for its customer, as of now (CPR numbers masked), in a language (Danish unless
+ * given). The same quotes are found
  * as by `getQuote`: another partner's, an unknown and a 30-day-old quote are QuoteNotFound.
  */
 export const getQuoteDocument = (
   partnerId: string,
-  quoteId: string
+  quoteId: string,
+  language: Language = DEFAULT_LANGUAGE
 ): Effect.Effect<
   RenderedDocument,
   QuoteNotFound | ProductNotFound | StorageUnavailable,
@@ -367,5 +383,5 @@ export const getQuoteDocument = (
     const productName = stored.worksheet.product_name
     if (catalogue.document(productName) === undefined)
       return yield* new ProductNotFound({ product_name: productName, products: catalogue.productNames })
-    return yield* renderer.render(quoteDocument(stored, yield* DocumentLinks, now, catalogue))
+    return yield* renderer.render(quoteDocument(stored, yield* DocumentLinks, now, catalogue, language))
   })

@@ -9,6 +9,8 @@
 export * as Kasko from "./Kasko.js"
 export * as QuotingService from "./QuotingService.js"
 export * as Examples from "./Examples.js"
+// The languages kasko writes in (Danish, English), and which one a request asks for.
+export * as Language from "./Language.js"
 
 export {
   AuthenticationRefused,

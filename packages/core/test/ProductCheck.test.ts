@@ -100,6 +100,7 @@ describe("checking a product folder", () => {
           maximum: 9,
           default: "12"
         })
+        product["translations"]["en"]["parameters"]["seats"] = { title: "Seats" }
         parameter(product, "youngest_user_birthdate")["default"] = "2001-02-29"
       })
     ).toEqual([
@@ -161,6 +162,7 @@ describe("checking a product folder", () => {
           minimum: 1000,
           maximum: 100000
         })
+        product["translations"]["en"]["parameters"]["annual_km"] = { title: "Kilometres a year" }
         product["variants"][0]["when"]["all"].push({ fact: "annual_km", operator: "equal", value: 40000 })
       })
     ).toEqual([])
@@ -179,6 +181,7 @@ describe("checking a product folder", () => {
           required: false,
           age_of: { parameter: "vehicle_usage", who: "the owner" }
         })
+        product["translations"]["en"]["parameters"]["owner_birthdate"] = { title: "Owner's date of birth" }
       })
     ).toEqual([
       "error product.json: parameters[0].age_of: only a date stands for an age: payments_per_year is enum",

@@ -45,6 +45,11 @@ export interface PrintedDocument {
   readonly sections: ReadonlyArray<Section>
   /** Printed at the foot of every page. */
   readonly footer: string
+  /**
+   * How each page is numbered at its foot, `{page}` and `{pages}` replaced: "Page {page} of {pages}". Danish
+   * ("Side {page} af {pages}") when absent.
+   */
+  readonly pageNumbers?: string
   readonly author: string
   /** The instant the document's content is as of (epoch ms): the same document, the same bytes. */
   readonly dated: number
@@ -114,10 +119,16 @@ const COPENHAGEN = new Intl.DateTimeFormat("en-CA", {
   hourCycle: "h23"
 })
 
+/** An instant (epoch ms) in Danish local time: its date (YYYY-MM-DD), hour and minute (two digits each). */
+export const copenhagenTime = (epochMillis: number): { date: string; hour: string; minute: string } => {
+  const parts = Object.fromEntries(COPENHAGEN.formatToParts(epochMillis).map((part) => [part.type, part.value]))
+  return { date: `${parts["year"]}-${parts["month"]}-${parts["day"]}`, hour: parts["hour"]!, minute: parts["minute"]! }
+}
+
 /** An instant (epoch ms) as a Danish reader reads it, in Danish local time: "2. marts 2026 kl. 10.00". */
 export const danishInstant = (epochMillis: number): string => {
-  const parts = Object.fromEntries(COPENHAGEN.formatToParts(epochMillis).map((part) => [part.type, part.value]))
-  return `${danishDate(`${parts["year"]}-${parts["month"]}-${parts["day"]}`)} kl. ${parts["hour"]}.${parts["minute"]}`
+  const { date, hour, minute } = copenhagenTime(epochMillis)
+  return `${danishDate(date)} kl. ${hour}.${minute}`
 }
 
 /**

@@ -7,7 +7,10 @@
  * only when the charges in force change).
  */
 import { type Catalogue, INSURER, type FeatureName, shipped } from "../product/ProductCatalogue.js"
-import { coverageTerms, coverageTitle, IPID_HEADINGS, productTerms } from "../product/ProductTerms.js"
+import { coverageTerms, coverageTitle, productTerms } from "../product/ProductTerms.js"
+import { inLanguage } from "../product/ProductTranslations.js"
+import type { Language } from "../Language.js"
+import { DOCUMENT_WORDS, type DocumentWords } from "./DocumentWords.js"
 import type { ProductDocument } from "../product/ProductDocument.js"
 import type { Variant } from "../product/Variant.js"
 import { casesOf } from "../product/CaseSpace.js"
@@ -16,16 +19,7 @@ import type { PricingFacts } from "../pricing/PricingFacts.js"
 import { chargesInForce, type Charge, type Instruction, type Tariff } from "../pricing/Tariff.js"
 import { factConditionsOf } from "../pricing/TariffCompiler.js"
 import type { CalendarDate } from "../input/CalendarDate.js"
-import {
-  danishDate,
-  danishKroner,
-  fingerprint,
-  list,
-  paragraph,
-  table,
-  type PrintedDocument,
-  type Section
-} from "./PrintedDocument.js"
+import { fingerprint, list, paragraph, table, type PrintedDocument, type Section } from "./PrintedDocument.js"
 
 /** A coverage of a variant, as the IPID lists it: which features give it, and every limit and deductible it can have. */
 export interface VariantCoverage {
@@ -120,17 +114,21 @@ export const coveragesOfVariant = (
 }
 
 /** Amounts as a cell: one figure, or every figure it can be ("5.000 kr. eller 10.000 kr."), "ingen" among them. */
-const amountsCell = (amounts: ReadonlyArray<number>, sometimesNone: boolean): string => {
-  const words = amounts.map(danishKroner)
-  if (words.length === 0) return "–"
-  if (sometimesNone) words.unshift("ingen")
-  return words.length === 1 ? words[0]! : `${words.slice(0, -1).join(", ")} eller ${words.at(-1)}`
+const amountsCell = (amounts: ReadonlyArray<number>, sometimesNone: boolean, words: DocumentWords): string => {
+  const figures = amounts.map(words.kroner)
+  if (figures.length === 0) return "–"
+  if (sometimesNone) figures.unshift(words.ipid.none)
+  return figures.length === 1 ? figures[0]! : `${figures.slice(0, -1).join(", ")} ${words.or} ${figures.at(-1)}`
 }
 
 /** The features that give a coverage, by their titles: "Standard og Premium", "Premium". */
-const featureCell = (coverage: VariantCoverage, features: ReadonlyArray<{ name: FeatureName; title: string }>) => {
+const featureCell = (
+  coverage: VariantCoverage,
+  features: ReadonlyArray<{ name: FeatureName; title: string }>,
+  words: DocumentWords
+) => {
   const titles = features.filter((feature) => coverage.features.includes(feature.name)).map((feature) => feature.title)
-  return titles.length <= 1 ? (titles[0] ?? "–") : `${titles.slice(0, -1).join(", ")} og ${titles.at(-1)}`
+  return titles.length <= 1 ? (titles[0] ?? "–") : `${titles.slice(0, -1).join(", ")} ${words.and} ${titles.at(-1)}`
 }
 
 const withTariffFigures = (text: string, tariff: Tariff): string =>
@@ -145,31 +143,33 @@ interface KeptDocument {
   pricingDate: CalendarDate
 }
 
-// per tariff version (the key: a tariff is one product's), one entry per variant: bounded, and alternating
-// variants never drops the other's
-const documents = new WeakMap<Tariff, Map<Variant, KeptDocument>>()
+// per tariff version (the key: a tariff is one product's), one entry per variant and language: bounded, and
+// alternating variants or languages never drops the other's
+const documents = new WeakMap<Tariff, Map<`${Variant}/${Language}`, KeptDocument>>()
 
 const sameCharges = (a: ReadonlyArray<Charge>, b: ReadonlyArray<Charge>): boolean =>
   a.length === b.length && a.every((charge, index) => charge === b[index])
 
 /**
- * The IPID of a product variant under a tariff version, priced as of `pricingDate`. What it says depends on the
- * day only through the charges in force (one may be listed among the coverages), so it is made once per tariff
- * version and variant, and again only on a day whose charges in force, or version of the product in force, differ from
- * those it was made with.
+ * The IPID of a product variant under a tariff version, priced as of `pricingDate`, in a language (Danish unless
+ * given). What it says depends on the day only through the charges in force (one may be listed among the
+ * coverages), so it is made once per tariff version, variant and language, and again only on a day whose charges in
+ * force, or version of the product in force, differ from those it was made with.
  */
 export const productInformationDocument = (
   tariff: Tariff,
   variant: Variant,
   pricingDate: CalendarDate,
-  catalogue: Catalogue = shipped
+  catalogue: Catalogue = shipped,
+  language: Language = "da"
 ): PrintedDocument => {
   let byVariant = documents.get(tariff)
   if (byVariant === undefined) {
     byVariant = new Map()
     documents.set(tariff, byVariant)
   }
-  const kept = byVariant.get(variant)
+  const key = `${variant}/${language}` as const
+  const kept = byVariant.get(key)
   if (kept !== undefined && kept.pricingDate === pricingDate) return kept.document
   const charges = chargesInForce(tariff, pricingDate)
   const inForce = catalogue.on(pricingDate)
@@ -178,8 +178,14 @@ export const productInformationDocument = (
     kept.pricingDate = pricingDate
     return kept.document
   }
-  const document = makeProductInformation(tariff, variant, pricingDate, inForce)
-  byVariant.set(variant, { document, charges, product, pricingDate })
+  const document = makeProductInformation(
+    tariff,
+    variant,
+    pricingDate,
+    inLanguage(inForce, language),
+    DOCUMENT_WORDS[language]
+  )
+  byVariant.set(key, { document, charges, product, pricingDate })
   return document
 }
 
@@ -187,63 +193,71 @@ const makeProductInformation = (
   tariff: Tariff,
   variant: Variant,
   pricingDate: CalendarDate,
-  catalogue: Catalogue
+  catalogue: Catalogue,
+  words: DocumentWords
 ): PrintedDocument => {
   const definition = catalogue.definition(tariff.product_name)!
   const terms = productTerms(tariff.product_name, variant, catalogue)
   const coverages = coveragesOfVariant(tariff, variant, pricingDate, catalogue)
   const figures = (text: string) => withTariffFigures(text, tariff)
   const paymentsPerYear = definition.parameters.find((parameter) => parameter.name === "payments_per_year")
-  const paymentOptions = (paymentsPerYear?.options ?? []).map((option) => option.id).join(" eller ")
+  const paymentOptions = (paymentsPerYear?.options ?? []).map((option) => option.id).join(` ${words.or} `)
   const sections: Array<Section> = [
-    { heading: IPID_HEADINGS.kind, blocks: [paragraph(terms.kind)] },
+    { heading: words.ipid.headings.kind, blocks: [paragraph(terms.kind)] },
     {
-      heading: IPID_HEADINGS.insured,
+      heading: words.ipid.headings.insured,
       blocks: [
         table(
           [
-            { title: "Dækning", width: 2 },
-            { title: "Med i", width: 1.5 },
-            { title: "Forsikringssum", figures: true, width: 1.2 },
-            { title: "Selvrisiko", figures: true, width: 1.2 }
+            { title: words.ipid.columns.coverage, width: 2 },
+            { title: words.ipid.columns.includedIn, width: 1.5 },
+            { title: words.ipid.columns.limit, figures: true, width: 1.2 },
+            { title: words.ipid.columns.deductible, figures: true, width: 1.2 }
           ],
           coverages.map((coverage) => [
             coverageTitle(tariff.product_name, coverage.name, catalogue),
-            featureCell(coverage, definition.features),
-            amountsCell(coverage.limits, coverage.sometimesWithoutLimit),
-            amountsCell(coverage.deductibles, coverage.sometimesWithoutDeductible)
+            featureCell(coverage, definition.features, words),
+            amountsCell(coverage.limits, coverage.sometimesWithoutLimit, words),
+            amountsCell(coverage.deductibles, coverage.sometimesWithoutDeductible, words)
           ])
         ),
         list(
           coverages.map(
             (coverage) =>
-              `${coverageTitle(tariff.product_name, coverage.name, catalogue)}: ${coverageTerms(tariff.product_name, coverage.name, catalogue)?.covers ?? "som beskrevet i forsikringsbetingelserne."}`
+              `${coverageTitle(tariff.product_name, coverage.name, catalogue)}: ${coverageTerms(tariff.product_name, coverage.name, catalogue)?.covers ?? words.ipid.asDescribed}`
           )
         )
       ]
     },
-    { heading: IPID_HEADINGS.notInsured, blocks: [list(terms.notInsured)] },
-    { heading: IPID_HEADINGS.restrictions, blocks: [list(terms.restrictions)] },
-    { heading: IPID_HEADINGS.where, blocks: [list(terms.where)] },
-    { heading: IPID_HEADINGS.obligations, blocks: [list(terms.obligations)] },
+    { heading: words.ipid.headings.notInsured, blocks: [list(terms.notInsured)] },
+    { heading: words.ipid.headings.restrictions, blocks: [list(terms.restrictions)] },
+    { heading: words.ipid.headings.where, blocks: [list(terms.where)] },
+    { heading: words.ipid.headings.obligations, blocks: [list(terms.obligations)] },
     {
-      heading: IPID_HEADINGS.payment,
-      blocks: [list([...terms.payment.map(figures), `Betalinger pr. år: ${paymentOptions}.`])]
+      heading: words.ipid.headings.payment,
+      blocks: [list([...terms.payment.map(figures), words.ipid.paymentsPerYear(paymentOptions)])]
     },
-    { heading: IPID_HEADINGS.startAndEnd, blocks: [list(terms.startAndEnd)] },
-    { heading: IPID_HEADINGS.cancellation, blocks: [list(terms.cancellation)] }
+    { heading: words.ipid.headings.startAndEnd, blocks: [list(terms.startAndEnd)] },
+    { heading: words.ipid.headings.cancellation, blocks: [list(terms.cancellation)] }
   ]
   const content = {
-    language: "da-DK",
-    title: "Forsikringsproduktinformation (IPID)",
+    language: words.language,
+    title: words.ipid.title,
     subtitle: `${definition.title} – ${terms.variantTitle}`,
     sections,
-    footer: `${INSURER.organization.name}, CVR ${INSURER.organization.cvr_number}, Danmark · Tarif ${tariff.version}, gældende fra ${danishDate(tariff.effective_from)} · Dette dokument er et resumé; de fulde vilkår står i forsikringsbetingelserne og policen.`,
+    footer: words.ipid.footer(
+      INSURER.organization.name,
+      INSURER.organization.cvr_number,
+      tariff.version,
+      words.date(tariff.effective_from)
+    ),
     author: INSURER.organization.name,
     dated: Date.parse(`${tariff.effective_from}T00:00:00.000Z`)
   }
   return {
     ...content,
+    // a language's page numbers follow from its language, which the content names: outside the fingerprint
+    ...(words.pageNumbers === undefined ? {} : { pageNumbers: words.pageNumbers }),
     cacheKey: `ipid/${tariff.product_name}/${variant}/${tariff.version}/${fingerprint(JSON.stringify(content))}`
   }
 }

@@ -15,23 +15,13 @@ import { type Catalogue, INSURER, type ProductName, shipped } from "../product/P
 import { coverageTitle, productTerms } from "../product/ProductTerms.js"
 import type { Party } from "../quote/Parties.js"
 import { expiresAt } from "../quote/QuoteLifecycle.js"
-import {
-  danishDate,
-  danishInstant,
-  danishKroner,
-  danishKronerAndOre,
-  facts,
-  links,
-  paragraph,
-  table,
-  type PrintedDocument,
-  type Section
-} from "./PrintedDocument.js"
+import type { Language } from "../Language.js"
+import { inLanguage } from "../product/ProductTranslations.js"
+import { DOCUMENT_WORDS, type DocumentWords } from "./DocumentWords.js"
+import { facts, links, paragraph, table, type PrintedDocument, type Section } from "./PrintedDocument.js"
 
 /** A CPR number with all but its last four digits hidden: "0101901234" → "xxxxxx-1234". */
 export const maskedCprNumber = (cprNumber: string): string => `xxxxxx-${cprNumber.slice(-4)}`
-
-const ROLE_TITLES = { policy_holder: "forsikringstager", vehicle_user: "bruger", vehicle_owner: "ejer" } as const
 
 const partyName = (party: Party): string =>
   [
@@ -41,36 +31,34 @@ const partyName = (party: Party): string =>
     .filter((name) => name !== undefined)
     .join(" / ")
 
-const partyAddress = (party: Party): string | undefined => {
+const partyAddress = (party: Party, words: DocumentWords): string | undefined => {
   const address = party.address
   if (address === undefined) return undefined
-  if (address.protected === true) return "Adressebeskyttet"
+  if (address.protected === true) return words.quote.protectedAddress
   const floorAndDoor = [address.floor, address.door].filter((part) => part !== undefined).join(" ")
   return `${address.street} ${address.house_number}${floorAndDoor === "" ? "" : `, ${floorAndDoor}`}, ${String(address.postal_code).padStart(4, "0")} ${address.city}`
 }
 
 /** A party as registered, one label–value row per thing known of it; its CPR number masked. */
-const partyRows = (party: Party, index: number): Array<readonly [string, string]> => {
+const partyRows = (party: Party, index: number, words: DocumentWords): Array<readonly [string, string]> => {
+  const labels = words.quote.labels
   const rows: Array<readonly [string, string | undefined]> = [
-    [`Part ${index + 1}`, partyName(party)],
-    ["CPR-nummer", party.person === undefined ? undefined : maskedCprNumber(party.person.cpr_number)],
-    ["CVR-nummer", party.organization?.cvr_number],
-    ["Roller", partyRoles(party)],
-    ["Adresse", partyAddress(party)],
-    ["Telefon", party.phone],
-    ["E-mail", party.email]
+    [words.quote.party(index + 1), partyName(party)],
+    [labels.cprNumber, party.person === undefined ? undefined : maskedCprNumber(party.person.cpr_number)],
+    [labels.cvrNumber, party.organization?.cvr_number],
+    [labels.roles, partyRoles(party, words)],
+    [labels.address, partyAddress(party, words)],
+    [labels.phone, party.phone],
+    [labels.email, party.email]
   ]
   return rows.flatMap(([label, value]) => (value === undefined || value === "" ? [] : [[label, value] as const]))
 }
 
-const partyRoles = (party: Party): string =>
-  (Object.keys(ROLE_TITLES) as Array<keyof typeof ROLE_TITLES>)
+const partyRoles = (party: Party, words: DocumentWords): string =>
+  (Object.keys(words.quote.roles) as Array<keyof DocumentWords["quote"]["roles"]>)
     .filter((role) => party[role] === true)
-    .map((role) => ROLE_TITLES[role])
+    .map((role) => words.quote.roles[role])
     .join(", ")
-
-// how the catalogue's titles say that a number parameter is an amount of kroner ("Køretøjets pris (kr.)")
-const KRONER_UNIT = " (kr.)"
 
 /** A parameter's value in the catalogue's words: the option's title, or the value itself. */
 const parameterWords = (productName: ProductName, name: string, value: string, catalogue: Catalogue): string => {
@@ -92,7 +80,8 @@ const printedParameters = (
   productName: ProductName,
   parameters: Readonly<Record<string, string>>,
   createdOn: string,
-  catalogue: Catalogue
+  catalogue: Catalogue,
+  words: DocumentWords
 ): Array<readonly [string, string]> => {
   const definition = catalogue.definition(productName)!
   const birthDates =
@@ -107,19 +96,24 @@ const printedParameters = (
     const value = parameters[parameter.name] ?? ageOf(parameter.name)
     if (value === undefined) return []
     const title = String(parameter.title)
-    return parameter.type === "number" && title.endsWith(KRONER_UNIT)
-      ? [[title.slice(0, -KRONER_UNIT.length), danishKroner(Number(value))] as const]
+    // how the catalogue's titles say that a number parameter is an amount of kroner ("Køretøjets pris (kr.)")
+    return parameter.type === "number" && title.endsWith(words.kronerUnit)
+      ? [[title.slice(0, -words.kronerUnit.length), words.kroner(Number(value))] as const]
       : [[title, parameterWords(productName, parameter.name, value, catalogue)] as const]
   })
 }
 
-/** The quote's document as of `now`, linking to the documents `documentLinks` names. */
+/** The quote's document as of `now`, in a language (Danish unless given), linking to the documents `documentLinks` names. */
 export const quoteDocument = (
   stored: StoredQuote,
   documentLinks: DocumentLinksShape,
   now: number,
-  catalogue: Catalogue = shipped
+  productCatalogue: Catalogue = shipped,
+  language: Language = "da"
 ): PrintedDocument => {
+  const catalogue = inLanguage(productCatalogue, language)
+  const words = DOCUMENT_WORDS[language]
+  const labels = words.quote.labels
   const quote = stored.quote
   const worksheet = stored.worksheet
   const productName = worksheet.product_name
@@ -132,125 +126,137 @@ export const quoteDocument = (
   const vehicle = policy.insurable_object.vehicle
   const paymentsPerYear = quote.price.payments_per_year
   const feature = definition.features.find((candidate) => candidate.name === quote.product.features[0]?.name)
-  const state = stored.activated_at === null ? "Afventer aktivering" : `Aktiveret ${danishInstant(stored.activated_at)}`
-  const parameterRows = printedParameters(productName, parameters, calendarDateOfMillis(stored.created_at), catalogue)
+  const state =
+    stored.activated_at === null
+      ? words.quote.awaitingActivation
+      : words.quote.activated(words.instant(stored.activated_at))
+  const parameterRows = printedParameters(
+    productName,
+    parameters,
+    calendarDateOfMillis(stored.created_at),
+    catalogue,
+    words
+  )
   // the quote's JSON carries its quote number once it is activated (spec §2.10), and so does its document
-  const quoteNumber = stored.activated_at === null ? [] : [["Tilbudsnummer", stored.quote_number] as const]
+  const quoteNumber = stored.activated_at === null ? [] : [[labels.quoteNumber, stored.quote_number] as const]
   const sections: Array<Section> = [
     {
-      heading: "Tilbuddet",
+      heading: words.quote.headings.quote,
       blocks: [
         facts([
           ...quoteNumber,
-          ["Policenummer", policy.policy_number],
-          ["Tilbuds-id", stored.quote_id],
-          ["Status", state],
-          ["Oprettet", danishInstant(stored.created_at)],
-          ["Gyldigt til", danishInstant(expiresAt(stored))],
-          ["Priser pr.", danishDate(worksheet.pricing_date)]
+          [labels.policyNumber, policy.policy_number],
+          [labels.quoteId, stored.quote_id],
+          [labels.state, state],
+          [labels.created, words.instant(stored.created_at)],
+          [labels.validUntil, words.instant(expiresAt(stored))],
+          [labels.pricesAsOf, words.date(worksheet.pricing_date)]
         ])
       ]
     },
     {
-      heading: "Forsikringsselskab og formidler",
+      heading: words.quote.headings.insurerAndAgent,
       blocks: [
         facts([
-          ["Forsikringsselskab", `${INSURER.organization.name}, CVR ${INSURER.organization.cvr_number}`],
+          [labels.insurer, `${INSURER.organization.name}, CVR ${INSURER.organization.cvr_number}`],
           [
-            "Adresse",
+            labels.address,
             `${INSURER.address.street} ${INSURER.address.house_number}, ${INSURER.address.postal_code} ${INSURER.address.city}`
           ],
-          ["Formidler", `${quote.agent.organization.name}, CVR ${quote.agent.organization.cvr_number}`],
+          [labels.agent, `${quote.agent.organization.name}, CVR ${quote.agent.organization.cvr_number}`],
           ...(quote.agent.organization.cvrp_number === undefined
             ? []
-            : [["P-nummer", quote.agent.organization.cvrp_number] as const]),
-          ["Sælger", quote.agent.user_id]
+            : [[labels.pNumber, quote.agent.organization.cvrp_number] as const]),
+          [labels.seller, quote.agent.user_id]
         ])
       ]
     },
     {
-      heading: "Parter",
-      blocks: policy.parties.map((party, index) => facts(partyRows(party, index)))
+      heading: words.quote.headings.parties,
+      blocks: policy.parties.map((party, index) => facts(partyRows(party, index, words)))
     },
     {
-      heading: "Køretøj",
+      heading: words.quote.headings.vehicle,
       blocks: [
         facts([
-          ["Mærke og model", [vehicle.make, vehicle.model, vehicle.variant].filter((part) => part).join(" ")],
-          ["Stelnummer (VIN)", vehicle.vin ?? "–"],
-          ["Registreringsnummer", vehicle.registration_number ?? "–"],
+          [labels.makeAndModel, [vehicle.make, vehicle.model, vehicle.variant].filter((part) => part).join(" ")],
+          [labels.vin, vehicle.vin ?? "–"],
+          [labels.registrationNumber, vehicle.registration_number ?? "–"],
           [
-            "Køretøjstype",
-            `${parameterWords(productName, vehicleCodes.type.parameter, parameters[vehicleCodes.type.parameter] ?? "", catalogue)} (kode ${vehicle.vehicle_type})`
+            labels.vehicleType,
+            `${parameterWords(productName, vehicleCodes.type.parameter, parameters[vehicleCodes.type.parameter] ?? "", catalogue)} (${words.quote.code(vehicle.vehicle_type)})`
           ],
           [
-            "Anvendelse",
-            `${parameterWords(productName, vehicleCodes.usage.parameter, parameters[vehicleCodes.usage.parameter] ?? "", catalogue)} (kode ${vehicle.vehicle_usage})`
+            labels.usage,
+            `${parameterWords(productName, vehicleCodes.usage.parameter, parameters[vehicleCodes.usage.parameter] ?? "", catalogue)} (${words.quote.code(vehicle.vehicle_usage)})`
           ]
         ])
       ]
     },
     {
-      heading: "Produkt",
+      heading: words.quote.headings.product,
       blocks: [
         facts([
-          ["Produkt", definition.title],
-          ["Variant", terms.variantTitle],
-          ["Dækningsniveau", feature?.title ?? quote.product.features[0]?.name ?? "–"],
+          [labels.product, definition.title],
+          [labels.variant, terms.variantTitle],
+          [labels.coverLevel, feature?.title ?? quote.product.features[0]?.name ?? "–"],
           ...parameterRows
         ])
       ]
     },
     {
-      heading: "Dækninger",
+      heading: words.quote.headings.coverages,
       blocks: [
         table(
           [
-            { title: "Dækning", width: 2.2 },
-            { title: "Id", width: 1.6 },
-            { title: "Forsikringssum", figures: true, width: 1.2 },
-            { title: "Selvrisiko", figures: true, width: 1.2 }
+            { title: labels.coverage, width: 2.2 },
+            { title: labels.id, width: 1.6 },
+            { title: labels.limit, figures: true, width: 1.2 },
+            { title: labels.deductible, figures: true, width: 1.2 }
           ],
           policy.coverages.map((coverage) => [
             coverageTitle(productName, coverage.name, catalogue),
             coverage.id,
-            coverage.limit === undefined ? "–" : danishKroner(coverage.limit),
-            coverage.deductible === undefined ? "–" : danishKroner(coverage.deductible)
+            coverage.limit === undefined ? "–" : words.kroner(coverage.limit),
+            coverage.deductible === undefined ? "–" : words.kroner(coverage.deductible)
           ])
         )
       ]
     },
     {
-      heading: "Pris",
+      heading: words.quote.headings.price,
       blocks: [
         facts([
-          [
-            "Pris pr. betaling",
-            `${danishKroner(quote.price.amount)} (${paymentsPerYear === 1 ? "1 betaling" : `${paymentsPerYear} betalinger`} pr. år)`
-          ],
+          [labels.pricePerPayment, `${words.kroner(quote.price.amount)} (${words.quote.payments(paymentsPerYear)})`],
           ...Object.entries(quote.price.details).map(
-            ([charge, amount]) => [`Heraf ${charge}`, `${danishKronerAndOre(amount)} pr. betaling`] as const
+            ([charge, amount]) =>
+              [words.quote.ofWhich(charge), words.quote.perPayment(words.kronerAndOre(amount))] as const
           )
         ]),
-        paragraph(`Alle beløb er i ${quote.price.currency} og indeholder afgifter og bidrag.`)
+        paragraph(words.quote.amountsIn(quote.price.currency))
       ]
     },
     {
-      heading: "Dokumenter",
+      heading: words.quote.headings.documents,
       blocks: [
         links([
-          { title: "Produktinformation (IPID)", url: documentLinks.ipidHref(productName, variant) },
-          { title: "Privatlivspolitik", url: documentLinks.privacyPolicyHref() }
+          { title: labels.productInformation, url: documentLinks.ipidHref(productName, variant) },
+          { title: labels.privacyPolicy, url: documentLinks.privacyPolicyHref() }
         ])
       ]
     }
   ]
   return {
-    language: "da-DK",
-    title: "Tilbud på bilforsikring",
+    language: words.language,
+    ...(words.pageNumbers === undefined ? {} : { pageNumbers: words.pageNumbers }),
+    title: words.quote.title,
     subtitle: [`${definition.title} – ${terms.variantTitle}`, ...quoteNumber.map((row) => row.join(" "))].join(" · "),
     sections,
-    footer: `${INSURER.organization.name}, CVR ${INSURER.organization.cvr_number} · Tilbuddet gælder til ${danishInstant(expiresAt(stored))} og er ikke en police, før det er aktiveret.`,
+    footer: words.quote.footer(
+      INSURER.organization.name,
+      INSURER.organization.cvr_number,
+      words.instant(expiresAt(stored))
+    ),
     author: INSURER.organization.name,
     dated: now
   }

@@ -106,8 +106,8 @@ export const kronerUp = (amount: ExactOre): number =>
 
 /** How `formatKroner` writes an amount; by default as the wire and a CSV cell do: "-1234.50". */
 export interface KronerStyle {
-  /** Put between each three digits of the whole kroner: " " where people read figures, "." in Danish. */
-  readonly thousands?: " " | "."
+  /** Put between each three digits of the whole kroner: " " where people read figures, "." in Danish, "," in English. */
+  readonly thousands?: " " | "." | ","
   /** Between the kroner and the decimals: "." by default, "," in Danish. */
   readonly decimal?: "." | ","
   /** The sign below zero: "−" (U+2212) in typeset reports; "-" by default. */
@@ -124,6 +124,9 @@ export const PRINTED: KronerStyle = { thousands: " ", minus: "−" }
 
 /** Kroner as a Danish reader reads them (the printed documents, `kasko offer`): "1.234,50". */
 export const DANISH: KronerStyle = { thousands: ".", decimal: "," }
+
+/** Kroner as an English reader reads them (the documents in English): "1,234.50". */
+export const ENGLISH: KronerStyle = { thousands: ",", decimal: "." }
 
 const THOUSANDS = /\B(?=(\d{3})+(?!\d))/g
 

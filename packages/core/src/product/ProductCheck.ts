@@ -2,7 +2,7 @@
  * A product folder, checked before anything loads it (issue 44): `<product>/product.json`, the product document, more
  * versions of it as `<product>/versions/<version>.json`, and `<product>/tariffs/<version>.json`, its tariff versions. Every problem at once, each naming its file, its
  * JSON path and what is wrong — errors, which must keep the folder from loading, then warnings, which load but
- * look like mistakes. Pure: the caller reads the files and hands over their text.
+ * look like mistakes (a word without its English translation among them). Pure: the caller reads the files and hands over their text.
  * @module
  */
 import { Result, Schema, SchemaParser } from "effect"
@@ -14,6 +14,7 @@ import { AnyProductTariff, FACT_NAMES } from "../pricing/Tariff.js"
 import { type ProductParts, productConsistency } from "./ProductConsistency.js"
 import { PRODUCT_FACT_NAMES, SHIPPED_PRODUCTS } from "./ProductCatalogue.js"
 import { ProductDocument } from "./ProductDocument.js"
+import { missingTranslations } from "./ProductTranslations.js"
 import {
   coveragesNotDescribed,
   factsNotGiven,
@@ -141,6 +142,15 @@ export const checkProductFolder = (folder: string, files: ReadonlyMap<string, st
       ])
     const parts = partsOf(document)
     report(file, productConsistency(parts))
+    if (Result.isSuccess(decoded))
+      report(
+        file,
+        missingTranslations(decoded.success, "en").map((path) => ({
+          severity: "warning",
+          path,
+          message: "is missing: an answer in English (Accept-Language: en) says the Danish words here"
+        }))
+      )
     const loaded: LoadedProduct = {
       file,
       parts,

@@ -178,6 +178,37 @@ const PartyRole = Schema.Struct({
 /** A party role a product document declares (spec §2.7), and the parameter whose value its parties must be. */
 export type PartyRole = typeof PartyRole.Type
 
+/**
+ * A product's words in another language than its own (Danish): its title, its parameters' and options' titles, its
+ * features', its variants' IPID terms and its coverages', each keyed by the name it translates. What a translation
+ * leaves out is read in Danish (`kasko products check` warns of it); names, rules and figures are never translated.
+ */
+export const ProductTranslation = Schema.Struct({
+  title: Schema.optionalKey(Words),
+  /** Per parameter name: its title, and its options' titles by option id. */
+  parameters: Schema.optionalKey(
+    Schema.Record(
+      Schema.String,
+      Schema.Struct({
+        title: Schema.optionalKey(Words),
+        options: Schema.optionalKey(Schema.Record(Schema.String, Words))
+      })
+    )
+  ),
+  /** Per feature name: its title and description. */
+  features: Schema.optionalKey(
+    Schema.Record(
+      Schema.String,
+      Schema.Struct({ title: Schema.optionalKey(Words), description: Schema.optionalKey(Words) })
+    )
+  ),
+  /** Per variant name (`standard`, `extended`): the IPID's words, whole. */
+  variants: Schema.optionalKey(Schema.Record(Schema.String, VariantTerms)),
+  /** Per coverage or listed charge: its title and what it covers. */
+  coverages: Schema.optionalKey(Schema.Record(Schema.String, CoverageWords))
+})
+export type ProductTranslation = typeof ProductTranslation.Type
+
 /** A product as a document an insurer writes (`product.json`): its parameters, features, variants, roles and words. */
 export const ProductDocument = Schema.Struct({
   /** Where an editor finds this schema, to complete and check the document as it is written. */
@@ -196,7 +227,9 @@ export const ProductDocument = Schema.Struct({
   }),
   party_roles: Schema.Array(PartyRole),
   /** Every coverage and listed charge the product's tariffs name, in words. */
-  coverages: Schema.Record(Schema.String, CoverageWords)
+  coverages: Schema.Record(Schema.String, CoverageWords),
+  /** The product's words in the other languages kasko answers in (`Accept-Language`): `en`, English. */
+  translations: Schema.optionalKey(Schema.Struct({ en: Schema.optionalKey(ProductTranslation) }))
 }).annotate({ identifier: "ProductDocument", title: "A kasko product document" })
 export type ProductDocument = typeof ProductDocument.Type
 /** A product document as its JSON is written, before it is decoded. */

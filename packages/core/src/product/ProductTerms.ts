@@ -1,5 +1,6 @@
 /**
- * What the products' documents say in words, in Danish (the products' language): the coverages' titles and what
+ * What the products' documents say in words, in the catalogue's language (Danish, the products' own, or the language
+ * `ProductTranslations.inLanguage` made it in): the coverages' titles and what
  * each covers, and the terms of the product information document (IPID, Commission Implementing Regulation (EU)
  * 2017/1469) — what is not insured, restrictions, where the cover applies, the customer's obligations, payment,
  * start and end, cancellation — per product and variant. The words are the product documents' (ProductDocument.ts);
@@ -28,19 +29,6 @@ export const coverageTerms = (
 /** A coverage's title, or its tariff name when the product's document has no words for it (a tariff of an insurer's own). */
 export const coverageTitle = (productName: ProductName, coverage: string, catalogue: Catalogue = shipped): string =>
   coverageTerms(productName, coverage, catalogue)?.title ?? coverage
-
-/** The titles of the IPID's sections, as the regulation's template words them. */
-export const IPID_HEADINGS = {
-  kind: "Hvilken type forsikring er der tale om?",
-  insured: "Hvad dækker forsikringen?",
-  notInsured: "Hvad dækker forsikringen ikke?",
-  restrictions: "Er der begrænsninger i dækningen?",
-  where: "Hvor er jeg dækket?",
-  obligations: "Hvilke forpligtelser har jeg?",
-  payment: "Hvornår og hvordan betaler jeg?",
-  startAndEnd: "Hvornår starter og slutter dækningen?",
-  cancellation: "Hvordan opsiger jeg aftalen?"
-} as const
 
 /** The IPID's terms of one product variant, in words. */
 export interface ProductTerms {

@@ -55,6 +55,7 @@ const insufficientScope = (scope: Scope) =>
 interface KeyOwner {
   readonly partnerId: string
   readonly keyPrefix: string
+  readonly products: ReadonlyArray<string> | undefined
 }
 
 /** The Authentication service over a key or key set for tokens and the partner store for subscription keys. */
@@ -97,7 +98,7 @@ export const make = (
           }
           const partner = yield* store.findPartner(record.value.partner_id)
           if (Option.isNone(partner) || partner.value.status !== "active") return yield* INVALID_SUBSCRIPTION_KEY
-          const owner = { partnerId: partner.value.partner_id, keyPrefix }
+          const owner = { partnerId: partner.value.partner_id, keyPrefix, products: partner.value.products }
           if (knownKeys.size >= REMEMBERED_KEYS_MAX) knownKeys.clear()
           knownKeys.set(key, { owner, changes })
           return owner
@@ -110,7 +111,11 @@ export const make = (
       return Effect.flatMap(ownerOf(key), (owner) => {
         if (owner.partnerId !== token.partnerId) return Effect.fail(INVALID_SUBSCRIPTION_KEY)
         if (!token.scopes.has(scope)) return Effect.fail(insufficientScope(scope))
-        return Effect.succeed({ partnerId: owner.partnerId, rateLimitKey: owner.keyPrefix })
+        return Effect.succeed(
+          owner.products === undefined
+            ? { partnerId: owner.partnerId, rateLimitKey: owner.keyPrefix }
+            : { partnerId: owner.partnerId, rateLimitKey: owner.keyPrefix, products: owner.products }
+        )
       })
     }
 

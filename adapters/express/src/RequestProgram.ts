@@ -164,6 +164,7 @@ export const requestProgram = (
       params: exchange.params,
       body,
       partnerId: admitted?.principal.partnerId ?? "",
+      products: admitted?.principal.products,
       idempotency,
       headers: request.headers
     })
@@ -214,6 +215,7 @@ export const endpointProgram = <R>(
         body,
         headers: request.headers,
         partnerId: admitted.principal.partnerId,
+        products: admitted.principal.products,
         requestId: exchange.requestId
       })
     )

@@ -11,7 +11,7 @@ import type pg from "pg"
 import { attempt } from "./PostgresErrors.js"
 
 type PartnerRow = StoredRows.PartnerRow
-const { PARTNER_COLUMNS, partnerOfRow, SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS } = StoredRows
+const { PARTNER_COLUMNS, partnerOfRow, productsColumnOf, SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS } = StoredRows
 
 // another instance's writes are invisible without a listener: every read is new, so nothing is remembered
 const newEveryRead = () => {
@@ -40,8 +40,15 @@ export const makePartnerStore = (
     insertPartner: (partner) =>
       attempt("insert partner", () =>
         pool.query(
-          `INSERT INTO partners (${PARTNER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (partner_id) DO NOTHING`,
-          [partner.partner_id, partner.name, partner.cvr_number ?? null, partner.status, partner.created_at]
+          `INSERT INTO partners (${PARTNER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (partner_id) DO NOTHING`,
+          [
+            partner.partner_id,
+            partner.name,
+            partner.cvr_number ?? null,
+            partner.status,
+            partner.created_at,
+            productsColumnOf(partner.products)
+          ]
         )
       ).pipe(
         Effect.map((result) => result.rowCount === 1),
@@ -59,6 +66,16 @@ export const makePartnerStore = (
         pool.query<PartnerRow>(`UPDATE partners SET status = $2 WHERE partner_id = $1 RETURNING ${PARTNER_COLUMNS}`, [
           partnerId,
           status
+        ])
+      ).pipe(
+        Effect.map((result) => Option.map(Option.fromNullishOr(result.rows[0]), partnerOfRow)),
+        written
+      ),
+    setPartnerProducts: (partnerId, products) =>
+      attempt("set partner products", () =>
+        pool.query<PartnerRow>(`UPDATE partners SET products = $2 WHERE partner_id = $1 RETURNING ${PARTNER_COLUMNS}`, [
+          partnerId,
+          productsColumnOf(products)
         ])
       ).pipe(
         Effect.map((result) => Option.map(Option.fromNullishOr(result.rows[0]), partnerOfRow)),

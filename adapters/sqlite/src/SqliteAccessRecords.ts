@@ -50,10 +50,23 @@ export interface AccessKept {
 const hasTable = (database: Database.Database, table: string): boolean =>
   database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined
 
+// the products a partner may sell came with schema version 12: an older database's partners sell every product
+const hasProducts = (database: Database.Database): boolean =>
+  database
+    .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('partners')")
+    .all()
+    .some((column) => column.name === "products")
+
+const COLUMNS_BEFORE_PRODUCTS = "partner_id, name, cvr_number, status, created_at"
+
 /** The partners and keys of a database; none when it has no such tables (empty, or older than partners). */
 export const readAccessRecords = (database: Database.Database): AccessRecords => ({
   partners: hasTable(database, "partners")
-    ? database.prepare<[], PartnerRow>(`SELECT ${StoredRows.PARTNER_COLUMNS} FROM partners`).all()
+    ? database
+        .prepare<[], PartnerRow>(
+          `SELECT ${hasProducts(database) ? StoredRows.PARTNER_COLUMNS : `${COLUMNS_BEFORE_PRODUCTS}, NULL AS products`} FROM partners`
+        )
+        .all()
     : [],
   keys: hasTable(database, "subscription_keys")
     ? database.prepare<[], KeyRow>(`SELECT ${StoredRows.SUBSCRIPTION_KEY_COLUMNS} FROM subscription_keys`).all()
@@ -78,12 +91,25 @@ export const keepAccessRecords = (database: Database.Database, kept: AccessRecor
   if (kept.partners.length === 0 && kept.keys.length === 0) return none
   if (!hasTable(database, "partners") || !hasTable(database, "subscription_keys"))
     throw new Error("the backup predates partners and subscription keys, so the replaced database's cannot be kept")
+  const withProducts = hasProducts(database)
+  // a restriction the copy could not hold would be lost, and the partner sell every product again
+  if (!withProducts && kept.partners.some((partner) => partner.products !== null))
+    throw new Error(
+      "the backup predates the products partners may sell, so the replaced database's restrictions cannot be kept"
+    )
   const before = readAccessRecords(database)
   const partnersBefore = new Map(before.partners.map((partner) => [partner.partner_id, partner]))
   const keysBefore = new Map(before.keys.map((key) => [key.key_prefix, key]))
   const upsertPartner = database.prepare<[PartnerRow]>(
-    `INSERT INTO partners (${StoredRows.PARTNER_COLUMNS}) VALUES (@partner_id, @name, @cvr_number, @status, @created_at)
-     ON CONFLICT (partner_id) DO UPDATE SET name = excluded.name, cvr_number = excluded.cvr_number, status = excluded.status`
+    withProducts
+      ? `INSERT INTO partners (${StoredRows.PARTNER_COLUMNS})
+         VALUES (@partner_id, @name, @cvr_number, @status, @created_at, @products)
+         ON CONFLICT (partner_id) DO UPDATE SET name = excluded.name, cvr_number = excluded.cvr_number,
+           status = excluded.status, products = excluded.products`
+      : `INSERT INTO partners (${COLUMNS_BEFORE_PRODUCTS})
+         VALUES (@partner_id, @name, @cvr_number, @status, @created_at)
+         ON CONFLICT (partner_id) DO UPDATE SET name = excluded.name, cvr_number = excluded.cvr_number,
+           status = excluded.status`
   )
   const upsertKey = database.prepare<[KeyRow]>(
     `INSERT INTO subscription_keys (${StoredRows.SUBSCRIPTION_KEY_COLUMNS})

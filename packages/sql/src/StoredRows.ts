@@ -125,10 +125,12 @@ export interface PartnerRow {
   readonly cvr_number: string | null
   readonly status: "active" | "suspended"
   readonly created_at: number
+  /** The products it may sell, as a JSON array; null: every product. */
+  readonly products: string | null
 }
 
 /** The column list of a `SELECT` that reads a partner (`PartnerRow`). */
-export const PARTNER_COLUMNS = "partner_id, name, cvr_number, status, created_at"
+export const PARTNER_COLUMNS = "partner_id, name, cvr_number, status, created_at, products"
 /** The column list of a `SELECT` that reads a subscription key: its prefix and hash, never the key. */
 export const SUBSCRIPTION_KEY_COLUMNS = "partner_id, key_prefix, key_hash, created_at, revoked_at"
 
@@ -138,8 +140,13 @@ export const partnerOfRow = (row: PartnerRow): Partner => ({
   name: row.name,
   ...(row.cvr_number === null ? {} : { cvr_number: row.cvr_number }),
   status: row.status,
-  created_at: row.created_at
+  created_at: row.created_at,
+  ...(row.products === null ? {} : { products: JSON.parse(row.products) as ReadonlyArray<string> })
 })
+
+/** The `products` column of a partner that may sell `products` (every product when undefined). */
+export const productsColumnOf = (products: ReadonlyArray<string> | undefined): string | null =>
+  products === undefined ? null : JSON.stringify(products)
 
 /** An outbox event as its row: the event's own fields, one column each. */
 export type EventRow = QuoteEvent

@@ -33,6 +33,8 @@ export interface Principal {
   readonly partnerId: string
   /** What the caller's requests are counted under for the rate limit: its subscription key's public prefix. */
   readonly rateLimitKey: string
+  /** The names of the products the partner may sell; absent, every product. */
+  readonly products?: ReadonlyArray<string>
 }
 
 /**

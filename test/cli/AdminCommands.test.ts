@@ -185,6 +185,18 @@ describe("kasko partners", () => {
 })
 
 describe("kasko keys", () => {
+  it("adds a sandbox key, saying it works only in the sandbox", async () => {
+    await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
+    const added = await kasko("keys", "add", "--partner", "bilhuset", "--sandbox")
+    expect(added.stdout).toMatch(/^ksk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}\n$/)
+    expect(added.stderr).toContain("works only in the sandbox")
+    expect(JSON.parse((await kasko("keys", "add", "--partner", "bilhuset", "--sandbox", "--json")).stdout)).toEqual({
+      partner_id: "bilhuset",
+      subscription_key: expect.stringMatching(/^ksk_/),
+      environment: "sandbox"
+    })
+  })
+
   it("adds a key for rotation and revokes one by prefix", async () => {
     const first = (await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")).stdout.trim()
     const added = await kasko("keys", "add", "--partner", "bilhuset")

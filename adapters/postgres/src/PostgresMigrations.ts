@@ -207,6 +207,14 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
     sql: `
       ALTER TABLE partners ADD COLUMN products text;
     `
+  },
+  {
+    version: 13,
+    name: "sandbox keys: where a subscription key works",
+    sql: `
+      ALTER TABLE subscription_keys ADD COLUMN environment text NOT NULL DEFAULT 'production'
+        CHECK (environment IN ('production', 'sandbox'));
+    `
   }
 ]
 

@@ -2,7 +2,6 @@
  * PartnerStore on SQLite: partners and subscription keys (prefix and hash only).
  * @module
  */
-import type { SubscriptionKeyRecord } from "@kasko/core"
 import { PartnerStore, type StorageUnavailable } from "@kasko/core"
 import { StoredRows } from "@kasko/sql"
 import type Database from "better-sqlite3"
@@ -13,7 +12,14 @@ import { performance } from "node:perf_hooks"
 import { setImmediate } from "node:timers"
 
 type PartnerRow = StoredRows.PartnerRow
-const { PARTNER_COLUMNS, partnerOfRow, productsColumnOf, SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS } = StoredRows
+const {
+  PARTNER_COLUMNS,
+  partnerOfRow,
+  productsColumnOf,
+  SUBSCRIPTION_KEY_ROW_COLUMNS: KEY_COLUMNS,
+  subscriptionKeyOfRow,
+  subscriptionKeyRowOf
+} = StoredRows
 
 /** Partner and key writes through any SqlitePartnerStore of this thread, whichever connection made them. */
 let writesInThisThread = 0
@@ -74,12 +80,12 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
     "UPDATE partners SET products = ? WHERE partner_id = ?"
   )
   const insertKey = database.prepare(
-    `INSERT INTO subscription_keys (${KEY_COLUMNS}) VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at)`
+    `INSERT INTO subscription_keys (${KEY_COLUMNS}) VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at, @environment)`
   )
-  const selectKey = database.prepare<[string], SubscriptionKeyRecord>(
+  const selectKey = database.prepare<[string], StoredRows.SubscriptionKeyRow>(
     `SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = ?`
   )
-  const selectKeys = database.prepare<[string], SubscriptionKeyRecord>(
+  const selectKeys = database.prepare<[string], StoredRows.SubscriptionKeyRow>(
     `SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE partner_id = ? ORDER BY created_at, key_prefix`
   )
   // prefixes are hex, so LIKE needs no escaping; substr keeps the match exact and case-sensitive
@@ -126,13 +132,14 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
       ).pipe(Effect.map((row) => Option.map(Option.fromNullishOr(row), partnerOfRow))),
     insertSubscriptionKey: (key) =>
       attempt("insert subscription key", () =>
-        changing(() => void database.transaction(() => insertKey.run(key)).immediate())
+        changing(() => void database.transaction(() => insertKey.run(subscriptionKeyRowOf(key))).immediate())
       ),
     findSubscriptionKey: (keyPrefix) =>
       attempt("find subscription key", () => selectKey.get(keyPrefix)).pipe(
-        Effect.map((row) => Option.fromNullishOr(row))
+        Effect.map((row) => Option.map(Option.fromNullishOr(row), subscriptionKeyOfRow))
       ),
-    listSubscriptionKeys: (partnerId) => attempt("list subscription keys", () => selectKeys.all(partnerId)),
+    listSubscriptionKeys: (partnerId) =>
+      attempt("list subscription keys", () => selectKeys.all(partnerId).map(subscriptionKeyOfRow)),
     revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>
       attempt("revoke subscription keys", () =>
         changing(() =>

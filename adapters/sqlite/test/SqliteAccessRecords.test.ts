@@ -27,7 +27,8 @@ const key = (partner_id: string, key_prefix: string, revoked_at: number | null =
   key_prefix,
   key_hash: `hash of ${key_prefix}`,
   created_at: 2,
-  revoked_at
+  revoked_at,
+  environment: "production" as "production" | "sandbox"
 })
 
 const withRecords = (records: SqliteAccessRecords.AccessRecords) => {
@@ -36,7 +37,7 @@ const withRecords = (records: SqliteAccessRecords.AccessRecords) => {
     "INSERT INTO partners (partner_id, name, cvr_number, status, created_at, products) VALUES (@partner_id, @name, @cvr_number, @status, @created_at, @products)"
   )
   const insertKey = database.prepare(
-    "INSERT INTO subscription_keys (partner_id, key_prefix, key_hash, created_at, revoked_at) VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at)"
+    "INSERT INTO subscription_keys (partner_id, key_prefix, key_hash, created_at, revoked_at, environment) VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at, @environment)"
   )
   for (const row of records.partners) insertPartner.run(row)
   for (const row of records.keys) insertKey.run(row)
@@ -103,4 +104,20 @@ it("keeps the products the replaced database restricts a partner to, and refuses
   )
   SqliteAccessRecords.keepAccessRecords(beforeProducts, { partners: [partner("bilhuset", "suspended")], keys: [] })
   expect(SqliteAccessRecords.readAccessRecords(beforeProducts).partners).toEqual([partner("bilhuset", "suspended")])
+})
+
+it("keeps a sandbox key a sandbox key, and refuses a backup that could not tell it apart", () => {
+  const sandboxKey = { ...key("bilhuset", "aaaa"), environment: "sandbox" as const }
+  const backup = withRecords({ partners: [partner("bilhuset")], keys: [] })
+  SqliteAccessRecords.keepAccessRecords(backup, { partners: [partner("bilhuset")], keys: [sandboxKey] })
+  expect(SqliteAccessRecords.readAccessRecords(backup).keys).toEqual([sandboxKey])
+
+  const beforeSandbox = new Database(":memory:")
+  SqliteMigrations.migrate(
+    beforeSandbox,
+    SqliteMigrations.MIGRATIONS.filter((migration) => migration.version < 13)
+  )
+  expect(() =>
+    SqliteAccessRecords.keepAccessRecords(beforeSandbox, { partners: [partner("bilhuset")], keys: [sandboxKey] })
+  ).toThrow("predates sandbox keys")
 })

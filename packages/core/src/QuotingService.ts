@@ -47,6 +47,7 @@ import {
 } from "./quote/QuoteLifecycle.js"
 import { decodeQuoteRequest } from "./quote/QuoteRequest.js"
 import { maySell, productsShown, type ProductsSold, unavailableProduct } from "./partner/PartnerProducts.js"
+import { isSandboxOwner, SANDBOX_NUMBER_PREFIX } from "./partner/Sandbox.js"
 import { QuoteStore, type StoredQuote } from "./ports/QuoteStore.js"
 
 /**
@@ -205,18 +206,20 @@ export const createQuote = (
     const worksheet = worksheetOf(yield* traced(priceSelection(book, request.product, pricingDate), PRICING_SPAN))
     const ids = yield* IdGenerator
     const links = yield* DocumentLinks
+    // a sandbox quote's numbers cannot be taken for real ones
+    const numbered = isSandboxOwner(partnerId) ? (number: string) => `${SANDBOX_NUMBER_PREFIX}${number}` : String
     // named and coded by the product's version in force, which the request was decoded against
     const quote = quoteOf(
       request,
       worksheet,
-      { quote_id: yield* ids.quoteId, policy_number: yield* ids.policyNumber },
+      { quote_id: yield* ids.quoteId, policy_number: numbered(yield* ids.policyNumber) },
       links,
       book.catalogue.on(pricingDate)
     )
     const stored: StoredQuote = {
       quote_id: quote.quote_id,
       partner_id: partnerId,
-      quote_number: yield* ids.quoteNumber,
+      quote_number: numbered(yield* ids.quoteNumber),
       created_at: now,
       activated_at: null,
       tariff_version: worksheet.tariff_version,
@@ -311,8 +314,9 @@ export const explainQuote = (
 
 /**
  * Deletes expired quotes from storage (retrieval never serves them anyway);
- * activated quotes are kept `activatedRetentionMillis` longer. Answers how many
- * were deleted. Run it periodically.
+ * activated quotes are kept `activatedRetentionMillis` longer; sandbox quotes,
+ * activated or not, 7 days from their creation. Answers how many were deleted.
+ * Run it periodically.
  */
 export const purgeExpiredQuotes = (
   activatedRetentionMillis: number

@@ -135,11 +135,17 @@ export const setProducts = async (argv: Arguments): Promise<CommandResult> => {
 
 export const addKey = async (argv: Arguments): Promise<CommandResult> => {
   const partnerId = text(argv, "partner")
+  const sandbox = argv["sandbox"] === true
   const key = SubscriptionKeys.generateSubscriptionKey()
-  await runOnStore(configuration(), PartnerAdministration.addSubscriptionKey(partnerId, key))
+  await runOnStore(configuration(), PartnerAdministration.addSubscriptionKey(partnerId, key, { sandbox }))
   return wantsJson(argv)
-    ? done(json({ partner_id: partnerId, subscription_key: key.key }))
-    : done(`${key.key}\n`, `key added for ${partnerId}; it is shown only now\n`)
+    ? done(json({ partner_id: partnerId, subscription_key: key.key, ...(sandbox ? { environment: "sandbox" } : {}) }))
+    : done(
+        `${key.key}\n`,
+        sandbox
+          ? `sandbox key added for ${partnerId}: it works only in the sandbox; it is shown only now\n`
+          : `key added for ${partnerId}; it is shown only now\n`
+      )
 }
 
 export const revokeKey = async (argv: Arguments): Promise<CommandResult> => {

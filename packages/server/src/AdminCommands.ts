@@ -76,7 +76,15 @@ export const ADMIN_COMMANDS: ReadonlyArray<KaskoCommand> = [
       {
         command: "add",
         describe: "add a subscription key; prints it (shown once, keep it)",
-        options: (argv) => asJson(partnerId(argv, "partner", "the partner's id")),
+        options: (argv) =>
+          asJson(
+            partnerId(argv, "partner", "the partner's id").option("sandbox", {
+              type: "boolean",
+              default: false,
+              describe:
+                "a key that works only in the sandbox: quotes apart from production's, numbered TEST-…, purged after 7 days"
+            })
+          ).epilogue("Example: SANDBOX_KEY=$(kasko keys add --partner bilhuset --sandbox)"),
         run: async (argv) => (await actions()).addKey(argv)
       },
       {

@@ -121,6 +121,24 @@ export const partnerStoreContract = (name: string, makeLayer: () => StoreLayer):
       expect(new Set(outcome.seen).size).toBe(outcome.seen.length)
     })
 
+    it("stores a sandbox key as one, and a production key without an environment", async () => {
+      const outcome = await run(
+        Effect.gen(function* () {
+          const store = yield* PartnerStore.PartnerStore
+          yield* PartnerAdministration.addPartner({ partner_id: "partner-a", name: "A" }, key("5a5a0001"))
+          yield* PartnerAdministration.addSubscriptionKey("partner-a", key("5a5a0002"), { sandbox: true })
+          return {
+            production: Option.getOrThrow(yield* store.findSubscriptionKey("5a5a0001")),
+            sandbox: Option.getOrThrow(yield* store.findSubscriptionKey("5a5a0002")),
+            listed: yield* store.listSubscriptionKeys("partner-a")
+          }
+        })
+      )
+      expect("environment" in outcome.production).toBe(false)
+      expect(outcome.sandbox).toMatchObject({ key_prefix: "5a5a0002", environment: "sandbox", revoked_at: null })
+      expect(outcome.listed.map((record) => record.environment ?? "production")).toEqual(["production", "sandbox"])
+    })
+
     it("revokes only the named partner's keys, by prefix", async () => {
       const outcome = await run(
         Effect.gen(function* () {

@@ -34,12 +34,16 @@ export const Partner = Schema.Struct({
 })
 export type Partner = typeof Partner.Type
 
-/** A subscription key as stored: its public prefix, the hash of the whole key, and whether it is revoked. */
+/**
+ * A subscription key as stored: its public prefix, the hash of the whole key, whether it is revoked, and — for a
+ * key that works only in the partner's sandbox — `environment: "sandbox"` (absent: production).
+ */
 export const SubscriptionKeyRecord = Schema.Struct({
   partner_id: Schema.String,
   key_prefix: Schema.String,
   key_hash: Schema.String,
   created_at: Schema.Int,
-  revoked_at: Schema.NullOr(Schema.Int)
+  revoked_at: Schema.NullOr(Schema.Int),
+  environment: Schema.optionalKey(Schema.Literal("sandbox"))
 })
 export type SubscriptionKeyRecord = typeof SubscriptionKeyRecord.Type

@@ -123,18 +123,21 @@ export const setPartnerProducts = (
     return updated.value
   })
 
-/** Adds another subscription key to a partner (for rotation). */
+/** Adds another subscription key to a partner (for rotation); with `sandbox`, a key that works only in its sandbox. */
 export const addSubscriptionKey = (
   partnerId: string,
-  key: IssuedKey
+  key: IssuedKey,
+  options?: { readonly sandbox?: boolean }
 ): Effect.Effect<SubscriptionKeyRecord, PartnerNotFound | StorageUnavailable, PartnerStore> =>
   Effect.gen(function* () {
     yield* requirePartner(partnerId)
     const record: SubscriptionKeyRecord = {
-      ...key,
+      key_prefix: key.key_prefix,
+      key_hash: key.key_hash,
       partner_id: partnerId,
       created_at: yield* Clock.currentTimeMillis,
-      revoked_at: null
+      revoked_at: null,
+      ...(options?.sandbox === true ? { environment: "sandbox" as const } : {})
     }
     yield* Effect.flatMap(PartnerStore, (store) => store.insertSubscriptionKey(record))
     return record

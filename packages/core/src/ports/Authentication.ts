@@ -35,6 +35,11 @@ export interface Principal {
   readonly rateLimitKey: string
   /** The names of the products the partner may sell; absent, every product. */
   readonly products?: ReadonlyArray<string>
+  /**
+   * `sandbox` for a sandbox key: then `partnerId` is the partner's sandbox (`Sandbox.sandboxOwnerOf`), and the
+   * requests are counted under the sandbox's own rate limit. Absent: production.
+   */
+  readonly environment?: "sandbox"
 }
 
 /**

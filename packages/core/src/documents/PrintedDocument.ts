@@ -45,6 +45,8 @@ export interface PrintedDocument {
   readonly sections: ReadonlyArray<Section>
   /** Printed at the foot of every page. */
   readonly footer: string
+  /** Printed large across every page when set: `TEST` on a sandbox quote's document, which is never a policy. */
+  readonly watermark?: string
   readonly author: string
   /** The instant the document's content is as of (epoch ms): the same document, the same bytes. */
   readonly dated: number

@@ -13,6 +13,7 @@ import { runImpactBench } from "./impact.mjs"
 import { runMcpBench } from "./mcp.mjs"
 import { runMemoryBench } from "./memory.mjs"
 import { runObservabilityBench } from "./observability.mjs"
+import { runSandboxBench } from "./sandbox.mjs"
 import { runServiceStartupBench, runStartupBench } from "./startup.mjs"
 import { runStorageBench } from "./storage.mjs"
 import { runDeliveryLatencyBench, runHangingEndpointsBench, runWebhooksBench } from "./webhooks.mjs"
@@ -161,6 +162,13 @@ printTable(
   mcp
 )
 
+const sandbox = await runSandboxBench()
+printTable(
+  `15. Sandbox: production's partner creating quotes on 2 connections, alone and while another partner's sandbox test suite loops from 127.0.0.2 (16 loops; sandbox rate limit 600/min), medians of ${sandbox.rounds} interleaved rounds of ${sandbox.seconds} s`,
+  sandbox.rows
+)
+console.log(`the flood: ${JSON.stringify(sandbox.flood)}; the quotes stored: ${JSON.stringify(sandbox.quotes)}`)
+
 const results = {
   measured_at: new Date().toISOString(),
   seconds: Math.round((Date.now() - started) / 1000),
@@ -184,7 +192,8 @@ const results = {
   impact,
   connections,
   fairness,
-  mcp
+  mcp,
+  sandbox
 }
 const directory = join(import.meta.dirname, "results")
 mkdirSync(directory, { recursive: true })

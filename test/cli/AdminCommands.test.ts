@@ -2,6 +2,7 @@
 import { runCli } from "@kasko/server"
 import { decodeJwt, decodeProtectedHeader } from "jose"
 import { afterAll, beforeEach, describe, expect, it } from "vitest"
+import { join } from "node:path"
 import { temporaryDirectory } from "../support.js"
 
 const directory = temporaryDirectory("kasko-admin-")
@@ -39,7 +40,7 @@ describe("kasko partners", () => {
   it("lists partners and suspends one, as text and as JSON", async () => {
     await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset Øst A/S", "--cvr", "12345674")
     expect((await kasko("partners", "list")).stdout).toMatch(
-      /^ID {8}NAME {14}CVR {7}STATUS {2}CREATED\nbilhuset {2}Bilhuset Øst A\/S {2}12345674 {2}active {2}\d{4}-\d\d-\d\dT[\d:.]+Z\n$/
+      /^ID {8}NAME {14}CVR {7}STATUS {2}CREATED {19}PRODUCTS\nbilhuset {2}Bilhuset Øst A\/S {2}12345674 {2}active {2}\d{4}-\d\d-\d\dT[\d:.]+Z {2}all\n$/
     )
     const suspended = await kasko("partners", "suspend", "--id", "bilhuset")
     expect(suspended.stdout).toBe("partner bilhuset suspended: its keys and tokens are refused from now on\n")
@@ -83,6 +84,96 @@ describe("kasko partners", () => {
     expect(result.stdout).toBe("")
   })
 
+  it("gives a partner the products it may sell, lists them, changes them, and lets it sell every product again", async () => {
+    const added = await kasko(
+      "partners",
+      "add",
+      "--id",
+      "bilhuset",
+      "--name",
+      "Bilhuset",
+      "--products",
+      "insurance-car-leasing"
+    )
+    expect(added.exitCode).toBe(0)
+    await kasko("partners", "add", "--id", "autohuset", "--name", "Autohuset")
+    expect((await kasko("partners", "list")).stdout).toMatch(/\nautohuset .* all\nbilhuset .* insurance-car-leasing\n$/)
+    const set = await kasko(
+      "partners",
+      "set-products",
+      "--id",
+      "bilhuset",
+      "--products",
+      "insurance-car-standalone, insurance-car-leasing"
+    )
+    expect(set.stdout).toBe(
+      "partner bilhuset may sell insurance-car-standalone, insurance-car-leasing, from its next request on\n"
+    )
+    expect(JSON.parse((await kasko("partners", "list", "--json")).stdout)[1]).toMatchObject({
+      partner_id: "bilhuset",
+      products: ["insurance-car-standalone", "insurance-car-leasing"]
+    })
+    const every = JSON.parse(
+      (await kasko("partners", "set-products", "--id", "bilhuset", "--all-products", "--json")).stdout
+    )
+    expect(every).not.toHaveProperty("products")
+    expect((await kasko("partners", "list")).stdout).toMatch(/\nbilhuset .* all\n$/)
+  })
+
+  it.each([
+    [
+      ["partners", "add", "--id", "bilhuset", "--name", "B", "--products", "insurance-yacht"],
+      1,
+      '"insurance-yacht" is not a product'
+    ],
+    [
+      ["partners", "set-products", "--id", "bilhuset", "--products", "insurance-car-leasing,glider"],
+      1,
+      '"glider" is not a product'
+    ],
+    [["partners", "set-products", "--id", "bilhuset"], 2, "name the products with --products, or give --all-products"],
+    [
+      ["partners", "set-products", "--id", "bilhuset", "--products", "insurance-car-leasing", "--all-products"],
+      2,
+      "not both"
+    ],
+    [["partners", "set-products", "--id", "nobody", "--all-products"], 1, 'no partner with id "nobody"']
+  ])("kasko %j exits %i: %s", async (args, exitCode, message) => {
+    if (args[1] === "set-products") await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
+    const result = await kasko(...args)
+    expect(result.exitCode).toBe(exitCode)
+    expect(result.stderr).toContain(message)
+    const listed = JSON.parse((await kasko("partners", "list", "--json")).stdout)
+    for (const partner of listed) expect(partner).not.toHaveProperty("products")
+  })
+
+  it("accepts a product added as data (KASKO_PRODUCTS_DIR) among the products a partner may sell", async () => {
+    process.env["KASKO_PRODUCTS_DIR"] = join(import.meta.dirname, "..", "..", "examples", "products")
+    try {
+      const added = await kasko(
+        "partners",
+        "add",
+        "--id",
+        "vanhuset",
+        "--name",
+        "Vanhuset",
+        "--products",
+        "insurance-van-business"
+      )
+      expect(added.exitCode).toBe(0)
+    } finally {
+      delete process.env["KASKO_PRODUCTS_DIR"]
+    }
+    expect(JSON.parse((await kasko("partners", "list", "--json")).stdout)[0].products).toEqual([
+      "insurance-van-business"
+    ])
+    const without = await kasko("partners", "set-products", "--id", "vanhuset", "--products", "insurance-van-business")
+    expect(without).toMatchObject({
+      exitCode: 1,
+      stderr: expect.stringContaining('"insurance-van-business" is not a product')
+    })
+  })
+
   it("refuses a second partner with the same id", async () => {
     await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
     const again = await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset again")
@@ -94,6 +185,18 @@ describe("kasko partners", () => {
 })
 
 describe("kasko keys", () => {
+  it("adds a sandbox key, saying it works only in the sandbox", async () => {
+    await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")
+    const added = await kasko("keys", "add", "--partner", "bilhuset", "--sandbox")
+    expect(added.stdout).toMatch(/^ksk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}\n$/)
+    expect(added.stderr).toContain("works only in the sandbox")
+    expect(JSON.parse((await kasko("keys", "add", "--partner", "bilhuset", "--sandbox", "--json")).stdout)).toEqual({
+      partner_id: "bilhuset",
+      subscription_key: expect.stringMatching(/^ksk_/),
+      environment: "sandbox"
+    })
+  })
+
   it("adds a key for rotation and revokes one by prefix", async () => {
     const first = (await kasko("partners", "add", "--id", "bilhuset", "--name", "Bilhuset")).stdout.trim()
     const added = await kasko("keys", "add", "--partner", "bilhuset")

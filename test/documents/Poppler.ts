@@ -46,6 +46,10 @@ const withFile = <A>(bytes: Uint8Array, use: (file: string) => A): A => {
 export const pdfText = (bytes: Uint8Array): string =>
   withFile(bytes, (file) => execFileSync(PDFTOTEXT, ["-layout", "-enc", "UTF-8", file, "-"], { encoding: "utf8" }))
 
+/** A PDF's text in the order its pages draw it (`pdftotext -raw`): turned text, a watermark's, reads whole. */
+export const pdfRawText = (bytes: Uint8Array): string =>
+  withFile(bytes, (file) => execFileSync(PDFTOTEXT, ["-raw", "-enc", "UTF-8", file, "-"], { encoding: "utf8" }))
+
 /** The lines of a PDF's text, each with its runs of spaces made one. */
 export const pdfLines = (bytes: Uint8Array): Array<string> =>
   pdfText(bytes)

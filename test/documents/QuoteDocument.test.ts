@@ -9,13 +9,22 @@
  * 30 days.
  */
 import { DocumentLinks, Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { Sandbox } from "@kasko/core/administration"
 import { PdfDocuments } from "@kasko/documents"
 import { MemoryQuoteStore } from "@kasko/memory"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import { NOW } from "../support.js"
-import { danishDecimalKroner, danishKroner, firstPagePicture, pdfLines, pdfText, skipPoppler } from "./Poppler.js"
+import {
+  danishDecimalKroner,
+  danishKroner,
+  firstPagePicture,
+  pdfLines,
+  pdfRawText,
+  pdfText,
+  skipPoppler
+} from "./Poppler.js"
 
 const TITLES: Readonly<Record<string, string>> = {
   kasko: "Kasko",
@@ -94,6 +103,24 @@ const printedQuote = (request: unknown, activate: boolean) =>
   })
 
 describe.skipIf(skipPoppler)("a quote's document", () => {
+  it("of a sandbox quote says TEST on every page, and a production quote's says it on none", async () => {
+    const sandbox = Sandbox.sandboxOwnerOf("bilhuset")
+    const { test, real } = await onEngine(
+      Effect.gen(function* () {
+        const created = yield* QuotingService.createQuote(sandbox, monthlyRequest())
+        const test = yield* QuotingService.getQuoteDocument(sandbox, created.quote_id)
+        const real = (yield* printedQuote(monthlyRequest(), false)).pdf
+        return { test: test.bytes, real }
+      })
+    )
+    const testPages = pdfRawText(test)
+      .split("\f")
+      .filter((page) => page.trim() !== "")
+    expect(testPages.length).toBeGreaterThan(1)
+    for (const page of testPages) expect(page).toMatch(/^TEST$/m)
+    expect(pdfRawText(real)).not.toMatch(/^TEST$/m)
+  })
+
   it("shows the insurer, the partner and agent, the parties with masked CPR numbers, the vehicle and the product", async () => {
     const printed = await onEngine(printedQuote(monthlyRequest(), false))
     const text = pdfText(printed.pdf)

@@ -167,15 +167,19 @@ describe("the document's declarations", () => {
     for (const { operation } of publicOnes) expect(operation.security).toEqual([])
   })
 
-  it("answers activation with an object of no properties, or the quote's state when a client prefers it", () => {
+  it("answers activation with an object of no properties (but a sandbox's environment), or the quote's state when a client prefers it", () => {
     const document = service.client.document as Json
     expect(document.components.schemas.EmptyAnswer).toEqual({
       type: "object",
       description: "An empty JSON object",
-      properties: {},
+      properties: { environment: expect.objectContaining({ enum: ["sandbox"] }) },
       additionalProperties: false
     })
-    expect(Object.keys(document.components.schemas.ActivationAnswer.properties)).toEqual(["status", "expires_at"])
+    expect(Object.keys(document.components.schemas.ActivationAnswer.properties)).toEqual([
+      "status",
+      "expires_at",
+      "environment"
+    ])
     const activation = document.paths["/insurance/car/quotes/{quote_id}/activation"].post
     expect(activation.responses["200"].content["application/json"].schema).toEqual({
       oneOf: [{ $ref: "#/components/schemas/EmptyAnswer" }, { $ref: "#/components/schemas/ActivationAnswer" }]

@@ -10,7 +10,7 @@ import { TOOL_NAMES } from "@kasko/mcp"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { request as httpRequest } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { addPartner, type PartnerCredentials, serviceWithPartners } from "../http/credentials.js"
+import { addPartner, kasko, type PartnerCredentials, serviceWithPartners } from "../http/credentials.js"
 import { call, httpClient, textsOf, violationsOf } from "./support.js"
 
 const state = serviceWithPartners("mcp-http", ["bilhuset", "autohuset"], { KASKO_METRICS_PORT: "0" })
@@ -139,6 +139,37 @@ describe("the MCP endpoint over streamable HTTP", () => {
     for (const violation of problem.body.violations)
       expect(textsOf(refused)[0]).toContain(`- ${violation.field}: ${violation.message}`)
     expect(JSON.stringify(refused)).not.toMatch(/at .*\.(js|ts):\d+/)
+  })
+
+  it("obeys the products the partner may sell in get_product, price_offer, explain_price, compare_features and create_quote, from its next call on", async () => {
+    const setProducts = (...args: Array<string>) =>
+      kasko(state.directory.path, "partners", "set-products", "--id", "autohuset", ...args)
+    await setProducts("--products", "insurance-car-standalone")
+    try {
+      const hidden = await call(autohuset, "get_product", { product_name: "insurance-car-leasing" })
+      expect(hidden.isError).toBe(true)
+      expect(textsOf(hidden)[0]).toContain("insurance-car-standalone")
+      expect((await call(autohuset, "get_product", { product_name: "insurance-car-standalone" })).isError).not.toBe(
+        true
+      )
+      const problem = await rest("POST", "/insurance/car/offers", "autohuset", Examples.offerRequest())
+      expect(problem.status).toBe(400)
+      for (const [tool, args] of [
+        ["price_offer", Examples.offerRequest()],
+        ["explain_price", Examples.offerRequest()],
+        ["compare_features", Examples.offerRequest()],
+        ["create_quote", Examples.quoteRequest()]
+      ] as const) {
+        const refused = await call(autohuset, tool, args)
+        expect(refused.isError, tool).toBe(true)
+        expect(violationsOf(refused), tool).toEqual(problem.body.violations)
+      }
+      expect((await call(bilhuset, "price_offer", Examples.offerRequest())).isError).not.toBe(true)
+      await setProducts("--all-products")
+      expect((await call(autohuset, "price_offer", Examples.offerRequest())).isError).not.toBe(true)
+    } finally {
+      await setProducts("--all-products")
+    }
   })
 
   it("does not let one partner read or activate another's quote", async () => {

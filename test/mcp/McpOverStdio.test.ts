@@ -10,7 +10,7 @@ import { execFile } from "node:child_process"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { addPartner } from "../http/credentials.js"
+import { addPartner, kasko } from "../http/credentials.js"
 import { temporaryDirectory } from "../support.js"
 import { call, type StdioSession, stdioClient, textsOf, violationsOf } from "./support.js"
 
@@ -28,6 +28,16 @@ const session = async (partner: string) => {
 beforeAll(async () => {
   await addPartner(directory.path, "bilhuset")
   await addPartner(directory.path, "autohuset")
+  await addPartner(directory.path, "standalone-biler")
+  await kasko(
+    directory.path,
+    "partners",
+    "set-products",
+    "--id",
+    "standalone-biler",
+    "--products",
+    "insurance-car-standalone"
+  )
 }, 60_000)
 afterAll(async () => {
   for (const opened of sessions) await opened.client.close()
@@ -35,6 +45,21 @@ afterAll(async () => {
 })
 
 describe("kasko mcp on stdio", () => {
+  it("sells only the products the partner may sell", async () => {
+    const { client } = await session("standalone-biler")
+    const hidden = await call(client, "get_product", { product_name: "insurance-car-leasing" })
+    expect(hidden.isError).toBe(true)
+    const refused = await call(client, "create_quote", Examples.quoteRequest())
+    expect(refused.isError).toBe(true)
+    expect(violationsOf(refused)).toEqual([
+      {
+        field: "product.product_name",
+        message: "is not available to this partner, which may sell: insurance-car-standalone"
+      }
+    ])
+    expect((await call(client, "get_product", { product_name: "insurance-car-standalone" })).isError).not.toBe(true)
+  })
+
   it("serves every tool as the partner, logging each call on standard error and writing only the protocol", async () => {
     const { client, logged, errors } = await session("bilhuset")
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES])

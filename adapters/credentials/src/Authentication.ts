@@ -12,6 +12,7 @@
  * @module
  */
 import { Authentication, AuthenticationRefused, IdentityProviderUnavailable, PartnerStore } from "@kasko/core"
+import { Sandbox } from "@kasko/core/administration"
 import { Effect, Layer, Option } from "effect"
 import type { CryptoKey, JWTVerifyGetKey } from "jose"
 import { loadOrCreateSigningKey } from "./SigningKey.js"
@@ -55,7 +56,20 @@ const insufficientScope = (scope: Scope) =>
 interface KeyOwner {
   readonly partnerId: string
   readonly keyPrefix: string
+  readonly products: ReadonlyArray<string> | undefined
+  readonly sandbox: boolean
 }
+
+/**
+ * The principal a key's owner acts as: the partner, or — for a sandbox key — the partner's sandbox, counted under
+ * a rate limit key of its own.
+ */
+const principalOf = (owner: KeyOwner): Authentication.Principal => ({
+  partnerId: owner.sandbox ? Sandbox.sandboxOwnerOf(owner.partnerId) : owner.partnerId,
+  rateLimitKey: owner.sandbox ? `sandbox:${owner.keyPrefix}` : owner.keyPrefix,
+  ...(owner.products === undefined ? {} : { products: owner.products }),
+  ...(owner.sandbox ? { environment: "sandbox" as const } : {})
+})
 
 /** The Authentication service over a key or key set for tokens and the partner store for subscription keys. */
 export const make = (
@@ -97,7 +111,12 @@ export const make = (
           }
           const partner = yield* store.findPartner(record.value.partner_id)
           if (Option.isNone(partner) || partner.value.status !== "active") return yield* INVALID_SUBSCRIPTION_KEY
-          const owner = { partnerId: partner.value.partner_id, keyPrefix }
+          const owner = {
+            partnerId: partner.value.partner_id,
+            keyPrefix,
+            products: partner.value.products,
+            sandbox: record.value.environment === "sandbox"
+          }
           if (knownKeys.size >= REMEMBERED_KEYS_MAX) knownKeys.clear()
           knownKeys.set(key, { owner, changes })
           return owner
@@ -110,7 +129,7 @@ export const make = (
       return Effect.flatMap(ownerOf(key), (owner) => {
         if (owner.partnerId !== token.partnerId) return Effect.fail(INVALID_SUBSCRIPTION_KEY)
         if (!token.scopes.has(scope)) return Effect.fail(insufficientScope(scope))
-        return Effect.succeed({ partnerId: owner.partnerId, rateLimitKey: owner.keyPrefix })
+        return Effect.succeed(principalOf(owner))
       })
     }
 

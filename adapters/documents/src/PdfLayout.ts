@@ -188,6 +188,17 @@ const headerOf = (pdf: Pdf, document: Document) => {
   pdf.moveDown(0.8)
 }
 
+/** The watermark across the page (a sandbox quote's TEST): large, pale, turned, over whatever the page holds. */
+const watermarkOf = (pdf: Pdf, watermark: string) => {
+  const { width, height } = pdf.page
+  pdf.save()
+  pdf.rotate(-35, { origin: [width / 2, height / 2] })
+  pdf.font("bold").fontSize(120).fillColor("#d0021b").fillOpacity(0.18)
+  pdf.text(watermark, 0, height / 2 - 70, { width, align: "center", lineBreak: false })
+  pdf.restore()
+  pdf.fillOpacity(1)
+}
+
 /** Footer and the page's number ("Side n af m") on every page; written into the bottom margin, which pdfkit would otherwise break on. */
 const footersOf = (pdf: Pdf, document: Document) => {
   const range = pdf.bufferedPageRange()
@@ -206,6 +217,7 @@ const footersOf = (pdf: Pdf, document: Document) => {
       width: 70,
       align: "right"
     })
+    if (document.watermark !== undefined) watermarkOf(pdf, document.watermark)
     pdf.page.margins.bottom = bottom
   }
 }

@@ -19,6 +19,8 @@ export const NO_STACK = { captureStackTrace: false } as const
 
 export interface AdmissionSettings {
   readonly requestsPerMinute: number
+  /** Requests a sandbox key may make per minute. */
+  readonly sandboxRequestsPerMinute: number
   readonly failedAuthenticationsPerMinute: number
   /** Documents a key may have printed per minute (operations that `printsDocument`), besides its requests. */
   readonly documentsPerMinute: number
@@ -147,7 +149,11 @@ export const admit = (
         )
       )
     )
-    const requests = yield* limiter.hit(`key:${principal.rateLimitKey}`, settings.requestsPerMinute, MINUTE)
+    const requests = yield* limiter.hit(
+      `key:${principal.rateLimitKey}`,
+      principal.environment === "sandbox" ? settings.sandboxRequestsPerMinute : settings.requestsPerMinute,
+      MINUTE
+    )
     const now = yield* currentMillis
     if (RateLimiter.isExceeded(requests)) return yield* tooManyRequests(requests, now, rateLimitHeaders(requests, now))
     if (!printsDocument) return { principal, rateHeaders: rateLimitHeaders(requests, now) }

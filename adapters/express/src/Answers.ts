@@ -52,6 +52,23 @@ export const jsonAnswer = (reply: JsonReply, headers: Readonly<Record<string, st
   body: JSON.stringify(encoderOf(reply.schema)(reply.value))
 })
 
+/**
+ * The answer to a sandbox key: the JSON answer with `"environment": "sandbox"` beside its fields, so that nothing
+ * a sandbox answers can be taken for production's (whose answers stay as they are, without the field).
+ */
+export const sandboxJsonAnswer = (reply: JsonReply, headers: Readonly<Record<string, string>>): Answer => {
+  const encoded = encoderOf(reply.schema)(reply.value)
+  const marked =
+    typeof encoded === "object" && encoded !== null && !Array.isArray(encoded)
+      ? { ...encoded, environment: "sandbox" }
+      : encoded
+  return {
+    status: 200,
+    headers: { "Content-Type": JSON_CONTENT_TYPE, ...headers, ...reply.headers },
+    body: JSON.stringify(marked)
+  }
+}
+
 /** The ETag of a document's version: weak, as the same version is the same content, not always the same bytes. */
 const etagOf = (version: string) => `W/"${version.replace(/[^\x21\x23-\x7e]/g, "_")}"`
 

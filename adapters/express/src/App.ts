@@ -120,6 +120,7 @@ export const makeApp = (options: AppOptions): Express => {
     bodyLimitBytes: options.bodyLimitBytes,
     budgetMillis: options.requestTimeoutMillis,
     requestsPerMinute: options.protection.requestsPerMinute,
+    sandboxRequestsPerMinute: options.protection.sandboxRequestsPerMinute ?? options.protection.requestsPerMinute,
     failedAuthenticationsPerMinute: options.protection.failedAuthenticationsPerMinute,
     documentsPerMinute: options.protection.documentsPerMinute ?? DOCUMENTS_PER_MINUTE,
     printing: makePrintingQueue(PRINTING),

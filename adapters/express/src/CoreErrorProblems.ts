@@ -56,7 +56,9 @@ const echoed = (text: string) => JSON.stringify(text.length > ECHOED_LENGTH ? `$
 /** What was not found, named by its path parameter: `product_name`, or the `variant` of a product that exists. */
 const productNotFoundDetail = (error: ProductNotFound): string =>
   error.variant === undefined
-    ? `No product with product_name ${echoed(error.product_name)}: it is one of ${(error.products ?? ProductCatalogue.PRODUCT_NAMES).join(", ")}.`
+    ? error.products?.length === 0
+      ? `No product with product_name ${echoed(error.product_name)}: this partner may sell none.`
+      : `No product with product_name ${echoed(error.product_name)}: it is one of ${(error.products ?? ProductCatalogue.PRODUCT_NAMES).join(", ")}.`
     : `Product ${error.product_name} has no variant ${echoed(error.variant)}: variant is one of ${VARIANTS.join(", ")}.`
 
 /** Why the delivery stays as it is, by its state: what the partner can do instead. */

@@ -8,7 +8,7 @@ import { Authentication } from "@kasko/core"
 import { ProductCatalogue } from "@kasko/core/transport"
 import type { DocumentResponse } from "./Operation.js"
 import type { Operation } from "./Operations.js"
-import { Components, discriminatorOf } from "./OpenApiSchemas.js"
+import { Components, discriminatorOf, identifierOf } from "./OpenApiSchemas.js"
 import {
   headersOf,
   HEADERS,
@@ -242,6 +242,14 @@ export const openApiDocument = (operations: ReadonlyArray<Operation>, settings: 
       operation.servedAtRoot ? rootServers : undefined
     )
   }
+  // what a sandbox key is answered: every JSON answer of an operation taking credentials
+  components.markSandboxAnswers(
+    new Set(
+      operations
+        .filter((operation) => operation.scope !== undefined && operation.document === undefined)
+        .flatMap((operation) => operation.responses.map(identifierOf))
+    )
+  )
   return {
     openapi: "3.0.1",
     info: {

@@ -85,6 +85,28 @@ const nullableOf = (schema: JsonObject): JsonObject => {
 export class Components {
   readonly schemas: Record<string, unknown> = {}
 
+  /**
+   * Adds to the named object schemas the `environment` a sandbox key's answers carry beside their fields
+   * (`Answers.ts` `sandboxJsonAnswer`); production's answers never have it.
+   */
+  markSandboxAnswers(names: Iterable<string>): void {
+    for (const name of names) {
+      const schema = this.schemas[name] as { type?: string; properties?: Record<string, unknown> } | undefined
+      if (schema?.type !== "object") continue
+      this.schemas[name] = {
+        ...schema,
+        properties: {
+          ...schema.properties,
+          environment: {
+            type: "string",
+            enum: ["sandbox"],
+            description: "Present only in the answers to a sandbox key: the answer is the sandbox's, never production's"
+          }
+        }
+      }
+    }
+  }
+
   /** A `$ref` to the schema, registered under its identifier. */
   reference(schema: Schema.Top, side: "request" | "response"): JsonObject {
     const name = identifierOf(schema)
@@ -134,7 +156,8 @@ export const discriminatorOf = (
   return { propertyName, mapping }
 }
 
-const identifierOf = (schema: Schema.Top): string => {
+/** The name a schema is registered under in the document's components. */
+export const identifierOf = (schema: Schema.Top): string => {
   const identifier = SchemaAST.resolveIdentifier(schema.ast)
   if (identifier === undefined) throw new Error("every documented schema needs an identifier annotation")
   return identifier

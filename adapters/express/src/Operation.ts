@@ -93,6 +93,8 @@ export interface OperationRequest {
   readonly body: unknown
   /** The partner the request acts for, once authenticated ("" for public operations). */
   readonly partnerId: string
+  /** The products the partner may sell, once authenticated; undefined: every product (and for public operations). */
+  readonly products: ReadonlyArray<string> | undefined
   /** The request's Idempotency-Key and the fingerprint of its body, when it sent one. */
   readonly idempotency: { readonly key: string; readonly fingerprint: string } | undefined
   /** The request's headers, as Node parsed them. */

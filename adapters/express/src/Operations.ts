@@ -122,9 +122,12 @@ export const operationsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyA
         }
       ],
       errorStatuses: [404],
-      handle: ({ params, headers }) => {
+      handle: ({ params, headers, products }) => {
         const language = languageOf(headers)
-        return Effect.map(QuotingService.getProduct(params["product_name"] ?? "", language), answerProduct[language])
+        return Effect.map(
+          QuotingService.getProduct(params["product_name"] ?? "", language, products),
+          answerProduct[language]
+        )
       }
     },
     {
@@ -143,7 +146,7 @@ export const operationsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyA
       responseExamples: [{ name: "offer", summary: "A Standard leasing offer", value: Examples.priceOfferAnswer() }],
       errorStatuses: [400, 413, 415, 503],
       noStore: true,
-      handle: ({ body }) => Effect.map(QuotingService.createOffer(body), answerOffer)
+      handle: ({ body, products }) => Effect.map(QuotingService.createOffer(body, products), answerOffer)
     },
     {
       operationId: "createQuote",
@@ -162,8 +165,8 @@ export const operationsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyA
       errorStatuses: [400, 413, 415, 422, 503],
       noStore: true,
       idempotent: true,
-      handle: ({ body, partnerId, idempotency }) =>
-        Effect.map(QuotingService.createQuote(partnerId, body, idempotency), answerQuote)
+      handle: ({ body, partnerId, idempotency, products }) =>
+        Effect.map(QuotingService.createQuote(partnerId, body, idempotency, products), answerQuote)
     },
     {
       operationId: "getQuote",

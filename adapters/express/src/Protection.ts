@@ -18,6 +18,11 @@ export interface ProtectionOptions {
   /** Requests one subscription key may make per minute, counted once the caller is authenticated. */
   readonly requestsPerMinute: number
   /**
+   * Requests one sandbox key may make per minute (a partner's test suite in a loop must not take production's
+   * capacity); the production figure when absent.
+   */
+  readonly sandboxRequestsPerMinute?: number
+  /**
    * Documents one subscription key may have printed per minute (a quote's document: ~7 ms of the event loop
    * each), counted besides its requests; 60 by default.
    */

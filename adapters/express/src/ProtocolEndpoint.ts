@@ -16,6 +16,8 @@ export interface ProtocolCall {
   readonly headers: IncomingHttpHeaders
   /** The partner the credentials belong to. */
   readonly partnerId: string
+  /** The products the partner may sell; undefined: every product. */
+  readonly products: ReadonlyArray<string> | undefined
   /** The request's id, as `X-Request-Id` answers it and its log line names it. */
   readonly requestId: string
 }

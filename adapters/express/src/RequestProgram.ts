@@ -11,7 +11,7 @@ import { createHash } from "node:crypto"
 import type { IncomingMessage } from "node:http"
 import type { Logger } from "pino"
 import { admit, admitByAddress, type Admitted, type AdmissionSettings, NO_STACK } from "./Admission.js"
-import { type Answer, documentAnswer, jsonAnswer, problemAnswer, RequestRefused } from "./Answers.js"
+import { type Answer, documentAnswer, jsonAnswer, problemAnswer, RequestRefused, sandboxJsonAnswer } from "./Answers.js"
 import { isServerFault, overBudget, problemOfCoreError } from "./CoreErrorProblems.js"
 import type { Reply } from "./Operation.js"
 import type { Operation, Services } from "./Operations.js"
@@ -92,7 +92,8 @@ const answerOf = (exchange: Exchange, reply: Reply, admitted: Admitted | undefin
   const rateHeaders = admitted?.rateHeaders ?? {}
   if (reply._tag === "DocumentReply")
     return documentAnswer(reply, exchange.request.headers, operation.document?.maxAgeSeconds, rateHeaders)
-  return jsonAnswer(reply, operation.noStore ? { "Cache-Control": "no-store", ...rateHeaders } : rateHeaders)
+  const headers = operation.noStore ? { "Cache-Control": "no-store", ...rateHeaders } : rateHeaders
+  return admitted?.principal.environment === "sandbox" ? sandboxJsonAnswer(reply, headers) : jsonAnswer(reply, headers)
 }
 
 type Failure = CoreError | BodyRefused | RequestRefused
@@ -164,6 +165,7 @@ export const requestProgram = (
       params: exchange.params,
       body,
       partnerId: admitted?.principal.partnerId ?? "",
+      products: admitted?.principal.products,
       idempotency,
       headers: request.headers
     })
@@ -214,6 +216,7 @@ export const endpointProgram = <R>(
         body,
         headers: request.headers,
         partnerId: admitted.principal.partnerId,
+        products: admitted.principal.products,
         requestId: exchange.requestId
       })
     )

@@ -54,9 +54,12 @@ const varied = (request: OfferArguments, feature: string, payments: string | und
  * The case of an offer request priced with every feature and payment plan of its product. The request as given is
  * priced first, so that arguments that break rules fail with the violations an offer answers.
  */
-export const compareFeatures = (input: unknown): Effect.Effect<FeatureComparison, CoreError, TariffBook.TariffBook> =>
+export const compareFeatures = (
+  input: unknown,
+  products?: ReadonlyArray<string>
+): Effect.Effect<FeatureComparison, CoreError, TariffBook.TariffBook> =>
   Effect.gen(function* () {
-    const given = yield* QuotingService.createOffer(input)
+    const given = yield* QuotingService.createOffer(input, products)
     const request = input as OfferArguments
     const definition = yield* QuotingService.getProduct(given.product.product_name)
     const plans = definition.parameters

@@ -119,9 +119,7 @@ const httpCaller = (call: McpCall): Caller<Authentication.Authentication> => {
     transport: "http",
     requestId: call.requestId,
     authorize: (scope) =>
-      Authentication.Authentication.use((authentication) =>
-        Effect.map(authentication.authenticate(credentials, scope), (principal) => principal.partnerId)
-      )
+      Authentication.Authentication.use((authentication) => authentication.authenticate(credentials, scope))
   }
 }
 

@@ -18,6 +18,8 @@ export interface StdioOptions extends CallSettings {
   readonly runtime: ManagedRuntime.ManagedRuntime<ToolServices, unknown>
   /** The partner the session acts for: its quotes are the ones it creates and reads. */
   readonly partnerId: string
+  /** The products the partner may sell, as the session found them when it started; absent: every product. */
+  readonly products?: ReadonlyArray<string>
   /** The version the server names itself with; kasko's. */
   readonly version?: string
   /** Where the protocol is read and written: the process's standard input and output unless given. */
@@ -35,7 +37,12 @@ export const serveStdio = async (options: StdioOptions): Promise<void> => {
   const book = await options.runtime.runPromise(Effect.service(TariffBook.TariffBook))
   const caller: Caller<never> = {
     transport: "stdio",
-    authorize: () => Effect.succeed(options.partnerId)
+    authorize: () =>
+      Effect.succeed(
+        options.products === undefined
+          ? { partnerId: options.partnerId }
+          : { partnerId: options.partnerId, products: options.products }
+      )
   }
   const inProgress = new Set<Promise<unknown>>()
   const server = serverFor(

@@ -8,7 +8,7 @@ import type { Authentication, CoreError } from "@kasko/core"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect } from "effect"
 import { errorResult, INTERNAL_ERROR, type ToolError, toolErrorOf } from "./ToolErrors.js"
-import type { Tool, ToolServices } from "./Tools.js"
+import type { ActingPartner, Tool, ToolServices } from "./Tools.js"
 
 /** How a call ended: answered; refused (the arguments, the quote, the caller's scope: the agent can act); failed (the service's fault). */
 export type ToolOutcome = "ok" | "refused" | "failed"
@@ -30,7 +30,7 @@ export interface Caller<R> {
   /** The HTTP request the call came in (its `X-Request-Id`), which the call's log line names. */
   readonly requestId?: string
   /** The partner acting, if the caller's credentials carry `scope`. */
-  readonly authorize: (scope: Authentication.Scope) => Effect.Effect<string, CoreError, R>
+  readonly authorize: (scope: Authentication.Scope) => Effect.Effect<ActingPartner, CoreError, R>
 }
 
 /** What is told of the calls, and where. */
@@ -78,7 +78,7 @@ const timed = <R>(
     ...(caller.requestId === undefined ? {} : { request_id: caller.requestId }),
     transport: caller.transport
   }
-  return Effect.flatMap(caller.authorize(tool.scope), (partnerId) => tool.run(args, partnerId)).pipe(
+  return Effect.flatMap(caller.authorize(tool.scope), (acting) => tool.run(args, acting)).pipe(
     Effect.map(
       (answer): Ended => ({
         outcome: "ok",

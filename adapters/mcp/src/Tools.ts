@@ -38,6 +38,9 @@ export interface ToolHints {
   readonly openWorldHint: boolean
 }
 
+/** The partner a call acts for: its id and the products it may sell (every product when absent). */
+export type ActingPartner = Pick<Authentication.Principal, "partnerId" | "products">
+
 /** One tool of the MCP server: what a client lists of it, the scope it needs, and the program that answers a call. */
 export interface Tool {
   readonly name: string
@@ -48,8 +51,8 @@ export interface Tool {
   readonly inputSchema: JsonObject
   readonly outputSchema: JsonObject
   readonly annotations: ToolHints
-  /** Answers a call's arguments for the partner. */
-  readonly run: (args: unknown, partnerId: string) => Effect.Effect<ToolAnswer, CoreError, ToolServices>
+  /** Answers a call's arguments for the partner acting (only with the products it may sell). */
+  readonly run: (args: unknown, acting: ActingPartner) => Effect.Effect<ToolAnswer, CoreError, ToolServices>
 }
 
 /** The tools' names, in the order they are listed. */
@@ -123,10 +126,10 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       inputSchema: jsonSchemaOf(ProductArguments),
       outputSchema: jsonSchemaOf(ProductCatalogue.AnyProductDefinition),
       annotations: READS,
-      run: (args) => {
+      run: (args, acting) => {
         const productName = (args as { readonly product_name?: unknown } | undefined)?.product_name
         return Effect.map(
-          QuotingService.getProduct(typeof productName === "string" ? productName : ""),
+          QuotingService.getProduct(typeof productName === "string" ? productName : "", undefined, acting.products),
           (definition) => ({
             structured: encoded(ProductCatalogue.AnyProductDefinition, definition),
             text: `${definition.product_name} (${definition.title}): parameters ${definition.parameters.map((parameter) => parameter.name).join(", ")}; features ${definition.features.map((feature) => feature.name).join(", ")}.`
@@ -146,8 +149,8 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       inputSchema: offerArguments,
       outputSchema: jsonSchemaOf(Offer.PriceOfferAnswer),
       annotations: READS,
-      run: (args) =>
-        Effect.map(QuotingService.createOffer(args), (offer) => ({
+      run: (args, acting) =>
+        Effect.map(QuotingService.createOffer(args, acting.products), (offer) => ({
           structured: encoded(Offer.PriceOfferAnswer, offer),
           text: offerText(offer)
         }))
@@ -165,8 +168,8 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       inputSchema: offerArguments,
       outputSchema: jsonSchemaOf(PriceExplanation),
       annotations: READS,
-      run: (args) =>
-        Effect.map(QuotingService.explainPrice(args), (worksheet) => {
+      run: (args, acting) =>
+        Effect.map(QuotingService.explainPrice(args, acting.products), (worksheet) => {
           const explanation = explanationOf(worksheet, catalogue)
           return { structured: encoded(PriceExplanation, explanation), text: explanationText(explanation) }
         })
@@ -184,8 +187,8 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       inputSchema: offerArguments,
       outputSchema: jsonSchemaOf(FeatureComparison),
       annotations: READS,
-      run: (args) =>
-        Effect.map(compareFeatures(args), (comparison) => ({
+      run: (args, acting) =>
+        Effect.map(compareFeatures(args, acting.products), (comparison) => ({
           structured: encoded(FeatureComparison, comparison),
           text: comparisonText(comparison)
         }))
@@ -204,9 +207,9 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       inputSchema: quoteArguments,
       outputSchema: jsonSchemaOf(Quote.QUOTE_ANSWERS.Quote),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      run: (args, partnerId) =>
+      run: (args, acting) =>
         Effect.flatMap(idempotentRequestOf(args), ({ request, idempotency }) =>
-          Effect.map(QuotingService.createQuote(partnerId, request, idempotency), (quote) => ({
+          Effect.map(QuotingService.createQuote(acting.partnerId, request, idempotency, acting.products), (quote) => ({
             structured: encoded(Quote.QUOTE_ANSWERS.Quote, quote),
             text: `${quoteText(quote)} Activate it with activate_quote once the customer accepts.`
           }))
@@ -223,8 +226,8 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       inputSchema: jsonSchemaOf(QuoteIdArguments),
       outputSchema: jsonSchemaOfEither([Quote.QUOTE_ANSWERS.Quote, Quote.QUOTE_ANSWERS.ActivatedQuote]),
       annotations: READS,
-      run: (args, partnerId) =>
-        Effect.map(QuotingService.getQuote(partnerId, quoteIdOf(args)), (retrieved) =>
+      run: (args, acting) =>
+        Effect.map(QuotingService.getQuote(acting.partnerId, quoteIdOf(args)), (retrieved) =>
           retrieved.state === "activated"
             ? {
                 structured: encoded(Quote.QUOTE_ANSWERS.ActivatedQuote, retrieved.quote),
@@ -244,9 +247,9 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       inputSchema: jsonSchemaOf(QuoteIdArguments),
       outputSchema: jsonSchemaOf(Quote.QUOTE_ANSWERS.QuoteActivation),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      run: (args, partnerId) => {
+      run: (args, acting) => {
         const quoteId = quoteIdOf(args)
-        return Effect.map(QuotingService.activateQuote(partnerId, quoteId), (activation) => ({
+        return Effect.map(QuotingService.activateQuote(acting.partnerId, quoteId), (activation) => ({
           structured: encoded(Quote.QUOTE_ANSWERS.QuoteActivation, activation),
           text: `Quote ${quoteId} is activated. get_quote reads it, with its quote_number, until ${activation.expires_at}.`
         }))

@@ -23,7 +23,7 @@ const runtime = ManagedRuntime.make(
 ) as ManagedRuntime.ManagedRuntime<ToolServices, never>
 afterAll(() => runtime.dispose())
 
-const everyScope: Caller<never> = { transport: "stdio", authorize: () => Effect.succeed("partner-a") }
+const everyScope: Caller<never> = { transport: "stdio", authorize: () => Effect.succeed({ partnerId: "partner-a" }) }
 
 const connected = async (caller: Caller<never> = everyScope) => {
   const calls: Array<[string, ToolOutcome]> = []
@@ -95,7 +95,7 @@ describe("the MCP server of one caller", () => {
       authorize: (scope) => {
         asked.push(scope)
         return scope === "offers:create"
-          ? Effect.succeed("partner-a")
+          ? Effect.succeed({ partnerId: "partner-a" })
           : Effect.fail(
               new AuthenticationRefused({
                 reason: "insufficient_scope",

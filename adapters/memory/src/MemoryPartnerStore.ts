@@ -42,6 +42,17 @@ export const makePartnerStore = (): PartnerStore.PartnerStore["Service"] => {
           return Option.some({ ...found, status })
         })
       ),
+    setPartnerProducts: (partnerId, products) =>
+      Effect.sync(() =>
+        changing(() => {
+          const found = partners.get(partnerId)
+          if (found === undefined) return Option.none()
+          const { products: _previous, ...rest } = found
+          const updated: PartnerRecord = products === undefined ? rest : { ...rest, products: [...products] }
+          partners.set(partnerId, updated)
+          return Option.some({ ...updated })
+        })
+      ),
     insertSubscriptionKey: (key) =>
       Effect.sync(() =>
         changing(() => {

@@ -7,6 +7,7 @@
  */
 import { EventOutbox, QuoteEvents, QuoteStore, WebhookSubscriptions } from "@kasko/core"
 import { QuoteLifecycle } from "@kasko/core/storage"
+import { Sandbox } from "@kasko/core/administration"
 import { makeEventOutbox } from "./MemoryEventOutbox.js"
 import { Context, Effect, Layer, Option } from "effect"
 
@@ -69,13 +70,18 @@ export const makeStores = (): {
         }
         return Option.some(structuredClone(quotes.get(keyOf(partnerId, quoteId))!))
       }),
-    purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
+    purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore, sandboxCreatedAtOrBefore }) =>
       Effect.sync(() => {
         let deleted = 0
         for (const [key, quote] of quotes) {
           const cutoff = quote.activated_at === null ? awaitingCreatedAtOrBefore : activatedCreatedAtOrBefore
-          if (quote.created_at > cutoff) continue
-          if (quote.activated_at === null) eventLog.append(QuoteEvents.quoteExpired(quote))
+          const sandboxPurged =
+            sandboxCreatedAtOrBefore !== undefined &&
+            Sandbox.isSandboxOwner(quote.partner_id) &&
+            quote.created_at <= sandboxCreatedAtOrBefore
+          if (quote.created_at > cutoff && !sandboxPurged) continue
+          if (quote.activated_at === null && quote.created_at <= cutoff)
+            eventLog.append(QuoteEvents.quoteExpired(quote))
           quotes.delete(key)
           byId.delete(quote.quote_id)
           for (const [useKey, use] of idempotencyKeys)

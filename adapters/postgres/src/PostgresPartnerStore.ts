@@ -4,14 +4,21 @@
  * the listener hears of other instances' (PartnerChanges.ts), so that
  * authentication can remember keys that checked out.
  */
-import type { PartnerStore, StorageUnavailable, SubscriptionKeyRecord } from "@kasko/core"
+import type { PartnerStore, StorageUnavailable } from "@kasko/core"
 import { StoredRows } from "@kasko/sql"
 import { Effect, Option } from "effect"
 import type pg from "pg"
 import { attempt } from "./PostgresErrors.js"
 
 type PartnerRow = StoredRows.PartnerRow
-const { PARTNER_COLUMNS, partnerOfRow, SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS } = StoredRows
+const {
+  PARTNER_COLUMNS,
+  partnerOfRow,
+  productsColumnOf,
+  SUBSCRIPTION_KEY_ROW_COLUMNS: KEY_COLUMNS,
+  subscriptionKeyOfRow,
+  subscriptionKeyRowOf
+} = StoredRows
 
 // another instance's writes are invisible without a listener: every read is new, so nothing is remembered
 const newEveryRead = () => {
@@ -40,8 +47,15 @@ export const makePartnerStore = (
     insertPartner: (partner) =>
       attempt("insert partner", () =>
         pool.query(
-          `INSERT INTO partners (${PARTNER_COLUMNS}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (partner_id) DO NOTHING`,
-          [partner.partner_id, partner.name, partner.cvr_number ?? null, partner.status, partner.created_at]
+          `INSERT INTO partners (${PARTNER_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (partner_id) DO NOTHING`,
+          [
+            partner.partner_id,
+            partner.name,
+            partner.cvr_number ?? null,
+            partner.status,
+            partner.created_at,
+            productsColumnOf(partner.products)
+          ]
         )
       ).pipe(
         Effect.map((result) => result.rowCount === 1),
@@ -64,29 +78,41 @@ export const makePartnerStore = (
         Effect.map((result) => Option.map(Option.fromNullishOr(result.rows[0]), partnerOfRow)),
         written
       ),
+    setPartnerProducts: (partnerId, products) =>
+      attempt("set partner products", () =>
+        pool.query<PartnerRow>(`UPDATE partners SET products = $2 WHERE partner_id = $1 RETURNING ${PARTNER_COLUMNS}`, [
+          partnerId,
+          productsColumnOf(products)
+        ])
+      ).pipe(
+        Effect.map((result) => Option.map(Option.fromNullishOr(result.rows[0]), partnerOfRow)),
+        written
+      ),
     insertSubscriptionKey: (key) =>
       attempt("insert subscription key", () =>
-        pool.query(`INSERT INTO subscription_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5)`, [
+        pool.query(`INSERT INTO subscription_keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)`, [
           key.partner_id,
           key.key_prefix,
           key.key_hash,
           key.created_at,
-          key.revoked_at
+          key.revoked_at,
+          subscriptionKeyRowOf(key).environment
         ])
       ).pipe(Effect.asVoid, written),
     findSubscriptionKey: (keyPrefix) =>
       attempt("find subscription key", () =>
-        pool.query<SubscriptionKeyRecord>(`SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = $1`, [
-          keyPrefix
-        ])
-      ).pipe(Effect.map((result) => Option.fromNullishOr(result.rows[0]))),
+        pool.query<StoredRows.SubscriptionKeyRow>(
+          `SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = $1`,
+          [keyPrefix]
+        )
+      ).pipe(Effect.map((result) => Option.map(Option.fromNullishOr(result.rows[0]), subscriptionKeyOfRow))),
     listSubscriptionKeys: (partnerId) =>
       attempt("list subscription keys", () =>
-        pool.query<SubscriptionKeyRecord>(
+        pool.query<StoredRows.SubscriptionKeyRow>(
           `SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE partner_id = $1 ORDER BY created_at, key_prefix`,
           [partnerId]
         )
-      ).pipe(Effect.map((result) => result.rows)),
+      ).pipe(Effect.map((result) => result.rows.map(subscriptionKeyOfRow))),
     revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>
       attempt("revoke subscription keys", () =>
         pool.query(

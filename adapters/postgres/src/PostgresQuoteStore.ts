@@ -157,7 +157,7 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Service"] 
           ])
         ).rows[0]
       }).pipe(Effect.map((row) => Option.map(Option.fromNullishOr(row), quoteOfRow))),
-    purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
+    purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore, sandboxCreatedAtOrBefore }) =>
       transaction(pool, "purge quotes", async (statement) => {
         // the unactivated quotes this purge deletes expired: their events go in with the deletion
         const expiring = await statement<QuoteReadRow>(
@@ -173,13 +173,20 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Service"] 
         const activated = await statement("DELETE FROM quotes WHERE activated_at IS NOT NULL AND created_at <= $1", [
           activatedCreatedAtOrBefore
         ])
+        // a partner's sandbox is the owner `sandbox:<partner_id>` (Sandbox.ts): its quotes go after 7 days, in any state
+        const sandbox =
+          sandboxCreatedAtOrBefore === undefined
+            ? undefined
+            : await statement("DELETE FROM quotes WHERE partner_id LIKE 'sandbox:%' AND created_at <= $1", [
+                sandboxCreatedAtOrBefore
+              ])
         // events are kept as long as the longest-kept quotes: by then every delivery has long ended
         await statement(
           "DELETE FROM webhook_deliveries WHERE event_id IN (SELECT event_id FROM quote_events WHERE occurred_at <= $1)",
           [activatedCreatedAtOrBefore]
         )
         await statement("DELETE FROM quote_events WHERE occurred_at <= $1", [activatedCreatedAtOrBefore])
-        return expiring.rows.length + (activated.rowCount ?? 0)
+        return expiring.rows.length + (activated.rowCount ?? 0) + (sandbox?.rowCount ?? 0)
       }),
     // the product selection and two figures of the worksheet: the parties in quote_json are never read out
     listPortfolio: ({ after, limit }) =>

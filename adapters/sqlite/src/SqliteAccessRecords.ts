@@ -21,6 +21,8 @@ export interface KeyRow {
   readonly key_hash: string
   readonly created_at: number
   readonly revoked_at: number | null
+  /** Where it works; a database older than sandbox keys (schema version 13) has only production keys. */
+  readonly environment: "production" | "sandbox"
 }
 
 /** The partners and subscription keys of a database. */
@@ -50,13 +52,33 @@ export interface AccessKept {
 const hasTable = (database: Database.Database, table: string): boolean =>
   database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined
 
+// the products a partner may sell came with schema version 12: an older database's partners sell every product
+const hasColumn = (database: Database.Database, table: string, name: string): boolean =>
+  database
+    .prepare<[string], { name: string }>("SELECT name FROM pragma_table_info(?)")
+    .all(table)
+    .some((column) => column.name === name)
+const hasProducts = (database: Database.Database): boolean => hasColumn(database, "partners", "products")
+// sandbox keys came with schema version 13
+const hasEnvironment = (database: Database.Database): boolean => hasColumn(database, "subscription_keys", "environment")
+
+const COLUMNS_BEFORE_PRODUCTS = "partner_id, name, cvr_number, status, created_at"
+
 /** The partners and keys of a database; none when it has no such tables (empty, or older than partners). */
 export const readAccessRecords = (database: Database.Database): AccessRecords => ({
   partners: hasTable(database, "partners")
-    ? database.prepare<[], PartnerRow>(`SELECT ${StoredRows.PARTNER_COLUMNS} FROM partners`).all()
+    ? database
+        .prepare<[], PartnerRow>(
+          `SELECT ${hasProducts(database) ? StoredRows.PARTNER_COLUMNS : `${COLUMNS_BEFORE_PRODUCTS}, NULL AS products`} FROM partners`
+        )
+        .all()
     : [],
   keys: hasTable(database, "subscription_keys")
-    ? database.prepare<[], KeyRow>(`SELECT ${StoredRows.SUBSCRIPTION_KEY_COLUMNS} FROM subscription_keys`).all()
+    ? database
+        .prepare<[], KeyRow>(
+          `SELECT ${StoredRows.SUBSCRIPTION_KEY_COLUMNS}, ${hasEnvironment(database) ? "environment" : "'production' AS environment"} FROM subscription_keys`
+        )
+        .all()
     : []
 })
 
@@ -78,18 +100,41 @@ export const keepAccessRecords = (database: Database.Database, kept: AccessRecor
   if (kept.partners.length === 0 && kept.keys.length === 0) return none
   if (!hasTable(database, "partners") || !hasTable(database, "subscription_keys"))
     throw new Error("the backup predates partners and subscription keys, so the replaced database's cannot be kept")
+  const withProducts = hasProducts(database)
+  // a restriction the copy could not hold would be lost, and the partner sell every product again
+  if (!withProducts && kept.partners.some((partner) => partner.products !== null))
+    throw new Error(
+      "the backup predates the products partners may sell, so the replaced database's restrictions cannot be kept"
+    )
+  const withEnvironment = hasEnvironment(database)
+  // a sandbox key the copy could not tell apart would work in production
+  if (!withEnvironment && kept.keys.some((key) => key.environment === "sandbox"))
+    throw new Error("the backup predates sandbox keys, so the replaced database's sandbox keys cannot be kept")
   const before = readAccessRecords(database)
   const partnersBefore = new Map(before.partners.map((partner) => [partner.partner_id, partner]))
   const keysBefore = new Map(before.keys.map((key) => [key.key_prefix, key]))
   const upsertPartner = database.prepare<[PartnerRow]>(
-    `INSERT INTO partners (${StoredRows.PARTNER_COLUMNS}) VALUES (@partner_id, @name, @cvr_number, @status, @created_at)
-     ON CONFLICT (partner_id) DO UPDATE SET name = excluded.name, cvr_number = excluded.cvr_number, status = excluded.status`
+    withProducts
+      ? `INSERT INTO partners (${StoredRows.PARTNER_COLUMNS})
+         VALUES (@partner_id, @name, @cvr_number, @status, @created_at, @products)
+         ON CONFLICT (partner_id) DO UPDATE SET name = excluded.name, cvr_number = excluded.cvr_number,
+           status = excluded.status, products = excluded.products`
+      : `INSERT INTO partners (${COLUMNS_BEFORE_PRODUCTS})
+         VALUES (@partner_id, @name, @cvr_number, @status, @created_at)
+         ON CONFLICT (partner_id) DO UPDATE SET name = excluded.name, cvr_number = excluded.cvr_number,
+           status = excluded.status`
   )
   const upsertKey = database.prepare<[KeyRow]>(
-    `INSERT INTO subscription_keys (${StoredRows.SUBSCRIPTION_KEY_COLUMNS})
-     VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at)
-     ON CONFLICT (key_prefix) DO UPDATE SET partner_id = excluded.partner_id, key_hash = excluded.key_hash,
-       created_at = excluded.created_at, revoked_at = COALESCE(excluded.revoked_at, subscription_keys.revoked_at)`
+    withEnvironment
+      ? `INSERT INTO subscription_keys (${StoredRows.SUBSCRIPTION_KEY_COLUMNS}, environment)
+         VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at, @environment)
+         ON CONFLICT (key_prefix) DO UPDATE SET partner_id = excluded.partner_id, key_hash = excluded.key_hash,
+           created_at = excluded.created_at, environment = excluded.environment,
+           revoked_at = COALESCE(excluded.revoked_at, subscription_keys.revoked_at)`
+      : `INSERT INTO subscription_keys (${StoredRows.SUBSCRIPTION_KEY_COLUMNS})
+         VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at)
+         ON CONFLICT (key_prefix) DO UPDATE SET partner_id = excluded.partner_id, key_hash = excluded.key_hash,
+           created_at = excluded.created_at, revoked_at = COALESCE(excluded.revoked_at, subscription_keys.revoked_at)`
   )
   database.transaction(() => {
     for (const partner of kept.partners) upsertPartner.run(partner)

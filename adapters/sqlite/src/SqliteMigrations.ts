@@ -190,6 +190,21 @@ export const MIGRATIONS: ReadonlyArray<Migration> = [
       CREATE INDEX webhook_deliveries_dead_by_partner ON webhook_deliveries (partner_id, created_at, event_position)
         WHERE state = 'dead_lettered';
     `
+  },
+  {
+    version: 12,
+    name: "the products a partner may sell (a JSON array; null: every product)",
+    sql: `
+      ALTER TABLE partners ADD COLUMN products TEXT;
+    `
+  },
+  {
+    version: 13,
+    name: "sandbox keys: where a subscription key works",
+    sql: `
+      ALTER TABLE subscription_keys ADD COLUMN environment TEXT NOT NULL DEFAULT 'production'
+        CHECK (environment IN ('production', 'sandbox'));
+    `
   }
 ]
 

@@ -2,7 +2,6 @@
  * PartnerStore on SQLite: partners and subscription keys (prefix and hash only).
  * @module
  */
-import type { SubscriptionKeyRecord } from "@kasko/core"
 import { PartnerStore, type StorageUnavailable } from "@kasko/core"
 import { StoredRows } from "@kasko/sql"
 import type Database from "better-sqlite3"
@@ -13,7 +12,14 @@ import { performance } from "node:perf_hooks"
 import { setImmediate } from "node:timers"
 
 type PartnerRow = StoredRows.PartnerRow
-const { PARTNER_COLUMNS, partnerOfRow, SUBSCRIPTION_KEY_COLUMNS: KEY_COLUMNS } = StoredRows
+const {
+  PARTNER_COLUMNS,
+  partnerOfRow,
+  productsColumnOf,
+  SUBSCRIPTION_KEY_ROW_COLUMNS: KEY_COLUMNS,
+  subscriptionKeyOfRow,
+  subscriptionKeyRowOf
+} = StoredRows
 
 /** Partner and key writes through any SqlitePartnerStore of this thread, whichever connection made them. */
 let writesInThisThread = 0
@@ -63,20 +69,23 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
     return counter
   }
   const insertPartner = database.prepare(
-    `INSERT INTO partners (${PARTNER_COLUMNS}) VALUES (@partner_id, @name, @cvr_number, @status, @created_at) ON CONFLICT (partner_id) DO NOTHING`
+    `INSERT INTO partners (${PARTNER_COLUMNS}) VALUES (@partner_id, @name, @cvr_number, @status, @created_at, @products) ON CONFLICT (partner_id) DO NOTHING`
   )
   const selectPartner = database.prepare<[string], PartnerRow>(
     `SELECT ${PARTNER_COLUMNS} FROM partners WHERE partner_id = ?`
   )
   const selectPartners = database.prepare<[], PartnerRow>(`SELECT ${PARTNER_COLUMNS} FROM partners ORDER BY partner_id`)
   const updateStatus = database.prepare<[string, string]>("UPDATE partners SET status = ? WHERE partner_id = ?")
-  const insertKey = database.prepare(
-    `INSERT INTO subscription_keys (${KEY_COLUMNS}) VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at)`
+  const updateProducts = database.prepare<[string | null, string]>(
+    "UPDATE partners SET products = ? WHERE partner_id = ?"
   )
-  const selectKey = database.prepare<[string], SubscriptionKeyRecord>(
+  const insertKey = database.prepare(
+    `INSERT INTO subscription_keys (${KEY_COLUMNS}) VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at, @environment)`
+  )
+  const selectKey = database.prepare<[string], StoredRows.SubscriptionKeyRow>(
     `SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE key_prefix = ?`
   )
-  const selectKeys = database.prepare<[string], SubscriptionKeyRecord>(
+  const selectKeys = database.prepare<[string], StoredRows.SubscriptionKeyRow>(
     `SELECT ${KEY_COLUMNS} FROM subscription_keys WHERE partner_id = ? ORDER BY created_at, key_prefix`
   )
   // prefixes are hex, so LIKE needs no escaping; substr keeps the match exact and case-sensitive
@@ -87,13 +96,24 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
     updateStatus.run(status, partnerId)
     return selectPartner.get(partnerId)
   })
+  const setProducts = database.transaction((partnerId: string, products: string | null) => {
+    updateProducts.run(products, partnerId)
+    return selectPartner.get(partnerId)
+  })
 
   return {
     insertPartner: (partner) =>
       attempt("insert partner", () =>
         changing(() =>
           database
-            .transaction(() => insertPartner.run({ ...partner, cvr_number: partner.cvr_number ?? null }).changes === 1)
+            .transaction(
+              () =>
+                insertPartner.run({
+                  ...partner,
+                  cvr_number: partner.cvr_number ?? null,
+                  products: productsColumnOf(partner.products)
+                }).changes === 1
+            )
             .immediate()
         )
       ),
@@ -106,15 +126,20 @@ export const makePartnerStore = (database: Database.Database): PartnerStore.Part
       attempt("set partner status", () => changing(() => setStatus.immediate(partnerId, status))).pipe(
         Effect.map((row) => Option.map(Option.fromNullishOr(row), partnerOfRow))
       ),
+    setPartnerProducts: (partnerId, products) =>
+      attempt("set partner products", () =>
+        changing(() => setProducts.immediate(partnerId, productsColumnOf(products)))
+      ).pipe(Effect.map((row) => Option.map(Option.fromNullishOr(row), partnerOfRow))),
     insertSubscriptionKey: (key) =>
       attempt("insert subscription key", () =>
-        changing(() => void database.transaction(() => insertKey.run(key)).immediate())
+        changing(() => void database.transaction(() => insertKey.run(subscriptionKeyRowOf(key))).immediate())
       ),
     findSubscriptionKey: (keyPrefix) =>
       attempt("find subscription key", () => selectKey.get(keyPrefix)).pipe(
-        Effect.map((row) => Option.fromNullishOr(row))
+        Effect.map((row) => Option.map(Option.fromNullishOr(row), subscriptionKeyOfRow))
       ),
-    listSubscriptionKeys: (partnerId) => attempt("list subscription keys", () => selectKeys.all(partnerId)),
+    listSubscriptionKeys: (partnerId) =>
+      attempt("list subscription keys", () => selectKeys.all(partnerId).map(subscriptionKeyOfRow)),
     revokeSubscriptionKeys: (partnerId, keyPrefix, revokedAt) =>
       attempt("revoke subscription keys", () =>
         changing(() =>

@@ -52,6 +52,10 @@ export const makeQuoteStore = (
   const purge = database.prepare<[number, number]>(`
     DELETE FROM quotes
     WHERE (activated_at IS NULL AND created_at <= ?) OR (activated_at IS NOT NULL AND created_at <= ?)`)
+  // a partner's sandbox is the owner `sandbox:<partner_id>` (Sandbox.ts): its quotes go after 7 days, in any state
+  const purgeSandbox = database.prepare<[number]>(
+    "DELETE FROM quotes WHERE partner_id LIKE 'sandbox:%' AND created_at <= ?"
+  )
   const selectExpiring = database.prepare<[number], QuoteReadRow>(
     `SELECT ${QUOTE_READ_COLUMNS} FROM quotes WHERE activated_at IS NULL AND created_at <= ?`
   )
@@ -174,14 +178,18 @@ export const makeQuoteStore = (
     "INSERT INTO store_info (key, value) VALUES ('write_probe', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
   )
   const probeWrite = database.transaction((at: string) => void recordProbe.run(at))
-  const purgeQuotes = database.transaction((awaitingCutoff: number, activatedCutoff: number) => {
-    for (const row of selectExpiring.all(awaitingCutoff)) insertEvent.run(QuoteEvents.quoteExpired(quoteOfRow(row)))
-    const deleted = purge.run(awaitingCutoff, activatedCutoff).changes
-    // events are kept as long as the longest-kept quotes: by then every delivery has long ended
-    pruneDeliveries.run(activatedCutoff)
-    pruneEvents.run(activatedCutoff)
-    return deleted
-  })
+  const purgeQuotes = database.transaction(
+    (awaitingCutoff: number, activatedCutoff: number, sandboxCutoff: number | undefined) => {
+      for (const row of selectExpiring.all(awaitingCutoff)) insertEvent.run(QuoteEvents.quoteExpired(quoteOfRow(row)))
+      const deleted =
+        purge.run(awaitingCutoff, activatedCutoff).changes +
+        (sandboxCutoff === undefined ? 0 : purgeSandbox.run(sandboxCutoff).changes)
+      // events are kept as long as the longest-kept quotes: by then every delivery has long ended
+      pruneDeliveries.run(activatedCutoff)
+      pruneEvents.run(activatedCutoff)
+      return deleted
+    }
+  )
 
   return {
     insert: (quote) => Effect.asVoid(enqueue(quote, undefined)),
@@ -198,8 +206,10 @@ export const makeQuoteStore = (
       attempt("activate quote", () => activateQuote.immediate(partnerId, quoteId, activatedAt)).pipe(
         Effect.map((row) => Option.map(Option.fromNullishOr(row), quoteOfRow))
       ),
-    purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
-      attempt("purge quotes", () => purgeQuotes.immediate(awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore)),
+    purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore, sandboxCreatedAtOrBefore }) =>
+      attempt("purge quotes", () =>
+        purgeQuotes.immediate(awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore, sandboxCreatedAtOrBefore)
+      ),
     listPortfolio: ({ after, limit }) =>
       attempt("list the portfolio", () => selectPortfolio.all(after ?? "", limit)).pipe(
         Effect.map((rows) => rows.map(StoredRows.portfolioQuoteOfRow))

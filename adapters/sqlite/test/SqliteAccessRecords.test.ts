@@ -18,7 +18,8 @@ const partner = (partner_id: string, status: "active" | "suspended" = "active") 
   name: `${partner_id} A/S`,
   cvr_number: null,
   status,
-  created_at: 1
+  created_at: 1,
+  products: null
 })
 
 const key = (partner_id: string, key_prefix: string, revoked_at: number | null = null) => ({
@@ -26,16 +27,17 @@ const key = (partner_id: string, key_prefix: string, revoked_at: number | null =
   key_prefix,
   key_hash: `hash of ${key_prefix}`,
   created_at: 2,
-  revoked_at
+  revoked_at,
+  environment: "production" as "production" | "sandbox"
 })
 
 const withRecords = (records: SqliteAccessRecords.AccessRecords) => {
   const database = migrated()
   const insertPartner = database.prepare(
-    "INSERT INTO partners VALUES (@partner_id, @name, @cvr_number, @status, @created_at)"
+    "INSERT INTO partners (partner_id, name, cvr_number, status, created_at, products) VALUES (@partner_id, @name, @cvr_number, @status, @created_at, @products)"
   )
   const insertKey = database.prepare(
-    "INSERT INTO subscription_keys (partner_id, key_prefix, key_hash, created_at, revoked_at) VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at)"
+    "INSERT INTO subscription_keys (partner_id, key_prefix, key_hash, created_at, revoked_at, environment) VALUES (@partner_id, @key_prefix, @key_hash, @created_at, @revoked_at, @environment)"
   )
   for (const row of records.partners) insertPartner.run(row)
   for (const row of records.keys) insertKey.run(row)
@@ -80,4 +82,42 @@ it("changes nothing when the replaced database has no partners, and reads none f
     partners_kept: []
   })
   expect(SqliteAccessRecords.readAccessRecords(backup).keys).toEqual([key("bilhuset", "aaaa")])
+})
+
+it("keeps the products the replaced database restricts a partner to, and refuses a backup that could not hold them", () => {
+  const backup = withRecords({ partners: [partner("bilhuset")], keys: [] })
+  const restricted = { ...partner("bilhuset"), products: JSON.stringify(["insurance-car-leasing"]) }
+  SqliteAccessRecords.keepAccessRecords(backup, { partners: [restricted], keys: [] })
+  expect(SqliteAccessRecords.readAccessRecords(backup).partners).toEqual([restricted])
+
+  const beforeProducts = new Database(":memory:")
+  SqliteMigrations.migrate(
+    beforeProducts,
+    SqliteMigrations.MIGRATIONS.filter((migration) => migration.version < 12)
+  )
+  beforeProducts
+    .prepare("INSERT INTO partners (partner_id, name, cvr_number, status, created_at) VALUES (?, ?, NULL, 'active', 1)")
+    .run("bilhuset", "bilhuset A/S")
+  expect(SqliteAccessRecords.readAccessRecords(beforeProducts).partners).toEqual([partner("bilhuset")])
+  expect(() => SqliteAccessRecords.keepAccessRecords(beforeProducts, { partners: [restricted], keys: [] })).toThrow(
+    "predates the products partners may sell"
+  )
+  SqliteAccessRecords.keepAccessRecords(beforeProducts, { partners: [partner("bilhuset", "suspended")], keys: [] })
+  expect(SqliteAccessRecords.readAccessRecords(beforeProducts).partners).toEqual([partner("bilhuset", "suspended")])
+})
+
+it("keeps a sandbox key a sandbox key, and refuses a backup that could not tell it apart", () => {
+  const sandboxKey = { ...key("bilhuset", "aaaa"), environment: "sandbox" as const }
+  const backup = withRecords({ partners: [partner("bilhuset")], keys: [] })
+  SqliteAccessRecords.keepAccessRecords(backup, { partners: [partner("bilhuset")], keys: [sandboxKey] })
+  expect(SqliteAccessRecords.readAccessRecords(backup).keys).toEqual([sandboxKey])
+
+  const beforeSandbox = new Database(":memory:")
+  SqliteMigrations.migrate(
+    beforeSandbox,
+    SqliteMigrations.MIGRATIONS.filter((migration) => migration.version < 13)
+  )
+  expect(() =>
+    SqliteAccessRecords.keepAccessRecords(beforeSandbox, { partners: [partner("bilhuset")], keys: [sandboxKey] })
+  ).toThrow("predates sandbox keys")
 })

@@ -48,6 +48,8 @@ import {
   type RetrievedQuote
 } from "./quote/QuoteLifecycle.js"
 import { decodeQuoteRequest } from "./quote/QuoteRequest.js"
+import { maySell, productsShown, type ProductsSold, unavailableProduct } from "./partner/PartnerProducts.js"
+import { isSandboxOwner, SANDBOX_NUMBER_PREFIX } from "./partner/Sandbox.js"
 import { QuoteStore, type StoredQuote } from "./ports/QuoteStore.js"
 
 /**
@@ -60,18 +62,22 @@ const catalogueIn = (context: Context.Context<never>): Catalogue =>
 /**
  * The definition of a product (spec §2.1) as its version in force today defines it: of the catalogue of the
  * TariffBook provided, the shipped one if none is, in a language (Danish unless given: its titles as the product
- * document's translation words them). A product none of whose versions is in force yet is not found.
+ * document's translation words them). A product none of whose versions is in force yet is not found; nor is one
+ * the partner may not sell, given the `products` it sells (all when undefined).
  */
 export const getProduct = (
   productName: string,
-  language: Language = DEFAULT_LANGUAGE
+  language: Language = DEFAULT_LANGUAGE,
+  products?: ProductsSold
 ): Effect.Effect<ProductDefinition, ProductNotFound> =>
   Effect.contextWith((context: Context.Context<never>) => {
     const today = calendarDateOfMillis(Context.get(context, Clock.Clock).currentTimeMillisUnsafe())
     const catalogue = inLanguage(catalogueIn(context).on(today), language)
-    const definition = catalogue.definition(productName)
+    const definition = maySell(products, productName) ? catalogue.definition(productName) : undefined
     return definition === undefined
-      ? Effect.fail(new ProductNotFound({ product_name: productName, products: catalogue.productNames }))
+      ? Effect.fail(
+          new ProductNotFound({ product_name: productName, products: productsShown(products, catalogue.productNames) })
+        )
       : Effect.succeed(definition)
   })
 
@@ -118,11 +124,14 @@ const priceSelection = (
  */
 const pricedOfferRequest = <A>(
   input: unknown,
-  answer: (priced: PricedOffer, links: DocumentLinksShape) => A
-): Effect.Effect<A, ConstraintViolation | TariffNotInForce, TariffBook> =>
+  answer: (priced: PricedOffer, links: DocumentLinksShape) => A,
+  products: ProductsSold
+): Effect.Effect<A, ConstraintViolation | TariffNotInForce, TariffBook> => {
+  const unavailable = unavailableProduct(products, input)
+  if (unavailable !== undefined) return Effect.fail(unavailable)
   // the book and the clock read from the fiber's context in one step, the answer made in the same step when the
   // tariff is compiled: each step of an Effect costs more than the plain pricing it wraps
-  Effect.contextWith(
+  return Effect.contextWith(
     (context: Context.Context<TariffBook>): Effect.Effect<A, ConstraintViolation | TariffNotInForce> => {
       const book = Context.get(context, TariffBook)
       const links = Context.get(context as Context.Context<never>, DocumentLinks)
@@ -140,18 +149,27 @@ const pricedOfferRequest = <A>(
       })
     }
   ).pipe((priced) => traced(priced, PRICING_SPAN))
+}
 
-/** The rating worksheet behind the price of an offer request `{product}`: every line, loading, charge and rounding. */
+/**
+ * The rating worksheet behind the price of an offer request `{product}`: every line, loading, charge and rounding.
+ * A product the partner may not sell, given the `products` it sells, is a violation on `product.product_name`.
+ */
 export const explainPrice = (
-  input: unknown
+  input: unknown,
+  products?: ProductsSold
 ): Effect.Effect<RatingWorksheet, ConstraintViolation | TariffNotInForce, TariffBook> =>
-  pricedOfferRequest(input, (priced) => worksheetOf(priced.price))
+  pricedOfferRequest(input, (priced) => worksheetOf(priced.price), products)
 
-/** An anonymous price offer from an offer request `{product}` (spec §2.6); nothing is stored. */
+/**
+ * An anonymous price offer from an offer request `{product}` (spec §2.6); nothing is stored. A product the partner
+ * may not sell, given the `products` it sells (all when undefined), is a violation on `product.product_name`.
+ */
 export const createOffer = (
-  input: unknown
+  input: unknown,
+  products?: ProductsSold
 ): Effect.Effect<PriceOffer, ConstraintViolation | TariffNotInForce, TariffBook> =>
-  pricedOfferRequest(input, (priced, links) => offerOf(priced.request, priced.price, links))
+  pricedOfferRequest(input, (priced, links) => offerOf(priced.request, priced.price, links), products)
 
 /** How long an Idempotency-Key answers with the quote it first created. */
 const IDEMPOTENCY_KEY_VALIDITY_MILLIS = 24 * 60 * 60 * 1000
@@ -166,18 +184,22 @@ interface IdempotentRequest {
  * Creates a quote for the partner from a quote request (spec §2.8 → §2.9),
  * valid for 30 days. With an idempotency key, a retry of the same request
  * within 24 hours answers what the first one did (its status too), and creates none;
- * the same key with another request fails with IdempotencyKeyReused.
+ * the same key with another request fails with IdempotencyKeyReused. A product the partner may not sell, given the
+ * `products` it sells (all when undefined), is a violation on `product.product_name`.
  */
 export const createQuote = (
   partnerId: string,
   input: unknown,
-  idempotency?: IdempotentRequest
+  idempotency?: IdempotentRequest,
+  products?: ProductsSold
 ): Effect.Effect<
   Quote,
   ConstraintViolation | IdempotencyKeyReused | TariffNotInForce | StorageUnavailable,
   TariffBook | QuoteStore | IdGenerator
 > =>
   Effect.gen(function* () {
+    const unavailable = unavailableProduct(products, input)
+    if (unavailable !== undefined) return yield* unavailable
     const now = yield* Clock.currentTimeMillis
     const pricingDate = calendarDateOfMillis(now)
     const book = yield* TariffBook
@@ -188,18 +210,20 @@ export const createQuote = (
     const worksheet = worksheetOf(yield* traced(priceSelection(book, request.product, pricingDate), PRICING_SPAN))
     const ids = yield* IdGenerator
     const links = yield* DocumentLinks
+    // a sandbox quote's numbers cannot be taken for real ones
+    const numbered = isSandboxOwner(partnerId) ? (number: string) => `${SANDBOX_NUMBER_PREFIX}${number}` : String
     // named and coded by the product's version in force, which the request was decoded against
     const quote = quoteOf(
       request,
       worksheet,
-      { quote_id: yield* ids.quoteId, policy_number: yield* ids.policyNumber },
+      { quote_id: yield* ids.quoteId, policy_number: numbered(yield* ids.policyNumber) },
       links,
       book.catalogue.on(pricingDate)
     )
     const stored: StoredQuote = {
       quote_id: quote.quote_id,
       partner_id: partnerId,
-      quote_number: yield* ids.quoteNumber,
+      quote_number: numbered(yield* ids.quoteNumber),
       created_at: now,
       activated_at: null,
       tariff_version: worksheet.tariff_version,
@@ -294,8 +318,9 @@ export const explainQuote = (
 
 /**
  * Deletes expired quotes from storage (retrieval never serves them anyway);
- * activated quotes are kept `activatedRetentionMillis` longer. Answers how many
- * were deleted. Run it periodically.
+ * activated quotes are kept `activatedRetentionMillis` longer; sandbox quotes,
+ * activated or not, 7 days from their creation. Answers how many were deleted.
+ * Run it periodically.
  */
 export const purgeExpiredQuotes = (
   activatedRetentionMillis: number

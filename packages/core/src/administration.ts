@@ -6,4 +6,6 @@
  */
 export * as Partner from "./partner/Partner.js"
 export * as PartnerAdministration from "./partner/PartnerAdministration.js"
+export * as PartnerProducts from "./partner/PartnerProducts.js"
+export * as Sandbox from "./partner/Sandbox.js"
 export * as WebhookAdministration from "./events/WebhookAdministration.js"

@@ -7,6 +7,7 @@ import { quoteAnswer } from "../src/Examples.js"
 import { quoteActivated, quoteCreated } from "../src/events/QuoteEvents.js"
 import type { StoredQuote } from "../src/ports/QuoteStore.js"
 import { retrievedForm } from "../src/quote/QuoteLifecycle.js"
+import { sandboxOwnerOf } from "../src/partner/Sandbox.js"
 
 const storedQuote = (): StoredQuote => {
   // a store keeps the content; its state is the stored facts'
@@ -50,5 +51,21 @@ describe("a quote event's payload", () => {
       status: "activated",
       expires_at: "2026-04-01T09:00:00.000Z"
     })
+  })
+})
+
+describe("a sandbox quote's events", () => {
+  it("name the partner, say they are the sandbox's, and say its activation issued no policy", () => {
+    const stored = { ...storedQuote(), partner_id: sandboxOwnerOf("partner-a") }
+    const created = JSON.parse(quoteCreated(stored).payload)
+    expect(created).toMatchObject({ partner_id: "partner-a", environment: "sandbox" })
+    expect(created).not.toHaveProperty("policy_issued")
+    expect(quoteCreated(stored).partner_id).toBe("sandbox:partner-a")
+    const activated = JSON.parse(quoteActivated({ ...stored, activated_at: stored.created_at + 1 }).payload)
+    expect(activated).toMatchObject({ partner_id: "partner-a", environment: "sandbox", policy_issued: false })
+  })
+
+  it("leave a production quote's events as they were, without the environment", () => {
+    expect(JSON.parse(quoteCreated(storedQuote()).payload)).not.toHaveProperty("environment")
   })
 })

@@ -4,12 +4,13 @@
  * token is printed alone (it is what a script captures), with a note on
  * standard error; `--json` prints the whole record.
  */
-import { Authentication, PartnerStore } from "@kasko/core"
+import { Authentication, PartnerStore, ProductCatalogue } from "@kasko/core"
 import { type Partner, PartnerAdministration } from "@kasko/core/administration"
 import { SigningKey, SubscriptionKeys, Tokens } from "@kasko/credentials"
 import { Cause, Effect, Exit, type Layer, Option, Result } from "effect"
 import { type CommandResult, done, json, UsageError } from "./CommandResult.js"
 import { messageOf } from "./FailureMessages.js"
+import { commandProducts } from "./ProductFolders.js"
 import { durationSeconds, readServiceConfig, tokenRulesOf, type ServiceConfig } from "./ServiceConfig.js"
 import { storesLayer } from "./Stores.js"
 
@@ -52,6 +53,25 @@ export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<Readonl
   return `${lines.join("\n")}\n`
 }
 
+/**
+ * The products `--products` names (comma-separated), with the names of the products the service sells — the shipped
+ * ones and KASKO_PRODUCTS_DIR's — that they must be among; undefined when the option is not given.
+ */
+const productsGiven = (argv: Arguments) => {
+  const named = argv["products"] as string | undefined
+  if (named === undefined) return undefined
+  const products = named
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "")
+  const known = (commandProducts({})?.catalogue ?? ProductCatalogue.shipped).productNames
+  return { products, known }
+}
+
+/** What `kasko partners list` shows of the products a partner may sell. */
+const productsCell = (products: ReadonlyArray<string> | undefined): string =>
+  products === undefined ? "all" : products.length === 0 ? "none" : products.join(",")
+
 export const addPartner = async (argv: Arguments): Promise<CommandResult> => {
   const config = configuration()
   const cvr = argv["cvr"] as string | undefined
@@ -60,7 +80,8 @@ export const addPartner = async (argv: Arguments): Promise<CommandResult> => {
     config,
     PartnerAdministration.addPartner(
       { partner_id: text(argv, "id"), name: text(argv, "name"), ...(cvr === undefined ? {} : { cvr_number: cvr }) },
-      key
+      key,
+      productsGiven(argv)
     )
   )
   return wantsJson(argv)
@@ -74,13 +95,14 @@ export const listPartners = async (argv: Arguments): Promise<CommandResult> => {
   if (partners.length === 0) return done("", "no partners yet: kasko partners add --help\n")
   return done(
     table(
-      ["ID", "NAME", "CVR", "STATUS", "CREATED"],
+      ["ID", "NAME", "CVR", "STATUS", "CREATED", "PRODUCTS"],
       partners.map((partner) => [
         partner.partner_id,
         partner.name,
         partner.cvr_number ?? "",
         partner.status,
-        partner.created_at
+        partner.created_at,
+        productsCell(partner.products)
       ])
     )
   )
@@ -95,13 +117,35 @@ export const suspendPartner = async (argv: Arguments): Promise<CommandResult> =>
   )
 }
 
+export const setProducts = async (argv: Arguments): Promise<CommandResult> => {
+  const given = productsGiven(argv)
+  if (given === undefined && argv["all-products"] !== true)
+    throw new UsageError("name the products with --products, or give --all-products to let the partner sell every one")
+  if (given !== undefined && argv["all-products"] === true)
+    throw new UsageError("give either --products or --all-products, not both")
+  const partner = partnerView(
+    await runOnStore(configuration(), PartnerAdministration.setPartnerProducts(text(argv, "id"), given))
+  )
+  return done(
+    wantsJson(argv)
+      ? json(partner)
+      : `partner ${partner.partner_id} may sell ${partner.products === undefined ? "every product" : partner.products.length === 0 ? "no product" : partner.products.join(", ")}, from its next request on\n`
+  )
+}
+
 export const addKey = async (argv: Arguments): Promise<CommandResult> => {
   const partnerId = text(argv, "partner")
+  const sandbox = argv["sandbox"] === true
   const key = SubscriptionKeys.generateSubscriptionKey()
-  await runOnStore(configuration(), PartnerAdministration.addSubscriptionKey(partnerId, key))
+  await runOnStore(configuration(), PartnerAdministration.addSubscriptionKey(partnerId, key, { sandbox }))
   return wantsJson(argv)
-    ? done(json({ partner_id: partnerId, subscription_key: key.key }))
-    : done(`${key.key}\n`, `key added for ${partnerId}; it is shown only now\n`)
+    ? done(json({ partner_id: partnerId, subscription_key: key.key, ...(sandbox ? { environment: "sandbox" } : {}) }))
+    : done(
+        `${key.key}\n`,
+        sandbox
+          ? `sandbox key added for ${partnerId}: it works only in the sandbox; it is shown only now\n`
+          : `key added for ${partnerId}; it is shown only now\n`
+      )
 }
 
 export const revokeKey = async (argv: Arguments): Promise<CommandResult> => {

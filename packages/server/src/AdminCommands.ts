@@ -17,10 +17,17 @@ const asJson = (argv: Argv) =>
 const partnerId = (argv: Argv, name: string, describe: string) =>
   argv.option(name, { type: "string", demandOption: true, requiresArg: true, describe })
 
+const productsOption = {
+  type: "string",
+  requiresArg: true,
+  describe:
+    "the products the partner may sell, comma-separated (the shipped ones and KASKO_PRODUCTS_DIR's); without it, every product"
+} as const
+
 export const ADMIN_COMMANDS: ReadonlyArray<KaskoCommand> = [
   {
     command: "partners",
-    describe: "add, list and suspend partners",
+    describe: "add, list and suspend partners, and set the products they may sell",
     subcommands: [
       {
         command: "add",
@@ -30,6 +37,7 @@ export const ADMIN_COMMANDS: ReadonlyArray<KaskoCommand> = [
             partnerId(argv, "id", "the partner's id: 2–63 lower-case letters, digits and hyphens")
               .option("name", { type: "string", demandOption: true, requiresArg: true, describe: "the partner's name" })
               .option("cvr", { type: "string", requiresArg: true, describe: "the partner's CVR number (8 digits)" })
+              .option("products", productsOption)
           ).epilogue('Example: KEY=$(kasko partners add --id bilhuset --name "Bilhuset Øst A/S")'),
         run: async (argv) => (await actions()).addPartner(argv)
       },
@@ -38,6 +46,20 @@ export const ADMIN_COMMANDS: ReadonlyArray<KaskoCommand> = [
         describe: "list the partners",
         options: asJson,
         run: async (argv) => (await actions()).listPartners(argv)
+      },
+      {
+        command: "set-products",
+        describe: "set the products a partner may sell, from its next request on",
+        options: (argv) =>
+          asJson(
+            partnerId(argv, "id", "the partner's id").option("products", productsOption).option("all-products", {
+              type: "boolean",
+              describe: "let the partner sell every product, those added later too"
+            })
+          ).epilogue(
+            "Example: kasko partners set-products --id bilhuset --products insurance-car-leasing,business-car-insurance-standalone"
+          ),
+        run: async (argv) => (await actions()).setProducts(argv)
       },
       {
         command: "suspend",
@@ -54,7 +76,15 @@ export const ADMIN_COMMANDS: ReadonlyArray<KaskoCommand> = [
       {
         command: "add",
         describe: "add a subscription key; prints it (shown once, keep it)",
-        options: (argv) => asJson(partnerId(argv, "partner", "the partner's id")),
+        options: (argv) =>
+          asJson(
+            partnerId(argv, "partner", "the partner's id").option("sandbox", {
+              type: "boolean",
+              default: false,
+              describe:
+                "a key that works only in the sandbox: quotes apart from production's, numbered TEST-…, purged after 7 days"
+            })
+          ).epilogue("Example: SANDBOX_KEY=$(kasko keys add --partner bilhuset --sandbox)"),
         run: async (argv) => (await actions()).addKey(argv)
       },
       {

@@ -26,6 +26,7 @@ export const CONFIG_HELP = `environment:
   KASKO_JWKS_COOLDOWN_SECONDS      least time between two fetches of the key set (default 30)
   KASKO_REQUEST_TIMEOUT_MS         longest a request may wait (for storage) before it answers 503 (default 10000)
   KASKO_RATE_LIMIT_PER_MINUTE      requests one subscription key may make per minute, counted after authentication (default 6000)
+  KASKO_SANDBOX_RATE_LIMIT_PER_MINUTE  requests one sandbox key may make per minute (default 600)
   KASKO_DOCUMENT_RATE_LIMIT_PER_MINUTE  quote documents one subscription key may have printed per minute, besides its requests (default 60)
   KASKO_REDIS_URL                  redis://… : count that limit in Redis (default: in PostgreSQL when used, else per instance)
   KASKO_AUTH_FAILURES_PER_MINUTE   requests refused with 401 one client address may make per minute; after, its failures get 429 (default 300)

@@ -54,7 +54,15 @@ export const serveMcp = async (argv: Readonly<Record<string, unknown>>): Promise
     const stop = () => stopping.abort()
     for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, stop)
     logger.info({ partner_id: partnerId, transport: "stdio" }, "kasko mcp is serving")
-    await serveStdio({ runtime, partnerId, version: SERVICE_VERSION, log: logger, signal: stopping.signal })
+    const products = partner.value.products
+    await serveStdio({
+      runtime,
+      partnerId,
+      ...(products === undefined ? {} : { products }),
+      version: SERVICE_VERSION,
+      log: logger,
+      signal: stopping.signal
+    })
     for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.off(signal, stop)
     logger.info({ partner_id: partnerId }, "kasko mcp stopped")
     return done("")

@@ -219,6 +219,7 @@ export const startService = async (options: ServiceOptions): Promise<RunningServ
     bodyLimitBytes: config.bodyLimitBytes,
     protection: {
       requestsPerMinute: config.rateLimitPerMinute,
+      sandboxRequestsPerMinute: config.sandboxRateLimitPerMinute,
       documentsPerMinute: config.documentRateLimitPerMinute,
       failedAuthenticationsPerMinute: config.authFailuresPerMinute,
       corsOrigins: config.corsOrigins,

@@ -130,6 +130,7 @@ const FIELDS = {
   jwksCooldownSeconds: integerBetween("KASKO_JWKS_COOLDOWN_SECONDS", 30, 0, 60 * 60),
   requestTimeoutMillis: integerBetween("KASKO_REQUEST_TIMEOUT_MS", 10_000, 100, 600_000),
   rateLimitPerMinute: integerBetween("KASKO_RATE_LIMIT_PER_MINUTE", 6_000, 1, 10_000_000),
+  sandboxRateLimitPerMinute: integerBetween("KASKO_SANDBOX_RATE_LIMIT_PER_MINUTE", 600, 1, 10_000_000),
   // a quote's document takes ~7 ms of the event loop: one partner's share of the printing is bounded apart
   documentRateLimitPerMinute: integerBetween("KASKO_DOCUMENT_RATE_LIMIT_PER_MINUTE", 60, 1, 10_000_000),
   authFailuresPerMinute: integerBetween("KASKO_AUTH_FAILURES_PER_MINUTE", 300, 1, 10_000_000),

@@ -4,7 +4,7 @@
  * are JSON text, written from validated values and parsed, not re-validated.
  * @module
  */
-import { type EventOutbox, type Partner, QuoteEvents, type QuoteStore } from "@kasko/core"
+import { type EventOutbox, type Partner, QuoteEvents, type QuoteStore, type SubscriptionKeyRecord } from "@kasko/core"
 
 type ClaimedDelivery = EventOutbox.ClaimedDelivery
 type DeliveryRecord = EventOutbox.DeliveryRecord
@@ -125,12 +125,47 @@ export interface PartnerRow {
   readonly cvr_number: string | null
   readonly status: "active" | "suspended"
   readonly created_at: number
+  /** The products it may sell, as a JSON array; null: every product. */
+  readonly products: string | null
 }
 
 /** The column list of a `SELECT` that reads a partner (`PartnerRow`). */
-export const PARTNER_COLUMNS = "partner_id, name, cvr_number, status, created_at"
+export const PARTNER_COLUMNS = "partner_id, name, cvr_number, status, created_at, products"
 /** The column list of a `SELECT` that reads a subscription key: its prefix and hash, never the key. */
 export const SUBSCRIPTION_KEY_COLUMNS = "partner_id, key_prefix, key_hash, created_at, revoked_at"
+
+/** A subscription key as its row: the record's columns, and where it works (`production` or `sandbox`). */
+export interface SubscriptionKeyRow {
+  readonly partner_id: string
+  readonly key_prefix: string
+  readonly key_hash: string
+  readonly created_at: number
+  readonly revoked_at: number | null
+  readonly environment: "production" | "sandbox"
+}
+
+/** The column list of a `SELECT` that reads a subscription key with where it works (`SubscriptionKeyRow`). */
+export const SUBSCRIPTION_KEY_ROW_COLUMNS = "partner_id, key_prefix, key_hash, created_at, revoked_at, environment"
+
+/** A subscription key read back from its row (`environment` only for a sandbox key). */
+export const subscriptionKeyOfRow = (row: SubscriptionKeyRow): SubscriptionKeyRecord => ({
+  partner_id: row.partner_id,
+  key_prefix: row.key_prefix,
+  key_hash: row.key_hash,
+  created_at: Number(row.created_at),
+  revoked_at: row.revoked_at === null ? null : Number(row.revoked_at),
+  ...(row.environment === "sandbox" ? { environment: "sandbox" as const } : {})
+})
+
+/** A subscription key as its row. */
+export const subscriptionKeyRowOf = (key: SubscriptionKeyRecord): SubscriptionKeyRow => ({
+  partner_id: key.partner_id,
+  key_prefix: key.key_prefix,
+  key_hash: key.key_hash,
+  created_at: key.created_at,
+  revoked_at: key.revoked_at,
+  environment: key.environment ?? "production"
+})
 
 /** A partner read back from its row (a `cvr_number` only when it has one). */
 export const partnerOfRow = (row: PartnerRow): Partner => ({
@@ -138,8 +173,13 @@ export const partnerOfRow = (row: PartnerRow): Partner => ({
   name: row.name,
   ...(row.cvr_number === null ? {} : { cvr_number: row.cvr_number }),
   status: row.status,
-  created_at: row.created_at
+  created_at: row.created_at,
+  ...(row.products === null ? {} : { products: JSON.parse(row.products) as ReadonlyArray<string> })
 })
+
+/** The `products` column of a partner that may sell `products` (every product when undefined). */
+export const productsColumnOf = (products: ReadonlyArray<string> | undefined): string | null =>
+  products === undefined ? null : JSON.stringify(products)
 
 /** An outbox event as its row: the event's own fields, one column each. */
 export type EventRow = QuoteEvent

@@ -112,11 +112,31 @@ export const partnerStoreContract = (name: string, makeLayer: () => StoreLayer):
           seen.push(yield* store.changes)
           yield* PartnerAdministration.suspendPartner("partner-a")
           seen.push(yield* store.changes)
+          yield* PartnerAdministration.setPartnerProducts("partner-a", { products: ["leasing"], known: ["leasing"] })
+          seen.push(yield* store.changes)
           return { seen }
         })
       )
       // never the same value across a write (a store that cannot tell may move it on reads too)
       expect(new Set(outcome.seen).size).toBe(outcome.seen.length)
+    })
+
+    it("stores a sandbox key as one, and a production key without an environment", async () => {
+      const outcome = await run(
+        Effect.gen(function* () {
+          const store = yield* PartnerStore.PartnerStore
+          yield* PartnerAdministration.addPartner({ partner_id: "partner-a", name: "A" }, key("5a5a0001"))
+          yield* PartnerAdministration.addSubscriptionKey("partner-a", key("5a5a0002"), { sandbox: true })
+          return {
+            production: Option.getOrThrow(yield* store.findSubscriptionKey("5a5a0001")),
+            sandbox: Option.getOrThrow(yield* store.findSubscriptionKey("5a5a0002")),
+            listed: yield* store.listSubscriptionKeys("partner-a")
+          }
+        })
+      )
+      expect("environment" in outcome.production).toBe(false)
+      expect(outcome.sandbox).toMatchObject({ key_prefix: "5a5a0002", environment: "sandbox", revoked_at: null })
+      expect(outcome.listed.map((record) => record.environment ?? "production")).toEqual(["production", "sandbox"])
     })
 
     it("revokes only the named partner's keys, by prefix", async () => {
@@ -137,14 +157,80 @@ export const partnerStoreContract = (name: string, makeLayer: () => StoreLayer):
       expect(outcome.keys).toEqual([expect.objectContaining({ key_prefix: "dddd0002", revoked_at: null })])
     })
 
-    it("answers PartnerNotFound for keys of and suspension of an unknown partner", async () => {
+    it("answers PartnerNotFound for keys of, suspension of and the products of an unknown partner", async () => {
       const outcome = await run(
         Effect.all([
           Effect.flip(PartnerAdministration.addSubscriptionKey("nobody", key("eeee0001"))),
-          Effect.flip(PartnerAdministration.suspendPartner("nobody"))
+          Effect.flip(PartnerAdministration.suspendPartner("nobody")),
+          Effect.flip(PartnerAdministration.setPartnerProducts("nobody", undefined))
         ])
       )
-      expect(outcome.map((error) => error._tag)).toEqual(["PartnerNotFound", "PartnerNotFound"])
+      expect(outcome.map((error) => error._tag)).toEqual(["PartnerNotFound", "PartnerNotFound", "PartnerNotFound"])
+    })
+
+    it("stores the products a partner may sell, changes them, and lets it sell every product again", async () => {
+      const known = ["leasing", "standalone", "fleet"]
+      const outcome = await run(
+        Effect.gen(function* () {
+          const store = yield* PartnerStore.PartnerStore
+          const added = yield* PartnerAdministration.addPartner(
+            { partner_id: "partner-a", name: "A" },
+            key("f0f00001"),
+            {
+              products: ["standalone", "leasing", "standalone"],
+              known
+            }
+          )
+          yield* PartnerAdministration.addPartner({ partner_id: "partner-b", name: "B" }, key("f0f00002"))
+          const found = yield* store.findPartner("partner-a")
+          const changed = yield* PartnerAdministration.setPartnerProducts("partner-a", { products: ["fleet"], known })
+          const listed = yield* PartnerAdministration.listPartners
+          const none = yield* PartnerAdministration.setPartnerProducts("partner-b", { products: [], known })
+          const every = yield* PartnerAdministration.setPartnerProducts("partner-a", undefined)
+          return { added, found, changed, listed, none, every, again: yield* store.findPartner("partner-a") }
+        })
+      )
+      expect(outcome.added.products).toEqual(["standalone", "leasing"])
+      expect(Option.getOrThrow(outcome.found).products).toEqual(["standalone", "leasing"])
+      expect(outcome.changed.products).toEqual(["fleet"])
+      expect(outcome.listed.map((partner) => partner.products)).toEqual([["fleet"], undefined])
+      expect("products" in outcome.listed[1]!).toBe(false)
+      expect(outcome.none.products).toEqual([])
+      expect("products" in outcome.every).toBe(false)
+      expect("products" in Option.getOrThrow(outcome.again)).toBe(false)
+    })
+
+    it("refuses a product the catalogue does not have, naming it, and changes nothing", async () => {
+      const known = ["leasing", "standalone"]
+      const outcome = await run(
+        Effect.gen(function* () {
+          const adding = yield* Effect.flip(
+            PartnerAdministration.addPartner({ partner_id: "partner-a", name: "A" }, key("f1f10001"), {
+              products: ["leasing", "yacht"],
+              known
+            })
+          )
+          yield* PartnerAdministration.addPartner({ partner_id: "partner-b", name: "B" }, key("f1f10002"), {
+            products: ["leasing"],
+            known
+          })
+          const setting = yield* Effect.flip(
+            PartnerAdministration.setPartnerProducts("partner-b", { products: ["glider"], known })
+          )
+          return { adding, setting, listed: yield* PartnerAdministration.listPartners }
+        })
+      )
+      expect(outcome.adding).toMatchObject({
+        _tag: "ConstraintViolation",
+        violations: [{ field: "products", message: expect.stringContaining('"yacht" is not a product') }]
+      })
+      expect(outcome.setting).toMatchObject({
+        _tag: "ConstraintViolation",
+        violations: [{ field: "products", message: expect.stringContaining('"glider"') }]
+      })
+      expect(outcome.listed.map((partner) => [partner.partner_id, partner.products])).toEqual([
+        ["partner-b", ["leasing"]]
+      ])
     })
   })
 }

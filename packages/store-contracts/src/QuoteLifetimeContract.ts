@@ -5,6 +5,7 @@
  * their retention.
  */
 import { Examples, IdGenerator, type QuoteStore, QuotingService, TariffBook } from "@kasko/core"
+import { Sandbox } from "@kasko/core/administration"
 import type { QuoteLifecycle } from "@kasko/core/storage"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
@@ -103,5 +104,63 @@ export const quoteLifetimeCases = (makeLayer: MakeQuoteStore): void => {
       })
     )
     expect(outcome).toEqual([1, 1, true])
+  })
+
+  it("keeps a partner's sandbox quotes apart from its production quotes, idempotency keys too, numbered TEST-", async () => {
+    const sandbox = Sandbox.sandboxOwnerOf("partner-a")
+    const outcome = await run(
+      Effect.gen(function* () {
+        const idempotency = { key: "same-key", fingerprint: "same-body" }
+        const production = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest(), idempotency)
+        const test = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest(), idempotency)
+        return {
+          production,
+          test,
+          sandboxReadsProduction: yield* Effect.flip(QuotingService.getQuote(sandbox, production.quote_id)),
+          productionReadsSandbox: yield* Effect.flip(QuotingService.getQuote("partner-a", test.quote_id)),
+          productionActivatesSandbox: yield* Effect.flip(QuotingService.activateQuote("partner-a", test.quote_id)),
+          sandboxActivates: yield* QuotingService.activateQuote(sandbox, test.quote_id),
+          sandboxRead: yield* QuotingService.getQuote(sandbox, test.quote_id)
+        }
+      })
+    )
+    expect(outcome.test.quote_id).not.toBe(outcome.production.quote_id)
+    expect(outcome.sandboxReadsProduction._tag).toBe("QuoteNotFound")
+    expect(outcome.productionReadsSandbox._tag).toBe("QuoteNotFound")
+    expect(outcome.productionActivatesSandbox._tag).toBe("QuoteNotFound")
+    expect(outcome.sandboxActivates.status).toBe("activated")
+    expect(outcome.test.policies[0]?.policy_number).toMatch(/^TEST-\d{10}$/)
+    expect(outcome.production.policies[0]?.policy_number).toMatch(/^\d{10}$/)
+    expect(outcome.sandboxRead.state).toBe("activated")
+    expect((outcome.sandboxRead.quote as { quote_number?: string }).quote_number).toMatch(/^TEST-/)
+  })
+
+  it("purges a sandbox quote 7 days after its creation, activated or not, and no production quote", async () => {
+    const sandbox = Sandbox.sandboxOwnerOf("partner-a")
+    const outcome = await run(
+      Effect.gen(function* () {
+        const awaiting = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
+        const activated = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
+        yield* QuotingService.activateQuote(sandbox, activated.quote_id)
+        const production = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+        yield* TestClock.adjust(7 * DAY - 1)
+        const early = yield* QuotingService.purgeExpiredQuotes(10 * DAY)
+        const kept = yield* QuotingService.getQuote(sandbox, awaiting.quote_id)
+        yield* TestClock.adjust(1)
+        const purged = yield* QuotingService.purgeExpiredQuotes(10 * DAY)
+        const gone = yield* Effect.forEach([awaiting, activated], (quote) =>
+          Effect.flip(QuotingService.getQuote(sandbox, quote.quote_id))
+        )
+        const stays = yield* QuotingService.getQuote("partner-a", production.quote_id)
+        return { early, kept: kept.state, purged, gone: gone.map((error) => error._tag), stays: stays.state }
+      })
+    )
+    expect(outcome).toEqual({
+      early: 0,
+      kept: "await_activation",
+      purged: 2,
+      gone: ["QuoteNotFound", "QuoteNotFound"],
+      stays: "await_activation"
+    })
   })
 }

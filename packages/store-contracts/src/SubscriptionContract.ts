@@ -5,6 +5,7 @@
  * subscriptions its own.
  */
 import { EventOutbox, type QuoteStore } from "@kasko/core"
+import { Sandbox } from "@kasko/core/administration"
 import { Effect, Option } from "effect"
 import { beforeAll, expect, it } from "vitest"
 import { LEASE, type MakeStores, NO_LIMIT, runWithTools, subscription } from "./ContractHarness.js"
@@ -42,6 +43,29 @@ export const subscriptionCases = (makeLayer: MakeStores): void => {
       ["https://hooks.example/late", second!.quote_id]
     ])
     expect(result.listed.map((delivery) => delivery.subscription_id)).toEqual(["whk_late"])
+  })
+
+  it("sends a sandbox quote's events only to the sandbox's subscriptions, and a production quote's only to production's", async () => {
+    const [first, second] = fixtures
+    const partnerId = first!.partner_id
+    const sandbox = Sandbox.sandboxOwnerOf(partnerId)
+    const now = Math.max(first!.created_at, second!.created_at)
+    const claimed = await withTools(({ store, outbox, subscriptions }) =>
+      Effect.gen(function* () {
+        yield* subscriptions.insert(subscription(partnerId, "production"), NO_LIMIT)
+        yield* subscriptions.insert(subscription(sandbox, "sandbox"), NO_LIMIT)
+        yield* store.insert(first!)
+        yield* store.insert({ ...second!, partner_id: sandbox })
+        return yield* outbox.claimDeliveries({ now, owner: "a", leaseMillis: LEASE, limit: 10 })
+      })
+    )
+    const sent = claimed
+      .map((delivery) => [delivery.url, delivery.event.quote_id, JSON.parse(delivery.event.payload).environment])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])))
+    expect(sent).toEqual([
+      ["https://hooks.example/production", first!.quote_id, undefined],
+      ["https://hooks.example/sandbox", second!.quote_id, "sandbox"]
+    ])
   })
 
   it("tells since when a subscription's endpoint fails (set by a failure, cleared by a delivery), and logs each attempt", async () => {

@@ -50,6 +50,8 @@ export interface PrintedDocument {
    * ("Side {page} af {pages}") when absent.
    */
   readonly pageNumbers?: string
+  /** Printed large across every page when set: `TEST` on a sandbox quote's document, which is never a policy. */
+  readonly watermark?: string
   readonly author: string
   /** The instant the document's content is as of (epoch ms): the same document, the same bytes. */
   readonly dated: number

@@ -8,6 +8,7 @@
  * catalogue's titles rather than the API's names, and no figure the quote's JSON does not carry (so neither a
  * yearly total it does not answer nor a quote number before activation gives it one) — nothing is priced again.
  */
+import { isSandboxOwner } from "../partner/Sandbox.js"
 import { ageOn, calendarDateOfMillis } from "../input/CalendarDate.js"
 import type { DocumentLinksShape } from "../ports/DocumentLinks.js"
 import type { StoredQuote } from "../ports/QuoteStore.js"
@@ -257,6 +258,8 @@ export const quoteDocument = (
       INSURER.organization.cvr_number,
       words.instant(expiresAt(stored))
     ),
+    // a sandbox quote's document can never be taken for a real one, on any page
+    ...(isSandboxOwner(stored.partner_id) ? { watermark: "TEST" } : {}),
     author: INSURER.organization.name,
     dated: now
   }

@@ -9,6 +9,7 @@
  */
 import { dateTimeOfMillis } from "../input/CalendarDate.js"
 import type { StoredQuote } from "../ports/QuoteStore.js"
+import { isSandboxOwner, partnerOfOwner } from "../partner/Sandbox.js"
 import { expiresAt, retrievedForm, type RetrievedQuote } from "../quote/QuoteLifecycle.js"
 
 /** Every type of quote event, as webhooks name them and subscriptions choose among them. */
@@ -40,6 +41,10 @@ export interface QuoteEventBody {
   readonly occurred_at: string
   readonly partner_id: string
   readonly quote_id: string
+  /** `sandbox` for an event of a sandbox quote (absent: production). */
+  readonly environment?: "sandbox"
+  /** False in the activation of a sandbox quote, which is never a policy (absent otherwise). */
+  readonly policy_issued?: false
   readonly data: RetrievedQuote
 }
 
@@ -53,12 +58,15 @@ const SUFFIX: Record<QuoteEventType, string> = {
 const quoteEventId = (quoteId: string, type: QuoteEventType): string => `evt_${quoteId}_${SUFFIX[type]}`
 
 const eventOf = (type: QuoteEventType, stored: StoredQuote, occurredAt: number): QuoteEvent => {
+  const sandbox = isSandboxOwner(stored.partner_id)
   const head: Omit<QuoteEventBody, "data"> = {
     id: quoteEventId(stored.quote_id, type),
     type,
     occurred_at: dateTimeOfMillis(occurredAt),
-    partner_id: stored.partner_id,
-    quote_id: stored.quote_id
+    partner_id: partnerOfOwner(stored.partner_id),
+    quote_id: stored.quote_id,
+    ...(sandbox ? { environment: "sandbox" as const } : {}),
+    ...(sandbox && type === "quote.activated" ? { policy_issued: false as const } : {})
   }
   const payload = JSON.stringify({ ...head, data: retrievedForm(stored) } satisfies QuoteEventBody)
   return {

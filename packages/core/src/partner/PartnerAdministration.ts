@@ -8,6 +8,7 @@ import { Clock, Effect, Option, Result, Schema, Struct } from "effect"
 import { decodeAll } from "../input/Decoding.js"
 import { constraintViolationOf, type ConstraintViolation, type StorageUnavailable } from "../Errors.js"
 import { Partner, type SubscriptionKeyRecord } from "./Partner.js"
+import { checkedProducts } from "./PartnerProducts.js"
 import { PartnerStore } from "../ports/PartnerStore.js"
 
 /** The partner id is taken. */
@@ -26,7 +27,7 @@ class SubscriptionKeyNotFound extends Schema.TaggedError<SubscriptionKeyNotFound
   key_prefix: Schema.String
 }) {}
 
-const NewPartner = Partner.mapFields(Struct.omit(["status", "created_at"]))
+const NewPartner = Partner.mapFields(Struct.omit(["status", "created_at", "products"]))
 
 /** A generated subscription key: what to store, and the key to show once. */
 interface IssuedKey {
@@ -44,16 +45,36 @@ const requirePartner = (partnerId: string) =>
     )
   )
 
-/** Adds an active partner with its first subscription key. */
+/** The products a partner is given, and the names of the catalogue's products they must be among. */
+interface ProductsGiven {
+  readonly products: ReadonlyArray<string>
+  readonly known: ReadonlyArray<string>
+}
+
+/**
+ * Adds an active partner with its first subscription key. Given `products` (of the catalogue's `known` ones), it
+ * may sell only those; without, every product.
+ */
 export const addPartner = (
   input: { readonly partner_id: string; readonly name: string; readonly cvr_number?: string },
-  firstKey: IssuedKey
+  firstKey: IssuedKey,
+  given?: ProductsGiven
 ): Effect.Effect<Partner, ConstraintViolation | PartnerAlreadyExists | StorageUnavailable, PartnerStore> =>
   Effect.gen(function* () {
     const decoded = decodeAll(NewPartner, input)
-    if (Result.isFailure(decoded)) return yield* constraintViolationOf(decoded.failure)!
+    const checked = given === undefined ? undefined : checkedProducts(given.products, given.known)
+    const violations = [
+      ...(Result.isFailure(decoded) ? decoded.failure : []),
+      ...(checked !== undefined && "violation" in checked ? checked.violation.violations : [])
+    ]
+    if (violations.length > 0 || Result.isFailure(decoded)) return yield* constraintViolationOf(violations)!
     const now = yield* Clock.currentTimeMillis
-    const partner: Partner = { ...decoded.success, status: "active", created_at: now }
+    const partner: Partner = {
+      ...decoded.success,
+      ...(checked !== undefined && "products" in checked ? { products: checked.products } : {}),
+      status: "active",
+      created_at: now
+    }
     const store = yield* PartnerStore
     if (!(yield* store.insertPartner(partner)))
       return yield* new PartnerAlreadyExists({ partner_id: partner.partner_id })
@@ -85,18 +106,38 @@ export const suspendPartner = (
     )
   )
 
-/** Adds another subscription key to a partner (for rotation). */
+/**
+ * Sets the products a partner may sell (of the catalogue's `known` ones), or, given none, lets it sell every
+ * product. Its next request obeys it: what remembers credentials sees the change.
+ */
+export const setPartnerProducts = (
+  partnerId: string,
+  given: ProductsGiven | undefined
+): Effect.Effect<Partner, ConstraintViolation | PartnerNotFound | StorageUnavailable, PartnerStore> =>
+  Effect.gen(function* () {
+    const checked = given === undefined ? undefined : checkedProducts(given.products, given.known)
+    if (checked !== undefined && "violation" in checked) return yield* checked.violation
+    const store = yield* PartnerStore
+    const updated = yield* store.setPartnerProducts(partnerId, checked?.products)
+    if (Option.isNone(updated)) return yield* new PartnerNotFound({ partner_id: partnerId })
+    return updated.value
+  })
+
+/** Adds another subscription key to a partner (for rotation); with `sandbox`, a key that works only in its sandbox. */
 export const addSubscriptionKey = (
   partnerId: string,
-  key: IssuedKey
+  key: IssuedKey,
+  options?: { readonly sandbox?: boolean }
 ): Effect.Effect<SubscriptionKeyRecord, PartnerNotFound | StorageUnavailable, PartnerStore> =>
   Effect.gen(function* () {
     yield* requirePartner(partnerId)
     const record: SubscriptionKeyRecord = {
-      ...key,
+      key_prefix: key.key_prefix,
+      key_hash: key.key_hash,
       partner_id: partnerId,
       created_at: yield* Clock.currentTimeMillis,
-      revoked_at: null
+      revoked_at: null,
+      ...(options?.sandbox === true ? { environment: "sandbox" as const } : {})
     }
     yield* Effect.flatMap(PartnerStore, (store) => store.insertSubscriptionKey(record))
     return record

@@ -33,6 +33,13 @@ export interface Principal {
   readonly partnerId: string
   /** What the caller's requests are counted under for the rate limit: its subscription key's public prefix. */
   readonly rateLimitKey: string
+  /** The names of the products the partner may sell; absent, every product. */
+  readonly products?: ReadonlyArray<string>
+  /**
+   * `sandbox` for a sandbox key: then `partnerId` is the partner's sandbox (`Sandbox.sandboxOwnerOf`), and the
+   * requests are counted under the sandbox's own rate limit. Absent: production.
+   */
+  readonly environment?: "sandbox"
 }
 
 /**

@@ -23,6 +23,11 @@ export class PartnerStore extends Context.Service<
       partnerId: string,
       status: PartnerStatus
     ) => Effect.Effect<Option.Option<Partner>, StorageUnavailable>
+    /** Sets the products a partner may sell (undefined: every product); none when there is no such partner. */
+    readonly setPartnerProducts: (
+      partnerId: string,
+      products: ReadonlyArray<string> | undefined
+    ) => Effect.Effect<Option.Option<Partner>, StorageUnavailable>
     /** Stores a key of an existing partner. */
     readonly insertSubscriptionKey: (key: SubscriptionKeyRecord) => Effect.Effect<void, StorageUnavailable>
     /** The key with that prefix, revoked or not. */

@@ -134,4 +134,6 @@ export interface IdempotencyKeyUse {
 export interface PurgeCutoffs {
   readonly awaitingCreatedAtOrBefore: number
   readonly activatedCreatedAtOrBefore: number
+  /** Sandbox quotes (`Sandbox.isSandboxOwner`), activated or not, created at or before it are deleted too. */
+  readonly sandboxCreatedAtOrBefore?: number
 }

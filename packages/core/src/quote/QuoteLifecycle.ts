@@ -9,6 +9,7 @@ import type { DocumentLinksShape } from "../ports/DocumentLinks.js"
 import type { PurgeCutoffs, StoredQuote, StoredQuoteWithoutWorksheet } from "../ports/QuoteStore.js"
 import type { Catalogue } from "../product/ProductCatalogue.js"
 import { withCurrentLinks, type ActivatedQuote, type Quote, type QuoteActivation } from "./Quote.js"
+import { SANDBOX_RETENTION_MILLIS } from "../partner/Sandbox.js"
 
 const QUOTE_VALIDITY_DAYS = 30
 /** How long a quote lives from its creation: 30 days, activated or not; then it expires and may be purged. */
@@ -29,7 +30,8 @@ export const isExpired = (quote: Pick<StoredQuote, "created_at">, now: number): 
  */
 export const purgeCutoffs = (now: number, activatedRetentionMillis: number): PurgeCutoffs => ({
   awaitingCreatedAtOrBefore: now - QUOTE_VALIDITY_MILLIS,
-  activatedCreatedAtOrBefore: now - QUOTE_VALIDITY_MILLIS - activatedRetentionMillis
+  activatedCreatedAtOrBefore: now - QUOTE_VALIDITY_MILLIS - activatedRetentionMillis,
+  sandboxCreatedAtOrBefore: now - SANDBOX_RETENTION_MILLIS
 })
 
 /**

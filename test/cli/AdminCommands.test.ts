@@ -118,6 +118,11 @@ describe("kasko partners", () => {
     )
     expect(every).not.toHaveProperty("products")
     expect((await kasko("partners", "list")).stdout).toMatch(/\nbilhuset .* all\n$/)
+    // the option given twice names both
+    const twice = ["--products", "insurance-car-leasing", "--products", "insurance-car-standalone"]
+    expect((await kasko("partners", "set-products", "--id", "bilhuset", ...twice)).stdout).toBe(
+      "partner bilhuset may sell insurance-car-leasing, insurance-car-standalone, from its next request on\n"
+    )
   })
 
   it.each([

@@ -94,6 +94,7 @@ export const makeStores = (): {
     listPortfolio: ({ after, limit }) =>
       Effect.sync(() =>
         [...quotes.values()]
+          .filter((quote) => !Sandbox.isSandboxOwner(quote.partner_id))
           .filter((quote) => after === undefined || quote.quote_id > after)
           .sort((a, b) => (a.quote_id < b.quote_id ? -1 : 1))
           .slice(0, limit)

@@ -196,7 +196,7 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Service"] 
                   (quote_json::jsonb -> 'product')::text AS product_json,
                   worksheet_json::jsonb #>> '{facts,product_name}' AS product_name,
                   (worksheet_json::jsonb ->> 'annual_total_ore')::bigint AS annual_total_ore
-           FROM quotes WHERE quote_id > $1 ORDER BY quote_id LIMIT $2`,
+           FROM quotes WHERE quote_id > $1 AND partner_id NOT LIKE 'sandbox:%' ORDER BY quote_id LIMIT $2`,
           [after ?? "", limit]
         )
       ).pipe(Effect.map((result) => result.rows.map(StoredRows.portfolioQuoteOfRow))),

@@ -65,7 +65,7 @@ export const makeQuoteStore = (
            json_extract(quote_json, '$.product') AS product_json,
            json_extract(worksheet_json, '$.facts.product_name') AS product_name,
            json_extract(worksheet_json, '$.annual_total_ore') AS annual_total_ore
-    FROM quotes WHERE quote_id > ? ORDER BY quote_id LIMIT ?`)
+    FROM quotes WHERE quote_id > ? AND partner_id NOT LIKE 'sandbox:%' ORDER BY quote_id LIMIT ?`)
   const insertEvent = database.prepare<[QuoteEvents.QuoteEvent]>(
     `INSERT INTO quote_events (${EVENT_COLUMNS}) VALUES (@event_id, @type, @occurred_at, @partner_id, @quote_id, @payload)
      ON CONFLICT (event_id) DO NOTHING`

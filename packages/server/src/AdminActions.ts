@@ -54,13 +54,15 @@ export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<Readonl
 }
 
 /**
- * The products `--products` names (comma-separated), with the names of the products the service sells — the shipped
+ * The products `--products` names (comma-separated, or the option given more than once), with the names of the products the service sells — the shipped
  * ones and KASKO_PRODUCTS_DIR's — that they must be among; undefined when the option is not given.
  */
 const productsGiven = (argv: Arguments) => {
-  const named = argv["products"] as string | undefined
+  const named = argv["products"] as string | ReadonlyArray<string> | undefined
   if (named === undefined) return undefined
-  const products = named
+  const products = [named]
+    .flat()
+    .join(",")
     .split(",")
     .map((name) => name.trim())
     .filter((name) => name !== "")

@@ -4,7 +4,7 @@
  * its status and expiry; expired quotes are purged, activated ones kept for
  * their retention.
  */
-import { Examples, IdGenerator, type QuoteStore, QuotingService, TariffBook } from "@kasko/core"
+import { Examples, IdGenerator, QuoteStore, QuotingService, TariffBook } from "@kasko/core"
 import { Sandbox } from "@kasko/core/administration"
 import type { QuoteLifecycle } from "@kasko/core/storage"
 import { Effect, Layer } from "effect"
@@ -133,6 +133,19 @@ export const quoteLifetimeCases = (makeLayer: MakeQuoteStore): void => {
     expect(outcome.production.policies[0]?.policy_number).toMatch(/^\d{10}$/)
     expect(outcome.sandboxRead.state).toBe("activated")
     expect((outcome.sandboxRead.quote as { quote_number?: string }).quote_number).toMatch(/^TEST-/)
+  })
+
+  it("leaves a sandbox's quotes out of the portfolio an impact test re-prices", async () => {
+    const listed = await run(
+      Effect.gen(function* () {
+        const production = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+        yield* QuotingService.createQuote(Sandbox.sandboxOwnerOf("partner-a"), Examples.quoteRequest())
+        const store = yield* QuoteStore.QuoteStore
+        const portfolio = yield* store.listPortfolio({ after: undefined, limit: 100 })
+        return [portfolio.map((quote) => quote.quote_id), production.quote_id] as const
+      })
+    )
+    expect(listed[0]).toEqual([listed[1]])
   })
 
   it("purges a sandbox quote 7 days after its creation, activated or not, and no production quote", async () => {

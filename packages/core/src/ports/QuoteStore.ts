@@ -75,7 +75,8 @@ export class QuoteStore extends Context.Service<
      * The pricing inputs of stored quotes, awaiting activation and activated, in `quote_id` order
      * from after `page.after` (none: from the first), at most `page.limit` of them: what an impact
      * test of a new tariff version re-prices. Never their parties: a store reads the product
-     * selection and the worksheet's facts and annual total, not the rest of the quote.
+     * selection and the worksheet's facts and annual total, not the rest of the quote. Never a
+     * sandbox's quotes (`Sandbox.isSandboxOwner`): they are a partner's tests, not its business.
      */
     readonly listPortfolio: (page: PortfolioPage) => Effect.Effect<ReadonlyArray<PortfolioQuote>, StorageUnavailable>
     /**

@@ -21,8 +21,21 @@ const HOST = "127.0.0.1"
 const work = mkdtempSync(join(tmpdir(), "kasko-registry-install-"))
 const children = []
 const say = (line) => process.stdout.write(`registry-install: ${line}\n`)
+/**
+ * Stops a child and what it started: `npx kasko …` runs kasko as npx's own child, which a signal to npx alone would
+ * leave serving (and this script waiting for it), so those children lead a process group of their own (`detached`).
+ */
+const stop = (child) => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  try {
+    if (child.spawnargs[0] === "npx") process.kill(-child.pid, "SIGTERM")
+    else child.kill("SIGTERM")
+  } catch {
+    // gone already
+  }
+}
 const cleanUp = () => {
-  for (const child of children) if (child.exitCode === null) child.kill("SIGTERM")
+  for (const child of children) stop(child)
   if (process.env.KASKO_KEEP_INSTALL_TEST === undefined) rmSync(work, { recursive: true, force: true })
 }
 process.on("exit", cleanUp)
@@ -289,7 +302,8 @@ const servicePort = await freePort()
 const serving = spawn("npx", ["--no-install", "kasko", "serve"], {
   cwd: service,
   env: { ...process.env, KASKO_DATA_DIR: join(service, "data"), PORT: String(servicePort), HOST },
-  stdio: ["ignore", "ignore", "inherit"]
+  stdio: ["ignore", "ignore", "inherit"],
+  detached: true
 })
 children.push(serving)
 const base = `http://${HOST}:${servicePort}`
@@ -308,7 +322,7 @@ if (offer.status !== 200 || !Number.isInteger(offered.price?.annually))
 say(
   `npx kasko serve (@kasko/server@${version} from the registry): /health ${JSON.stringify(health)}, an offer of ${offered.price.annually} kr a year`
 )
-serving.kill("SIGTERM")
+stop(serving)
 
 // `npx @kasko/server …` as the root README says, with nothing installed first
 const bare = freshProject("npx")
@@ -335,7 +349,8 @@ run(
 const workbenchPort = await freePort()
 const workbench = spawn("npx", ["--no-install", "kasko", "workbench", "--port", String(workbenchPort)], {
   cwd: actuary,
-  stdio: ["ignore", "ignore", "inherit"]
+  stdio: ["ignore", "ignore", "inherit"],
+  detached: true
 })
 children.push(workbench)
 const page = `http://${HOST}:${workbenchPort}/`
@@ -343,5 +358,6 @@ await eventually("kasko workbench answering", async () => (await fetch(page)).ok
 const html = await (await fetch(page)).text()
 if (!html.includes("<script")) fail(`the installed workbench's page is not the app: ${html.slice(0, 200)}`)
 say(`npx kasko workbench (@kasko/workbench-web@${version} from the registry) serves its page on ${page}`)
-workbench.kill("SIGTERM")
 say("passed")
+// the registry and anything still serving are stopped on exit (cleanUp): nothing left may keep CI waiting
+process.exit(0)

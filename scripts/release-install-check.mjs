@@ -20,6 +20,8 @@ const HOST = "127.0.0.1"
 
 const work = mkdtempSync(join(tmpdir(), "kasko-registry-install-"))
 const children = []
+// the children spawned `detached`, each the leader of a process group stopped whole
+const leadsGroup = new WeakSet()
 const say = (line) => process.stdout.write(`registry-install: ${line}\n`)
 /**
  * Stops a child and what it started: `npx kasko …` runs kasko as npx's own child, which a signal to npx alone would
@@ -28,7 +30,7 @@ const say = (line) => process.stdout.write(`registry-install: ${line}\n`)
 const stop = (child) => {
   if (child.exitCode !== null || child.signalCode !== null) return
   try {
-    if (child.spawnargs[0] === "npx") process.kill(-child.pid, "SIGTERM")
+    if (leadsGroup.has(child)) process.kill(-child.pid, "SIGTERM")
     else child.kill("SIGTERM")
   } catch {
     // gone already
@@ -306,6 +308,7 @@ const serving = spawn("npx", ["--no-install", "kasko", "serve"], {
   detached: true
 })
 children.push(serving)
+leadsGroup.add(serving)
 const base = `http://${HOST}:${servicePort}`
 await eventually("kasko serve answering", async () => (await fetch(`${base}/health`)).ok)
 const health = await (await fetch(`${base}/health`)).json()
@@ -353,6 +356,7 @@ const workbench = spawn("npx", ["--no-install", "kasko", "workbench", "--port", 
   detached: true
 })
 children.push(workbench)
+leadsGroup.add(workbench)
 const page = `http://${HOST}:${workbenchPort}/`
 await eventually("kasko workbench answering", async () => (await fetch(page)).ok)
 const html = await (await fetch(page)).text()

@@ -103,23 +103,36 @@ it("prunes ended windows even when that takes longer than a count may wait", asy
   expect(await remaining()).toBe(0)
 })
 
-/** A TCP proxy to `target` that opens each connection `delayMillis` late: a slow way to the database. */
-const slowProxy = async (target: URL, delayMillis: number) => {
+/**
+ * A TCP proxy to `target` that opens each connection `delayMillis` late (a slow way to the database), and closes
+ * at once the first connection whose startup message (sent in clear) names `refusedOnce`: a failing connection.
+ */
+const proxyTo = async (target: URL, options: { delayMillis: number; refusedOnce?: string }) => {
   const sockets = new Set<Socket>()
+  let refused = false
   const server = createServer((client) => {
     sockets.add(client)
-    client.pause()
-    setTimeout(() => {
-      const upstream = connect(Number(target.port || 5432), target.hostname, () => client.resume())
-      sockets.add(upstream)
-      client.pipe(upstream).pipe(client)
-      const close = () => {
+    client.once("data", (startup) => {
+      if (options.refusedOnce !== undefined && !refused && startup.includes(options.refusedOnce)) {
+        refused = true
         client.destroy()
-        upstream.destroy()
+        return
       }
-      client.on("error", close).on("close", close)
-      upstream.on("error", close).on("close", close)
-    }, delayMillis)
+      // the client says nothing more until the server answers its startup: nothing arrives meanwhile
+      setTimeout(() => {
+        const upstream = connect(Number(target.port || 5432), target.hostname)
+        sockets.add(upstream)
+        upstream.write(startup)
+        client.pipe(upstream).pipe(client)
+        const close = () => {
+          client.destroy()
+          upstream.destroy()
+        }
+        client.on("error", close).on("close", close)
+        upstream.on("error", close).on("close", close)
+      }, options.delayMillis)
+    })
+    client.on("error", () => client.destroy())
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const url = new URL(target)
@@ -138,7 +151,7 @@ it("prunes ended windows when connecting takes longer than a count may wait", as
   const client = admin()
   await client.query(`INSERT INTO ${schema}.rate_limits (key, points, expire) VALUES ('slow-a', 1, 0)`)
   // each connection opens 600 ms late: a count gives up on its own after 250 ms, the pruning must not
-  const proxy = await slowProxy(new URL(testDatabaseUrl), 600)
+  const proxy = await proxyTo(new URL(testDatabaseUrl), { delayMillis: 600 })
   try {
     started.push(await startTestService({ environment: { ...ENVIRONMENT, KASKO_DATABASE_URL: proxy.url } }))
     const remaining = async () =>
@@ -147,6 +160,27 @@ it("prunes ended windows when connecting takes longer than a count may wait", as
           .count
       )
     // polled, with no give-up: a pruning held to a count's 250 ms would never delete them, and the test runs out
+    while ((await remaining()) > 0) await nextTurn()
+  } finally {
+    await Promise.all(started.splice(0).map((service) => service.stop()))
+    await proxy.close()
+  }
+})
+
+it("prunes ended windows though its first try fails, and says so in the log", async () => {
+  const client = admin()
+  await client.query(`INSERT INTO ${schema}.rate_limits (key, points, expire) VALUES ('retried-a', 1, 0)`)
+  const proxy = await proxyTo(new URL(testDatabaseUrl), { delayMillis: 0, refusedOnce: "rate-limit-pruning" })
+  try {
+    const service = await startTestService({ environment: { ...ENVIRONMENT, KASKO_DATABASE_URL: proxy.url } })
+    started.push(service)
+    await service.logged((line) => String(line["msg"]).startsWith("The pruning of ended rate-limit windows failed"))
+    const remaining = async () =>
+      Number(
+        (await client.query(`SELECT count(*) AS count FROM ${schema}.rate_limits WHERE key LIKE 'retried-%'`)).rows[0]
+          .count
+      )
+    // polled, with no give-up: a pruning tried again only 5 minutes later would leave them, and the test runs out
     while ((await remaining()) > 0) await nextTurn()
   } finally {
     await Promise.all(started.splice(0).map((service) => service.stop()))

@@ -3,7 +3,8 @@
  * Redis, with rate-limiter-flexible's PostgreSQL limiter: one row per key
  * (migration 8), counted with an upsert, so every instance counts against the
  * same limit. A small pool of its own keeps the counting apart from the
- * stores' connections; rows of ended windows are deleted every few minutes.
+ * stores' connections; rows of ended windows are deleted every few minutes
+ * (a failed deletion is tried again within seconds).
  * When the database does not answer in time, the request is counted by the
  * insurance limiter (this instance alone) and served.
  * @module
@@ -22,6 +23,8 @@ export interface PostgresRateLimiterOptions {
   readonly insuranceFor: (limit: number, windowMillis: number) => RateLimiterAbstract
   /** Told when a pooled connection to PostgreSQL fails (for a log line). */
   readonly onUnavailable?: (error: unknown) => void
+  /** Told when a pruning of ended windows fails (for a log line); it is tried again, after 1 s, 2 s, … 5 minutes at most. */
+  readonly onPruningFailed?: (error: unknown) => void
   /** Longest wait for a count before the insurance counts instead (250 ms by default; 100 ms more when PostgreSQL says nothing at all). */
   readonly timeoutMillis?: number
 }
@@ -33,6 +36,10 @@ const PRUNE_TIMEOUT_MILLIS = 60_000
 // rows whose window ended an hour ago: a row that just ended is left to the next count's upsert, which restarts
 // its window, rather than locked by the pruning while a request for its key waits
 const PRUNED_AFTER_MILLIS = 60 * 60 * 1000
+const PRUNE_EVERY = Duration.minutes(5)
+// a failed pruning (the server refusing connections for a moment, say) is tried again soon, not 5 minutes later:
+// the rows of ended windows keep growing meanwhile
+const PRUNE_RETRIES = Schedule.min([Schedule.exponential(Duration.seconds(1)), Schedule.spaced(PRUNE_EVERY)])
 
 /**
  * Deletes the rows whose window ended before `before`, on a connection of its own: many rows can take longer than
@@ -96,7 +103,11 @@ export const layer = (options: PostgresRateLimiterOptions): Layer.Layer<RateLimi
       yield* Effect.forkScoped(
         Effect.clockWith((clock) =>
           Effect.tryPromise((signal) => prune(options, clock.currentTimeMillisUnsafe() - PRUNED_AFTER_MILLIS, signal))
-        ).pipe(Effect.ignore, Effect.repeat(Schedule.spaced(Duration.minutes(5))))
+        ).pipe(
+          Effect.tapError((failure) => Effect.sync(() => options.onPruningFailed?.(failure.cause))),
+          Effect.retry(PRUNE_RETRIES),
+          Effect.repeat(Schedule.spaced(PRUNE_EVERY))
+        )
       )
       return RateLimiter.fromLimiters(
         (limit, windowMillis) =>

@@ -45,7 +45,12 @@ export const rateLimiterLayer = (config: ServiceConfig, logger: Logger): Layer.L
     return PostgresRateLimiter.layer({
       connectionString: config.databaseUrl.value,
       schema: config.databaseSchema,
-      ...insuredBy(warnerFor(logger, "PostgreSQL"))
+      ...insuredBy(warnerFor(logger, "PostgreSQL")),
+      onPruningFailed: (error) =>
+        logger.warn(
+          { error: error instanceof Error ? error.message : String(error) },
+          "The pruning of ended rate-limit windows failed: it is tried again shortly"
+        )
     })
   return MemoryRateLimiter.layer
 }

@@ -48,12 +48,14 @@ const matches = (range: string, language: Language): boolean =>
 
 /**
  * A language's weight: that of the most specific range that matches it (RFC 9110: `en-GB;q=0.8, en;q=0.2` weighs
- * English at 0.8, `*;q=0.5, en;q=0` refuses it), 0 when none does.
+ * English at 0.8, `*;q=0.5, en;q=0` refuses it), 0 when none does. A regional range refused with `q=0` refuses that
+ * region's variant, not the language kasko writes untagged by region: `en, en-GB;q=0` is English.
  */
 const weightOf = (ranges: ReadonlyArray<WeightedRange>, language: Language): number => {
   let best: WeightedRange | undefined
   for (const candidate of ranges) {
     if (!matches(candidate.range, language)) continue
+    if (candidate.q === 0 && candidate.range.startsWith(`${language}-`)) continue
     const specificity = (range: string) => (range === "*" ? 0 : range.length)
     if (
       best === undefined ||

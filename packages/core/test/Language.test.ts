@@ -53,6 +53,13 @@ describe("the language of an answer, from Accept-Language", () => {
     expect(negotiateLanguage("en-GB;q=0, *")).toBe("da")
   })
 
+  it("takes a region refused with q=0 as refusing that region, not the language kasko writes", () => {
+    expect(negotiateLanguage("en, en-GB;q=0")).toBe("en")
+    expect(negotiateLanguage("en-GB;q=0, en;q=0.6, da;q=0.5")).toBe("en")
+    expect(negotiateLanguage("en-GB;q=0")).toBe("da")
+    expect(negotiateLanguage("da, da-DK;q=0, en;q=0.5")).toBe("da")
+  })
+
   it("weighs a language by its most specific range", () => {
     // en-GB weighs more than en for English, and * names Danish only
     expect(negotiateLanguage("en-GB;q=0.8, en;q=0.2, *;q=0.5")).toBe("en")

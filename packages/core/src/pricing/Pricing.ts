@@ -73,8 +73,11 @@ export const pricingFacts = (
     variant: variantOfCase(product, request.parameters),
     feature: request.feature
   }
-  for (const reader of factReadersOfProduct(product))
+  const readers = factReadersOfProduct(product)
+  for (let index = 0; index < readers.length; index++) {
+    const reader = readers[index]!
     facts[reader.name] = factValueOf(reader, request.parameters, request.pricing_date)
+  }
   return facts as PricingFacts
 }
 

@@ -63,8 +63,16 @@ export const planOf = (tariff: Tariff): PricingPlan =>
  * version in force when it does: the one it was written for.
  */
 export const planOn = (tariff: Tariff, date: CalendarDate): PricingPlan => {
+  // every request prices on today's date: the plan of the last date asked for is answered by one lookup
+  const last = lastPlanOn.get(tariff)
+  if (last !== undefined && last.date === date) return last.plan
   const catalogue = catalogueOfTariff(tariff)
   const inForce = catalogue.on(date < tariff.effective_from ? tariff.effective_from : date)
   const product = inForce === catalogue ? undefined : inForce.document(tariff.product_name)
-  return product === undefined ? planOf(tariff) : planWithProduct(tariff, product)
+  const plan = product === undefined ? planOf(tariff) : planWithProduct(tariff, product)
+  lastPlanOn.set(tariff, { date, plan })
+  return plan
 }
+
+// each tariff's plan for the last date priced on
+const lastPlanOn = new WeakMap<Tariff, { readonly date: CalendarDate; readonly plan: PricingPlan }>()

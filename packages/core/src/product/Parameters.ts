@@ -140,25 +140,29 @@ export const checkBirthDates = (
   pricingDate: CalendarDate,
   fieldPrefix: string
 ): Array<Violation> => {
-  if (typeof rawParameters !== "object" || rawParameters === null) return []
+  const violations: Array<Violation> = []
+  if (typeof rawParameters !== "object" || rawParameters === null) return violations
   const raw = rawParameters as Record<string, unknown>
-  return ageRulesOf(parameters).flatMap(({ birthDate: name, age, who, minimum, maximum }) => {
+  // every request of the product takes this loop: plain indexing, no callbacks
+  const rules = ageRulesOf(parameters)
+  for (let index = 0; index < rules.length; index++) {
+    const { birthDate: name, age, who, minimum, maximum } = rules[index]!
     const birthDate = raw[name]
-    if (typeof birthDate !== "string" || !isCalendarDate(birthDate)) return []
+    if (typeof birthDate !== "string" || !isCalendarDate(birthDate)) continue
     const field = `${fieldPrefix}.${name}`
     const ageFromBirthDate = ageOn(birthDate, pricingDate)
-    if (ageFromBirthDate < minimum || ageFromBirthDate > maximum)
-      return [{ field, message: `must make ${who} ${minimum}–${maximum} years old on ${pricingDate}` }]
+    if (ageFromBirthDate < minimum || ageFromBirthDate > maximum) {
+      violations.push({ field, message: `must make ${who} ${minimum}–${maximum} years old on ${pricingDate}` })
+      continue
+    }
     const statedAge = digitsWithin(raw[age], minimum, maximum)
     if (statedAge !== undefined && statedAge !== ageFromBirthDate)
-      return [
-        {
-          field,
-          message: `disagrees with ${age}: the birth date gives age ${ageFromBirthDate} on ${pricingDate}`
-        }
-      ]
-    return []
-  })
+      violations.push({
+        field,
+        message: `disagrees with ${age}: the birth date gives age ${ageFromBirthDate} on ${pricingDate}`
+      })
+  }
+  return violations
 }
 
 /**

@@ -100,17 +100,19 @@ export const decodeOfferRequest = (
 ): Result.Result<OfferRequest, ConstraintViolation> => {
   const catalogue = whole.on(pricingDate)
   const decoded = decodeAll(offerRequestFor(input, catalogue), input)
-  const violations = [
-    ...(Result.isFailure(decoded)
-      ? notSoldYet(decoded.failure, rawAt(input, "product", "product_name"), whole, catalogue)
-      : []),
-    ...checkBirthDates(
-      parametersOf(rawAt(input, "product", "product_name"), catalogue),
-      rawAt(input, "product", "parameters"),
-      pricingDate,
-      "product.parameters"
-    )
-  ]
-  const failure = constraintViolationOf(violations)
+  const product = rawAt(input, "product")
+  const productName = rawAt(product, "product_name")
+  const ages = checkBirthDates(
+    parametersOf(productName, catalogue),
+    rawAt(product, "parameters"),
+    pricingDate,
+    "product.parameters"
+  )
+  // the common case, a valid request, makes no array of violations
+  if (Result.isSuccess(decoded) && ages.length === 0) return decoded as Result.Result<OfferRequest, never>
+  const failure = constraintViolationOf([
+    ...(Result.isFailure(decoded) ? notSoldYet(decoded.failure, productName, whole, catalogue) : []),
+    ...ages
+  ])
   return failure !== undefined ? Result.fail(failure) : Result.succeed(Result.getOrThrow(decoded) as OfferRequest)
 }

@@ -164,7 +164,7 @@ printTable(
 
 const sandbox = await runSandboxBench()
 printTable(
-  `15. Sandbox: production's partner creating quotes on 2 connections, alone and while another partner's sandbox test suite loops from 127.0.0.2 (16 loops; sandbox rate limit 600/min), medians of ${sandbox.rounds} interleaved rounds of ${sandbox.seconds} s`,
+  `15. Sandbox: production's partner creating quotes on 2 connections, alone, while another partner's sandbox test suite loops from 127.0.0.2 (16 loops; sandbox rate limit 600/min), and while that flood goes to a bare server instead (the control), medians of ${sandbox.rounds} interleaved rounds of ${sandbox.seconds} s`,
   sandbox.rows
 )
 console.log(`the flood: ${JSON.stringify(sandbox.flood)}; the quotes stored: ${JSON.stringify(sandbox.quotes)}`)

@@ -6,12 +6,15 @@
 // 2 connections (autocannon). Rounds without and with the flood are interleaved (KASKO_BENCH_ROUNDS, default 3;
 // KASKO_BENCH_SECONDS each, default 5), medians; the figure is production's p99 with the flood over without.
 // Afterwards the store is read: every production quote is production's own, none is numbered TEST-, and the
-// sandbox's quotes are all under its owner.
+// sandbox's quotes are all under its owner. A third side, interleaved too, aims the same flood at a bare node:http
+// server of its own answering 429 at once: on a machine of 2 cores the flood's client and production's load
+// generator take cores from kasko whoever answers the flood, so production's p99 during the flood at kasko over
+// its p99 during that flood elsewhere is what kasko itself lets the sandbox cost production.
 import { Examples } from "@kasko/core"
 import Database from "better-sqlite3"
 import { mkdtempSync, rmSync } from "node:fs"
 import { spawn } from "node:child_process"
-import { Agent, request } from "node:http"
+import { Agent, createServer, request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { benchPartner, kaskoAdmin, load, median, startServer, stopServer } from "./http.mjs"
@@ -121,6 +124,14 @@ const floodProcess = (url, headers, seconds) =>
     )
   })
 
+/** A bare node:http server in a process of its own answering every request 429 at once: where the control flood goes. */
+const startBareRefuser = () =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [import.meta.filename, "refuser"], { stdio: ["ignore", "pipe", "inherit"] })
+    child.on("error", reject)
+    child.stdout.once("data", (chunk) => resolve({ child, url: `http://127.0.0.1:${Number(String(chunk).trim())}` }))
+  })
+
 /** Production's partner creating quotes on 2 connections for `seconds`: its latency, and how many it created. */
 const production = async (url, headers, quoteBody) => {
   const result = await load(
@@ -145,8 +156,10 @@ export const runSandboxBench = async () => {
     const sandboxHeaders = await sandboxPartner(directory)
     const quoteBody = JSON.stringify(Examples.quoteRequest())
     const server = await startServer("kasko", directory)
+    const refuser = await startBareRefuser()
     const without = []
     const withFlood = []
+    const withFloodElsewhere = []
     const floods = []
     let productionQuotes = 0
     try {
@@ -154,10 +167,17 @@ export const runSandboxBench = async () => {
       productionQuotes += (await production(server.url, productionHeaders, quoteBody)).quotes
       await floodProcess(server.url, sandboxHeaders, 1)
       for (let round = 0; round < ROUNDS; round++) {
-        // the order turned every round, so that neither side always runs on a warmer service
-        const sides = round % 2 === 0 ? ["without", "with"] : ["with", "without"]
+        // the order turned every round, so that no side always runs on a warmer service
+        const sides = round % 2 === 0 ? ["without", "with", "elsewhere"] : ["elsewhere", "with", "without"]
         for (const side of sides) {
-          if (side === "without") {
+          if (side === "elsewhere") {
+            const [measured] = await Promise.all([
+              production(server.url, productionHeaders, quoteBody),
+              floodProcess(refuser.url, sandboxHeaders, SECONDS)
+            ])
+            productionQuotes += measured.quotes
+            withFloodElsewhere.push(measured)
+          } else if (side === "without") {
             const measured = await production(server.url, productionHeaders, quoteBody)
             productionQuotes += measured.quotes
             without.push(measured)
@@ -174,6 +194,7 @@ export const runSandboxBench = async () => {
       }
     } finally {
       await stopServer(server)
+      refuser.child.kill("SIGTERM")
     }
     const database = new Database(join(directory, "kasko.db"), { readonly: true })
     const stored = Object.fromEntries(
@@ -187,6 +208,7 @@ export const runSandboxBench = async () => {
     database.close()
     const p99Without = median(without.map((run) => run.p99_ms))
     const p99With = median(withFlood.map((run) => run.p99_ms))
+    const p99Elsewhere = median(withFloodElsewhere.map((run) => run.p99_ms))
     const flooded = {
       sent: median(floods.map((run) => run.sent)),
       answered_200: median(floods.map((run) => run.statuses[200] ?? 0)),
@@ -208,7 +230,15 @@ export const runSandboxBench = async () => {
           p50_ms: median(withFlood.map((run) => run.p50_ms)),
           p99_ms: p99With,
           requests_per_second: median(withFlood.map((run) => run.requests_per_second)),
-          p99_vs_alone: Number((p99With / p99Without).toFixed(2))
+          p99_vs_alone: Number((p99With / p99Without).toFixed(2)),
+          p99_vs_flood_elsewhere: Number((p99With / p99Elsewhere).toFixed(2))
+        },
+        {
+          side: "production, during the same flood at a bare server",
+          p50_ms: median(withFloodElsewhere.map((run) => run.p50_ms)),
+          p99_ms: p99Elsewhere,
+          requests_per_second: median(withFloodElsewhere.map((run) => run.requests_per_second)),
+          p99_vs_alone: Number((p99Elsewhere / p99Without).toFixed(2))
         }
       ],
       flood: flooded,
@@ -224,7 +254,16 @@ export const runSandboxBench = async () => {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === "flood") {
+if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === "refuser") {
+  const server = createServer((incoming, outgoing) => {
+    incoming.resume()
+    incoming.on("end", () =>
+      outgoing.writeHead(429, { "content-type": "application/problem+json" }).end('{"status":429}')
+    )
+  })
+  server.listen(0, "127.0.0.1", () => process.stdout.write(`${server.address().port}\n`))
+  process.on("SIGTERM", () => server.close(() => process.exit(0)))
+} else if (import.meta.url === `file://${process.argv[1]}` && process.argv[2] === "flood") {
   const [url, headers, seconds] = process.argv.slice(3)
   process.stdout.write(JSON.stringify(await flood(url, JSON.parse(headers), Number(seconds))))
 } else if (import.meta.url === `file://${process.argv[1]}`) {

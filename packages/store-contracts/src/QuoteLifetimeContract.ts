@@ -1,13 +1,13 @@
 /**
  * A store under the engine, with the test clock: a quote is served until
- * exactly 30 days after its creation, in both states; every answer carries
- * its status and expiry; expired quotes are purged, activated ones kept for
- * their retention.
+ * exactly 30 days after its creation, in both states — a sandbox's quote 7 —
+ * every answer carries its status and expiry; expired quotes are purged,
+ * activated ones kept for their retention, a sandbox's after 7 days.
  */
 import { Examples, IdGenerator, QuoteStore, QuotingService, TariffBook } from "@kasko/core"
 import { Sandbox } from "@kasko/core/administration"
 import type { QuoteLifecycle } from "@kasko/core/storage"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { expect, it } from "vitest"
 import { DAY, HOUR, type MakeQuoteStore } from "./ContractHarness.js"
@@ -146,6 +146,72 @@ export const quoteLifetimeCases = (makeLayer: MakeQuoteStore): void => {
       })
     )
     expect(listed[0]).toEqual([listed[1]])
+  })
+
+  it("answers a sandbox quote's expiry 7 days after its creation, in every answer, a production quote's 30", async () => {
+    const sandbox = Sandbox.sandboxOwnerOf("partner-a")
+    const outcome = await run(
+      Effect.gen(function* () {
+        const created = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
+        const production = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+        yield* TestClock.adjust(HOUR)
+        const awaiting = yield* QuotingService.getQuote(sandbox, created.quote_id)
+        const activation = yield* QuotingService.activateQuote(sandbox, created.quote_id)
+        const activated = yield* QuotingService.getQuote(sandbox, created.quote_id)
+        return { created, production, awaiting, activation, activated }
+      })
+    )
+    const expires_at = "2026-03-09T09:00:00.000Z"
+    expect(outcome.created).toMatchObject({ status: "await_activation", expires_at })
+    expect(outcome.awaiting).toMatchObject({ state: "await_activation", quote: { expires_at } })
+    expect(outcome.activation).toEqual({ status: "activated", expires_at })
+    expect(outcome.activated).toMatchObject({
+      state: "activated",
+      quote: { status: "activated", expires_at, created_at: "2026-03-02T09:00:00.000Z" }
+    })
+    expect(outcome.production).toMatchObject({ status: "await_activation", expires_at: "2026-04-01T09:00:00.000Z" })
+  })
+
+  it("serves a sandbox quote until exactly 7 days after creation, in both states, not after, purged or not", async () => {
+    const sandbox = Sandbox.sandboxOwnerOf("partner-a")
+    const outcome = await run(
+      Effect.gen(function* () {
+        const awaiting = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
+        const activated = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
+        yield* QuotingService.activateQuote(sandbox, activated.quote_id)
+        const production = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+        yield* TestClock.adjust(7 * DAY - 1)
+        const before = yield* Effect.forEach([awaiting, activated], (quote) =>
+          QuotingService.getQuote(sandbox, quote.quote_id)
+        )
+        // no purge has run: the quotes are still stored, and not served
+        yield* TestClock.adjust(1)
+        const after = yield* Effect.forEach([awaiting, activated], (quote) =>
+          Effect.flip(QuotingService.getQuote(sandbox, quote.quote_id))
+        )
+        const activation = yield* Effect.flip(QuotingService.activateQuote(sandbox, awaiting.quote_id))
+        const explained = yield* Effect.flip(QuotingService.explainQuote(sandbox, awaiting.quote_id))
+        const store = yield* QuoteStore.QuoteStore
+        const stored = yield* Effect.forEach([awaiting, activated], (quote) => store.find(sandbox, quote.quote_id))
+        const stays = yield* QuotingService.getQuote("partner-a", production.quote_id)
+        return {
+          before: before.map((retrieved) => retrieved.state),
+          after: after.map((error) => error._tag),
+          activation: activation._tag,
+          explained: explained._tag,
+          stored: stored.map(Option.isSome),
+          stays: stays.state
+        }
+      })
+    )
+    expect(outcome).toEqual({
+      before: ["await_activation", "activated"],
+      after: ["QuoteNotFound", "QuoteNotFound"],
+      activation: "QuoteNotFound",
+      explained: "QuoteNotFound",
+      stored: [true, true],
+      stays: "await_activation"
+    })
   })
 
   it("purges a sandbox quote 7 days after its creation, activated or not, and no production quote", async () => {

@@ -6,7 +6,7 @@
  * is valid, and whether it is activated (with its quote number once it is) — each figure the engine's. Written
  * for the customer: Danish local time, amounts with thousands separators, no API names, no number the quote's
  * JSON does not carry, each link whole on its line. Found as the quote is: not for another partner, not after
- * 30 days.
+ * 30 days (a sandbox's quote, 7).
  */
 import { DocumentLinks, Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
 import { Sandbox } from "@kasko/core/administration"
@@ -119,6 +119,9 @@ describe.skipIf(skipPoppler)("a quote's document", () => {
     expect(testPages.length).toBeGreaterThan(1)
     for (const page of testPages) expect(page).toMatch(/^TEST$/m)
     expect(pdfRawText(real)).not.toMatch(/^TEST$/m)
+    // valid as long as its expires_at says: 7 days in the sandbox (09.00 UTC, 10.00 in Copenhagen), 30 in production
+    expect(pdfLines(test)).toContain("Gyldigt til 9. marts 2026 kl. 10.00")
+    expect(pdfLines(real)).toContain("Gyldigt til 1. april 2026 kl. 11.00")
   })
 
   it("shows the insurer, the partner and agent, the parties with masked CPR numbers, the vehicle and the product", async () => {

@@ -2,7 +2,8 @@
  * Sandbox keys (issue 47), through the real service and the `kasko` command: a key made with `kasko keys add
  * --sandbox` works only in the partner's sandbox, whose quotes — and idempotency keys — are apart from production's
  * (404 both ways), numbered TEST-…, answered with "environment": "sandbox", activated without becoming a policy,
- * and counted under the sandbox's own rate limit. Production answers stay as they were, without the field.
+ * valid 7 days (its expires_at, then 404), and counted under the sandbox's own rate limit. Production answers stay
+ * as they were, without the field, valid 30 days.
  */
 import { Examples } from "@kasko/core"
 import { describe, expect, it } from "vitest"
@@ -18,6 +19,7 @@ const sandboxHeaders = async (partnerId: string) => {
   return { ...service.partners[partnerId]!.headers, "ocp-apim-subscription-key": added.subscription_key }
 }
 const production = () => service.partners["alice-leasing"]!.headers
+const DAY = 24 * 60 * 60 * 1000
 
 const createQuote = (headers: Record<string, string>, idempotencyKey?: string) =>
   service.client.request("POST", "/insurance/car/quotes", {
@@ -85,6 +87,29 @@ describe("sandbox keys", () => {
     expect(real.body.quote_id).not.toBe(test.body.quote_id)
     expect((await createQuote(sandbox, key)).body.quote_id).toBe(test.body.quote_id)
     expect((await createQuote(production(), key)).body.quote_id).toBe(real.body.quote_id)
+  })
+
+  it("answers a sandbox quote valid 7 days from its creation, as long as it is kept, and a production quote 30", async () => {
+    const sandbox = await sandboxHeaders("alice-leasing")
+    const test = await createQuote(sandbox)
+    const real = await createQuote(production())
+    const validity = async (headers: Record<string, string>, created: typeof test) => {
+      await service.client.request("POST", `/insurance/car/quotes/${created.body.quote_id}/activation`, { headers })
+      // the activated form says when the quote was created
+      const read = await getQuote(headers, created.body.quote_id)
+      expect(read.body.expires_at).toBe(created.body.expires_at)
+      return Date.parse(read.body.expires_at) - Date.parse(read.body.created_at)
+    }
+    expect(await validity(sandbox, test)).toBe(7 * DAY)
+    expect(await validity(production(), real)).toBe(30 * DAY)
+    // from its expires_at on, the sandbox quote is not found, whether or not the purge has run yet
+    service.server.adjustClock(7 * DAY)
+    try {
+      expect((await getQuote(sandbox, test.body.quote_id)).status).toBe(404)
+      expect((await getQuote(production(), real.body.quote_id)).status).toBe(200)
+    } finally {
+      service.server.adjustClock(-7 * DAY)
+    }
   })
 
   it("counts a sandbox key under the sandbox's own rate limit, and a production key under production's", async () => {

@@ -1,6 +1,7 @@
 /** The quote lifecycle of spec §3 on the in-memory store, with the test clock. */
 import { it } from "@effect/vitest"
 import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { Sandbox } from "@kasko/core/administration"
 import { TariffDocuments } from "@kasko/core/actuarial"
 import { QuoteLifecycle } from "@kasko/core/storage"
 import { MemoryQuoteStore } from "@kasko/memory"
@@ -192,7 +193,12 @@ describe("quote lifecycle", () => {
     }
   )
 
-  it("expires at created_at + 30 × 24 h", () => {
-    expect(QuoteLifecycle.expiresAt({ created_at: NOW })).toBe(Date.parse("2026-04-01T09:00:00.000Z"))
+  it("expires at created_at + 30 × 24 h, a sandbox's quote at created_at + 7 × 24 h", () => {
+    expect(QuoteLifecycle.expiresAt({ created_at: NOW, partner_id: PARTNER })).toBe(
+      Date.parse("2026-04-01T09:00:00.000Z")
+    )
+    expect(QuoteLifecycle.expiresAt({ created_at: NOW, partner_id: Sandbox.sandboxOwnerOf(PARTNER) })).toBe(
+      Date.parse("2026-03-09T09:00:00.000Z")
+    )
   })
 })

@@ -80,8 +80,8 @@ export const makeStores = (): {
             Sandbox.isSandboxOwner(quote.partner_id) &&
             quote.created_at <= sandboxCreatedAtOrBefore
           if (quote.created_at > cutoff && !sandboxPurged) continue
-          if (quote.activated_at === null && quote.created_at <= cutoff)
-            eventLog.append(QuoteEvents.quoteExpired(quote))
+          // an unactivated quote it deletes has expired, a sandbox's at 7 days as a production one's at 30
+          if (quote.activated_at === null) eventLog.append(QuoteEvents.quoteExpired(quote))
           quotes.delete(key)
           byId.delete(quote.quote_id)
           for (const [useKey, use] of idempotencyKeys)

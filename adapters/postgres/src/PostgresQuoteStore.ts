@@ -159,10 +159,13 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Service"] 
       }).pipe(Effect.map((row) => Option.map(Option.fromNullishOr(row), quoteOfRow))),
     purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore, sandboxCreatedAtOrBefore }) =>
       transaction(pool, "purge quotes", async (statement) => {
-        // the unactivated quotes this purge deletes expired: their events go in with the deletion
+        // the unactivated quotes this purge deletes expired, a sandbox's (`sandbox:<partner_id>`, Sandbox.ts) after
+        // 7 days: their events go in with the deletion
         const expiring = await statement<QuoteReadRow>(
-          `DELETE FROM quotes WHERE activated_at IS NULL AND created_at <= $1 RETURNING ${QUOTE_COLUMNS}`,
-          [awaitingCreatedAtOrBefore]
+          `DELETE FROM quotes WHERE activated_at IS NULL
+             AND (created_at <= $1 OR (partner_id LIKE 'sandbox:%' AND created_at <= $2::bigint))
+           RETURNING ${QUOTE_COLUMNS}`,
+          [awaitingCreatedAtOrBefore, sandboxCreatedAtOrBefore ?? null]
         )
         const events = expiring.rows.map((row) => eventValues(QuoteEvents.quoteExpired(quoteOfRow(row))))
         if (events.length > 0)
@@ -173,7 +176,8 @@ export const makeQuoteStore = (pool: pg.Pool): QuoteStore.QuoteStore["Service"] 
         const activated = await statement("DELETE FROM quotes WHERE activated_at IS NOT NULL AND created_at <= $1", [
           activatedCreatedAtOrBefore
         ])
-        // a partner's sandbox is the owner `sandbox:<partner_id>` (Sandbox.ts): its quotes go after 7 days, in any state
+        // a partner's sandbox is the owner `sandbox:<partner_id>` (Sandbox.ts): its quotes go after 7 days, in any
+        // state (those awaiting activation went above, with their events)
         const sandbox =
           sandboxCreatedAtOrBefore === undefined
             ? undefined

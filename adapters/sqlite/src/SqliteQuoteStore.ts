@@ -4,7 +4,7 @@
  * Writes run in IMMEDIATE transactions; activation is a compare-and-set.
  * Each change writes its event to the outbox (quote_events) in its own
  * transaction: created with the insert, activated with the first activation,
- * expired with the purge that deletes an unactivated quote.
+ * expired with the purge that deletes an unactivated quote (a sandbox's too).
  * Inserts are committed in groups: quotes that arrive in the same turn of the
  * event loop share one transaction — one fsync with synchronous=FULL — and
  * each insert completes only once that transaction has committed.
@@ -56,8 +56,10 @@ export const makeQuoteStore = (
   const purgeSandbox = database.prepare<[number]>(
     "DELETE FROM quotes WHERE partner_id LIKE 'sandbox:%' AND created_at <= ?"
   )
-  const selectExpiring = database.prepare<[number], QuoteReadRow>(
-    `SELECT ${QUOTE_READ_COLUMNS} FROM quotes WHERE activated_at IS NULL AND created_at <= ?`
+  // the unactivated quotes a purge deletes, a sandbox's after 7 days (none when the sandbox's cutoff is null)
+  const selectExpiring = database.prepare<[number, number | null], QuoteReadRow>(
+    `SELECT ${QUOTE_READ_COLUMNS} FROM quotes
+     WHERE activated_at IS NULL AND (created_at <= ? OR (partner_id LIKE 'sandbox:%' AND created_at <= ?))`
   )
   // the product selection and two figures of the worksheet: the parties in quote_json are never read out
   const selectPortfolio = database.prepare<[string, number], StoredRows.PortfolioRow>(`
@@ -180,7 +182,8 @@ export const makeQuoteStore = (
   const probeWrite = database.transaction((at: string) => void recordProbe.run(at))
   const purgeQuotes = database.transaction(
     (awaitingCutoff: number, activatedCutoff: number, sandboxCutoff: number | undefined) => {
-      for (const row of selectExpiring.all(awaitingCutoff)) insertEvent.run(QuoteEvents.quoteExpired(quoteOfRow(row)))
+      for (const row of selectExpiring.all(awaitingCutoff, sandboxCutoff ?? null))
+        insertEvent.run(QuoteEvents.quoteExpired(quoteOfRow(row)))
       const deleted =
         purge.run(awaitingCutoff, activatedCutoff).changes +
         (sandboxCutoff === undefined ? 0 : purgeSandbox.run(sandboxCutoff).changes)

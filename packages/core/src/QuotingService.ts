@@ -182,7 +182,8 @@ interface IdempotentRequest {
 
 /**
  * Creates a quote for the partner from a quote request (spec §2.8 → §2.9),
- * valid for 30 days. With an idempotency key, a retry of the same request
+ * valid for 30 days (a sandbox's quote, `partnerId` a `Sandbox.sandboxOwnerOf`, 7 days).
+ * With an idempotency key, a retry of the same request
  * within 24 hours answers what the first one did (its status too), and creates none;
  * the same key with another request fails with IdempotencyKeyReused. A product the partner may not sell, given the
  * `products` it sells (all when undefined), is a violation on `product.product_name`.
@@ -247,11 +248,11 @@ export const createQuote = (
   })
 
 /**
- * The partner's live quote, or QuoteNotFound: unknown, malformed id, another partner's, or 30 days old. Read by
- * `find`, or without its worksheet by `findWithoutWorksheet`.
+ * The partner's live quote, or QuoteNotFound: unknown, malformed id, another partner's, or expired (30 days old, a
+ * sandbox's quote 7: `isExpired`). Read by `find`, or without its worksheet by `findWithoutWorksheet`.
  */
 const liveQuoteBy =
-  <Q extends { readonly created_at: number }>(
+  <Q extends { readonly created_at: number; readonly partner_id: string }>(
     read: (
       store: QuoteStore["Service"]
     ) => (partnerId: string, quoteId: string) => Effect.Effect<Option.Option<Q>, StorageUnavailable>

@@ -82,7 +82,7 @@ export const ADMIN_COMMANDS: ReadonlyArray<KaskoCommand> = [
               type: "boolean",
               default: false,
               describe:
-                "a key that works only in the sandbox: quotes apart from production's, numbered TEST-…, purged after 7 days"
+                "a key that works only in the sandbox: quotes apart from production's, numbered TEST-…, valid 7 days (their expires_at says so) and purged then"
             })
           ).epilogue("Example: SANDBOX_KEY=$(kasko keys add --partner bilhuset --sandbox)"),
         run: async (argv) => (await actions()).addKey(argv)

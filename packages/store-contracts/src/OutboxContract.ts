@@ -2,7 +2,9 @@
  * The outbox contract every store honours (memory, SQLite, PostgreSQL): a
  * committed change has exactly one event, written with it; a change that
  * fails or does not happen (a duplicate, an idempotency key already used, a
- * second activation) has none (QuoteEventContract.ts). Deliveries go to the
+ * second activation) has none (QuoteEventContract.ts); a purge that deletes a
+ * sandbox's quote awaiting activation writes its quote.expired too
+ * (QuoteLifetimeContract.ts). Deliveries go to the
  * subscriptions of the event's time, one dispatcher at a time (leases), in
  * order per quote and endpoint, retried when due, dead-lettered and replayed
  * (DeliveryContract.ts), fairly among partners (DispatcherSharingContract.ts);
@@ -16,6 +18,7 @@ import { deliveryCases } from "./DeliveryContract.js"
 import { dispatcherSharingCases } from "./DispatcherSharingContract.js"
 import type { MakeStores } from "./ContractHarness.js"
 import { quoteEventCases } from "./QuoteEventContract.js"
+import { sandboxExpiryCases } from "./QuoteLifetimeContract.js"
 import { subscriptionCases } from "./SubscriptionContract.js"
 
 /**
@@ -25,6 +28,9 @@ import { subscriptionCases } from "./SubscriptionContract.js"
 export const outboxContract = (name: string, makeLayer: MakeStores): void => {
   describe(`EventOutbox contract: ${name}`, () => {
     quoteEventCases(makeLayer)
+    describe("a sandbox quote's end, through the engine with the test clock", () => {
+      sandboxExpiryCases(makeLayer)
+    })
   })
 
   describe(`webhook deliveries: ${name}`, () => {

@@ -1,7 +1,7 @@
 /**
  * What happened to a quote, as partners learn it (DESIGN: events, spec §6
  * leaves them open): created, activated, or expired — a quote that reached
- * its 30 days unactivated. Each happens at most once to a quote, so an
+ * its 30 days unactivated (a sandbox's quote its 7). Each happens at most once to a quote, so an
  * event's id is made from the quote's id and the event's type: a store that
  * writes one twice writes the same row, and a receiver can deduplicate on it.
  * The payload is the quote's public form at that moment, as GET answers it.
@@ -86,5 +86,8 @@ export const quoteCreated = (stored: StoredQuote): QuoteEvent => eventOf("quote.
 export const quoteActivated = (stored: StoredQuote): QuoteEvent =>
   eventOf("quote.activated", stored, stored.activated_at ?? stored.created_at)
 
-/** The event of a quote that reached its 30 days unactivated: it occurred at the instant it expired. */
+/**
+ * The event of a quote that reached its 30 days (a sandbox's quote its 7) unactivated: it occurred at the instant it
+ * expired (`QuoteLifecycle.expiresAt`).
+ */
 export const quoteExpired = (stored: StoredQuote): QuoteEvent => eventOf("quote.expired", stored, expiresAt(stored))

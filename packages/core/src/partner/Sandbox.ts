@@ -3,7 +3,8 @@
  * partner's sandbox, an owner of its own (`sandbox:<partner_id>`, which no partner id can be), so everything kept
  * per owner — quotes, idempotency keys, webhook subscriptions and their events — is apart from production's by
  * the same rule that keeps partners apart. Its numbers start with TEST-, its answers and events say
- * `"environment": "sandbox"`, its activation is never a policy, and its quotes are purged after 7 days.
+ * `"environment": "sandbox"`, its activation is never a policy, and its quotes are valid 7 days (their `expires_at`
+ * says so, `QuoteLifecycle.expiresAt`) and purged then.
  * @module
  */
 
@@ -25,5 +26,8 @@ export const partnerOfOwner = (ownerId: string): string =>
 /** What starts a sandbox quote's quote and policy numbers, so that they cannot be taken for real ones. */
 export const SANDBOX_NUMBER_PREFIX = "TEST-"
 
-/** How long a sandbox quote is kept, activated or not: 7 days from its creation. */
+/**
+ * How long a sandbox quote is valid (its `expires_at`, `QuoteLifecycle.expiresAt`) and kept, activated or not: 7 days
+ * from its creation.
+ */
 export const SANDBOX_RETENTION_MILLIS = 7 * 24 * 60 * 60 * 1000

@@ -66,9 +66,10 @@ export class QuoteStore extends Context.Service<
       activatedAt: number
     ) => Effect.Effect<Option.Option<StoredQuote>, StorageUnavailable>
     /**
-     * Deletes quotes awaiting activation created at or before `awaitingCreatedAtOrBefore`
-     * and activated quotes created at or before `activatedCreatedAtOrBefore`;
-     * answers how many it deleted.
+     * Deletes quotes awaiting activation created at or before `awaitingCreatedAtOrBefore`,
+     * activated quotes created at or before `activatedCreatedAtOrBefore`, and a sandbox's quotes, in either
+     * state, created at or before `sandboxCreatedAtOrBefore`; writes the quote.expired event of every quote
+     * awaiting activation it deletes (a sandbox's too) with the deletion; answers how many it deleted.
      */
     readonly purge: (cutoffs: PurgeCutoffs) => Effect.Effect<number, StorageUnavailable>
     /**

@@ -1,6 +1,7 @@
 /**
  * The quote state machine (spec §3, DESIGN §2): await_activation → activated;
- * in either state a quote exists for the caller while now < created_at + 30 days.
+ * in either state a quote exists for the caller while now < created_at + 30 days
+ * (+ 7 days for a sandbox's quote, which is purged then: issue 47).
  * Every quote answer says which state and until when (`status`, `expires_at`).
  * @module
  */
@@ -9,7 +10,7 @@ import type { DocumentLinksShape } from "../ports/DocumentLinks.js"
 import type { PurgeCutoffs, StoredQuote, StoredQuoteWithoutWorksheet } from "../ports/QuoteStore.js"
 import type { Catalogue } from "../product/ProductCatalogue.js"
 import { withCurrentLinks, type ActivatedQuote, type Quote, type QuoteActivation } from "./Quote.js"
-import { SANDBOX_RETENTION_MILLIS } from "../partner/Sandbox.js"
+import { isSandboxOwner, SANDBOX_RETENTION_MILLIS } from "../partner/Sandbox.js"
 
 const QUOTE_VALIDITY_DAYS = 30
 /** How long a quote lives from its creation: 30 days, activated or not; then it expires and may be purged. */
@@ -18,11 +19,16 @@ export const QUOTE_VALIDITY_MILLIS = QUOTE_VALIDITY_DAYS * 24 * 60 * 60 * 1000
 /** A quote's state as answers show it: `await_activation` until activated, then `activated`. */
 export type QuoteState = "await_activation" | "activated"
 
-/** The instant a quote stops existing for the caller. */
-export const expiresAt = (quote: Pick<StoredQuote, "created_at">): number => quote.created_at + QUOTE_VALIDITY_MILLIS
+/**
+ * The instant a quote stops existing for the caller: 30 × 24 h after its creation, or 7 × 24 h for a sandbox's
+ * quote (`Sandbox.isSandboxOwner(partner_id)`), when it is purged (`Sandbox.SANDBOX_RETENTION_MILLIS`).
+ */
+export const expiresAt = (quote: Pick<StoredQuote, "created_at" | "partner_id">): number =>
+  quote.created_at + (isSandboxOwner(quote.partner_id) ? SANDBOX_RETENTION_MILLIS : QUOTE_VALIDITY_MILLIS)
 
-/** True from the instant 30 × 24 h after creation, whatever the state. */
-export const isExpired = (quote: Pick<StoredQuote, "created_at">, now: number): boolean => now >= expiresAt(quote)
+/** True from the instant the quote expires (`expiresAt`: 30 × 24 h after creation, a sandbox's 7), whatever the state. */
+export const isExpired = (quote: Pick<StoredQuote, "created_at" | "partner_id">, now: number): boolean =>
+  now >= expiresAt(quote)
 
 /**
  * What a purge at `now` may delete: every quote that has expired, and activated

@@ -53,12 +53,16 @@ const countingQuotes = (
             })
           ),
         // the purge in its two halves, to count the expiries: unactivated quotes past their validity (each with its
-        // quote.expired event), then activated ones past their retention (no cutoff matches a creation time of -1)
-        purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
+        // quote.expired event), then activated ones past their retention and sandbox quotes past their 7 days, in
+        // any state — which did not expire (no cutoff matches a creation time of -1)
+        purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore, sandboxCreatedAtOrBefore }) =>
           Effect.gen(function* () {
             const expired = yield* store.purge({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore: -1 })
             metrics.quotesExpired.inc(expired)
-            return expired + (yield* store.purge({ awaitingCreatedAtOrBefore: -1, activatedCreatedAtOrBefore }))
+            const kept = sandboxCreatedAtOrBefore === undefined ? {} : { sandboxCreatedAtOrBefore }
+            return (
+              expired + (yield* store.purge({ awaitingCreatedAtOrBefore: -1, activatedCreatedAtOrBefore, ...kept }))
+            )
           }),
         // the first activation keeps its time: a quote whose activation time is this call's was activated by it
         markActivated: (partnerId, quoteId, activatedAt) =>

@@ -264,7 +264,10 @@ describe("the MCP endpoint over streamable HTTP", () => {
     const scrape = async () => (await fetch(`http://127.0.0.1:${state.server.service.metricsPort}/metrics`)).text()
     const count = (text: string, tool: string, outcome: string) =>
       Number(
-        new RegExp(`^kasko_mcp_tool_calls_total\\{tool="${tool}",outcome="${outcome}"\\} (\\S+)$`, "m").exec(text)?.[1]
+        new RegExp(
+          `^kasko_mcp_tool_calls_total\\{tool="${tool}",outcome="${outcome}",environment="production"\\} (\\S+)$`,
+          "m"
+        ).exec(text)?.[1]
       )
     const before = await scrape()
     await call(bilhuset, "explain_price", Examples.offerRequest())

@@ -12,6 +12,7 @@
  * Authentication port, with the request's credentials.
  */
 import { Authentication, type ProductCatalogue, TariffBook } from "@kasko/core"
+import type { Sandbox } from "@kasko/core/administration"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Effect } from "effect"
 import type { IncomingHttpHeaders } from "node:http"
@@ -52,6 +53,8 @@ export interface McpCall {
   readonly body: unknown
   readonly headers: IncomingHttpHeaders
   readonly partnerId: string
+  /** Where the caller's key works: `production`, or the partner's `sandbox` (then `partnerId` is the sandbox's). */
+  readonly environment: Sandbox.Environment
   readonly requestId: string
 }
 
@@ -117,6 +120,7 @@ const httpCaller = (call: McpCall): Caller<Authentication.Authentication> => {
   const credentials = credentialsOf(call.headers)
   return {
     transport: "http",
+    environment: call.environment,
     requestId: call.requestId,
     authorize: (scope) =>
       Authentication.Authentication.use((authentication) => authentication.authenticate(credentials, scope))

@@ -37,6 +37,7 @@ export const serveStdio = async (options: StdioOptions): Promise<void> => {
   const book = await options.runtime.runPromise(Effect.service(TariffBook.TariffBook))
   const caller: Caller<never> = {
     transport: "stdio",
+    environment: "production",
     authorize: () =>
       Effect.succeed(
         options.products === undefined

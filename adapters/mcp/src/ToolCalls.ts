@@ -5,6 +5,7 @@
  * at error, without a stack trace reaching the caller.
  */
 import type { Authentication, CoreError } from "@kasko/core"
+import type { Sandbox } from "@kasko/core/administration"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect } from "effect"
 import { errorResult, INTERNAL_ERROR, type ToolError, toolErrorOf } from "./ToolErrors.js"
@@ -13,9 +14,12 @@ import type { ActingPartner, Tool, ToolServices } from "./Tools.js"
 /** How a call ended: answered; refused (the arguments, the quote, the caller's scope: the agent can act); failed (the service's fault). */
 export type ToolOutcome = "ok" | "refused" | "failed"
 
-/** Where the calls are counted: told of each call, its tool, how it ended and how long it took. */
+/**
+ * Where the calls are counted: told of each call, its tool, how it ended, how long it took, and the environment of
+ * the caller's key (a stdio session's is production).
+ */
 export interface ToolCallObserver {
-  readonly called: (tool: string, outcome: ToolOutcome, seconds: number) => void
+  readonly called: (tool: string, outcome: ToolOutcome, seconds: number, environment: Sandbox.Environment) => void
 }
 
 /** Where the calls are logged: one line each (info), and the service's faults (error). pino's logger is one. */
@@ -27,6 +31,8 @@ export interface CallLog {
 /** Who calls, over which transport: the partner a scope admits, or why not. */
 export interface Caller<R> {
   readonly transport: "http" | "stdio"
+  /** Where the caller's key works: `production`, or the partner's `sandbox`; its calls are counted there. */
+  readonly environment: Sandbox.Environment
   /** The HTTP request the call came in (its `X-Request-Id`), which the call's log line names. */
   readonly requestId?: string
   /** The partner acting, if the caller's credentials carry `scope`. */
@@ -101,7 +107,7 @@ const timed = <R>(
     ),
     Effect.map(({ outcome, result }) => {
       const seconds = (performance.now() - started) / 1000
-      settings.observer?.called(tool.name, outcome, seconds)
+      settings.observer?.called(tool.name, outcome, seconds, caller.environment)
       settings.log?.info({ ...where, tool: tool.name, outcome, duration_ms: seconds * 1000 }, "tool call")
       return result
     })

@@ -38,8 +38,11 @@ export interface ToolHints {
   readonly openWorldHint: boolean
 }
 
-/** The partner a call acts for: its id and the products it may sell (every product when absent). */
-export type ActingPartner = Pick<Authentication.Principal, "partnerId" | "products">
+/**
+ * The partner a call acts for: its id, the products it may sell (every product when absent), and `sandbox` when its
+ * key works in the partner's sandbox (then the id is the sandbox's).
+ */
+export type ActingPartner = Pick<Authentication.Principal, "partnerId" | "products" | "environment">
 
 /** One tool of the MCP server: what a client lists of it, the scope it needs, and the program that answers a call. */
 export interface Tool {

@@ -23,7 +23,11 @@ const runtime = ManagedRuntime.make(
 ) as ManagedRuntime.ManagedRuntime<ToolServices, never>
 afterAll(() => runtime.dispose())
 
-const everyScope: Caller<never> = { transport: "stdio", authorize: () => Effect.succeed({ partnerId: "partner-a" }) }
+const everyScope: Caller<never> = {
+  transport: "stdio",
+  environment: "production",
+  authorize: () => Effect.succeed({ partnerId: "partner-a" })
+}
 
 const connected = async (caller: Caller<never> = everyScope) => {
   const calls: Array<[string, ToolOutcome]> = []
@@ -92,6 +96,7 @@ describe("the MCP server of one caller", () => {
     const asked: Array<string> = []
     const offersOnly: Caller<never> = {
       transport: "http",
+      environment: "production",
       authorize: (scope) => {
         asked.push(scope)
         return scope === "offers:create"

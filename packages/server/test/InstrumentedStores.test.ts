@@ -3,7 +3,9 @@
  * expired are counted by what the stores did — an idempotent replay creates
  * nothing, a second activation activates nothing, the purge's expiries are
  * the unactivated quotes it removed, not a sandbox's quotes gone after 7 days
- * (which the instrumented purge still deletes) — and every call is timed.
+ * (which the instrumented purge still deletes) — created and activated ones in
+ * their owner's environment, production or a partner's sandbox; and every call
+ * is timed.
  */
 import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
 import { Sandbox } from "@kasko/core/administration"
@@ -54,8 +56,9 @@ it("counts quotes created, activated and expired by what the stores did, and tim
     )
   )
   expect(purged).toEqual([2, 1])
-  expect(await sampleTotal(metrics, "kasko_quotes_created_total")).toBe(3)
-  expect(await sampleTotal(metrics, "kasko_quotes_activated_total")).toBe(1)
+  expect(await sampleTotal(metrics, "kasko_quotes_created_total", { environment: "production" })).toBe(3)
+  expect(await sampleTotal(metrics, "kasko_quotes_created_total", { environment: "sandbox" })).toBe(0)
+  expect(await sampleTotal(metrics, "kasko_quotes_activated_total", { environment: "production" })).toBe(1)
   expect(await sampleTotal(metrics, "kasko_quotes_expired_total")).toBe(2)
   expect(
     await sampleTotal(metrics, "kasko_store_call_duration_seconds", { store: "quotes", operation: "purge" })
@@ -96,4 +99,9 @@ it("purges a sandbox's quotes after 7 days, activated or not, without counting t
   expect(purged).toBe(2)
   expect(found).toEqual([false, false, true])
   expect(await sampleTotal(metrics, "kasko_quotes_expired_total")).toBe(0)
+  // created and activated in the environment of their owner: the sandbox's two and one, production's one
+  expect(await sampleTotal(metrics, "kasko_quotes_created_total", { environment: "sandbox" })).toBe(2)
+  expect(await sampleTotal(metrics, "kasko_quotes_created_total", { environment: "production" })).toBe(1)
+  expect(await sampleTotal(metrics, "kasko_quotes_activated_total", { environment: "sandbox" })).toBe(1)
+  expect(await sampleTotal(metrics, "kasko_quotes_activated_total", { environment: "production" })).toBe(0)
 })

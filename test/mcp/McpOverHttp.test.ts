@@ -1,6 +1,7 @@
 /**
  * The MCP endpoint of the real service (bearer tokens and subscription keys made by `kasko`), with the SDK's own
- * client: the tool list; every tool answering what the REST API answers for the same body; bad arguments refused
+ * client: the tool list; every tool answering what the REST API answers for the same body — a sandbox key's
+ * marked "environment": "sandbox" as REST's, production's without; bad arguments refused
  * with the REST 400's violations; another partner's quote not found; a token without a tool's scope refused as a
  * tool error, and credentials without any tool's scope refused at the door as REST refuses them; a foreign Host or
  * Origin refused; each call counted per tool in the metrics and logged on a line.
@@ -169,6 +170,57 @@ describe("the MCP endpoint over streamable HTTP", () => {
       expect((await call(autohuset, "price_offer", Examples.offerRequest())).isError).not.toBe(true)
     } finally {
       await setProducts("--all-products")
+    }
+  })
+
+  it('answers a sandbox key\'s calls as the REST API answers it, with "environment": "sandbox", and production\'s without', async () => {
+    const added = JSON.parse(
+      await kasko(state.directory.path, "keys", "add", "--partner", "bilhuset", "--sandbox", "--json")
+    ) as { subscription_key: string }
+    const sandboxHeaders = {
+      ...state.partners["bilhuset"]!.headers,
+      "ocp-apim-subscription-key": added.subscription_key
+    }
+    const sandbox = await connect(sandboxHeaders)
+    await sandbox.listTools()
+    const sandboxRest = (method: string, path: string, body?: unknown) =>
+      state.client.request(method, path, { headers: sandboxHeaders, ...(body === undefined ? {} : { body }) })
+
+    const offer = await call(sandbox, "price_offer", Examples.offerRequest())
+    expect(offer.structuredContent).toMatchObject({ environment: "sandbox" })
+    expect(offer.structuredContent).toEqual(
+      (await sandboxRest("POST", "/insurance/car/offers", Examples.offerRequest())).body
+    )
+    expect(textsOf(offer)[0]).toMatch(/^Sandbox \(a test, not production\): insurance-car-leasing/)
+    const created = await call(sandbox, "create_quote", Examples.quoteRequest())
+    const quote = created.structuredContent as {
+      quote_id: string
+      environment: string
+      policies: Array<{ policy_number: string }>
+    }
+    expect(quote.environment).toBe("sandbox")
+    expect(quote.policies[0]!.policy_number).toMatch(/^TEST-/)
+    const path = `/insurance/car/quotes/${quote.quote_id}`
+    expect((await call(sandbox, "get_quote", { quote_id: quote.quote_id })).structuredContent).toEqual(
+      (await sandboxRest("GET", path)).body
+    )
+    const activated = await call(sandbox, "activate_quote", { quote_id: quote.quote_id })
+    expect(activated.structuredContent).toMatchObject({ status: "activated", environment: "sandbox" })
+    const read = await call(sandbox, "get_quote", { quote_id: quote.quote_id })
+    expect(read.structuredContent).toMatchObject({
+      status: "activated",
+      environment: "sandbox",
+      quote_number: expect.stringMatching(/^TEST-/)
+    })
+    expect(read.structuredContent).toEqual((await sandboxRest("GET", path)).body)
+    // the production key's session: the sandbox's quote is not there, and its answers carry no environment
+    expect((await call(bilhuset, "get_quote", { quote_id: quote.quote_id })).isError).toBe(true)
+    for (const answer of [
+      await call(bilhuset, "price_offer", Examples.offerRequest()),
+      await call(bilhuset, "create_quote", Examples.quoteRequest())
+    ]) {
+      expect(answer.structuredContent).not.toHaveProperty("environment")
+      expect(textsOf(answer)[0]).not.toContain("Sandbox")
     }
   })
 

@@ -53,7 +53,10 @@ export interface McpCall {
   readonly body: unknown
   readonly headers: IncomingHttpHeaders
   readonly partnerId: string
-  /** Where the caller's key works: `production`, or the partner's `sandbox` (then `partnerId` is the sandbox's). */
+  /**
+   * Where the caller's key works: `production`, or the partner's `sandbox` (then `partnerId` is the sandbox's, and
+   * the tools' answers carry `"environment": "sandbox"`).
+   */
   readonly environment: Sandbox.Environment
   readonly requestId: string
 }

@@ -17,7 +17,7 @@ import { Offer, Quote, QuoteRequest } from "@kasko/core/transport"
 import { Effect, Schema } from "effect"
 import { comparisonText, compareFeatures, FeatureComparison } from "./FeatureComparison.js"
 import { idempotentRequestOf, withIdempotencyKey } from "./IdempotentQuote.js"
-import { type JsonObject, jsonSchemaOf, jsonSchemaOfEither } from "./JsonSchemas.js"
+import { type JsonObject, jsonSchemaOf, jsonSchemaOfEither, withSandboxEnvironment } from "./JsonSchemas.js"
 import { explanationOf, explanationText, PriceExplanation } from "./PriceExplanation.js"
 import { partiesGuide, productGuide, productsLine } from "./ToolDescriptions.js"
 
@@ -260,3 +260,12 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
     }
   ] satisfies ReadonlyArray<Tool & { readonly name: ToolName }>
 })
+
+/**
+ * The tools as a sandbox key's session lists them: each output schema allowing the `"environment": "sandbox"` its
+ * answers carry (`withSandboxEnvironment`). Their programs are the same.
+ */
+export const sandboxToolsOf = ProductCatalogue.perCatalogue(
+  (catalogue): ReadonlyArray<Tool> =>
+    toolsOf(catalogue).map((tool) => ({ ...tool, outputSchema: withSandboxEnvironment(tool.outputSchema) }))
+)

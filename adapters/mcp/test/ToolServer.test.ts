@@ -2,7 +2,8 @@
  * The server of one caller, with the SDK's own client over its in-memory transport: it lists the tools and
  * resources, answers a call with structured content and a short text, refuses arguments with the REST API's
  * violations as a tool error, answers an unknown tool with a JSON-RPC error, asks the caller for each tool's
- * scope, and reads a variant's IPID as text.
+ * scope, marks a sandbox key's answers as the sandbox's (production's unchanged), and reads a variant's IPID as
+ * text.
  */
 import { AuthenticationRefused, Examples, IdGenerator, ProductCatalogue, QuoteStore, TariffBook } from "@kasko/core"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -10,8 +11,9 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import type { Caller, ToolOutcome } from "../src/ToolCalls.js"
-import { serverFor } from "../src/ToolServer.js"
-import { TOOL_NAMES, type ToolServices } from "../src/Tools.js"
+import { withSandboxEnvironment } from "../src/JsonSchemas.js"
+import { INSTRUCTIONS, SANDBOX_INSTRUCTIONS, serverFor } from "../src/ToolServer.js"
+import { TOOL_NAMES, type ToolServices, toolsOf } from "../src/Tools.js"
 
 // offers, explanations, comparisons and resources touch no store: one that is never asked stands in for it
 const runtime = ManagedRuntime.make(
@@ -118,6 +120,42 @@ describe("the MCP server of one caller", () => {
     expect(refused.isError).toBe(true)
     expect(textOf(refused)[0]).toContain("lacks the scope quotes:read")
     expect(asked).toEqual(["offers:create", "quotes:read"])
+  })
+
+  it("marks each answer to a sandbox key as the sandbox's, valid by the output schemas its session lists; production's as ever", async () => {
+    const sandbox: Caller<never> = {
+      transport: "http",
+      environment: "sandbox",
+      authorize: () => Effect.succeed({ partnerId: "sandbox:partner-a", environment: "sandbox" })
+    }
+    const { client } = await connected(sandbox)
+    expect(client.getInstructions()).toBe(`${INSTRUCTIONS} ${SANDBOX_INSTRUCTIONS}`)
+    // listed first: the client then checks each structured answer against its tool's output schema
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.outputSchema)).toEqual(
+      toolsOf(ProductCatalogue.shipped).map((tool) => withSandboxEnvironment(tool.outputSchema))
+    )
+    const offer = Examples.offerRequest()
+    for (const [name, args] of [
+      ["get_product", { product_name: "insurance-car-leasing" }],
+      ["price_offer", offer],
+      ["explain_price", offer],
+      ["compare_features", offer]
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args })
+      expect(result.isError, name).toBeUndefined()
+      expect(result.structuredContent, name).toMatchObject({ environment: "sandbox" })
+      expect(textOf(result)[0], name).toMatch(/^Sandbox \(a test, not production\): \S/)
+    }
+
+    const production = (await connected()).client
+    expect(production.getInstructions()).toBe(INSTRUCTIONS)
+    expect((await production.listTools()).tools.map((tool) => tool.outputSchema)).toEqual(
+      toolsOf(ProductCatalogue.shipped).map((tool) => tool.outputSchema)
+    )
+    const answered = await production.callTool({ name: "price_offer", arguments: offer })
+    expect(answered.structuredContent).not.toHaveProperty("environment")
+    expect(textOf(answered)[0]).toMatch(/^insurance-car-leasing, standard feature/)
   })
 
   it("lists each product's definition and IPIDs, and reads an IPID as text", async () => {

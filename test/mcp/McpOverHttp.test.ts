@@ -142,11 +142,22 @@ describe("the MCP endpoint over streamable HTTP", () => {
     expect(JSON.stringify(refused)).not.toMatch(/at .*\.(js|ts):\d+/)
   })
 
-  it("obeys the products the partner may sell in get_product, price_offer, explain_price, compare_features and create_quote, from its next call on", async () => {
+  it("lists and sells only the products the partner may sell — tools, resources, get_product, price_offer, explain_price, compare_features and create_quote — from its next request on", async () => {
     const setProducts = (...args: Array<string>) =>
       kasko(state.directory.path, "partners", "set-products", "--id", "autohuset", ...args)
     await setProducts("--products", "insurance-car-standalone")
     try {
+      // listed: only the product it may sell, in the tools' schemas and descriptions and in the resources
+      const listed = JSON.stringify((await autohuset.listTools()).tools)
+      expect(listed).toContain("insurance-car-standalone")
+      expect(listed).not.toContain("insurance-car-leasing")
+      const resources = (await autohuset.listResources()).resources.map((resource) => resource.uri)
+      expect(resources).toContain("kasko://products/insurance-car-standalone")
+      expect(resources.filter((uri) => uri.includes("insurance-car-leasing"))).toEqual([])
+      await expect(autohuset.readResource({ uri: "kasko://products/insurance-car-leasing" })).rejects.toThrow(
+        /No resource/
+      )
+      expect(JSON.stringify((await bilhuset.listTools()).tools)).toContain("insurance-car-leasing")
       const hidden = await call(autohuset, "get_product", { product_name: "insurance-car-leasing" })
       expect(hidden.isError).toBe(true)
       expect(textsOf(hidden)[0]).toContain("insurance-car-standalone")
@@ -168,6 +179,7 @@ describe("the MCP endpoint over streamable HTTP", () => {
       expect((await call(bilhuset, "price_offer", Examples.offerRequest())).isError).not.toBe(true)
       await setProducts("--all-products")
       expect((await call(autohuset, "price_offer", Examples.offerRequest())).isError).not.toBe(true)
+      expect(JSON.stringify((await autohuset.listTools()).tools)).toContain("insurance-car-leasing")
     } finally {
       await setProducts("--all-products")
     }

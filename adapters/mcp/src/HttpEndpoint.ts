@@ -16,6 +16,7 @@ import type { Sandbox } from "@kasko/core/administration"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Effect } from "effect"
 import type { IncomingHttpHeaders } from "node:http"
+import { catalogueShown } from "./ProductsShown.js"
 import type { Caller, CallSettings } from "./ToolCalls.js"
 import { serverFor, type Run } from "./ToolServer.js"
 import type { ToolServices } from "./Tools.js"
@@ -53,6 +54,8 @@ export interface McpCall {
   readonly body: unknown
   readonly headers: IncomingHttpHeaders
   readonly partnerId: string
+  /** The products the partner may sell, as admission found them (undefined: every one): the only ones listed. */
+  readonly products: ReadonlyArray<string> | undefined
   /**
    * Where the caller's key works: `production`, or the partner's `sandbox` (then `partnerId` is the sandbox's, and
    * the tools' answers carry `"environment": "sandbox"`).
@@ -147,7 +150,10 @@ const answered = async (
   run: Run<Authentication.Authentication>,
   options: McpEndpointOptions
 ): Promise<McpHttpAnswer> => {
-  const server = serverFor(catalogue, httpCaller(call), run, { ...options, version: options.version ?? "0.0.0" })
+  const server = serverFor(catalogueShown(catalogue, call.products), httpCaller(call), run, {
+    ...options,
+    version: options.version ?? "0.0.0"
+  })
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
   await server.connect(transport)
   try {
@@ -179,7 +185,8 @@ const BATCH_REFUSED: McpHttpAnswer = {
 
 /**
  * The MCP endpoint on the runtime's services: its tools and resources are those of the runtime's TariffBook's
- * catalogue; each call runs in the request's context, interrupted with it (past its time budget).
+ * catalogue — of the products the caller's partner may sell, when it may not sell every one; each call runs in the
+ * request's context, interrupted with it (past its time budget).
  */
 export const mcpEndpoint = (options: McpEndpointOptions): McpEndpoint => ({
   name: "mcp",

@@ -65,13 +65,15 @@ const listed = (tool: Tool): ListedTool => ({
 /** A resource read for the caller: its content, or the JSON-RPC error it answers (unknown, or not the caller's to read). */
 const resourceProgram = <R>(
   uri: string,
-  caller: Caller<R>
+  caller: Caller<R>,
+  catalogue: ProductCatalogue.Catalogue
 ): Effect.Effect<ReadResourceResult | McpError, never, ToolServices | R> => {
   const named = resourceOf(uri)
   if (named === undefined) return Effect.succeed(new McpError(RESOURCE_NOT_FOUND, `No resource ${uri}`))
   const scope = scopeOfResource(named.variant)
   return (scope === undefined ? Effect.void : caller.authorize(scope)).pipe(
-    Effect.andThen(readResource(named.productName, named.variant)),
+    // the session's products only: those its catalogue holds
+    Effect.andThen(readResource(named.productName, named.variant, catalogue.productNames)),
     Effect.map((content): ReadResourceResult | McpError => ({ contents: [content] })),
     Effect.catch((failure) =>
       Effect.succeed(
@@ -85,8 +87,9 @@ const resourceProgram = <R>(
 }
 
 /**
- * The server answering `caller`, with the tools and resources of `catalogue`, each call run by `run`; for a sandbox
- * key's caller, its instructions and tools' output schemas say its answers are the sandbox's.
+ * The server answering `caller`, with the tools and resources of `catalogue` (the products the caller's partner may
+ * sell: `catalogueShown`), each call run by `run`; for a sandbox key's caller, its instructions and tools' output
+ * schemas say its answers are the sandbox's.
  */
 export const serverFor = <R>(
   catalogue: ProductCatalogue.Catalogue,
@@ -117,7 +120,7 @@ export const serverFor = <R>(
   })
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...resourcesOf(catalogue)] }))
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const read = await run(resourceProgram(request.params.uri, caller))
+    const read = await run(resourceProgram(request.params.uri, caller, catalogue))
     if (read instanceof McpError) throw read
     return read
   })

@@ -1,7 +1,8 @@
 /**
  * Prometheus metrics on their own listener (KASKO_METRICS_PORT): scraped
  * before and after known traffic, every figure moved by exactly what that
- * traffic does — requests by operation and status, in flight back to zero,
+ * traffic does — requests by operation, status and environment (these
+ * partners' keys are production's), in flight back to zero,
  * quotes created and activated, pricings, store calls, the SQLite group
  * commits' quotes, webhook attempts and their lag — and the Node runtime's
  * own metrics are there. The partner-facing port serves no metrics.
@@ -66,18 +67,26 @@ describe("metrics", () => {
     )
 
     const moved = (sample: string) => (after.get(sample) ?? 0) - (before.get(sample) ?? 0)
-    expect(moved('kasko_http_requests_total{operation="createQuote",status="200"}')).toBe(3)
-    expect(moved('kasko_http_requests_total{operation="createQuote",status="400"}')).toBe(1)
-    expect(moved('kasko_http_requests_total{operation="createOffer",status="200"}')).toBe(2)
-    expect(moved('kasko_http_requests_total{operation="getQuote",status="200"}')).toBe(1)
-    expect(moved('kasko_http_requests_total{operation="activateQuote",status="200"}')).toBe(2)
-    expect(moved('kasko_http_request_duration_seconds_count{operation="createQuote",status="200"}')).toBe(3)
-    expect(moved('kasko_http_request_duration_seconds_bucket{le="+Inf",operation="createQuote",status="200"}')).toBe(3)
-    expect(moved('kasko_http_request_duration_seconds_sum{operation="createQuote",status="200"}')).toBeGreaterThan(0)
+    expect(moved('kasko_http_requests_total{operation="createQuote",status="200",environment="production"}')).toBe(3)
+    expect(moved('kasko_http_requests_total{operation="createQuote",status="400",environment="production"}')).toBe(1)
+    expect(moved('kasko_http_requests_total{operation="createOffer",status="200",environment="production"}')).toBe(2)
+    expect(moved('kasko_http_requests_total{operation="getQuote",status="200",environment="production"}')).toBe(1)
+    expect(moved('kasko_http_requests_total{operation="activateQuote",status="200",environment="production"}')).toBe(2)
+    expect(
+      moved('kasko_http_request_duration_seconds_count{operation="createQuote",status="200",environment="production"}')
+    ).toBe(3)
+    expect(
+      moved(
+        'kasko_http_request_duration_seconds_bucket{le="+Inf",operation="createQuote",status="200",environment="production"}'
+      )
+    ).toBe(3)
+    expect(
+      moved('kasko_http_request_duration_seconds_sum{operation="createQuote",status="200",environment="production"}')
+    ).toBeGreaterThan(0)
     expect(after.get("kasko_http_requests_in_flight")).toBe(0)
 
-    expect(moved("kasko_quotes_created_total")).toBe(3)
-    expect(moved("kasko_quotes_activated_total")).toBe(1)
+    expect(moved('kasko_quotes_created_total{environment="production"}')).toBe(3)
+    expect(moved('kasko_quotes_activated_total{environment="production"}')).toBe(1)
     // three quotes and two offers priced; the bad request never reached pricing
     expect(moved("kasko_pricing_duration_seconds_count")).toBe(5)
     expect(moved("kasko_sqlite_group_commit_quotes_sum")).toBe(3)

@@ -36,10 +36,15 @@ describe.skipIf(skipWithoutPromtool("the metrics' promtool check"))("the metrics
   it("count from 0, before any event, each status the document lists for each operation, and each webhook outcome", () => {
     const samples = parseSamples(before)
     for (const operation of OPERATIONS)
-      for (const status of documentedStatuses(operation))
-        expect(samples.get(`kasko_http_requests_total{operation="${operation.operationId}",status="${status}"}`)).toBe(
-          0
-        )
+      for (const status of documentedStatuses(operation)) {
+        // a public operation's requests, and a refused one's (401), are not authenticated: environment none
+        const environment = operation.scope === undefined || status === 401 ? "none" : "production"
+        expect(
+          samples.get(
+            `kasko_http_requests_total{operation="${operation.operationId}",status="${status}",environment="${environment}"}`
+          )
+        ).toBe(0)
+      }
     for (const outcome of ["delivered", "retry", "dead_lettered"])
       expect(samples.get(`kasko_webhook_attempts_total{outcome="${outcome}"}`)).toBe(0)
   })
@@ -57,11 +62,15 @@ describe.skipIf(skipWithoutPromtool("the metrics' promtool check"))("the metrics
     // an exposition serves the scrapes of a second
     let after = await scrape()
     // polled (every 50 ms) with no give-up but the test's own time
-    while (!after.includes('kasko_http_requests_total{operation="getQuote",status="404"} 1')) {
+    while (!after.includes('kasko_http_requests_total{operation="getQuote",status="404",environment="production"} 1')) {
       await new Promise((resolve) => setTimeout(resolve, 50))
       after = await scrape()
     }
-    expect(parseSamples(after).get('kasko_http_requests_total{operation="createQuote",status="200"}')).toBe(1)
+    expect(
+      parseSamples(after).get(
+        'kasko_http_requests_total{operation="createQuote",status="200",environment="production"}'
+      )
+    ).toBe(1)
     const checked = promtool(["check", "metrics"], after)
     expect(checked.output).toBe("")
     expect(checked.status).toBe(0)

@@ -1,6 +1,7 @@
 /**
  * The MCP endpoint of the real service (bearer tokens and subscription keys made by `kasko`), with the SDK's own
- * client: the tool list; every tool answering what the REST API answers for the same body; bad arguments refused
+ * client: the tool list; every tool answering what the REST API answers for the same body — a sandbox key's
+ * marked "environment": "sandbox" as REST's, production's without; bad arguments refused
  * with the REST 400's violations; another partner's quote not found; a token without a tool's scope refused as a
  * tool error, and credentials without any tool's scope refused at the door as REST refuses them; a foreign Host or
  * Origin refused; each call counted per tool in the metrics and logged on a line.
@@ -141,11 +142,22 @@ describe("the MCP endpoint over streamable HTTP", () => {
     expect(JSON.stringify(refused)).not.toMatch(/at .*\.(js|ts):\d+/)
   })
 
-  it("obeys the products the partner may sell in get_product, price_offer, explain_price, compare_features and create_quote, from its next call on", async () => {
+  it("lists and sells only the products the partner may sell — tools, resources, get_product, price_offer, explain_price, compare_features and create_quote — from its next request on", async () => {
     const setProducts = (...args: Array<string>) =>
       kasko(state.directory.path, "partners", "set-products", "--id", "autohuset", ...args)
     await setProducts("--products", "insurance-car-standalone")
     try {
+      // listed: only the product it may sell, in the tools' schemas and descriptions and in the resources
+      const listed = JSON.stringify((await autohuset.listTools()).tools)
+      expect(listed).toContain("insurance-car-standalone")
+      expect(listed).not.toContain("insurance-car-leasing")
+      const resources = (await autohuset.listResources()).resources.map((resource) => resource.uri)
+      expect(resources).toContain("kasko://products/insurance-car-standalone")
+      expect(resources.filter((uri) => uri.includes("insurance-car-leasing"))).toEqual([])
+      await expect(autohuset.readResource({ uri: "kasko://products/insurance-car-leasing" })).rejects.toThrow(
+        /No resource/
+      )
+      expect(JSON.stringify((await bilhuset.listTools()).tools)).toContain("insurance-car-leasing")
       const hidden = await call(autohuset, "get_product", { product_name: "insurance-car-leasing" })
       expect(hidden.isError).toBe(true)
       expect(textsOf(hidden)[0]).toContain("insurance-car-standalone")
@@ -167,8 +179,60 @@ describe("the MCP endpoint over streamable HTTP", () => {
       expect((await call(bilhuset, "price_offer", Examples.offerRequest())).isError).not.toBe(true)
       await setProducts("--all-products")
       expect((await call(autohuset, "price_offer", Examples.offerRequest())).isError).not.toBe(true)
+      expect(JSON.stringify((await autohuset.listTools()).tools)).toContain("insurance-car-leasing")
     } finally {
       await setProducts("--all-products")
+    }
+  })
+
+  it('answers a sandbox key\'s calls as the REST API answers it, with "environment": "sandbox", and production\'s without', async () => {
+    const added = JSON.parse(
+      await kasko(state.directory.path, "keys", "add", "--partner", "bilhuset", "--sandbox", "--json")
+    ) as { subscription_key: string }
+    const sandboxHeaders = {
+      ...state.partners["bilhuset"]!.headers,
+      "ocp-apim-subscription-key": added.subscription_key
+    }
+    const sandbox = await connect(sandboxHeaders)
+    await sandbox.listTools()
+    const sandboxRest = (method: string, path: string, body?: unknown) =>
+      state.client.request(method, path, { headers: sandboxHeaders, ...(body === undefined ? {} : { body }) })
+
+    const offer = await call(sandbox, "price_offer", Examples.offerRequest())
+    expect(offer.structuredContent).toMatchObject({ environment: "sandbox" })
+    expect(offer.structuredContent).toEqual(
+      (await sandboxRest("POST", "/insurance/car/offers", Examples.offerRequest())).body
+    )
+    expect(textsOf(offer)[0]).toMatch(/^Sandbox \(a test, not production\): insurance-car-leasing/)
+    const created = await call(sandbox, "create_quote", Examples.quoteRequest())
+    const quote = created.structuredContent as {
+      quote_id: string
+      environment: string
+      policies: Array<{ policy_number: string }>
+    }
+    expect(quote.environment).toBe("sandbox")
+    expect(quote.policies[0]!.policy_number).toMatch(/^TEST-/)
+    const path = `/insurance/car/quotes/${quote.quote_id}`
+    expect((await call(sandbox, "get_quote", { quote_id: quote.quote_id })).structuredContent).toEqual(
+      (await sandboxRest("GET", path)).body
+    )
+    const activated = await call(sandbox, "activate_quote", { quote_id: quote.quote_id })
+    expect(activated.structuredContent).toMatchObject({ status: "activated", environment: "sandbox" })
+    const read = await call(sandbox, "get_quote", { quote_id: quote.quote_id })
+    expect(read.structuredContent).toMatchObject({
+      status: "activated",
+      environment: "sandbox",
+      quote_number: expect.stringMatching(/^TEST-/)
+    })
+    expect(read.structuredContent).toEqual((await sandboxRest("GET", path)).body)
+    // the production key's session: the sandbox's quote is not there, and its answers carry no environment
+    expect((await call(bilhuset, "get_quote", { quote_id: quote.quote_id })).isError).toBe(true)
+    for (const answer of [
+      await call(bilhuset, "price_offer", Examples.offerRequest()),
+      await call(bilhuset, "create_quote", Examples.quoteRequest())
+    ]) {
+      expect(answer.structuredContent).not.toHaveProperty("environment")
+      expect(textsOf(answer)[0]).not.toContain("Sandbox")
     }
   })
 
@@ -264,7 +328,10 @@ describe("the MCP endpoint over streamable HTTP", () => {
     const scrape = async () => (await fetch(`http://127.0.0.1:${state.server.service.metricsPort}/metrics`)).text()
     const count = (text: string, tool: string, outcome: string) =>
       Number(
-        new RegExp(`^kasko_mcp_tool_calls_total\\{tool="${tool}",outcome="${outcome}"\\} (\\S+)$`, "m").exec(text)?.[1]
+        new RegExp(
+          `^kasko_mcp_tool_calls_total\\{tool="${tool}",outcome="${outcome}",environment="production"\\} (\\S+)$`,
+          "m"
+        ).exec(text)?.[1]
       )
     const before = await scrape()
     await call(bilhuset, "explain_price", Examples.offerRequest())

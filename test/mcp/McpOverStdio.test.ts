@@ -45,8 +45,17 @@ afterAll(async () => {
 })
 
 describe("kasko mcp on stdio", () => {
-  it("sells only the products the partner may sell", async () => {
+  it("lists and sells only the products the partner may sell", async () => {
     const { client } = await session("standalone-biler")
+    const listed = JSON.stringify((await client.listTools()).tools)
+    expect(listed).toContain("insurance-car-standalone")
+    expect(listed).not.toContain("insurance-car-leasing")
+    const resources = (await client.listResources()).resources.map((resource) => resource.uri)
+    expect(resources).toContain("kasko://products/insurance-car-standalone/variants/extended/ipid")
+    expect(resources.filter((uri) => uri.includes("insurance-car-leasing"))).toEqual([])
+    await expect(
+      client.readResource({ uri: "kasko://products/insurance-car-leasing/variants/standard/ipid" })
+    ).rejects.toThrow(/No resource/)
     const hidden = await call(client, "get_product", { product_name: "insurance-car-leasing" })
     expect(hidden.isError).toBe(true)
     const refused = await call(client, "create_quote", Examples.quoteRequest())

@@ -7,6 +7,7 @@
  * key. Each refusal is an answer with its RateLimit and Retry-After headers.
  */
 import { Authentication, AuthenticationRefused, type CoreError, RateLimiter } from "@kasko/core"
+import type { Sandbox } from "@kasko/core/administration"
 import { Effect } from "effect"
 import type { IncomingHttpHeaders } from "node:http"
 import { RequestRefused } from "./Answers.js"
@@ -40,6 +41,10 @@ export interface Admitted {
   readonly principal: Authentication.Principal
   readonly rateHeaders: Record<string, string>
 }
+
+/** The environment a principal's key works in. */
+export const environmentOf = (principal: Authentication.Principal): Sandbox.Environment =>
+  principal.environment ?? "production"
 
 /** A public caller: no principal. */
 const PUBLIC_PRINCIPAL: Authentication.Principal = { partnerId: "", rateLimitKey: "" }
@@ -112,14 +117,16 @@ const authenticateForAny = (
  * The caller, admitted for an operation of `scope` (or an endpoint admitting any of several scopes): authenticated
  * (within the time budget `withinBudget` gives the wait on the identity provider) — a refusal counts against its
  * address, and past the address's failed attempts a minute is answered 429 — within its key's rate limit, and
- * within its documents a minute when the operation `printsDocument`.
+ * within its documents a minute when the operation `printsDocument`. `identified` hears who it is as soon as its
+ * credentials verify, before its rate limits are asked.
  */
 export const admit = (
   caller: Caller,
   scope: Authentication.Scope | readonly [Authentication.Scope, ...Array<Authentication.Scope>],
   printsDocument: boolean,
   settings: AdmissionSettings,
-  withinBudget: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | RequestRefused, R>
+  withinBudget: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | RequestRefused, R>,
+  identified: (principal: Authentication.Principal) => void = () => undefined
 ): Effect.Effect<Admitted, CoreError | RequestRefused, RateLimiter.RateLimiter | Authentication.Authentication> =>
   Effect.gen(function* () {
     const limiter = yield* RateLimiter.RateLimiter
@@ -149,6 +156,8 @@ export const admit = (
         )
       )
     )
+    // who it is, known from here on: even a request now refused for its key's rate limit is that key's
+    identified(principal)
     const requests = yield* limiter.hit(
       `key:${principal.rateLimitKey}`,
       principal.environment === "sandbox" ? settings.sandboxRequestsPerMinute : settings.requestsPerMinute,

@@ -2,6 +2,7 @@
  * What a request is answered with, as the transport writes it: a JSON reply encoded by its Schema, a document's
  * bytes (with its ETag, 304 when the client has it), or a problem.
  */
+import type { Sandbox } from "@kasko/core/administration"
 import { Data, Schema } from "effect"
 import type { IncomingHttpHeaders } from "node:http"
 import type { DocumentReply, JsonReply } from "./Operation.js"
@@ -16,6 +17,8 @@ export interface Answer {
   readonly body: string | Uint8Array
   /** The trace the request ran in, when it ran in a span (tracing on): its log line names it. */
   readonly traceId?: string
+  /** The environment of the key the request was authenticated with; absent when it was not authenticated. */
+  readonly environment?: Sandbox.Environment
 }
 
 /** The request itself is unfit, or may not be served now: the answer says why. */

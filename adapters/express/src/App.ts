@@ -5,6 +5,7 @@
  * service's runtime (RequestProgram), then the documents, their page, and
  * problem+json for 404s, 405s and Express's own errors.
  */
+import type { Sandbox } from "@kasko/core/administration"
 import { ProductCatalogue } from "@kasko/core/transport"
 import { asyncApiDocument } from "./AsyncApiDocument.js"
 import { Exit, type ManagedRuntime } from "effect"
@@ -68,7 +69,17 @@ export interface AppOptions {
 /** What watches the partner API's requests: one `started`, then one `answered`, per operation request. */
 export interface RequestObserver {
   readonly started: () => void
-  readonly answered: (operationId: string, status: number, seconds: number) => void
+  /**
+   * A request answered: its operation (or endpoint), status and time, and the environment of the key it was
+   * authenticated with — `production` or `sandbox` — or undefined when it was not authenticated (a public
+   * operation, or credentials refused).
+   */
+  readonly answered: (
+    operationId: string,
+    status: number,
+    seconds: number,
+    environment: Sandbox.Environment | undefined
+  ) => void
 }
 
 // what a request answers when the service stops under it (its fiber interrupted by the runtime's disposal)
@@ -150,7 +161,12 @@ export const makeApp = (options: AppOptions): Express => {
         // the program always answers: it stops without an answer only when the service stops under it
         const answer = Exit.isSuccess(exit) ? exit.value : SHUTTING_DOWN
         writeAnswer(request, response, answer)
-        observer?.answered(operation.operationId, answer.status, Number(process.hrtime.bigint() - started) / 1e9)
+        observer?.answered(
+          operation.operationId,
+          answer.status,
+          Number(process.hrtime.bigint() - started) / 1e9,
+          answer.environment
+        )
       }
     })
   }
@@ -169,7 +185,12 @@ export const makeApp = (options: AppOptions): Express => {
       onExit: (exit) => {
         const answer = Exit.isSuccess(exit) ? exit.value : SHUTTING_DOWN
         writeAnswer(request, response, answer)
-        observer?.answered(endpoint.name, answer.status, Number(process.hrtime.bigint() - started) / 1e9)
+        observer?.answered(
+          endpoint.name,
+          answer.status,
+          Number(process.hrtime.bigint() - started) / 1e9,
+          answer.environment
+        )
       }
     })
   }

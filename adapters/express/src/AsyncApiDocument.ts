@@ -39,7 +39,7 @@ const quoteEventBodyOf = (catalogue: ProductCatalogue.Catalogue) => {
 const SUMMARIES: Record<QuoteEvents.QuoteEventType, string> = {
   "quote.created": "A quote was created (POST /insurance/car/quotes)",
   "quote.activated": "A quote was activated (POST /insurance/car/quotes/{quote_id}/activation)",
-  "quote.expired": "A quote reached its 30 days without being activated"
+  "quote.expired": "A quote reached its 30 days (a sandbox key's quote its 7) without being activated"
 }
 
 const messageName = (type: QuoteEvents.QuoteEventType) =>

@@ -11,7 +11,7 @@ export const STATUS_DESCRIPTIONS: Readonly<Record<number, string>> = {
   304: "Not Modified: the client's copy (its ETag in If-None-Match) is the current version; no body",
   400: "Constraint Violation: the request breaks one or more rules, each named in `violations`. Every route refuses a request without Host (HTTP/1.1), or with Host, Authorization or the subscription key sent more than once.",
   401: 'Unauthorized: missing or invalid credentials, or the token lacks the operation\'s scope. `detail` and WWW-Authenticate (RFC 6750) say which: no error code when no credentials were sent; error="invalid_request" for a malformed Authorization header or a missing subscription key; error="invalid_token" with error_description for a refused token or subscription key; error="insufficient_scope" with scope="…". A missing scope answers 401, not RFC 6750\'s 403, as the specification requires.',
-  404: "Not Found: unknown, expired (30 days) or another partner's resource",
+  404: "Not Found: unknown, expired (30 days; 7 in a sandbox) or another partner's resource",
   409: "Conflict: the request does not fit the state of what it acts on; `detail` says why, and what to do",
   413: "Payload Too Large: the body is over the size limit",
   415: "Unsupported Media Type: the body must be application/json",

@@ -155,7 +155,7 @@ export const operationsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyA
       tag: "quotes",
       summary: "Create a quote for named parties",
       description:
-        "Creates a quote valid for 30 days (spec §2.8 → §2.9). The parties' roles must fit the product parameters; unknown fields are rejected.",
+        "Creates a quote valid for 30 days (spec §2.8 → §2.9; 7 days with a sandbox key). The parties' roles must fit the product parameters; unknown fields are rejected.",
       scope: "quotes:create",
       requestBody: QuoteRequest.quoteRequestSchemaOf(catalogue).annotate({ identifier: "QuoteRequest" }),
       requestExample: Examples.quoteRequest(),

@@ -5,6 +5,7 @@
  * operations' admission (credentials carrying any of its scopes, checked before the body is read, counted against
  * the key's rate limit), the bounded JSON body, and the time budget. It answers POST; GET and DELETE answer 405.
  */
+import type { Sandbox } from "@kasko/core/administration"
 import type { Scope } from "./Operations.js"
 import type { Effect } from "effect"
 import type { IncomingHttpHeaders } from "node:http"
@@ -18,6 +19,8 @@ export interface ProtocolCall {
   readonly partnerId: string
   /** The products the partner may sell; undefined: every product. */
   readonly products: ReadonlyArray<string> | undefined
+  /** Where the caller's key works: `production`, or the partner's `sandbox` (then `partnerId` is the sandbox's). */
+  readonly environment: Sandbox.Environment
   /** The request's id, as `X-Request-Id` answers it and its log line names it. */
   readonly requestId: string
 }

@@ -5,12 +5,13 @@
  * has a time budget: past it the wait is interrupted — a store write not yet
  * committed never commits — and the request answers 503 with Retry-After.
  */
-import type { CoreError } from "@kasko/core"
+import type { Authentication, CoreError } from "@kasko/core"
 import { Cause, Effect } from "effect"
 import { createHash } from "node:crypto"
 import type { IncomingMessage } from "node:http"
 import type { Logger } from "pino"
-import { admit, admitByAddress, type Admitted, type AdmissionSettings, NO_STACK } from "./Admission.js"
+import type { Sandbox } from "@kasko/core/administration"
+import { admit, admitByAddress, type Admitted, type AdmissionSettings, environmentOf, NO_STACK } from "./Admission.js"
 import { type Answer, documentAnswer, jsonAnswer, problemAnswer, RequestRefused, sandboxJsonAnswer } from "./Answers.js"
 import { isServerFault, overBudget, problemOfCoreError } from "./CoreErrorProblems.js"
 import type { Reply } from "./Operation.js"
@@ -144,6 +145,20 @@ const budgetOf =
         )
     })
 
+/**
+ * Where a request's program notes the environment of the key it was authenticated with, to name it on the answer
+ * (`Answer.environment`, which the metrics count the request under) — whether it was served or refused afterwards.
+ */
+const environmentNoted = () => {
+  let environment: Sandbox.Environment | undefined
+  return {
+    identified: (principal: Authentication.Principal) => {
+      environment = environmentOf(principal)
+    },
+    named: (answer: Answer): Answer => (environment === undefined ? answer : { ...answer, environment })
+  }
+}
+
 /** The program of one request: always an answer, never a failure. */
 export const requestProgram = (
   exchange: Exchange,
@@ -152,10 +167,18 @@ export const requestProgram = (
   const { operation, request } = exchange
   const withinBudget = budgetOf(exchange.requestId, settings)
   const caller = { headers: request.headers, address: exchange.address }
+  const noted = environmentNoted()
   const answered = Effect.gen(function* () {
     const admitted =
       operation.scope !== undefined
-        ? yield* admit(caller, operation.scope, operation.printsDocument === true, settings, withinBudget)
+        ? yield* admit(
+            caller,
+            operation.scope,
+            operation.printsDocument === true,
+            settings,
+            withinBudget,
+            noted.identified
+          )
         : operation.countedByAddress
           ? yield* admitByAddress(caller, settings)
           : undefined
@@ -180,7 +203,7 @@ export const requestProgram = (
         : handling
     )
     return answerOf(exchange, reply, admitted)
-  }).pipe(alwaysAnswering(exchange.requestId, settings))
+  }).pipe(alwaysAnswering(exchange.requestId, settings), Effect.map(noted.named))
   return settings.tracing
     ? inRequestSpan({ method: operation.method, path: operation.path, name: operation.operationId }, exchange, answered)
     : answered
@@ -205,11 +228,12 @@ export const endpointProgram = <R>(
 ): Effect.Effect<Answer, never, R | Services> => {
   const { endpoint, request } = exchange
   const withinBudget = budgetOf(exchange.requestId, settings)
+  const noted = environmentNoted()
   const answered = Effect.gen(function* () {
     const refusal = endpoint.screen?.(request.headers)
     if (refusal !== undefined) return problemAnswer({ problem: { ...PROBLEMS.forbidden, detail: refusal } })
     const caller = { headers: request.headers, address: exchange.address }
-    const admitted = yield* admit(caller, endpoint.scopes, false, settings, withinBudget)
+    const admitted = yield* admit(caller, endpoint.scopes, false, settings, withinBudget, noted.identified)
     const body = yield* readJsonBody(request, settings.bodyLimitBytes)
     const answer = yield* withinBudget(
       endpoint.answer({
@@ -217,6 +241,7 @@ export const endpointProgram = <R>(
         headers: request.headers,
         partnerId: admitted.principal.partnerId,
         products: admitted.principal.products,
+        environment: environmentOf(admitted.principal),
         requestId: exchange.requestId
       })
     )
@@ -225,7 +250,7 @@ export const endpointProgram = <R>(
       headers: { "Cache-Control": "no-store", ...admitted.rateHeaders, ...answer.headers },
       body: answer.body
     }
-  }).pipe(alwaysAnswering(exchange.requestId, settings))
+  }).pipe(alwaysAnswering(exchange.requestId, settings), Effect.map(noted.named))
   return settings.tracing
     ? inRequestSpan({ method: "post", path: endpoint.path, name: endpoint.name }, exchange, answered)
     : answered

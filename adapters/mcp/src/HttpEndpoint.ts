@@ -12,9 +12,11 @@
  * Authentication port, with the request's credentials.
  */
 import { Authentication, type ProductCatalogue, TariffBook } from "@kasko/core"
+import type { Sandbox } from "@kasko/core/administration"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Effect } from "effect"
 import type { IncomingHttpHeaders } from "node:http"
+import { catalogueShown } from "./ProductsShown.js"
 import type { Caller, CallSettings } from "./ToolCalls.js"
 import { serverFor, type Run } from "./ToolServer.js"
 import type { ToolServices } from "./Tools.js"
@@ -52,6 +54,13 @@ export interface McpCall {
   readonly body: unknown
   readonly headers: IncomingHttpHeaders
   readonly partnerId: string
+  /** The products the partner may sell, as admission found them (undefined: every one): the only ones listed. */
+  readonly products: ReadonlyArray<string> | undefined
+  /**
+   * Where the caller's key works: `production`, or the partner's `sandbox` (then `partnerId` is the sandbox's, and
+   * the tools' answers carry `"environment": "sandbox"`).
+   */
+  readonly environment: Sandbox.Environment
   readonly requestId: string
 }
 
@@ -117,6 +126,7 @@ const httpCaller = (call: McpCall): Caller<Authentication.Authentication> => {
   const credentials = credentialsOf(call.headers)
   return {
     transport: "http",
+    environment: call.environment,
     requestId: call.requestId,
     authorize: (scope) =>
       Authentication.Authentication.use((authentication) => authentication.authenticate(credentials, scope))
@@ -140,7 +150,10 @@ const answered = async (
   run: Run<Authentication.Authentication>,
   options: McpEndpointOptions
 ): Promise<McpHttpAnswer> => {
-  const server = serverFor(catalogue, httpCaller(call), run, { ...options, version: options.version ?? "0.0.0" })
+  const server = serverFor(catalogueShown(catalogue, call.products), httpCaller(call), run, {
+    ...options,
+    version: options.version ?? "0.0.0"
+  })
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
   await server.connect(transport)
   try {
@@ -172,7 +185,8 @@ const BATCH_REFUSED: McpHttpAnswer = {
 
 /**
  * The MCP endpoint on the runtime's services: its tools and resources are those of the runtime's TariffBook's
- * catalogue; each call runs in the request's context, interrupted with it (past its time budget).
+ * catalogue — of the products the caller's partner may sell, when it may not sell every one; each call runs in the
+ * request's context, interrupted with it (past its time budget).
  */
 export const mcpEndpoint = (options: McpEndpointOptions): McpEndpoint => ({
   name: "mcp",

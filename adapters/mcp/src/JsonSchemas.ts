@@ -70,3 +70,23 @@ export const jsonSchemaOfEither = (schemas: ReadonlyArray<Schema.Top>): JsonObje
   type: "object",
   anyOf: schemas.map(jsonSchemaOf)
 })
+
+/** The `environment` a sandbox key's structured content carries, as its JSON Schema property. */
+const SANDBOX_ENVIRONMENT: JsonObject = {
+  type: "string",
+  enum: ["sandbox"],
+  description: "Present only in the answers to a sandbox key: the answer is the sandbox's, never production's"
+}
+
+/**
+ * An output schema as a sandbox key's session lists it: each object it allows may carry `environment` (its
+ * properties are otherwise closed), as the REST API's OpenAPI document says of a sandbox key's answers.
+ */
+export const withSandboxEnvironment = (schema: JsonObject): JsonObject => {
+  const anyOf = schema["anyOf"]
+  if (Array.isArray(anyOf)) return { ...schema, anyOf: anyOf.map((each) => withSandboxEnvironment(each as JsonObject)) }
+  return {
+    ...schema,
+    properties: { ...(schema["properties"] as JsonObject | undefined), environment: SANDBOX_ENVIRONMENT }
+  }
+}

@@ -1,13 +1,15 @@
 /**
  * The MCP server's resources: each product's definition (JSON, as `GET /products/{product_name}` answers it) and
  * each product variant's information document, the IPID (as plain text, where the service prints it as PDF).
- * Listed from the catalogue, so a product added as data is listed too.
+ * Listed from the catalogue, so a product added as data is listed too; a session's catalogue holds only the products
+ * its partner may sell, and it reads no other's.
  */
 import {
   type Authentication,
   type CoreError,
   DocumentRenderer,
   ProductCatalogue,
+  ProductNotFound,
   QuotingService,
   type TariffBook
 } from "@kasko/core"
@@ -72,24 +74,30 @@ export const resourceOf = (
 export const scopeOfResource = (variant: string | undefined): Authentication.Scope | undefined =>
   variant === undefined ? "products:read" : undefined
 
-/** A resource's content; ProductNotFound for a product or variant the catalogue lacks. */
+/**
+ * A resource's content; ProductNotFound for a product or variant the catalogue lacks, or a product the session's
+ * partner may not sell (`products`, undefined: every one), named as the catalogue's others are.
+ */
 export const readResource = (
   productName: string,
-  variant: string | undefined
+  variant: string | undefined,
+  products?: ReadonlyArray<string>
 ): Effect.Effect<ResourceText, CoreError, TariffBook.TariffBook> =>
-  variant === undefined
-    ? Effect.map(QuotingService.getProduct(productName), (definition) => ({
-        uri: definitionUri(productName),
-        mimeType: DEFINITION_TYPE,
-        text: JSON.stringify(definition, null, 2)
-      }))
-    : Effect.map(
-        QuotingService.getProductInformation(productName, variant).pipe(
-          Effect.provideService(DocumentRenderer.DocumentRenderer, textRenderer)
-        ),
-        ({ document }) => ({
-          uri: ipidUri(productName, variant),
-          mimeType: IPID_TYPE,
-          text: new TextDecoder().decode(document.bytes)
-        })
-      )
+  variant !== undefined && products !== undefined && !products.includes(productName)
+    ? Effect.fail(new ProductNotFound({ product_name: productName, products }))
+    : variant === undefined
+      ? Effect.map(QuotingService.getProduct(productName, undefined, products), (definition) => ({
+          uri: definitionUri(productName),
+          mimeType: DEFINITION_TYPE,
+          text: JSON.stringify(definition, null, 2)
+        }))
+      : Effect.map(
+          QuotingService.getProductInformation(productName, variant).pipe(
+            Effect.provideService(DocumentRenderer.DocumentRenderer, textRenderer)
+          ),
+          ({ document }) => ({
+            uri: ipidUri(productName, variant),
+            mimeType: IPID_TYPE,
+            text: new TextDecoder().decode(document.bytes)
+          })
+        )

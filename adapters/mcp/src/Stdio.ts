@@ -8,6 +8,7 @@ import { TariffBook } from "@kasko/core"
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { Effect, type ManagedRuntime } from "effect"
 import type { Readable, Writable } from "node:stream"
+import { catalogueShown } from "./ProductsShown.js"
 import type { Caller, CallSettings } from "./ToolCalls.js"
 import { serverFor } from "./ToolServer.js"
 import type { ToolServices } from "./Tools.js"
@@ -18,7 +19,10 @@ export interface StdioOptions extends CallSettings {
   readonly runtime: ManagedRuntime.ManagedRuntime<ToolServices, unknown>
   /** The partner the session acts for: its quotes are the ones it creates and reads. */
   readonly partnerId: string
-  /** The products the partner may sell, as the session found them when it started; absent: every product. */
+  /**
+   * The products the partner may sell, as the session found them when it started; absent: every product. The session
+   * lists, sells and reads only these until it ends: a change is obeyed from the next session on.
+   */
   readonly products?: ReadonlyArray<string>
   /** The version the server names itself with; kasko's. */
   readonly version?: string
@@ -37,6 +41,7 @@ export const serveStdio = async (options: StdioOptions): Promise<void> => {
   const book = await options.runtime.runPromise(Effect.service(TariffBook.TariffBook))
   const caller: Caller<never> = {
     transport: "stdio",
+    environment: "production",
     authorize: () =>
       Effect.succeed(
         options.products === undefined
@@ -46,7 +51,7 @@ export const serveStdio = async (options: StdioOptions): Promise<void> => {
   }
   const inProgress = new Set<Promise<unknown>>()
   const server = serverFor(
-    book.catalogue,
+    catalogueShown(book.catalogue, options.products),
     caller,
     (effect) => {
       const running = options.runtime.runPromise(effect)

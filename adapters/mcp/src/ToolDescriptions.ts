@@ -48,9 +48,11 @@ const byParameters = (catalogue: ProductCatalogue.Catalogue) => {
   return [...groups.values()]
 }
 
-/** The products by name and title. */
+/** The products by name and title: those of the partner's catalogue, which may hold none. */
 export const productsLine = (catalogue: ProductCatalogue.Catalogue): string =>
-  catalogue.products.map((document) => `${document.product_name} (${document.title})`).join(", ")
+  catalogue.products.length === 0
+    ? "none: this partner may sell no product"
+    : catalogue.products.map((document) => `${document.product_name} (${document.title})`).join(", ")
 
 /** What makes a case its product's first variant, when the rule says it plainly; otherwise the variants' names. */
 const variantLine = (document: ProductDocument, catalogue: ProductCatalogue.Catalogue): string => {

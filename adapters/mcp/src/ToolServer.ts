@@ -22,7 +22,7 @@ import { Effect } from "effect"
 import { readResource, resourceOf, resourcesOf, scopeOfResource } from "./Resources.js"
 import { type Caller, type CallSettings, callTool } from "./ToolCalls.js"
 import { toolErrorOf } from "./ToolErrors.js"
-import { TOOL_NAMES, type Tool, type ToolServices, toolsOf } from "./Tools.js"
+import { sandboxToolsOf, TOOL_NAMES, type Tool, type ToolServices, toolsOf } from "./Tools.js"
 
 /** What the server says of itself to the model when a session starts. */
 export const INSTRUCTIONS = [
@@ -31,6 +31,10 @@ export const INSTRUCTIONS = [
   "create_quote makes a quote for named customers (CPR and CVR numbers, with their consent), valid 30 days; get_quote reads it; activate_quote takes the insurance out — only when the customer has accepted.",
   "A tool error says what to correct (each field and the values it allows) or whether to try again. Prices are in Danish kroner."
 ].join(" ")
+
+/** What a sandbox key's session is told besides: what it makes is a test. */
+export const SANDBOX_INSTRUCTIONS =
+  'This session uses the partner\'s sandbox key: its quotes are tests — numbered TEST-, never policies, deleted after 7 days — apart from production\'s, and every answer says "environment": "sandbox".'
 
 /**
  * The JSON Schema validator of every server: the SDK makes an Ajv of its own for each server unless given one, which
@@ -61,13 +65,15 @@ const listed = (tool: Tool): ListedTool => ({
 /** A resource read for the caller: its content, or the JSON-RPC error it answers (unknown, or not the caller's to read). */
 const resourceProgram = <R>(
   uri: string,
-  caller: Caller<R>
+  caller: Caller<R>,
+  catalogue: ProductCatalogue.Catalogue
 ): Effect.Effect<ReadResourceResult | McpError, never, ToolServices | R> => {
   const named = resourceOf(uri)
   if (named === undefined) return Effect.succeed(new McpError(RESOURCE_NOT_FOUND, `No resource ${uri}`))
   const scope = scopeOfResource(named.variant)
   return (scope === undefined ? Effect.void : caller.authorize(scope)).pipe(
-    Effect.andThen(readResource(named.productName, named.variant)),
+    // the session's products only: those its catalogue holds
+    Effect.andThen(readResource(named.productName, named.variant, catalogue.productNames)),
     Effect.map((content): ReadResourceResult | McpError => ({ contents: [content] })),
     Effect.catch((failure) =>
       Effect.succeed(
@@ -80,18 +86,27 @@ const resourceProgram = <R>(
   )
 }
 
-/** The server answering `caller`, with the tools and resources of `catalogue`, each call run by `run`. */
+/**
+ * The server answering `caller`, with the tools and resources of `catalogue` (the products the caller's partner may
+ * sell: `catalogueShown`), each call run by `run`; for a sandbox key's caller, its instructions and tools' output
+ * schemas say its answers are the sandbox's.
+ */
 export const serverFor = <R>(
   catalogue: ProductCatalogue.Catalogue,
   caller: Caller<R>,
   run: Run<R>,
   settings: ServerSettings
 ): Server => {
-  const tools = toolsOf(catalogue)
+  const sandbox = caller.environment === "sandbox"
+  const tools = sandbox ? sandboxToolsOf(catalogue) : toolsOf(catalogue)
   const byName = new Map(tools.map((tool) => [tool.name, tool]))
   const server = new Server(
     { name: "kasko", title: "kasko car insurance", version: settings.version },
-    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: VALIDATOR }
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions: sandbox ? `${INSTRUCTIONS} ${SANDBOX_INSTRUCTIONS}` : INSTRUCTIONS,
+      jsonSchemaValidator: VALIDATOR
+    }
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listed) }))
   server.setRequestHandler(CallToolRequestSchema, (request) => {
@@ -105,7 +120,7 @@ export const serverFor = <R>(
   })
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [...resourcesOf(catalogue)] }))
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const read = await run(resourceProgram(request.params.uri, caller))
+    const read = await run(resourceProgram(request.params.uri, caller, catalogue))
     if (read instanceof McpError) throw read
     return read
   })

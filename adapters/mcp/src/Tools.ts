@@ -17,7 +17,7 @@ import { Offer, Quote, QuoteRequest } from "@kasko/core/transport"
 import { Effect, Schema } from "effect"
 import { comparisonText, compareFeatures, FeatureComparison } from "./FeatureComparison.js"
 import { idempotentRequestOf, withIdempotencyKey } from "./IdempotentQuote.js"
-import { type JsonObject, jsonSchemaOf, jsonSchemaOfEither } from "./JsonSchemas.js"
+import { type JsonObject, jsonSchemaOf, jsonSchemaOfEither, withSandboxEnvironment } from "./JsonSchemas.js"
 import { explanationOf, explanationText, PriceExplanation } from "./PriceExplanation.js"
 import { partiesGuide, productGuide, productsLine } from "./ToolDescriptions.js"
 
@@ -38,8 +38,11 @@ export interface ToolHints {
   readonly openWorldHint: boolean
 }
 
-/** The partner a call acts for: its id and the products it may sell (every product when absent). */
-export type ActingPartner = Pick<Authentication.Principal, "partnerId" | "products">
+/**
+ * The partner a call acts for: its id, the products it may sell (every product when absent), and `sandbox` when its
+ * key works in the partner's sandbox (then the id is the sandbox's).
+ */
+export type ActingPartner = Pick<Authentication.Principal, "partnerId" | "products" | "environment">
 
 /** One tool of the MCP server: what a client lists of it, the scope it needs, and the program that answers a call. */
 export interface Tool {
@@ -197,7 +200,7 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       name: "create_quote",
       title: "Create a quote for named customers",
       description: [
-        "Creates a binding quote for named customers, valid for 30 days: it prices the case as price_offer does and records the parties (policy holder, vehicle owner, vehicle user — persons with CPR numbers, organizations with CVR numbers), the vehicle and the agent. Answers the quote with its quote_id and policy number; activate_quote then activates it.",
+        "Creates a binding quote for named customers, valid for 30 days (7 with a sandbox key): it prices the case as price_offer does and records the parties (policy holder, vehicle owner, vehicle user — persons with CPR numbers, organizations with CVR numbers), the vehicle and the agent. Answers the quote with its quote_id and policy number; activate_quote then activates it.",
         "Use it only once the customer has chosen a product, a feature and a payment plan and has given their details for this purpose. Each call creates a new quote, unless it carries an idempotency_key: a call repeated with the same key and arguments within 24 hours (a retry after a lost answer) answers the quote the first one created, and creates none.",
         "The arguments are the body of POST /insurance/car/quotes: {product, policy, agent}, and optionally idempotency_key (as the REST API's Idempotency-Key header). policy.expected_effective_at is the date the insurance is to start, YYYY-MM-DD, today or later.",
         partiesGuide(catalogue),
@@ -257,3 +260,12 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
     }
   ] satisfies ReadonlyArray<Tool & { readonly name: ToolName }>
 })
+
+/**
+ * The tools as a sandbox key's session lists them: each output schema allowing the `"environment": "sandbox"` its
+ * answers carry (`withSandboxEnvironment`). Their programs are the same.
+ */
+export const sandboxToolsOf = ProductCatalogue.perCatalogue(
+  (catalogue): ReadonlyArray<Tool> =>
+    toolsOf(catalogue).map((tool) => ({ ...tool, outputSchema: withSandboxEnvironment(tool.outputSchema) }))
+)

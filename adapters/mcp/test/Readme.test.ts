@@ -50,7 +50,11 @@ const listedTools = async () => {
       Layer.succeed(QuoteStore.QuoteStore, {} as QuoteStore.QuoteStore["Service"])
     )
   ) as ManagedRuntime.ManagedRuntime<ToolServices, never>
-  const caller: Caller<never> = { transport: "stdio", authorize: () => Effect.succeed({ partnerId: "partner-a" }) }
+  const caller: Caller<never> = {
+    transport: "stdio",
+    environment: "production",
+    authorize: () => Effect.succeed({ partnerId: "partner-a" })
+  }
   const server = serverFor(ProductCatalogue.shipped, caller, (effect) => runtime.runPromise(effect), {
     version: "0.0.0"
   })

@@ -2,7 +2,8 @@
  * The server of one caller, with the SDK's own client over its in-memory transport: it lists the tools and
  * resources, answers a call with structured content and a short text, refuses arguments with the REST API's
  * violations as a tool error, answers an unknown tool with a JSON-RPC error, asks the caller for each tool's
- * scope, and reads a variant's IPID as text.
+ * scope, marks a sandbox key's answers as the sandbox's (production's unchanged), shows a partner limited to some
+ * products only those, and reads a variant's IPID as text.
  */
 import { AuthenticationRefused, Examples, IdGenerator, ProductCatalogue, QuoteStore, TariffBook } from "@kasko/core"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
@@ -10,8 +11,10 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import type { Caller, ToolOutcome } from "../src/ToolCalls.js"
-import { serverFor } from "../src/ToolServer.js"
-import { TOOL_NAMES, type ToolServices } from "../src/Tools.js"
+import { withSandboxEnvironment } from "../src/JsonSchemas.js"
+import { catalogueShown } from "../src/ProductsShown.js"
+import { INSTRUCTIONS, SANDBOX_INSTRUCTIONS, serverFor } from "../src/ToolServer.js"
+import { TOOL_NAMES, type ToolServices, toolsOf } from "../src/Tools.js"
 
 // offers, explanations, comparisons and resources touch no store: one that is never asked stands in for it
 const runtime = ManagedRuntime.make(
@@ -23,11 +26,15 @@ const runtime = ManagedRuntime.make(
 ) as ManagedRuntime.ManagedRuntime<ToolServices, never>
 afterAll(() => runtime.dispose())
 
-const everyScope: Caller<never> = { transport: "stdio", authorize: () => Effect.succeed({ partnerId: "partner-a" }) }
+const everyScope: Caller<never> = {
+  transport: "stdio",
+  environment: "production",
+  authorize: () => Effect.succeed({ partnerId: "partner-a" })
+}
 
-const connected = async (caller: Caller<never> = everyScope) => {
+const connected = async (caller: Caller<never> = everyScope, catalogue = ProductCatalogue.shipped) => {
   const calls: Array<[string, ToolOutcome]> = []
-  const server = serverFor(ProductCatalogue.shipped, caller, (effect) => runtime.runPromise(effect), {
+  const server = serverFor(catalogue, caller, (effect) => runtime.runPromise(effect), {
     version: "1.2.3",
     observer: { called: (tool, outcome) => calls.push([tool, outcome]) }
   })
@@ -92,6 +99,7 @@ describe("the MCP server of one caller", () => {
     const asked: Array<string> = []
     const offersOnly: Caller<never> = {
       transport: "http",
+      environment: "production",
       authorize: (scope) => {
         asked.push(scope)
         return scope === "offers:create"
@@ -113,6 +121,90 @@ describe("the MCP server of one caller", () => {
     expect(refused.isError).toBe(true)
     expect(textOf(refused)[0]).toContain("lacks the scope quotes:read")
     expect(asked).toEqual(["offers:create", "quotes:read"])
+  })
+
+  it("marks each answer to a sandbox key as the sandbox's, valid by the output schemas its session lists; production's as ever", async () => {
+    const sandbox: Caller<never> = {
+      transport: "http",
+      environment: "sandbox",
+      authorize: () => Effect.succeed({ partnerId: "sandbox:partner-a", environment: "sandbox" })
+    }
+    const { client } = await connected(sandbox)
+    expect(client.getInstructions()).toBe(`${INSTRUCTIONS} ${SANDBOX_INSTRUCTIONS}`)
+    // listed first: the client then checks each structured answer against its tool's output schema
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.outputSchema)).toEqual(
+      toolsOf(ProductCatalogue.shipped).map((tool) => withSandboxEnvironment(tool.outputSchema))
+    )
+    const offer = Examples.offerRequest()
+    for (const [name, args] of [
+      ["get_product", { product_name: "insurance-car-leasing" }],
+      ["price_offer", offer],
+      ["explain_price", offer],
+      ["compare_features", offer]
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args })
+      expect(result.isError, name).toBeUndefined()
+      expect(result.structuredContent, name).toMatchObject({ environment: "sandbox" })
+      expect(textOf(result)[0], name).toMatch(/^Sandbox \(a test, not production\): \S/)
+    }
+
+    const production = (await connected()).client
+    expect(production.getInstructions()).toBe(INSTRUCTIONS)
+    expect((await production.listTools()).tools.map((tool) => tool.outputSchema)).toEqual(
+      toolsOf(ProductCatalogue.shipped).map((tool) => tool.outputSchema)
+    )
+    const answered = await production.callTool({ name: "price_offer", arguments: offer })
+    expect(answered.structuredContent).not.toHaveProperty("environment")
+    expect(textOf(answered)[0]).toMatch(/^insurance-car-leasing, standard feature/)
+  })
+
+  it("shows a partner limited to some products only those, in its tools and resources, and refuses the others", async () => {
+    const standaloneOnly: Caller<never> = {
+      transport: "http",
+      environment: "production",
+      authorize: () => Effect.succeed({ partnerId: "partner-a", products: ["insurance-car-standalone"] })
+    }
+    const { client } = await connected(
+      standaloneOnly,
+      catalogueShown(ProductCatalogue.shipped, ["insurance-car-standalone"])
+    )
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.name)).toEqual([...TOOL_NAMES])
+    const listed = JSON.stringify(tools)
+    expect(listed).toContain("insurance-car-standalone")
+    expect(listed).not.toContain("insurance-car-leasing")
+    const getProduct = tools.find((tool) => tool.name === "get_product")!
+    expect(getProduct.inputSchema.properties).toEqual({
+      product_name: { anyOf: [{ type: "string", enum: ["insurance-car-standalone"] }], description: "The product" }
+    })
+    const { resources } = await client.listResources()
+    expect(resources.map((resource) => resource.uri)).toEqual([
+      "kasko://products/insurance-car-standalone",
+      "kasko://products/insurance-car-standalone/variants/standard/ipid",
+      "kasko://products/insurance-car-standalone/variants/extended/ipid"
+    ])
+    for (const uri of [
+      "kasko://products/insurance-car-leasing",
+      "kasko://products/insurance-car-leasing/variants/standard/ipid"
+    ])
+      await expect(client.readResource({ uri }), uri).rejects.toThrow(
+        /No resource .*: No product is named "insurance-car-leasing": product_name is one of insurance-car-standalone\./
+      )
+    expect(
+      JSON.parse(resourceText(await client.readResource({ uri: "kasko://products/insurance-car-standalone" })))
+    ).toEqual(ProductCatalogue.productDefinition("insurance-car-standalone"))
+    const refused = await client.callTool({ name: "price_offer", arguments: Examples.offerRequest() })
+    expect(refused.isError).toBe(true)
+    expect(JSON.parse(textOf(refused)[1]!).violations).toEqual([
+      {
+        field: "product.product_name",
+        message: "is not available to this partner, which may sell: insurance-car-standalone"
+      }
+    ])
+    const hidden = await client.callTool({ name: "get_product", arguments: { product_name: "insurance-car-leasing" } })
+    expect(hidden.isError).toBe(true)
+    expect(textOf(hidden)[0]).toContain("product_name is one of insurance-car-standalone.")
   })
 
   it("lists each product's definition and IPIDs, and reads an IPID as text", async () => {

@@ -1,13 +1,14 @@
 /**
  * The tool table as a client reads it: the seven tools, each with a description, a scope and JSON Schemas that a
  * validator compiles and that the core's own example requests and answers satisfy; a product added as data is in
- * the enums and the descriptions, with no code.
+ * the enums and the descriptions, with no code; a partner limited to some products finds only those there.
  */
 import { Examples, ProductCatalogue } from "@kasko/core"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import { catalogueShown } from "../src/ProductsShown.js"
 import { TOOL_NAMES, toolsOf } from "../src/Tools.js"
 
 const VAN_PRODUCT = join(
@@ -100,5 +101,21 @@ describe("the tools", () => {
     // the shipped catalogue's tools are not those of another catalogue: made once per catalogue
     expect(toolsOf(catalogue)).toBe(toolsOf(catalogue))
     expect(JSON.stringify(toolNamed("price_offer").inputSchema)).not.toContain("insurance-van-business")
+  })
+
+  it("for a partner limited to some products, name only those: made once per list, and none for an empty one", () => {
+    const catalogue = withVan()
+    const vanOnly = catalogueShown(catalogue, ["insurance-van-business", "no-longer-sold"])
+    expect(vanOnly.productNames).toEqual(["insurance-van-business"])
+    expect(catalogueShown(catalogue, ["insurance-van-business"])).toBe(vanOnly)
+    expect(toolsOf(catalogueShown(catalogue, ["insurance-van-business"]))).toBe(toolsOf(vanOnly))
+    expect(catalogueShown(catalogue, undefined)).toBe(catalogue)
+    expect(catalogueShown(catalogue, [...catalogue.productNames].reverse())).toBe(catalogue)
+    const listed = JSON.stringify(toolsOf(vanOnly))
+    expect(listed).toContain("insurance-van-business")
+    for (const name of ProductCatalogue.shipped.productNames) expect(listed).not.toContain(name)
+    const none = toolNamed("get_product", catalogueShown(catalogue, []))
+    expect(none.description).toContain("The products: none: this partner may sell no product.")
+    expect(valid(none.inputSchema, { product_name: "insurance-van-business" }).valid).toBe(false)
   })
 })

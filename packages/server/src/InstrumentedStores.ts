@@ -2,9 +2,11 @@
  * The stores as the service uses them, instrumented: every call runs in a
  * span `kasko.store.<store>.<operation>` (timed into the metrics by the
  * TimingTracer, exported with the traces), and with metrics on the quote
- * store's writes count quotes created and activated.
+ * store's writes count quotes created and activated, each in its owner's
+ * environment (production, or a partner's sandbox).
  */
 import { type EventOutbox, PartnerStore, QuoteStore, type WebhookSubscriptions } from "@kasko/core"
+import { Sandbox } from "@kasko/core/administration"
 import { Context, Effect, Layer, Option } from "effect"
 import type { ServiceConfig } from "./ServiceConfig.js"
 import type { ServiceMetrics } from "./ServiceMetrics.js"
@@ -36,6 +38,11 @@ const inSpans = <S extends object>(store: S, storeName: string): S =>
     })
   ) as S
 
+/** The `environment` label of a quote kept under `ownerId`: a partner's, or a partner's sandbox's. */
+const environmentOf = (ownerId: string) => ({
+  environment: Sandbox.isSandboxOwner(ownerId) ? "sandbox" : "production"
+})
+
 const countingQuotes = (
   store: QuoteStore.QuoteStore["Service"],
   metrics: ServiceMetrics | undefined
@@ -44,27 +51,36 @@ const countingQuotes = (
     ? store
     : {
         ...store,
-        insert: (quote) => Effect.tap(store.insert(quote), () => Effect.sync(() => metrics.quotesCreated.inc())),
+        insert: (quote) =>
+          Effect.tap(store.insert(quote), () =>
+            Effect.sync(() => metrics.quotesCreated.inc(environmentOf(quote.partner_id)))
+          ),
         // none: this request's quote was stored; some: an earlier one under the same key was answered instead
         insertIdempotent: (quote, key) =>
           Effect.tap(store.insertIdempotent(quote, key), (earlier) =>
             Effect.sync(() => {
-              if (Option.isNone(earlier)) metrics.quotesCreated.inc()
+              if (Option.isNone(earlier)) metrics.quotesCreated.inc(environmentOf(quote.partner_id))
             })
           ),
-        // the purge in its two halves, to count the expiries: unactivated quotes past their validity (each with its
-        // quote.expired event), then activated ones past their retention (no cutoff matches a creation time of -1)
-        purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore }) =>
+        // the purge in its two halves, to count production's expiries: unactivated quotes past their 30 days (each
+        // with its quote.expired event), then activated ones past their retention and sandbox quotes past their 7
+        // days, in any state (no cutoff matches a creation time of -1) — a sandbox's expiries have their events,
+        // and are not counted with production's
+        purge: ({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore, sandboxCreatedAtOrBefore }) =>
           Effect.gen(function* () {
             const expired = yield* store.purge({ awaitingCreatedAtOrBefore, activatedCreatedAtOrBefore: -1 })
             metrics.quotesExpired.inc(expired)
-            return expired + (yield* store.purge({ awaitingCreatedAtOrBefore: -1, activatedCreatedAtOrBefore }))
+            const kept = sandboxCreatedAtOrBefore === undefined ? {} : { sandboxCreatedAtOrBefore }
+            return (
+              expired + (yield* store.purge({ awaitingCreatedAtOrBefore: -1, activatedCreatedAtOrBefore, ...kept }))
+            )
           }),
         // the first activation keeps its time: a quote whose activation time is this call's was activated by it
         markActivated: (partnerId, quoteId, activatedAt) =>
           Effect.tap(store.markActivated(partnerId, quoteId, activatedAt), (stored) =>
             Effect.sync(() => {
-              if (Option.isSome(stored) && stored.value.activated_at === activatedAt) metrics.quotesActivated.inc()
+              if (Option.isSome(stored) && stored.value.activated_at === activatedAt)
+                metrics.quotesActivated.inc(environmentOf(partnerId))
             })
           )
       }

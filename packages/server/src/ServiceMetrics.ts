@@ -4,6 +4,7 @@
  * Prometheus conventions: `_total` counters, `_seconds` durations, base units.
  */
 import type { EventOutbox } from "@kasko/core"
+import type { Sandbox } from "@kasko/core/administration"
 import { documentedStatuses, OPERATIONS, type RequestObserver } from "@kasko/express"
 import { TOOL_NAMES, type ToolCallObserver, type ToolOutcome } from "@kasko/mcp"
 import type { PostgresStores } from "@kasko/postgres"
@@ -23,6 +24,14 @@ type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number]
 
 /** An MCP tool call's outcome, as `kasko_mcp_tool_calls_total` labels it. */
 const TOOL_OUTCOMES = ["ok", "refused", "failed"] as const satisfies ReadonlyArray<ToolOutcome>
+
+/**
+ * The `environment` label of what a key's requests do: the environment of the key a request was authenticated with
+ * (`production`, or a partner's `sandbox`), or `none` for a request that was not (a public operation, or credentials
+ * refused). Three values whatever the partners and keys: the label never grows with them.
+ */
+const ENVIRONMENTS = ["production", "sandbox"] as const satisfies ReadonlyArray<Sandbox.Environment>
+type EnvironmentLabel = Sandbox.Environment | "none"
 
 // Gauges prom-client's default metrics name `_total`, which `promtool check metrics` refuses (a `_total` is a
 // counter's): each is the sum of its namesake without the suffix, by type (`sum(nodejs_active_handles)`).
@@ -133,14 +142,14 @@ export const makeServiceMetrics = (store: "sqlite" | "postgres") => {
     },
     requests: new Counter({
       name: "kasko_http_requests_total",
-      help: "Partner API requests answered, by operation and status",
-      labelNames: ["operation", "status"],
+      help: "Partner API requests answered, by operation, status and environment: production or sandbox (the key's), none (not authenticated)",
+      labelNames: ["operation", "status", "environment"],
       registers
     }),
     requestDuration: new Histogram({
       name: "kasko_http_request_duration_seconds",
-      help: "Time from a request's arrival to its answer, by operation and status",
-      labelNames: ["operation", "status"],
+      help: "Time from a request's arrival to its answer, by operation, status and environment",
+      labelNames: ["operation", "status", "environment"],
       buckets: DURATION_BUCKETS,
       registers
     }),
@@ -151,22 +160,32 @@ export const makeServiceMetrics = (store: "sqlite" | "postgres") => {
     }),
     toolCalls: new Counter({
       name: "kasko_mcp_tool_calls_total",
-      help: "MCP tool calls answered (over HTTP and stdio), by tool and outcome: ok, refused (the caller's arguments or scope), failed (the service's fault)",
-      labelNames: ["tool", "outcome"],
+      help: "MCP tool calls answered (over HTTP and stdio), by tool, outcome — ok, refused (the caller's arguments or scope), failed (the service's fault) — and environment: production or sandbox",
+      labelNames: ["tool", "outcome", "environment"],
       registers
     }),
     toolCallDuration: new Histogram({
       name: "kasko_mcp_tool_call_duration_seconds",
-      help: "Time to answer an MCP tool call, by tool",
-      labelNames: ["tool"],
+      help: "Time to answer an MCP tool call, by tool and environment",
+      labelNames: ["tool", "environment"],
       buckets: DURATION_BUCKETS,
       registers
     }),
-    quotesCreated: new Counter({ name: "kasko_quotes_created_total", help: "Quotes stored", registers }),
-    quotesActivated: new Counter({ name: "kasko_quotes_activated_total", help: "Quotes activated", registers }),
+    quotesCreated: new Counter({
+      name: "kasko_quotes_created_total",
+      help: "Quotes stored, by environment: production or sandbox",
+      labelNames: ["environment"],
+      registers
+    }),
+    quotesActivated: new Counter({
+      name: "kasko_quotes_activated_total",
+      help: "Quotes activated, by environment: production or sandbox",
+      labelNames: ["environment"],
+      registers
+    }),
     quotesExpired: new Counter({
       name: "kasko_quotes_expired_total",
-      help: "Quotes that reached their validity's end unactivated, removed by the purge",
+      help: "Production quotes that reached their validity's end unactivated, removed by the purge",
       registers
     }),
     pricingDuration: new Histogram({
@@ -208,42 +227,51 @@ export const makeServiceMetrics = (store: "sqlite" | "postgres") => {
   }
   // Every label set known in advance starts at 0: increase() and rate() need a sample before an event to see it,
   // so a series born with its first event (the first dead letter, an operation's first 500) would read as no
-  // increase. The duration histogram starts each operation's 200 only: 17 series a label set, and its quantiles
-  // lose nothing by a first failure's time.
+  // increase. A public operation's statuses start under environment none; a key's operation's under production and
+  // sandbox, but its 401 (credentials refused) under none. The duration histogram starts each operation's 200 in
+  // the environment most of its requests are answered in only: 17 series a label set, and its quantiles lose
+  // nothing by a first failure's time, or a sandbox's first request's.
   for (const operation of OPERATIONS) {
+    const environments: ReadonlyArray<EnvironmentLabel> = operation.scope === undefined ? ["none"] : ENVIRONMENTS
     for (const status of documentedStatuses(operation))
-      metrics.requests.inc({ operation: operation.operationId, status: String(status) }, 0)
-    metrics.requestDuration.zero({ operation: operation.operationId, status: "200" })
+      for (const environment of status === 401 ? ["none"] : environments)
+        metrics.requests.inc({ operation: operation.operationId, status: String(status), environment }, 0)
+    metrics.requestDuration.zero({ operation: operation.operationId, status: "200", environment: environments[0]! })
   }
   for (const outcome of WEBHOOK_OUTCOMES) metrics.webhookAttempts.inc({ outcome }, 0)
   // the MCP endpoint's requests beside the operations', and each tool's calls by outcome
-  metrics.requests.inc({ operation: "mcp", status: "200" }, 0)
-  metrics.requestDuration.zero({ operation: "mcp", status: "200" })
+  for (const environment of ENVIRONMENTS) metrics.requests.inc({ operation: "mcp", status: "200", environment }, 0)
+  metrics.requestDuration.zero({ operation: "mcp", status: "200", environment: "production" })
   for (const tool of TOOL_NAMES) {
-    for (const outcome of TOOL_OUTCOMES) metrics.toolCalls.inc({ tool, outcome }, 0)
-    metrics.toolCallDuration.zero({ tool })
+    for (const outcome of TOOL_OUTCOMES)
+      for (const environment of ENVIRONMENTS) metrics.toolCalls.inc({ tool, outcome, environment }, 0)
+    metrics.toolCallDuration.zero({ tool, environment: "production" })
+  }
+  for (const environment of ENVIRONMENTS) {
+    metrics.quotesCreated.inc({ environment }, 0)
+    metrics.quotesActivated.inc({ environment }, 0)
   }
   return metrics
 }
 
 export type ServiceMetrics = ReturnType<typeof makeServiceMetrics>
 
-/** The partner API's requests, counted and timed. */
+/** The partner API's requests, counted and timed by operation, status and environment (`none`: not authenticated). */
 export const requestObserverOf = (metrics: ServiceMetrics): RequestObserver => ({
   started: () => metrics.requestsInFlight.inc(),
-  answered: (operation, status, seconds) => {
+  answered: (operation, status, seconds, environment) => {
     metrics.requestsInFlight.dec()
-    const labels = { operation, status: String(status) }
+    const labels = { operation, status: String(status), environment: environment ?? "none" }
     metrics.requests.inc(labels)
     metrics.requestDuration.observe(labels, seconds)
   }
 })
 
-/** MCP tool calls, counted by tool and outcome and timed by tool. */
+/** MCP tool calls, counted by tool, outcome and environment and timed by tool and environment. */
 export const toolCallObserverOf = (metrics: ServiceMetrics): ToolCallObserver => ({
-  called: (tool, outcome, seconds) => {
-    metrics.toolCalls.inc({ tool, outcome })
-    metrics.toolCallDuration.observe({ tool }, seconds)
+  called: (tool, outcome, seconds, environment) => {
+    metrics.toolCalls.inc({ tool, outcome, environment })
+    metrics.toolCallDuration.observe({ tool, environment }, seconds)
   }
 })
 

@@ -2,9 +2,13 @@
  * The stores as the service instruments them: quotes created, activated and
  * expired are counted by what the stores did — an idempotent replay creates
  * nothing, a second activation activates nothing, the purge's expiries are
- * the unactivated quotes it removed — and every call is timed.
+ * the unactivated quotes it removed, not a sandbox's quotes gone after 7 days
+ * (which the instrumented purge still deletes) — created and activated ones in
+ * their owner's environment, production or a partner's sandbox; and every call
+ * is timed.
  */
 import { Examples, IdGenerator, QuotingService, TariffBook } from "@kasko/core"
+import { Sandbox } from "@kasko/core/administration"
 import { MemoryPartnerStore, MemoryQuoteStore } from "@kasko/memory"
 import { Effect, Layer, Tracer } from "effect"
 import { TestClock } from "effect/testing"
@@ -52,10 +56,52 @@ it("counts quotes created, activated and expired by what the stores did, and tim
     )
   )
   expect(purged).toEqual([2, 1])
-  expect(await sampleTotal(metrics, "kasko_quotes_created_total")).toBe(3)
-  expect(await sampleTotal(metrics, "kasko_quotes_activated_total")).toBe(1)
+  expect(await sampleTotal(metrics, "kasko_quotes_created_total", { environment: "production" })).toBe(3)
+  expect(await sampleTotal(metrics, "kasko_quotes_created_total", { environment: "sandbox" })).toBe(0)
+  expect(await sampleTotal(metrics, "kasko_quotes_activated_total", { environment: "production" })).toBe(1)
   expect(await sampleTotal(metrics, "kasko_quotes_expired_total")).toBe(2)
   expect(
     await sampleTotal(metrics, "kasko_store_call_duration_seconds", { store: "quotes", operation: "purge" })
   ).toBeGreaterThan(0)
+})
+
+it("purges a sandbox's quotes after 7 days, activated or not, without counting them expired", async () => {
+  const metrics = makeServiceMetrics("sqlite")
+  const stores = instrumentedStores(Layer.merge(MemoryQuoteStore.layer, MemoryPartnerStore.layer), metrics)
+  const sandbox = Sandbox.sandboxOwnerOf(PARTNER)
+  const [purged, found] = await Effect.runPromise(
+    Effect.gen(function* () {
+      yield* TestClock.setTime(Date.parse("2026-03-02T09:00:00.000Z"))
+      const awaiting = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
+      const activated = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
+      yield* QuotingService.activateQuote(sandbox, activated.quote_id)
+      const production = yield* QuotingService.createQuote(PARTNER, Examples.quoteRequest())
+      yield* TestClock.adjust(7 * DAY)
+      const purged = yield* QuotingService.purgeExpiredQuotes(365 * DAY)
+      const found = (partnerId: string, quoteId: string) =>
+        QuotingService.getQuote(partnerId, quoteId).pipe(
+          Effect.as(true),
+          Effect.catchTag("QuoteNotFound", () => Effect.succeed(false))
+        )
+      return [
+        purged,
+        [
+          yield* found(sandbox, awaiting.quote_id),
+          yield* found(sandbox, activated.quote_id),
+          yield* found(PARTNER, production.quote_id)
+        ]
+      ] as const
+    }).pipe(
+      Effect.provide(Layer.mergeAll(stores, IdGenerator.layerSequential, TariffBook.shipped)),
+      Effect.provide(TestClock.layer())
+    )
+  )
+  expect(purged).toBe(2)
+  expect(found).toEqual([false, false, true])
+  expect(await sampleTotal(metrics, "kasko_quotes_expired_total")).toBe(0)
+  // created and activated in the environment of their owner: the sandbox's two and one, production's one
+  expect(await sampleTotal(metrics, "kasko_quotes_created_total", { environment: "sandbox" })).toBe(2)
+  expect(await sampleTotal(metrics, "kasko_quotes_created_total", { environment: "production" })).toBe(1)
+  expect(await sampleTotal(metrics, "kasko_quotes_activated_total", { environment: "sandbox" })).toBe(1)
+  expect(await sampleTotal(metrics, "kasko_quotes_activated_total", { environment: "production" })).toBe(0)
 })

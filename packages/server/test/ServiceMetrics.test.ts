@@ -4,14 +4,21 @@
  * one query for both backlog gauges, and the pool as it was before the
  * scrape's own query joined the queue for a connection. Only the metrics of
  * the store in use are served. Every label set known in advance is there at 0
- * before its first event, and no gauge is named as a counter.
+ * before its first event, what a key's requests do is counted in the key's
+ * environment, and no gauge is named as a counter.
  */
 import type { EventOutbox } from "@kasko/core"
 import { documentedStatuses, OPERATIONS } from "@kasko/express"
 import { TOOL_NAMES } from "@kasko/mcp"
 import { setImmediate as nextTurn } from "node:timers/promises"
 import { expect, it } from "vitest"
-import { boundedReading, makeServiceMetrics, toolCallObserverOf, webhookObserverOf } from "../src/ServiceMetrics.js"
+import {
+  boundedReading,
+  makeServiceMetrics,
+  requestObserverOf,
+  toolCallObserverOf,
+  webhookObserverOf
+} from "../src/ServiceMetrics.js"
 
 const backlog = (pending: number, oldestAt: number | undefined): EventOutbox.OutboxBacklog => ({
   pending_deliveries: pending,
@@ -99,36 +106,76 @@ it("counts from 0, before any event, every status the document lists for each op
   const text = await makeServiceMetrics("sqlite").registry.metrics()
   const samples = new Set(text.split("\n").filter((line) => !line.startsWith("#")))
   for (const operation of OPERATIONS) {
+    // a public operation's requests are not authenticated; a key's operation's are, but for its 401
+    const environments = operation.scope === undefined ? ["none"] : ["production", "sandbox"]
     for (const status of documentedStatuses(operation))
-      expect(samples).toContain(`kasko_http_requests_total{operation="${operation.operationId}",status="${status}"} 0`)
+      for (const environment of status === 401 ? ["none"] : environments)
+        expect(samples).toContain(
+          `kasko_http_requests_total{operation="${operation.operationId}",status="${status}",environment="${environment}"} 0`
+        )
     expect(samples).toContain(
-      `kasko_http_request_duration_seconds_count{operation="${operation.operationId}",status="200"} 0`
+      `kasko_http_request_duration_seconds_count{operation="${operation.operationId}",status="200",environment="${environments[0]}"} 0`
     )
   }
   for (const outcome of ["delivered", "retry", "dead_lettered"])
     expect(samples).toContain(`kasko_webhook_attempts_total{outcome="${outcome}"} 0`)
-  expect(samples).toContain('kasko_http_requests_total{operation="mcp",status="200"} 0')
-  for (const tool of TOOL_NAMES) {
-    for (const outcome of ["ok", "refused", "failed"])
-      expect(samples).toContain(`kasko_mcp_tool_calls_total{tool="${tool}",outcome="${outcome}"} 0`)
-    expect(samples).toContain(`kasko_mcp_tool_call_duration_seconds_count{tool="${tool}"} 0`)
+  for (const environment of ["production", "sandbox"]) {
+    expect(samples).toContain(`kasko_http_requests_total{operation="mcp",status="200",environment="${environment}"} 0`)
+    expect(samples).toContain(`kasko_quotes_created_total{environment="${environment}"} 0`)
+    expect(samples).toContain(`kasko_quotes_activated_total{environment="${environment}"} 0`)
+    for (const tool of TOOL_NAMES)
+      for (const outcome of ["ok", "refused", "failed"])
+        expect(samples).toContain(
+          `kasko_mcp_tool_calls_total{tool="${tool}",outcome="${outcome}",environment="${environment}"} 0`
+        )
   }
+  for (const tool of TOOL_NAMES)
+    expect(samples).toContain(`kasko_mcp_tool_call_duration_seconds_count{tool="${tool}",environment="production"} 0`)
 })
 
-it("counts and times MCP tool calls by tool and outcome", async () => {
+it("labels what a key's requests do with its environment only: production, sandbox, or none", async () => {
+  const text = await makeServiceMetrics("sqlite").registry.metrics()
+  const values = new Set([...text.matchAll(/environment="([^"]*)"/g)].map((match) => match[1]))
+  expect([...values].sort()).toEqual(["none", "production", "sandbox"])
+})
+
+it("counts and times MCP tool calls by tool, outcome and environment", async () => {
   const metrics = makeServiceMetrics("sqlite")
   const observer = toolCallObserverOf(metrics)
-  observer.called("price_offer", "ok", 0.002)
-  observer.called("price_offer", "ok", 0.004)
-  observer.called("create_quote", "refused", 0.001)
+  observer.called("price_offer", "ok", 0.002, "production")
+  observer.called("price_offer", "ok", 0.004, "production")
+  observer.called("price_offer", "ok", 0.003, "sandbox")
+  observer.called("create_quote", "refused", 0.001, "sandbox")
   expect(
     await scrape(
       metrics,
-      'kasko_mcp_tool_calls_total{tool="price_offer",outcome="ok"}',
-      'kasko_mcp_tool_calls_total{tool="create_quote",outcome="refused"}',
-      'kasko_mcp_tool_call_duration_seconds_count{tool="price_offer"}'
+      'kasko_mcp_tool_calls_total\\{tool="price_offer",outcome="ok",environment="production"\\}',
+      'kasko_mcp_tool_calls_total\\{tool="price_offer",outcome="ok",environment="sandbox"\\}',
+      'kasko_mcp_tool_calls_total\\{tool="create_quote",outcome="refused",environment="sandbox"\\}',
+      'kasko_mcp_tool_calls_total\\{tool="create_quote",outcome="refused",environment="production"\\}',
+      'kasko_mcp_tool_call_duration_seconds_count\\{tool="price_offer",environment="production"\\}',
+      'kasko_mcp_tool_call_duration_seconds_count\\{tool="price_offer",environment="sandbox"\\}'
     )
-  ).toEqual([2, 1, 2])
+  ).toEqual([2, 1, 1, 0, 2, 1])
+})
+
+it("counts the partner API's requests under the environment of the key they were authenticated with, or none", async () => {
+  const metrics = makeServiceMetrics("sqlite")
+  const observer = requestObserverOf(metrics)
+  for (const environment of ["production", "sandbox", "sandbox", undefined] as const) {
+    observer.started()
+    observer.answered("createOffer", environment === undefined ? 401 : 200, 0.001, environment)
+  }
+  expect(
+    await scrape(
+      metrics,
+      'kasko_http_requests_total\\{operation="createOffer",status="200",environment="production"\\}',
+      'kasko_http_requests_total\\{operation="createOffer",status="200",environment="sandbox"\\}',
+      'kasko_http_requests_total\\{operation="createOffer",status="401",environment="none"\\}',
+      'kasko_http_request_duration_seconds_count\\{operation="createOffer",status="200",environment="sandbox"\\}',
+      "kasko_http_requests_in_flight"
+    )
+  ).toEqual([1, 2, 1, 2, 0])
 })
 
 it("names only counters `_total`, as promtool requires: not the gauges of Node's default metrics", async () => {

@@ -43,7 +43,8 @@ const Insurer = Schema.Struct({
 })
 
 const ExpiresAt = Schema.String.annotate({
-  description: "The instant the quote stops existing (30 days after its creation; 404 from then on): ISO 8601, UTC"
+  description:
+    "The instant the quote stops existing (30 days after its creation, 7 for a sandbox key's quote; 404 from then on): ISO 8601, UTC"
 })
 
 const quoteSchemas = <P extends Schema.Top, C extends Schema.Top, V extends Schema.Top>(

@@ -24,6 +24,16 @@ afterEach(async () => {
 })
 
 describe("the promise facade", () => {
+  it("reads a product in Danish, or in English when asked", async () => {
+    const kasko = makeEngine()
+    const danish = await kasko.getProduct("insurance-car-leasing")
+    const english = await kasko.getProduct("insurance-car-leasing", "en")
+    expect(danish.title).toBe("Partnerbilforsikring, leasing")
+    expect(english.title).toBe("Partner car insurance, leasing")
+    expect(english).toEqual(await kasko.getProduct("insurance-car-leasing", "en"))
+    expect(await kasko.getProduct("insurance-car-leasing", "da")).toEqual(danish)
+  })
+
   it("reads a product, prices an offer, creates, retrieves and activates a quote", async () => {
     const kasko = makeEngine()
     expect((await kasko.getProduct("insurance-car-leasing")).features).toHaveLength(2)

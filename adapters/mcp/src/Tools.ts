@@ -6,8 +6,10 @@
  */
 import {
   type Authentication,
+  ConstraintViolation,
   type CoreError,
   type IdGenerator,
+  Language,
   ProductCatalogue,
   type QuoteStore,
   QuotingService,
@@ -114,14 +116,19 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
   const offerArguments = jsonSchemaOf(Offer.offerRequestSchemaOf(catalogue))
   const quoteArguments = withIdempotencyKey(jsonSchemaOf(QuoteRequest.quoteRequestSchemaOf(catalogue)))
   const ProductArguments = Schema.Struct({
-    product_name: Schema.Literals(catalogue.productNames).annotate({ description: "The product" })
+    product_name: Schema.Literals(catalogue.productNames).annotate({ description: "The product" }),
+    language: Schema.optionalKey(
+      Schema.Literals(Language.LANGUAGES).annotate({
+        description: "The language of its titles: da, Danish (the default), or en, English"
+      })
+    )
   })
   return [
     {
       name: "get_product",
       title: "Read a product's definition",
       description: [
-        "Reads a car insurance product's definition: its parameters (each with its type, whether it is required, and its allowed values with their Danish titles) and its features (the covers a customer chooses between, with their Danish descriptions).",
+        "Reads a car insurance product's definition: its parameters (each with its type, whether it is required, and its allowed values with their titles) and its features (the covers a customer chooses between, with their descriptions), in Danish, or in English with language en.",
         "Use it to learn or show what a product asks for before pricing it. Nothing is stored.",
         `The products: ${productsLine(catalogue)}.`
       ].join("\n"),
@@ -130,9 +137,18 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       outputSchema: jsonSchemaOf(ProductCatalogue.AnyProductDefinition),
       annotations: READS,
       run: (args, acting) => {
-        const productName = (args as { readonly product_name?: unknown } | undefined)?.product_name
+        const { product_name: productName, language } =
+          (args as { readonly product_name?: unknown; readonly language?: unknown } | undefined) ?? {}
+        if (language !== undefined && !Language.LANGUAGES.some((known) => known === language))
+          return Effect.fail(
+            new ConstraintViolation({ violations: [{ field: "language", message: "must be da or en" }] })
+          )
         return Effect.map(
-          QuotingService.getProduct(typeof productName === "string" ? productName : "", undefined, acting.products),
+          QuotingService.getProduct(
+            typeof productName === "string" ? productName : "",
+            language as Language.Language | undefined,
+            acting.products
+          ),
           (definition) => ({
             structured: encoded(ProductCatalogue.AnyProductDefinition, definition),
             text: `${definition.product_name} (${definition.title}): parameters ${definition.parameters.map((parameter) => parameter.name).join(", ")}; features ${definition.features.map((feature) => feature.name).join(", ")}.`

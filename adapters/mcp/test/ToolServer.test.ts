@@ -159,6 +159,22 @@ describe("the MCP server of one caller", () => {
     expect(textOf(answered)[0]).toMatch(/^insurance-car-leasing, standard feature/)
   })
 
+  it("reads a product's titles in Danish, in English with language en, and refuses another language by name", async () => {
+    const { client } = await connected()
+    const read = (args: Record<string, unknown>) => client.callTool({ name: "get_product", arguments: args })
+    const titleOf = (result: object) => (result as { structuredContent: { title: string } }).structuredContent.title
+    expect(titleOf(await read({ product_name: "insurance-car-leasing" }))).toBe("Partnerbilforsikring, leasing")
+    expect(titleOf(await read({ product_name: "insurance-car-leasing", language: "da" }))).toBe(
+      "Partnerbilforsikring, leasing"
+    )
+    const english = await read({ product_name: "insurance-car-leasing", language: "en" })
+    expect(titleOf(english)).toBe("Partner car insurance, leasing")
+    expect(textOf(english)[0]).toContain("(Partner car insurance, leasing)")
+    const refused = await read({ product_name: "insurance-car-leasing", language: "de" })
+    expect(refused.isError).toBe(true)
+    expect(textOf(refused).join("\n")).toContain("language")
+  })
+
   it("shows a partner limited to some products only those, in its tools and resources, and refuses the others", async () => {
     const standaloneOnly: Caller<never> = {
       transport: "http",
@@ -175,8 +191,9 @@ describe("the MCP server of one caller", () => {
     expect(listed).toContain("insurance-car-standalone")
     expect(listed).not.toContain("insurance-car-leasing")
     const getProduct = tools.find((tool) => tool.name === "get_product")!
-    expect(getProduct.inputSchema.properties).toEqual({
-      product_name: { anyOf: [{ type: "string", enum: ["insurance-car-standalone"] }], description: "The product" }
+    expect(getProduct.inputSchema.properties?.["product_name"]).toEqual({
+      anyOf: [{ type: "string", enum: ["insurance-car-standalone"] }],
+      description: "The product"
     })
     const { resources } = await client.listResources()
     expect(resources.map((resource) => resource.uri)).toEqual([

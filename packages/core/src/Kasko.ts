@@ -7,13 +7,18 @@
 import { Cause, type Effect, Exit, Layer, ManagedRuntime } from "effect"
 import { StorageUnavailable } from "./Errors.js"
 import type { IdGenerator } from "./ports/IdGenerator.js"
+import type { Language } from "./Language.js"
 import type { QuoteStore } from "./ports/QuoteStore.js"
 import * as QuotingService from "./QuotingService.js"
 import { shipped, type TariffBook } from "./ports/TariffBook.js"
 
 /** The quoting API as promises (`Kasko.make`): the same use cases as `QuotingService`; `dispose` it when done. */
 export interface Kasko {
-  readonly getProduct: (productName: string) => Promise<Effect.Success<ReturnType<typeof QuotingService.getProduct>>>
+  /** A product's definition, its titles in Danish, or in English when `language` is `"en"`. */
+  readonly getProduct: (
+    productName: string,
+    language?: Language
+  ) => Promise<Effect.Success<ReturnType<typeof QuotingService.getProduct>>>
   readonly createOffer: (request: unknown) => Promise<Effect.Success<ReturnType<typeof QuotingService.createOffer>>>
   readonly explainPrice: (request: unknown) => Promise<Effect.Success<ReturnType<typeof QuotingService.explainPrice>>>
   readonly createQuote: (
@@ -56,7 +61,7 @@ export const make = <E>(
     throw Cause.squash(exit.cause)
   }
   return {
-    getProduct: (productName) => run(QuotingService.getProduct(productName)),
+    getProduct: (productName, language) => run(QuotingService.getProduct(productName, language)),
     createOffer: (request) => run(QuotingService.createOffer(request)),
     explainPrice: (request) => run(QuotingService.explainPrice(request)),
     createQuote: (partnerId, request) => run(QuotingService.createQuote(partnerId, request)),

@@ -129,6 +129,7 @@ const startBareRefuser = () =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [import.meta.filename, "refuser"], { stdio: ["ignore", "pipe", "inherit"] })
     child.on("error", reject)
+    child.once("exit", (code) => reject(new Error(`the bare refuser exited (${code}) before it served`)))
     child.stdout.once("data", (chunk) => resolve({ child, url: `http://127.0.0.1:${Number(String(chunk).trim())}` }))
   })
 
@@ -156,19 +157,24 @@ export const runSandboxBench = async () => {
     const sandboxHeaders = await sandboxPartner(directory)
     const quoteBody = JSON.stringify(Examples.quoteRequest())
     const server = await startServer("kasko", directory)
-    const refuser = await startBareRefuser()
+    let refuser
     const without = []
     const withFlood = []
     const withFloodElsewhere = []
     const floods = []
     let productionQuotes = 0
     try {
+      refuser = await startBareRefuser()
       // warm-up: both kinds of request once through every path
       productionQuotes += (await production(server.url, productionHeaders, quoteBody)).quotes
       await floodProcess(server.url, sandboxHeaders, 1)
       for (let round = 0; round < ROUNDS; round++) {
-        // the order turned every round, so that no side always runs on a warmer service
-        const sides = round % 2 === 0 ? ["without", "with", "elsewhere"] : ["elsewhere", "with", "without"]
+        // the order rotated every round, so that no side always runs first, second or last
+        const sides = [
+          ["without", "with", "elsewhere"],
+          ["with", "elsewhere", "without"],
+          ["elsewhere", "without", "with"]
+        ][round % 3]
         for (const side of sides) {
           if (side === "elsewhere") {
             const [measured] = await Promise.all([
@@ -194,7 +200,7 @@ export const runSandboxBench = async () => {
       }
     } finally {
       await stopServer(server)
-      refuser.child.kill("SIGTERM")
+      refuser?.child.kill("SIGTERM")
     }
     const database = new Database(join(directory, "kasko.db"), { readonly: true })
     const stored = Object.fromEntries(

@@ -32,6 +32,11 @@ describe("the promise facade", () => {
     expect(english.title).toBe("Partner car insurance, leasing")
     expect(english).toEqual(await kasko.getProduct("insurance-car-leasing", "en"))
     expect(await kasko.getProduct("insurance-car-leasing", "da")).toEqual(danish)
+    // a caller without types may pass any string
+    await expect(kasko.getProduct("insurance-car-leasing", "de" as "en")).rejects.toMatchObject({
+      _tag: "ConstraintViolation",
+      violations: [{ field: "language" }]
+    })
   })
 
   it("reads a product, prices an offer, creates, retrieves and activates a quote", async () => {

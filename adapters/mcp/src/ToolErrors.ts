@@ -52,7 +52,7 @@ const TOOL_ERROR_OF_CORE_ERROR = {
         : `Product ${error.product_name} has no variant ${echoed(error.variant)}: the variant is one of ${VARIANTS.join(", ")}.`
   }),
   QuoteNotFound: (error) => ({
-    text: `No quote ${echoed(error.quote_id)} exists for this partner: a quote is found only by the partner that created it, for 30 days from its creation (7 in a sandbox). Check the quote_id that create_quote answered.`
+    text: `No quote ${echoed(error.quote_id)} exists for this partner: a quote is found only by the partner that created it, for 30 days from its creation. Check the quote_id that create_quote answered.`
   }),
   // the webhook errors: no tool manages webhooks, and these never reach a tool's caller
   SubscriptionNotFound: () => ({ text: "No such webhook subscription exists for this partner." }),

@@ -34,7 +34,7 @@ export const INSTRUCTIONS = [
 
 /** What a sandbox key's session is told besides: what it makes is a test. */
 export const SANDBOX_INSTRUCTIONS =
-  'This session uses the partner\'s sandbox key: its quotes are tests — numbered TEST-, never policies, deleted after 7 days — apart from production\'s, and every answer says "environment": "sandbox".'
+  'This session uses the partner\'s sandbox key: its quotes are tests — numbered TEST-, never policies, valid 7 days (not 30) and deleted then — apart from production\'s, and every answer says "environment": "sandbox".'
 
 /**
  * The JSON Schema validator of every server: the SDK makes an Ajv of its own for each server unless given one, which

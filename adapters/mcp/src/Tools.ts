@@ -216,7 +216,7 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       name: "create_quote",
       title: "Create a quote for named customers",
       description: [
-        "Creates a binding quote for named customers, valid for 30 days (7 with a sandbox key): it prices the case as price_offer does and records the parties (policy holder, vehicle owner, vehicle user — persons with CPR numbers, organizations with CVR numbers), the vehicle and the agent. Answers the quote with its quote_id and policy number; activate_quote then activates it.",
+        "Creates a binding quote for named customers, valid for 30 days: it prices the case as price_offer does and records the parties (policy holder, vehicle owner, vehicle user — persons with CPR numbers, organizations with CVR numbers), the vehicle and the agent. Answers the quote with its quote_id and policy number; activate_quote then activates it.",
         "Use it only once the customer has chosen a product, a feature and a payment plan and has given their details for this purpose. Each call creates a new quote, unless it carries an idempotency_key: a call repeated with the same key and arguments within 24 hours (a retry after a lost answer) answers the quote the first one created, and creates none.",
         "The arguments are the body of POST /insurance/car/quotes: {product, policy, agent}, and optionally idempotency_key (as the REST API's Idempotency-Key header). policy.expected_effective_at is the date the insurance is to start, YYYY-MM-DD, today or later.",
         partiesGuide(catalogue),

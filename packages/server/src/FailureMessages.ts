@@ -35,7 +35,7 @@ export const messageOf = (error: unknown): string => {
         ? `no product named "${failure.product_name}"`
         : `the product "${failure.product_name}" has no variant "${failure.variant}" (the variants are standard and extended)`
     case "QuoteNotFound":
-      return `no quote "${failure.quote_id}" of this partner (unknown, another partner's, or 30 days old)`
+      return `no quote "${failure.quote_id}" of this partner (unknown, another partner's, or 30 days old — 7 in its sandbox)`
     case "TariffNotInForce":
       return `no tariff of ${failure.product_name} is in force on ${failure.pricing_date}`
     case "StorageUnavailable":

@@ -8,7 +8,7 @@
  */
 import { Authentication, AuthenticationRefused, type CoreError, RateLimiter } from "@kasko/core"
 import type { Sandbox } from "@kasko/core/administration"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import type { IncomingHttpHeaders } from "node:http"
 import { RequestRefused } from "./Answers.js"
 import { PROBLEMS } from "./Problem.js"
@@ -22,6 +22,8 @@ export interface AdmissionSettings {
   readonly requestsPerMinute: number
   /** Requests a sandbox key may make per minute. */
   readonly sandboxRequestsPerMinute: number
+  /** How long a sandbox key past its limit waits for its 429: its loop slowed, production's capacity kept. */
+  readonly sandboxRefusalPauseMillis: number
   readonly failedAuthenticationsPerMinute: number
   /** Documents a key may have printed per minute (operations that `printsDocument`), besides its requests. */
   readonly documentsPerMinute: number
@@ -164,7 +166,14 @@ export const admit = (
       MINUTE
     )
     const now = yield* currentMillis
-    if (RateLimiter.isExceeded(requests)) return yield* tooManyRequests(requests, now, rateLimitHeaders(requests, now))
+    if (RateLimiter.isExceeded(requests)) {
+      const refused = tooManyRequests(requests, now, rateLimitHeaders(requests, now))
+      // a sandbox key past its limit (a partner's test suite in a loop) waits for its refusal, holding no CPU: its
+      // loop then asks a few times a second rather than thousands, and those refusals do not slow production
+      if (principal.environment === "sandbox" && settings.sandboxRefusalPauseMillis > 0)
+        return yield* Effect.andThen(Effect.sleep(Duration.millis(settings.sandboxRefusalPauseMillis)), refused)
+      return yield* refused
+    }
     if (!printsDocument) return { principal, rateHeaders: rateLimitHeaders(requests, now) }
     // one partner asking for many documents cannot take the printing from the others
     const documents = yield* limiter.hit(`documents:${principal.rateLimitKey}`, settings.documentsPerMinute, MINUTE)

@@ -32,6 +32,9 @@ import { endpointProgram, requestProgram, type ProgramSettings } from "./Request
 import type { ProtocolEndpoint } from "./ProtocolEndpoint.js"
 import { makePrintingQueue } from "./PrintingQueue.js"
 
+/** How long a sandbox key past its limit waits for its 429 unless `protection.sandboxRefusalPauseMillis` says. */
+const SANDBOX_REFUSAL_PAUSE_MILLIS = 500
+
 /** Quote documents one subscription key may have printed per minute unless `protection.documentsPerMinute` says. */
 const DOCUMENTS_PER_MINUTE = 60
 // two at a time: one looks its quote up while the other is laid out (which never overlap, on one thread); 32
@@ -132,6 +135,7 @@ export const makeApp = (options: AppOptions): Express => {
     budgetMillis: options.requestTimeoutMillis,
     requestsPerMinute: options.protection.requestsPerMinute,
     sandboxRequestsPerMinute: options.protection.sandboxRequestsPerMinute ?? options.protection.requestsPerMinute,
+    sandboxRefusalPauseMillis: options.protection.sandboxRefusalPauseMillis ?? SANDBOX_REFUSAL_PAUSE_MILLIS,
     failedAuthenticationsPerMinute: options.protection.failedAuthenticationsPerMinute,
     documentsPerMinute: options.protection.documentsPerMinute ?? DOCUMENTS_PER_MINUTE,
     printing: makePrintingQueue(PRINTING),

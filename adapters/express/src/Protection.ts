@@ -23,6 +23,12 @@ export interface ProtectionOptions {
    */
   readonly sandboxRequestsPerMinute?: number
   /**
+   * How long a sandbox key past its limit waits for its 429 (500 ms by default; 0: none): a partner's test suite
+   * looping past its limit then asks a few times a second, not thousands, and its refusals do not take production's
+   * capacity. The wait holds a connection and a timer, no CPU.
+   */
+  readonly sandboxRefusalPauseMillis?: number
+  /**
    * Documents one subscription key may have printed per minute (a quote's document: ~7 ms of the event loop
    * each), counted besides its requests; 60 by default.
    */

@@ -94,22 +94,30 @@ it("prunes ended windows even when that takes longer than a count may wait", asy
   } finally {
     await locker.query("ROLLBACK")
   }
-  const remaining = async () =>
-    Number(
-      (await client.query(`SELECT count(*) AS count FROM ${schema}.rate_limits WHERE key LIKE 'old-%'`)).rows[0].count
-    )
   // the pruning's delete, waiting for the lock until now, is over once its connection is idle or gone
   while (await busy(`kasko:${schema}:rate-limit-pruning`)) await nextTurn()
-  expect(await remaining()).toBe(0)
+  expect(await remainingKeys("old-")).toBe(0)
 })
 
+/** How many rows of rate-limit windows whose keys start with `prefix` are left. */
+const remainingKeys = async (prefix: string) =>
+  Number(
+    (await admin().query(`SELECT count(*) AS count FROM ${schema}.rate_limits WHERE key LIKE $1`, [`${prefix}%`]))
+      .rows[0].count
+  )
+
 /**
- * A TCP proxy to `target` that opens each connection `delayMillis` late (a slow way to the database), and closes
- * at once the first connection whose startup message (sent in clear) names `refusedOnce`: a failing connection.
+ * A TCP proxy to `target`, reading each connection's startup message (sent in clear, with its application_name):
+ * it closes at once the first whose message names `refusedOnce` (a failing connection), and holds those naming
+ * `holding` unconnected until `release` (a slow way to the database, ordered by the test rather than a timer).
  */
-const proxyTo = async (target: URL, options: { delayMillis: number; refusedOnce?: string }) => {
+const proxyTo = async (target: URL, options: { refusedOnce?: string; holding?: string }) => {
   const sockets = new Set<Socket>()
   let refused = false
+  let released = false
+  const held: Array<{ readonly startup: Buffer; readonly client: Socket; readonly connect: () => void }> = []
+  let heard: () => void = () => undefined
+  const changed = () => heard()
   const server = createServer((client) => {
     sockets.add(client)
     client.once("data", (startup) => {
@@ -119,7 +127,7 @@ const proxyTo = async (target: URL, options: { delayMillis: number; refusedOnce?
         return
       }
       // the client says nothing more until the server answers its startup: nothing arrives meanwhile
-      setTimeout(() => {
+      const connectUpstream = () => {
         const upstream = connect(Number(target.port || 5432), target.hostname)
         sockets.add(upstream)
         upstream.write(startup)
@@ -130,7 +138,11 @@ const proxyTo = async (target: URL, options: { delayMillis: number; refusedOnce?
         }
         client.on("error", close).on("close", close)
         upstream.on("error", close).on("close", close)
-      }, options.delayMillis)
+      }
+      if (released || options.holding === undefined || !startup.includes(options.holding)) return connectUpstream()
+      held.push({ startup, client, connect: connectUpstream })
+      client.once("close", changed)
+      changed()
     })
     client.on("error", () => client.destroy())
   })
@@ -138,8 +150,24 @@ const proxyTo = async (target: URL, options: { delayMillis: number; refusedOnce?
   const url = new URL(target)
   url.hostname = "127.0.0.1"
   url.port = String((server.address() as AddressInfo).port)
+  /** The held connections naming `name`: whether each is still open, its client still waiting. */
+  const heldNaming = (name: string) =>
+    held.filter((connection) => connection.startup.includes(name)).map((connection) => !connection.client.destroyed)
   return {
     url: url.toString(),
+    heldNaming,
+    /** Settles once `holds` says so of the held connections: told of every one held, and every one given up. */
+    until: (holds: () => boolean) =>
+      new Promise<void>((resolve) => {
+        heard = () => {
+          if (holds()) resolve()
+        }
+        heard()
+      }),
+    release: () => {
+      released = true
+      for (const connection of held.splice(0)) if (!connection.client.destroyed) connection.connect()
+    },
     close: () => {
       for (const socket of sockets) socket.destroy()
       return new Promise<void>((resolve) => server.close(() => resolve()))
@@ -148,19 +176,22 @@ const proxyTo = async (target: URL, options: { delayMillis: number; refusedOnce?
 }
 
 it("prunes ended windows when connecting takes longer than a count may wait", async () => {
-  const client = admin()
-  await client.query(`INSERT INTO ${schema}.rate_limits (key, points, expire) VALUES ('slow-a', 1, 0)`)
-  // each connection opens 600 ms late: a count gives up on its own after 250 ms, the pruning must not
-  const proxy = await proxyTo(new URL(testDatabaseUrl), { delayMillis: 600 })
+  await admin().query(`INSERT INTO ${schema}.rate_limits (key, points, expire) VALUES ('slow-a', 1, 0)`)
+  // the limiter's connections (the counts' and the pruning's) are held unconnected until a count has given up on
+  // its own after its 250 ms: the pruning, which asked first, must still be waiting then
+  const pruning = `kasko:${schema}:rate-limit-pruning`
+  const proxy = await proxyTo(new URL(testDatabaseUrl), { holding: `kasko:${schema}:rate-limit` })
   try {
     started.push(await startTestService({ environment: { ...ENVIRONMENT, KASKO_DATABASE_URL: proxy.url } }))
-    const remaining = async () =>
-      Number(
-        (await client.query(`SELECT count(*) AS count FROM ${schema}.rate_limits WHERE key LIKE 'slow-%'`)).rows[0]
-          .count
-      )
-    // polled, with no give-up: a pruning held to a count's 250 ms would never delete them, and the test runs out
-    while ((await remaining()) > 0) await nextTurn()
+    await proxy.until(() => proxy.heldNaming(pruning).length > 0)
+    const [served] = await burst(started, 1)
+    expect(served).toBe(200)
+    // the count's connection, given up on: held and closed by its client
+    await proxy.until(() => proxy.heldNaming(`kasko:${schema}:rate-limit\u0000`).includes(false))
+    expect(proxy.heldNaming(pruning)).toEqual([true])
+    proxy.release()
+    // polled, with no give-up: a pruning that gave up would not delete them until its next try
+    while ((await remainingKeys("slow-")) > 0) await nextTurn()
   } finally {
     await Promise.all(started.splice(0).map((service) => service.stop()))
     await proxy.close()
@@ -168,20 +199,14 @@ it("prunes ended windows when connecting takes longer than a count may wait", as
 })
 
 it("prunes ended windows though its first try fails, and says so in the log", async () => {
-  const client = admin()
-  await client.query(`INSERT INTO ${schema}.rate_limits (key, points, expire) VALUES ('retried-a', 1, 0)`)
-  const proxy = await proxyTo(new URL(testDatabaseUrl), { delayMillis: 0, refusedOnce: "rate-limit-pruning" })
+  await admin().query(`INSERT INTO ${schema}.rate_limits (key, points, expire) VALUES ('retried-a', 1, 0)`)
+  const proxy = await proxyTo(new URL(testDatabaseUrl), { refusedOnce: "rate-limit-pruning" })
   try {
     const service = await startTestService({ environment: { ...ENVIRONMENT, KASKO_DATABASE_URL: proxy.url } })
     started.push(service)
     await service.logged((line) => String(line["msg"]).startsWith("The pruning of ended rate-limit windows failed"))
-    const remaining = async () =>
-      Number(
-        (await client.query(`SELECT count(*) AS count FROM ${schema}.rate_limits WHERE key LIKE 'retried-%'`)).rows[0]
-          .count
-      )
     // polled, with no give-up: a pruning tried again only 5 minutes later would leave them, and the test runs out
-    while ((await remaining()) > 0) await nextTurn()
+    while ((await remainingKeys("retried-")) > 0) await nextTurn()
   } finally {
     await Promise.all(started.splice(0).map((service) => service.stop()))
     await proxy.close()

@@ -41,6 +41,18 @@ const engineRunner =
     )
 
 /** The cases of a quote's lifetime through the engine, in the describe block that calls it. */
+// partner-a's sandbox, where the sandbox cases make their quotes
+const sandbox = Sandbox.sandboxOwnerOf("partner-a")
+
+/** Two quotes in partner-a's sandbox — one awaiting activation, one activated — and one of partner-a's production. */
+const sandboxAndProductionQuotes = Effect.gen(function* () {
+  const awaiting = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
+  const activated = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
+  yield* QuotingService.activateQuote(sandbox, activated.quote_id)
+  const production = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+  return { awaiting, activated, production }
+})
+
 export const quoteLifetimeCases = (makeLayer: MakeQuoteStore): void => {
   const run = engineRunner(makeLayer)
 
@@ -192,13 +204,9 @@ export const quoteLifetimeCases = (makeLayer: MakeQuoteStore): void => {
   })
 
   it("serves a sandbox quote until exactly 7 days after creation, in both states, not after, purged or not", async () => {
-    const sandbox = Sandbox.sandboxOwnerOf("partner-a")
     const outcome = await run(
       Effect.gen(function* () {
-        const awaiting = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
-        const activated = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
-        yield* QuotingService.activateQuote(sandbox, activated.quote_id)
-        const production = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+        const { awaiting, activated, production } = yield* sandboxAndProductionQuotes
         yield* TestClock.adjust(7 * DAY - 1)
         const before = yield* Effect.forEach([awaiting, activated], (quote) =>
           QuotingService.getQuote(sandbox, quote.quote_id)
@@ -234,13 +242,9 @@ export const quoteLifetimeCases = (makeLayer: MakeQuoteStore): void => {
   })
 
   it("purges a sandbox quote 7 days after its creation, activated or not, and no production quote", async () => {
-    const sandbox = Sandbox.sandboxOwnerOf("partner-a")
     const outcome = await run(
       Effect.gen(function* () {
-        const awaiting = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
-        const activated = yield* QuotingService.createQuote(sandbox, Examples.quoteRequest())
-        yield* QuotingService.activateQuote(sandbox, activated.quote_id)
-        const production = yield* QuotingService.createQuote("partner-a", Examples.quoteRequest())
+        const { awaiting, activated, production } = yield* sandboxAndProductionQuotes
         yield* TestClock.adjust(7 * DAY - 1)
         const early = yield* QuotingService.purgeExpiredQuotes(10 * DAY)
         const kept = yield* QuotingService.getQuote(sandbox, awaiting.quote_id)

@@ -1,17 +1,19 @@
 // Two kasko checkouts against each other over HTTP: this one and another, built (a `git worktree add ../before <commit>`
 // then `pnpm install` there), each serving its own data directory as `pnpm bench`'s HTTP section serves kasko. The
 // offer, quote and GET endpoints are loaded side by side in interleaved rounds, and each figure is the median of its
-// rounds: what a change costs on the request path, measured in one run on the same machine.
+// rounds: what a change costs on the request path, measured in one run on the same machine. Besides requests a
+// second (which the load generator, on the same cores, sways by several per cent from round to round), each side's
+// server main thread's CPU time per request is read from Linux's /proc (absent elsewhere): the request path's own cost.
 //
 //   node bench/versus.mjs ../before          (KASKO_BENCH_ROUNDS, default 3; KASKO_BENCH_SECONDS, default 5)
 import { Examples } from "@kasko/core"
 import { execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { SERVICE_NODE_FLAGS } from "@kasko/server/service-node-flags"
-import { load, measure, medianOf } from "./http.mjs"
+import { load, measure, median, medianOf } from "./http.mjs"
 
 const ROUNDS = Number(process.env.KASKO_BENCH_ROUNDS ?? 3)
 const other = process.argv[2]
@@ -56,6 +58,26 @@ const startKasko = (checkout, directory) =>
     )
   })
 
+/** Nanoseconds a process's main thread has run on a CPU (Linux's schedstat), or undefined where there is none. */
+const mainThreadNanoseconds = (pid) => {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").split(" ")[0])
+  } catch {
+    return undefined
+  }
+}
+
+/** One load of a side's endpoint, with the CPU time its server's main thread spent per request (µs). */
+const measureWithCpu = async (name, options, pid) => {
+  const before = mainThreadNanoseconds(pid)
+  const result = await measure(name, options)
+  const after = mainThreadNanoseconds(pid)
+  return {
+    ...result,
+    ...(before === undefined || after === undefined ? {} : { cpu_us: (after - before) / 1000 / result.requests })
+  }
+}
+
 const work = mkdtempSync(join(tmpdir(), "kasko-versus-"))
 const servers = []
 try {
@@ -73,10 +95,24 @@ try {
       await fetch(`${server.url}/insurance/car/quotes`, { method: "POST", headers, body: quoteBody })
     ).json()
     sides[name] = {
+      pid: server.child.pid,
       offers: { url: `${server.url}/insurance/car/offers`, method: "POST", headers, body: offerBody },
       quotes: { url: `${server.url}/insurance/car/quotes`, method: "POST", headers, body: quoteBody },
       GET: { url: `${server.url}/insurance/car/quotes/${quote.quote_id}`, method: "GET", headers }
     }
+  }
+  // the median CPU time per request of each side, and their ratio (this over other: below 1 is cheaper)
+  const cpuColumns = (runs) => {
+    const [mine, theirs] = [runs.this, runs.other].map((side) =>
+      side.every((run) => run.cpu_us !== undefined) ? median(side.map((run) => run.cpu_us)) : undefined
+    )
+    return mine === undefined || theirs === undefined
+      ? {}
+      : {
+          this_cpu_us: Math.round(mine),
+          other_cpu_us: Math.round(theirs),
+          cpu_ratio: Number((mine / theirs).toFixed(3))
+        }
   }
   const rows = []
   for (const endpoint of ["offers", "quotes", "GET"]) {
@@ -84,7 +120,7 @@ try {
     const runs = { this: [], other: [] }
     for (let round = 0; round < ROUNDS; round++)
       for (const name of round % 2 === 0 ? ["this", "other"] : ["other", "this"])
-        runs[name].push(await measure(`${name} ${endpoint}`, sides[name][endpoint]))
+        runs[name].push(await measureWithCpu(`${name} ${endpoint}`, sides[name][endpoint], sides[name].pid))
     const [mine, theirs] = [medianOf(runs.this), medianOf(runs.other)]
     rows.push({
       endpoint,
@@ -92,7 +128,8 @@ try {
       other_rps: Math.round(theirs.requests_per_second),
       ratio: Number((mine.requests_per_second / theirs.requests_per_second).toFixed(3)),
       this_p99_ms: mine.p99_ms,
-      other_p99_ms: theirs.p99_ms
+      other_p99_ms: theirs.p99_ms,
+      ...cpuColumns(runs)
     })
   }
   process.stdout.write(`this: ${checkouts.this}\nother: ${checkouts.other}\n`)

@@ -5,7 +5,8 @@
 // second (which the load generator, on the same cores, sways by several per cent from round to round), each side's
 // server main thread's CPU time per request is read from Linux's /proc (absent elsewhere): the request path's own cost.
 //
-//   node bench/versus.mjs ../before          (KASKO_BENCH_ROUNDS, default 3; KASKO_BENCH_SECONDS, default 5)
+//   node bench/versus.mjs ../before          (KASKO_BENCH_ROUNDS, default 3; KASKO_BENCH_SECONDS, default 5;
+//                                             KASKO_BENCH_ENDPOINTS, default offers,quotes,GET)
 import { Examples } from "@kasko/core"
 import { execFileSync, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -16,6 +17,13 @@ import { SERVICE_NODE_FLAGS } from "@kasko/server/service-node-flags"
 import { load, measure, median, medianOf } from "./http.mjs"
 
 const ROUNDS = Number(process.env.KASKO_BENCH_ROUNDS ?? 3)
+// some of them, e.g. KASKO_BENCH_ENDPOINTS=offers,GET
+const ENDPOINTS = (process.env.KASKO_BENCH_ENDPOINTS ?? "offers,quotes,GET").split(",")
+const unknown = ENDPOINTS.filter((endpoint) => !["offers", "quotes", "GET"].includes(endpoint))
+if (unknown.length > 0) {
+  process.stderr.write(`KASKO_BENCH_ENDPOINTS: ${unknown.join(", ")} unknown; offers, quotes and GET are measured\n`)
+  process.exit(2)
+}
 const other = process.argv[2]
 if (other === undefined || !existsSync(join(other, "bench", "http-server.mjs"))) {
   process.stderr.write("usage: node bench/versus.mjs <another built kasko checkout>\n")
@@ -115,7 +123,7 @@ try {
         }
   }
   const rows = []
-  for (const endpoint of ["offers", "quotes", "GET"]) {
+  for (const endpoint of ENDPOINTS) {
     for (const side of Object.values(sides)) await load(side[endpoint], 1)
     const runs = { this: [], other: [] }
     for (let round = 0; round < ROUNDS; round++)

@@ -40,7 +40,6 @@ const engineRunner =
       ) as Effect.Effect<A, unknown>
     )
 
-/** The cases of a quote's lifetime through the engine, in the describe block that calls it. */
 // partner-a's sandbox, where the sandbox cases make their quotes
 const sandbox = Sandbox.sandboxOwnerOf("partner-a")
 
@@ -53,6 +52,7 @@ const sandboxAndProductionQuotes = Effect.gen(function* () {
   return { awaiting, activated, production }
 })
 
+/** The cases of a quote's lifetime through the engine, in the describe block that calls it. */
 export const quoteLifetimeCases = (makeLayer: MakeQuoteStore): void => {
   const run = engineRunner(makeLayer)
 

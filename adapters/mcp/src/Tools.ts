@@ -6,7 +6,6 @@
  */
 import {
   type Authentication,
-  ConstraintViolation,
   type CoreError,
   type IdGenerator,
   Language,
@@ -139,10 +138,6 @@ export const toolsOf = ProductCatalogue.perCatalogue((catalogue): ReadonlyArray<
       run: (args, acting) => {
         const { product_name: productName, language } =
           (args as { readonly product_name?: unknown; readonly language?: unknown } | undefined) ?? {}
-        if (language !== undefined && !Language.LANGUAGES.some((known) => known === language))
-          return Effect.fail(
-            new ConstraintViolation({ violations: [{ field: "language", message: "must be da or en" }] })
-          )
         return Effect.map(
           QuotingService.getProduct(
             typeof productName === "string" ? productName : "",

@@ -5,9 +5,9 @@
  * @module
  */
 import { Cause, type Effect, Exit, Layer, ManagedRuntime } from "effect"
-import { ConstraintViolation, StorageUnavailable } from "./Errors.js"
+import { StorageUnavailable } from "./Errors.js"
 import type { IdGenerator } from "./ports/IdGenerator.js"
-import { type Language, LANGUAGES } from "./Language.js"
+import type { Language } from "./Language.js"
 import type { QuoteStore } from "./ports/QuoteStore.js"
 import * as QuotingService from "./QuotingService.js"
 import { shipped, type TariffBook } from "./ports/TariffBook.js"
@@ -61,11 +61,7 @@ export const make = <E>(
     throw Cause.squash(exit.cause)
   }
   return {
-    // a caller without types may pass any string: a language kasko does not write is refused, not answered in Danish
-    getProduct: (productName, language) =>
-      language === undefined || LANGUAGES.includes(language)
-        ? run(QuotingService.getProduct(productName, language))
-        : Promise.reject(new ConstraintViolation({ violations: [{ field: "language", message: "must be da or en" }] })),
+    getProduct: (productName, language) => run(QuotingService.getProduct(productName, language)),
     createOffer: (request) => run(QuotingService.createOffer(request)),
     explainPrice: (request) => run(QuotingService.explainPrice(request)),
     createQuote: (partnerId, request) => run(QuotingService.createQuote(partnerId, request)),

@@ -11,7 +11,7 @@ import {
   ProductNotFound,
   QuoteNotFound,
   TariffNotInForce,
-  type ConstraintViolation,
+  ConstraintViolation,
   type StorageUnavailable
 } from "./Errors.js"
 import { IdGenerator } from "./ports/IdGenerator.js"
@@ -19,7 +19,7 @@ import { DocumentLinks, type DocumentLinksShape } from "./ports/DocumentLinks.js
 import { DocumentRenderer, type RenderedDocument } from "./ports/DocumentRenderer.js"
 import { productInformationDocument } from "./documents/ProductInformation.js"
 import { PRIVACY_POLICIES } from "./documents/PrivacyPolicy.js"
-import { DEFAULT_LANGUAGE, type Language } from "./Language.js"
+import { DEFAULT_LANGUAGE, type Language, LANGUAGES } from "./Language.js"
 import { inLanguage } from "./product/ProductTranslations.js"
 import { quoteDocument } from "./documents/QuoteDocument.js"
 import { isVariant } from "./product/Variant.js"
@@ -63,23 +63,34 @@ const catalogueIn = (context: Context.Context<never>): Catalogue =>
  * The definition of a product (spec §2.1) as its version in force today defines it: of the catalogue of the
  * TariffBook provided, the shipped one if none is, in a language (Danish unless given: its titles as the product
  * document's translation words them). A product none of whose versions is in force yet is not found; nor is one
- * the partner may not sell, given the `products` it sells (all when undefined).
+ * the partner may not sell, given the `products` it sells (all when undefined). A language kasko does not write is a
+ * ConstraintViolation on `language`, not an answer in Danish: a caller without types (the promise facade's, an MCP
+ * client's) may pass any string.
  */
 export const getProduct = (
   productName: string,
   language: Language = DEFAULT_LANGUAGE,
   products?: ProductsSold
-): Effect.Effect<ProductDefinition, ProductNotFound> =>
-  Effect.contextWith((context: Context.Context<never>) => {
-    const today = calendarDateOfMillis(Context.get(context, Clock.Clock).currentTimeMillisUnsafe())
-    const catalogue = inLanguage(catalogueIn(context).on(today), language)
-    const definition = maySell(products, productName) ? catalogue.definition(productName) : undefined
-    return definition === undefined
-      ? Effect.fail(
-          new ProductNotFound({ product_name: productName, products: productsShown(products, catalogue.productNames) })
+): Effect.Effect<ProductDefinition, ProductNotFound | ConstraintViolation> =>
+  Effect.contextWith(
+    (context: Context.Context<never>): Effect.Effect<ProductDefinition, ProductNotFound | ConstraintViolation> => {
+      if (!LANGUAGES.includes(language))
+        return Effect.fail(
+          new ConstraintViolation({ violations: [{ field: "language", message: "must be da or en" }] })
         )
-      : Effect.succeed(definition)
-  })
+      const today = calendarDateOfMillis(Context.get(context, Clock.Clock).currentTimeMillisUnsafe())
+      const catalogue = inLanguage(catalogueIn(context).on(today), language)
+      const definition = maySell(products, productName) ? catalogue.definition(productName) : undefined
+      return definition === undefined
+        ? Effect.fail(
+            new ProductNotFound({
+              product_name: productName,
+              products: productsShown(products, catalogue.productNames)
+            })
+          )
+        : Effect.succeed(definition)
+    }
+  )
 
 /**
  * The span pricing runs in: what a tracer sees of it (and metrics time). An

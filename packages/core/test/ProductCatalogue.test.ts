@@ -82,6 +82,18 @@ describe("the product catalogue (spec §2.1–2.3)", () => {
       Exit.fail(expect.objectContaining({ _tag: "ProductNotFound", product_name: "insurance-bicycle" }))
     )
   })
+
+  it("refuses a language kasko does not write, naming the field, where an untyped caller passes one", () => {
+    const exit = Effect.runSyncExit(QuotingService.getProduct("insurance-car-leasing", "de" as "da"))
+    expect(exit).toEqual(
+      Exit.fail(
+        expect.objectContaining({
+          _tag: "ConstraintViolation",
+          violations: [{ field: "language", message: "must be da or en" }]
+        })
+      )
+    )
+  })
 })
 
 describe("the product name a quote answers with (spec §2.4)", () => {

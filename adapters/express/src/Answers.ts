@@ -3,7 +3,8 @@
  * bytes (with its ETag, 304 when the client has it), or a problem.
  */
 import type { Sandbox } from "@kasko/core/administration"
-import { Data, Schema } from "effect"
+import { Data } from "effect"
+import { answerEncoderOf } from "./AnswerEncoding.js"
 import type { IncomingHttpHeaders } from "node:http"
 import type { DocumentReply, JsonReply } from "./Operation.js"
 import { PROBLEM_CONTENT_TYPE, type ProblemAnswer } from "./Problem.js"
@@ -36,23 +37,11 @@ export const problemAnswer = (answer: ProblemAnswer): Answer => ({
 
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 
-// each response Schema's encoder, made once
-const encoders = new WeakMap<Schema.Top, (value: unknown) => unknown>()
-
-const encoderOf = (schema: Schema.Top): ((value: unknown) => unknown) => {
-  let encode = encoders.get(schema)
-  if (encode === undefined) {
-    encode = Schema.encodeUnknownSync(schema as Schema.Codec<unknown, unknown>)
-    encoders.set(schema, encode)
-  }
-  return encode
-}
-
 /** A JSON reply as its 200: the value encoded by the reply's Schema, with the headers given. */
 export const jsonAnswer = (reply: JsonReply, headers: Readonly<Record<string, string>>): Answer => ({
   status: 200,
   headers: { "Content-Type": JSON_CONTENT_TYPE, ...headers, ...reply.headers },
-  body: JSON.stringify(encoderOf(reply.schema)(reply.value))
+  body: JSON.stringify(answerEncoderOf(reply.schema)(reply.value))
 })
 
 /**
@@ -60,7 +49,7 @@ export const jsonAnswer = (reply: JsonReply, headers: Readonly<Record<string, st
  * a sandbox answers can be taken for production's (whose answers stay as they are, without the field).
  */
 export const sandboxJsonAnswer = (reply: JsonReply, headers: Readonly<Record<string, string>>): Answer => {
-  const encoded = encoderOf(reply.schema)(reply.value)
+  const encoded = answerEncoderOf(reply.schema)(reply.value)
   const marked =
     typeof encoded === "object" && encoded !== null && !Array.isArray(encoded)
       ? { ...encoded, environment: "sandbox" }

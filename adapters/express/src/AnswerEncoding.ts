@@ -2,8 +2,9 @@
  * An answer Schema's encoder, made once per Schema: where encoding changes nothing but which properties are kept —
  * structs, records, arrays and leaves, whose every transformation passes the value through when encoding (the
  * quote's blank-as-absent strings) — a projection compiled from its AST, copying the Schema's properties in its
- * order as Effect's encoder does; Effect's own encoder for any part that transforms (a class, a date, a union of
- * structs).
+ * order as Effect's encoder does (a property present when `name in value`, an array read by index); Effect's own
+ * encoder for any part that transforms (a class, a date, a union of structs, a record whose keys are checked or
+ * encoded, a struct a property's transformation may add a key to or drop one from).
  *
  * The projection does not check the values again. An answer is made by the core from input its Schemas decoded
  * (and a retrieved quote is what one such answer stored), so its checks were met where the value was made. Checking
@@ -12,7 +13,7 @@
  * CPU per request). `AnswerEncoding.test.ts` holds it to Effect's encoding, byte for byte, as does the golden
  * record of the service's answers (test/golden).
  */
-import { Schema, type SchemaAST, SchemaGetter, SchemaTransformation } from "effect"
+import { Schema, SchemaAST, SchemaGetter, SchemaTransformation } from "effect"
 
 type Encode = (value: unknown) => unknown
 
@@ -67,12 +68,22 @@ const effectEncoderOf = (ast: SchemaAST.AST): Encode => {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-/** A struct's or record's projection: its properties in the Schema's order, then a record's other keys. */
+/** Whether a struct's value has a property, as Effect's encoder asks it: inherited ones too, but not `__proto__`. */
+const hasProperty = (value: Record<string, unknown>, name: string): boolean =>
+  name === "__proto__" ? Object.hasOwn(value, name) : name in value
+
+/**
+ * A struct's or record's projection: its properties in the Schema's order, then a record's other keys. Left to
+ * Effect: a record keyed by anything but every string (keys with a check, an encoding, a template, symbols), a
+ * symbol-named property, and a struct with a property whose own transformation may add or drop its key.
+ */
 const objectsEncoder = (ast: SchemaAST.Objects): Encode | undefined => {
-  // a record keyed by anything but plain strings (a template, symbols), or a symbol-named property, is left to Effect
   if (
-    ast.indexSignatures.some((index) => index.parameter._tag !== "String") ||
-    ast.propertySignatures.some((property) => typeof property.name === "symbol")
+    ast.indexSignatures.some((index) => index.parameter !== SchemaAST.string) ||
+    ast.propertySignatures.some(
+      (property) =>
+        typeof property.name === "symbol" || (property.type.encoding !== undefined && !encodesAsItIs(property.type))
+    )
   )
     return undefined
   // Effect answers a struct of no fields with the value as it is
@@ -87,7 +98,7 @@ const objectsEncoder = (ast: SchemaAST.Objects): Encode | undefined => {
   return (value) => {
     if (!isRecord(value)) return otherwise(value)
     const out: Record<string, unknown> = {}
-    for (const { name, encode } of properties) if (Object.hasOwn(value, name)) assign(out, name, encode(value[name]))
+    for (const { name, encode } of properties) if (hasProperty(value, name)) assign(out, name, encode(value[name]))
     for (const encode of values)
       for (const key of Object.keys(value)) if (!declared.has(key)) assign(out, key, encode(value[key]))
     return out
@@ -103,7 +114,11 @@ const arraysEncoder = (ast: SchemaAST.Arrays): Encode | undefined => {
   const otherwise = effectEncoderOf(ast)
   return (value) => {
     if (!Array.isArray(value)) return otherwise(value)
-    return value.map((item, index) => (index < elements.length ? elements[index]! : (rest ?? AS_IT_IS))(item))
+    // by index, as Effect's encoder reads an array: not through the value's own `map`
+    const out = new Array<unknown>(value.length)
+    for (let index = 0; index < value.length; index++)
+      out[index] = (index < elements.length ? elements[index]! : (rest ?? AS_IT_IS))(value[index])
+    return out
   }
 }
 

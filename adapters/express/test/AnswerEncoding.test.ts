@@ -5,7 +5,7 @@
  */
 import { Examples } from "@kasko/core"
 import { Offer, ProductCatalogue, Quote } from "@kasko/core/transport"
-import { Schema } from "effect"
+import { Option, Schema, SchemaGetter, SchemaTransformation } from "effect"
 import { describe, expect, it } from "vitest"
 import { answerEncoderOf } from "../src/AnswerEncoding.js"
 import { operationsOf } from "../src/Operations.js"
@@ -87,5 +87,50 @@ describe("the answers' encoder", () => {
     const written = byProjection(schema, value)
     expect(written).toBe(byEffect(schema, value))
     expect(JSON.parse(written)).toEqual({ count: "3", shape: { kind: "square", side: "2" }, stamps: [{ at: "5" }] })
+  })
+
+  describe("writes what Effect's encoder writes where a projection could go wrong", () => {
+    const Named = Schema.Struct({ a: Schema.String })
+    const lowerCased = Schema.String.pipe(
+      Schema.decodeTo(
+        Schema.String,
+        SchemaTransformation.transform({ decode: (key) => key.toUpperCase(), encode: (key) => key.toLowerCase() })
+      )
+    )
+    const blankDropped = Schema.optionalKey(Schema.String).pipe(
+      Schema.encodeTo(Schema.optionalKey(Schema.String), {
+        decode: SchemaGetter.passthrough(),
+        encode: SchemaGetter.transformOptional((given) => Option.filter(given, (text) => text !== ""))
+      })
+    )
+    const filledIn = Schema.optionalKey(Schema.String).pipe(
+      Schema.encodeTo(Schema.String, {
+        decode: SchemaGetter.passthrough(),
+        encode: SchemaGetter.transformOptional((given) => Option.orElse(given, () => Option.some("filled")))
+      })
+    )
+    const Points = Schema.Array(Schema.Struct({ x: Schema.Number }))
+    const withOwnMap = Object.defineProperty([{ x: 1 }], "map", { value: () => "not the array" })
+    class Getter {
+      get a() {
+        return "from a getter"
+      }
+    }
+    it.each<readonly [string, Schema.Top, unknown]>([
+      ["an inherited property", Named, Object.create({ a: "inherited" })],
+      ["a property a getter gives", Named, new Getter()],
+      ["a record whose keys have a check", Schema.Record(Schema.NonEmptyString, Schema.Number), { "": 1, a: 2 }],
+      ["a record whose keys are encoded", Schema.Record(lowerCased, Schema.Number), { AB: 1 }],
+      [
+        "a field an Option encodes away",
+        Schema.Struct({ a: Schema.OptionFromOptionalKey(Schema.String) }),
+        { a: Option.none() }
+      ],
+      ["a field whose encoding drops its key", Schema.Struct({ a: blankDropped }), { a: "" }],
+      ["a field whose encoding adds its key", Schema.Struct({ a: filledIn }), {}],
+      ["an array with a map of its own", Points, withOwnMap]
+    ])("%s", (_case, schema, value) => {
+      expect(byProjection(schema, value)).toBe(byEffect(schema, value))
+    })
   })
 })
